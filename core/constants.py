@@ -1,0 +1,162 @@
+"""Small integer codes shared by the compiled engine and the Python side.
+
+Plain module-level ints: numba folds them into the kernels as constants.
+"""
+
+# --- pieces -----------------------------------------------------------------------------
+EMPTY = 0
+COMMON = 1
+HEROIC = 2
+LEGENDARY = 3
+RANK_NAMES = ("-", "common", "heroic", "legendary")
+RANK_LETTERS = ".chl"
+
+# rank masks used by selectors
+RM_COMMON = 1 << COMMON
+RM_HEROIC = 1 << HEROIC
+RM_LEGENDARY = 1 << LEGENDARY
+RM_NONLEG = RM_COMMON | RM_HEROIC
+RM_UPGRADED = RM_HEROIC | RM_LEGENDARY
+RM_ANY = RM_COMMON | RM_HEROIC | RM_LEGENDARY
+
+# --- board colours ------------------------------------------------------------------------
+SQ_VOID = -1
+SQ_NORMAL = 0
+SQ_RED = 1
+SQ_GREEN = 2
+
+# directions: index -> (d_row, d_col); north is up (row - 1)
+DIRS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+DIR_NAMES = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+
+# --- modes ----------------------------------------------------------------------------------
+MODE_HIGH_FORM = 0
+MODE_DEATHMATCH = 1
+MODE_NAMES = ("high-form", "deathmatch")
+
+# --- card kinds -------------------------------------------------------------------------------
+CK_BEING = 0
+CK_LEGEND = 1
+CK_FLARE = 2
+
+# --- phases: the kind of decision the state waits for ---------------------------------------
+PH_ACTION = 0  # place / summon / discard / flare / end turn
+PH_PLACE_PICKUP = 1  # out of stock: pick up one of your common/heroic pieces, then place
+PH_PLACE_SQUARE = 2  # after that pick-up: where the common piece goes
+PH_SUMMON_PICKUP = 3  # out of stock for a summon: pick up a piece not in the pattern
+PH_RETURN = 4  # discard action: return further hand cards to the bottoms of their decks
+PH_EFFECT = 5  # an effect instruction waits for a target
+PH_CLAIM = 6  # High Form end of turn: claim one task
+PH_SETUP = 7  # Deathmatch: the second seat puts the two starting pieces
+PH_OVER = 8
+PHASE_NAMES = (
+    "action",
+    "place-pickup",
+    "place-square",
+    "summon-pickup",
+    "return",
+    "effect",
+    "claim",
+    "setup",
+    "over",
+)
+
+# --- option kinds (column 0 of an option row; columns 1..3 are arguments) ------------------
+OPT_PLACE = 0  # (sq)
+OPT_SUMMON = 1  # (hand slot, orientation row, target sq)
+OPT_DISCARD = 2  # (hand slot)
+OPT_FLARE = 3  # (hand slot, opponent seat)
+OPT_END_TURN = 4
+OPT_PICKUP = 5  # (sq)
+OPT_RETURN = 6  # (hand slot)
+OPT_RETURN_DONE = 7
+OPT_TARGET = 8  # effect target: (sq, sq2, alternative index)
+OPT_SKIP = 9  # skip an optional effect part
+OPT_CLAIM = 10  # (task index)
+OPT_NO_CLAIM = 11
+OPT_SETUP = 12  # (square index 0/1 for the setting seat's own piece)
+N_OPT_KINDS = 13
+OPT_NAMES = (
+    "place",
+    "summon",
+    "discard",
+    "flare",
+    "end-turn",
+    "pickup",
+    "return",
+    "return-done",
+    "target",
+    "skip",
+    "claim",
+    "no-claim",
+    "setup",
+)
+OPT_WIDTH = 4
+MAX_OPTIONS = 6144
+
+# --- effect kinds ---------------------------------------------------------------------------
+EK_NONE = 0
+EK_BEING = 1
+EK_FLARE = 2
+
+# --- end reasons ----------------------------------------------------------------------------
+END_NONE = 0
+END_SCORE = 1  # a seat reached the score threshold
+END_DECK = 2  # a seat drew its last being card
+END_TURN_CAP = 3
+END_NAMES = ("none", "score", "deck", "turn-cap")
+
+# --- events (rows of the game log: kind, turn, seat, a, b, c) ------------------------------
+EV_TURN = 0  # (actions)
+EV_PLACE = 1  # (sq, rank)
+EV_SUMMON = 2  # (card, target sq, orientation row)
+EV_DISCARD = 3  # (card)
+EV_RETURN = 4  # (card)
+EV_FLARE = 5  # (card, opponent, halves bitmask 1 upper 2 lower)
+EV_CLAIM = 6  # (task, points)
+EV_DESTROY = 7  # (sq, victim code, counted as destroyed by the mover 0/1)
+EV_UPGRADE = 8  # (sq, new code)
+EV_DOWNGRADE = 9  # (sq, new code)
+EV_CONVERT = 10  # (sq, old code, new code)
+EV_MOVE = 11  # (from, to, code)
+EV_PICKUP = 12  # (sq, code)
+EV_DRAW = 13  # (card)
+EV_SCORE = 14  # (delta, reason, 0)
+EV_GAIN_ACTION = 15  # (count)
+EV_END = 16  # (reason, winner)
+EV_SKIP = 17  # (card) an optional effect part was skipped
+EV_SETUP_PIECE = 18  # (sq, code)
+EV_EFFECT_PLACE = 19  # (sq, code)
+EV_NAMES = (
+    "turn",
+    "place",
+    "summon",
+    "discard",
+    "return",
+    "flare",
+    "claim",
+    "destroy",
+    "upgrade",
+    "downgrade",
+    "convert",
+    "move",
+    "pickup",
+    "draw",
+    "score",
+    "gain-action",
+    "end",
+    "skip",
+    "setup-piece",
+    "effect-place",
+)
+EV_WIDTH = 6
+
+# score reasons (EV_SCORE b)
+SR_TASK = 0
+SR_DESTRUCTION = 1
+SR_LEGEND = 2
+SR_FLARE = 3
+
+# --- policies ---------------------------------------------------------------------------------
+POL_RANDOM = 0
+POLICY_NAMES = ("random",)

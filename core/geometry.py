@@ -1,0 +1,69 @@
+"""Board geometry tables, precomputed once from the board description.
+
+The kernels never compute coordinates on the fly: neighbours per direction, king-move
+distances, square colours and region masks are looked up in these arrays.
+"""
+
+import numpy as np
+
+from core.constants import DIRS, SQ_GREEN, SQ_NORMAL, SQ_RED, SQ_VOID
+from core.layout import NSQ
+
+SIZE = 9
+
+
+def sq(row: int, col: int) -> int:
+    return row * SIZE + col
+
+
+def rc(square: int) -> tuple[int, int]:
+    return divmod(int(square), SIZE)
+
+
+def build_geometry(rows: list[str], central: list, sides: dict, corners: dict) -> dict:
+    """Arrays describing the board; ``rows`` uses '#' void, '.' plain, 'R' red, 'G' green."""
+    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+        raise ValueError("board must be 9 rows of 9 characters")
+    colour = np.full(NSQ, SQ_VOID, np.int8)
+    codes = {"#": SQ_VOID, ".": SQ_NORMAL, "R": SQ_RED, "G": SQ_GREEN}
+    for r, line in enumerate(rows):
+        for c, ch in enumerate(line):
+            if ch not in codes:
+                raise ValueError(f"board row {r}: unknown square symbol {ch!r}")
+            colour[sq(r, c)] = codes[ch]
+    on = colour != SQ_VOID
+    nbr = np.full((NSQ, 8), -1, np.int16)
+    for s in range(NSQ):
+        if not on[s]:
+            continue
+        r, c = rc(s)
+        for d, (dr, dc) in enumerate(DIRS):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < SIZE and 0 <= cc < SIZE and on[sq(rr, cc)]:
+                nbr[s, d] = sq(rr, cc)
+    dist = np.zeros((NSQ, NSQ), np.int8)
+    for a in range(NSQ):
+        ra, ca = rc(a)
+        for b in range(NSQ):
+            rb, cb = rc(b)
+            dist[a, b] = max(abs(ra - rb), abs(ca - cb))
+    central_mask = np.zeros(NSQ, np.int8)
+    for r, c in central:
+        central_mask[sq(r, c)] = 1
+    side_id = np.full(NSQ, -1, np.int8)  # 0 top, 1 bottom, 2 left, 3 right
+    for i, name in enumerate(("top", "bottom", "left", "right")):
+        for r, c in sides[name]:
+            side_id[sq(r, c)] = i
+    corner_id = np.full(NSQ, -1, np.int8)  # 0 nw, 1 se, 2 ne, 3 sw (opposites: 0-1, 2-3)
+    for i, name in enumerate(("nw", "se", "ne", "sw")):
+        for r, c in corners[name]:
+            corner_id[sq(r, c)] = i
+    return {
+        "sq_color": colour,
+        "sq_central": central_mask,
+        "nbr": nbr,
+        "dist": dist,
+        "onboard": np.flatnonzero(on).astype(np.int16),
+        "side_id": side_id,
+        "corner_id": corner_id,
+    }

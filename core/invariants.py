@@ -1,0 +1,262 @@
+"""The shared invariant checker, run after every applied option in random test games.
+
+Returns 0 when the state is consistent, else a code naming the first broken invariant
+(INV_NAMES). Not a hot path: it may allocate small arrays.
+"""
+
+import numpy as np
+from numba import njit
+
+from core.constants import (
+    CK_BEING,
+    CK_FLARE,
+    CK_LEGEND,
+    EV_CONVERT,
+    EV_DESTROY,
+    EV_SCORE,
+    EV_TURN,
+    LEGENDARY,
+    MODE_DEATHMATCH,
+    MODE_HIGH_FORM,
+    SR_FLARE,
+    SR_LEGEND,
+)
+from core.layout import (
+    BOARD,
+    DECK,
+    DECK_CAP,
+    DECK_CNT,
+    DECK_HEAD,
+    DISC,
+    DISC_CAP,
+    DISC_N,
+    EFF_CARD,
+    EV_LOST,
+    EV_N,
+    FDECK,
+    FDECK_CNT,
+    FDECK_HEAD,
+    FDISC,
+    FDISC_N,
+    GAME_OVER,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    LDECK,
+    LDECK_CNT,
+    LDECK_HEAD,
+    LDISC,
+    LDISC_N,
+    LSTOCK,
+    MODE,
+    N_PLAYERS,
+    N_TASKS,
+    NSQ,
+    PEND_CARD,
+    PHASE,
+    POOL_TOTAL,
+    SCORE,
+    SEAT_DECK,
+    SHARED_CAP,
+    STOCK,
+    TASK_CAP,
+    TASK_PTS,
+    TAVAIL,
+    TCLAIMED,
+    TDECK,
+    TDECK_CNT,
+    TDECK_HEAD,
+    TNEXT,
+)
+
+INV_OK = 0
+INV_VOID = 1
+INV_POOL = 2
+INV_LEGEND_POOL = 3
+INV_LEGEND_CAP = 4
+INV_CARDS = 5
+INV_HAND = 6
+INV_TASKS = 7
+INV_TASK_POINTS = 8
+INV_SCORE_EVENTS = 9
+INV_BAD_OWNER = 10
+INV_NAMES = (
+    "ok", "piece on a void square", "common/heroic pieces: board + stock != total",
+    "legendary pieces: board + stock != 3", "more than 3 legendary pieces",
+    "a card is missing or duplicated", "hand overflow", "task deck/display/claims inconsistent",
+    "task points differ from the claimed tasks", "score differs from what the events imply",
+    "piece of a seat that is not playing",
+)
+LEGENDS_TOTAL = 3
+
+
+@njit(cache=True)
+def _check_pieces(s, T):
+    np_ = s[N_PLAYERS]
+    for sq in range(NSQ):
+        code = s[BOARD + sq]
+        if code != 0:
+            if T.sq_color[sq] < 0:
+                return INV_VOID
+            if (code >> 2) >= np_ or (code & 3) == 0:
+                return INV_BAD_OWNER
+    for p in range(np_):
+        pool = 0
+        leg = 0
+        for sq in range(NSQ):
+            code = s[BOARD + sq]
+            if code != 0 and (code >> 2) == p:
+                if (code & 3) == LEGENDARY:
+                    leg += 1
+                else:
+                    pool += 1
+        if s[STOCK + p] < 0 or pool + s[STOCK + p] != s[POOL_TOTAL + p]:
+            return INV_POOL
+        if s[LSTOCK + p] < 0 or leg + s[LSTOCK + p] != LEGENDS_TOTAL:
+            return INV_LEGEND_POOL
+        if leg > LEGENDS_TOTAL:
+            return INV_LEGEND_CAP
+    return INV_OK
+
+
+@njit(cache=True)
+def _tally_queue(s, base, cap, head_f, cnt_f, seen):
+    for i in range(s[cnt_f]):
+        seen[s[base + (s[head_f] + i) % cap]] += 1
+
+
+@njit(cache=True)
+def _check_cards(s, T):
+    C = T.card_kind.shape[0]
+    seen = np.zeros(C, np.int64)
+    np_ = s[N_PLAYERS]
+    for p in range(np_):
+        if s[HAND_N + p] > HAND_CAP or s[HAND_N + p] < 0:
+            return INV_HAND
+        _tally_queue(s, DECK + p * DECK_CAP, DECK_CAP, DECK_HEAD + p, DECK_CNT + p, seen)
+        for i in range(s[HAND_N + p]):
+            seen[s[HAND + p * HAND_CAP + i]] += 1
+        for i in range(s[DISC_N + p]):
+            seen[s[DISC + p * DISC_CAP + i]] += 1
+    _tally_queue(s, LDECK, SHARED_CAP, LDECK_HEAD, LDECK_CNT, seen)
+    _tally_queue(s, FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT, seen)
+    for i in range(s[LDISC_N]):
+        seen[s[LDISC + i]] += 1
+    for i in range(s[FDISC_N]):
+        seen[s[FDISC + i]] += 1
+    if s[EFF_CARD] >= 0:
+        seen[s[EFF_CARD]] += 1
+    elif s[PEND_CARD] >= 0 and s[PHASE] == 3:  # summon waiting for its pick-up
+        seen[s[PEND_CARD]] += 1
+    # expected: each seat's deck once (two seats may use the same deck), legends, flares once
+    want = np.zeros(C, np.int64)
+    for p in range(np_):
+        d = s[SEAT_DECK + p]
+        for k in range(T.deck_size[d]):
+            want[T.deck_cards[d, k]] += 1
+    for k in range(T.legend_cards.shape[0]):
+        want[T.legend_cards[k]] += 1
+    for k in range(T.flare_cards.shape[0]):
+        want[T.flare_cards[k]] += 1
+    for c in range(C):
+        if seen[c] != want[c]:
+            return INV_CARDS
+    # a being card must sit with the seat whose deck it belongs to
+    for p in range(np_):
+        for i in range(s[HAND_N + p]):
+            card = s[HAND + p * HAND_CAP + i]
+            if T.card_kind[card] == CK_BEING and T.card_deck[card] != s[SEAT_DECK + p]:
+                return INV_CARDS
+    return INV_OK
+
+
+@njit(cache=True)
+def _check_tasks(s, T):
+    if s[MODE] != MODE_HIGH_FORM:
+        return INV_OK
+    seen = np.zeros(N_TASKS, np.int64)
+    _tally_queue(s, TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT, seen)
+    for k in range(3):
+        if s[TAVAIL + k] >= 0:
+            seen[s[TAVAIL + k]] += 1
+    if s[TNEXT] >= 0:
+        seen[s[TNEXT]] += 1
+    pts = np.zeros(4, np.int64)
+    for t in range(N_TASKS):
+        if s[TCLAIMED + t] >= 0:
+            seen[t] += 1
+            pts[s[TCLAIMED + t]] += T.task_points[t]
+    for t in range(N_TASKS):
+        if seen[t] != 1:
+            return INV_TASKS
+    for p in range(s[N_PLAYERS]):
+        if pts[p] != s[TASK_PTS + p]:
+            return INV_TASK_POINTS
+    return INV_OK
+
+
+@njit(cache=True)
+def _check_score_events(s, T, ev):
+    """Recompute every seat's score from the log alone and compare.
+
+    High Form: score events must add up to the claimed task points. Deathmatch: points are
+    rebuilt from destroy/convert events (scored per finished turn: 2 legendary, 1 heroic,
+    1 per pair of commons per colour), legends summoned and flares played against a seat.
+    """
+    if s[EV_LOST] > 0 or ev.shape[0] == 0:
+        return INV_OK  # an incomplete log proves nothing
+    np_ = s[N_PLAYERS]
+    total = np.zeros(4, np.int64)
+    rebuilt = np.zeros(4, np.int64)
+    tally = np.zeros(16, np.int64)
+    mover = -1
+    for i in range(s[EV_N]):
+        kind = ev[i, 0]
+        seat = ev[i, 2]
+        if kind == EV_SCORE:
+            total[seat] += ev[i, 3]
+            if ev[i, 4] == SR_LEGEND or ev[i, 4] == SR_FLARE:
+                rebuilt[seat] += ev[i, 3]
+        elif kind == EV_TURN:
+            if mover >= 0:
+                rebuilt[mover] += _turn_points(tally, mover, np_)
+            mover = seat
+            for k in range(16):
+                tally[k] = 0
+        elif kind == EV_DESTROY and ev[i, 5] == 1:
+            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
+        elif kind == EV_CONVERT:
+            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
+    if s[GAME_OVER] == 1 and mover >= 0:
+        rebuilt[mover] += _turn_points(tally, mover, np_)
+    for p in range(np_):
+        if s[MODE] == MODE_HIGH_FORM:
+            if total[p] != s[TASK_PTS + p]:
+                return INV_SCORE_EVENTS
+        elif s[MODE] == MODE_DEATHMATCH:
+            if total[p] != s[SCORE + p] or rebuilt[p] != s[SCORE + p]:
+                return INV_SCORE_EVENTS
+    return INV_OK
+
+
+@njit(cache=True)
+def _turn_points(tally, mover, np_):
+    pts = 0
+    for c in range(np_):
+        if c != mover:
+            pts += 2 * tally[c * 4 + 3] + tally[c * 4 + 2] + tally[c * 4 + 1] // 2
+    return pts
+
+
+@njit(cache=True)
+def check_state(s, T, ev):
+    err = _check_pieces(s, T)
+    if err == 0:
+        err = _check_cards(s, T)
+    if err == 0:
+        err = _check_tasks(s, T)
+    if err == 0:
+        err = _check_score_events(s, T, ev)
+    return err
+
+

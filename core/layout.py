@@ -1,0 +1,129 @@
+"""Where each field of a game lives in its flat int32 state row.
+
+DESIGN.md sketches one array per field with a leading game axis. We keep that struct-of-arrays
+spirit but put every field of one game into one contiguous int32 row (``state[g, :]``): a batch
+is then a single 2-D array, and cloning a position for lookahead players is one row copy. The
+offsets below are plain module constants, so numba folds them at compile time.
+
+Seat-indexed blocks always have room for MAX_PLAYERS seats, even in two-player modes.
+"""
+
+MAX_PLAYERS = 4
+NSQ = 81  # 9 x 9 grid, void corners included (never occupied)
+
+DECK_CAP = 32  # circular buffer per seat for the own being deck (18 cards + room)
+HAND_CAP = 12  # beings + legends + flare (+ extra draws)
+DISC_CAP = 32
+SHARED_CAP = 16  # legend and flare decks (12 cards each)
+TASK_CAP = 32  # task deck circular buffer (24 tasks)
+N_TASKS = 24
+N_AVAIL = 3  # available tasks on display (plus one "next")
+
+# --- board -------------------------------------------------------------------------------
+BOARD = 0  # NSQ piece codes: 0 empty, else rank + 4 * owner (rank 1..3)
+
+# --- header ------------------------------------------------------------------------------
+N_PLAYERS = BOARD + NSQ
+MODE = N_PLAYERS + 1
+CUR = MODE + 1  # seat whose turn it is
+FIRST = CUR + 1  # seat that took the first turn
+TURN_NO = FIRST + 1  # number of turns started so far
+ACTIONS_LEFT = TURN_NO + 1
+DISCARD_USED = ACTIONS_LEFT + 1  # the discard action was used this turn
+PHASE = DISCARD_USED + 1  # what kind of decision is pending (constants.PH_*)
+END_SEAT = PHASE + 1  # seat whose turn triggered the end, -1 before
+FINAL_TURN = END_SEAT + 1  # 1 while the trigger seat plays its last turn
+EXTRA_TURN = FINAL_TURN + 1  # 1 if the current seat takes another turn after this one
+IS_EXTRA = EXTRA_TURN + 1  # the current turn is an extra turn
+GAME_OVER = IS_EXTRA + 1
+END_REASON = GAME_OVER + 1  # constants.END_*
+WINNER = END_REASON + 1  # seat, or -1 when shared
+TURN_CAP = WINNER + 1
+ALLOW_NO_EFFECT = TURN_CAP + 1  # 1: beings without an implemented effect may be played
+ACTIONS_DONE = ALLOW_NO_EFFECT + 1  # place / summon / discard actions taken in the game
+DECISIONS = ACTIONS_DONE + 1  # options applied (actions, effect choices, claims...)
+EV_N = DECISIONS + 1  # events written to the log
+EV_LOST = EV_N + 1  # events that did not fit the log
+RNG = EV_LOST + 1  # 4 words of xoshiro128** state, each in [0, 2**32)
+EXTRA_DRAW_BEINGS = RNG + 4  # extra being cards to draw at the end of this turn
+EXTRA_DRAW_LEGENDS = EXTRA_DRAW_BEINGS + 1
+RETURN_MASK = EXTRA_DRAW_LEGENDS + 1  # discard action: hand slots already offered for return
+PICKED_FOR_PLACE = RETURN_MASK + 1  # place action after an out-of-stock pick-up
+
+# --- per seat -------------------------------------------------------------------------------
+SEAT_DECK = PICKED_FOR_PLACE + 1  # deck index per seat
+STOCK = SEAT_DECK + MAX_PLAYERS  # double-sided common/heroic pieces in stock
+LSTOCK = STOCK + MAX_PLAYERS  # legendary pieces in stock
+POOL_TOTAL = LSTOCK + MAX_PLAYERS  # common/heroic pieces owned in this mode
+TASK_PTS = POOL_TOTAL + MAX_PLAYERS  # High Form: points from claimed tasks
+SCORE = TASK_PTS + MAX_PLAYERS  # Deathmatch: points; High Form: derived (tasks + legends)
+SCORE_COLOR = SCORE + MAX_PLAYERS  # melee: [seat, colour] (reserved for melee)
+FROZEN = SCORE_COLOR + MAX_PLAYERS * MAX_PLAYERS  # Everfrost stored card (reserved), -1 none
+GATEWAY = FROZEN + MAX_PLAYERS  # Nethervoid Gateway square (reserved), -1 none
+PENDING = GATEWAY + MAX_PLAYERS  # Etherweave pending being (reserved), -1 none
+N_SUMMONS = PENDING + MAX_PLAYERS  # per-seat game counters
+N_PLACES = N_SUMMONS + MAX_PLAYERS
+N_DISCARDS = N_PLACES + MAX_PLAYERS
+N_FLARES = N_DISCARDS + MAX_PLAYERS
+N_TASKS_CLAIMED = N_FLARES + MAX_PLAYERS
+
+# --- cards ----------------------------------------------------------------------------------
+DECK = N_TASKS_CLAIMED + MAX_PLAYERS  # MAX_PLAYERS * DECK_CAP card ids (circular, head = top)
+DECK_HEAD = DECK + MAX_PLAYERS * DECK_CAP
+DECK_CNT = DECK_HEAD + MAX_PLAYERS
+HAND = DECK_CNT + MAX_PLAYERS  # MAX_PLAYERS * HAND_CAP card ids, packed, -1 beyond HAND_N
+HAND_N = HAND + MAX_PLAYERS * HAND_CAP
+DISC = HAND_N + MAX_PLAYERS  # own discard piles, stacks (top = last)
+DISC_N = DISC + MAX_PLAYERS * DISC_CAP
+LDECK = DISC_N + MAX_PLAYERS  # legend deck (circular)
+LDECK_HEAD = LDECK + SHARED_CAP
+LDECK_CNT = LDECK_HEAD + 1
+LDISC = LDECK_CNT + 1  # legend discard pile (stack)
+LDISC_N = LDISC + SHARED_CAP
+FDECK = LDISC_N + 1  # flare deck (circular)
+FDECK_HEAD = FDECK + SHARED_CAP
+FDECK_CNT = FDECK_HEAD + 1
+FDISC = FDECK_CNT + 1
+FDISC_N = FDISC + SHARED_CAP
+
+# --- High Form tasks --------------------------------------------------------------------------
+TDECK = FDISC_N + 1  # task deck (circular)
+TDECK_HEAD = TDECK + TASK_CAP
+TDECK_CNT = TDECK_HEAD + 1
+TAVAIL = TDECK_CNT + 1  # N_AVAIL task indices, -1 for an empty slot
+TNEXT = TAVAIL + N_AVAIL  # the face-up next task, -1 if none
+TCLAIMED = TNEXT + 1  # N_TASKS: seat that claimed each task, -1
+TCLAIM_TURN = TCLAIMED + N_TASKS
+
+# --- this turn's counters (reset at each turn start) -----------------------------------------
+DESTROYED = TCLAIM_TURN + N_TASKS  # [colour * 4 + rank]: enemy pieces destroyed by the mover
+SUMMONED_N = DESTROYED + MAX_PLAYERS * 4  # beings summoned this turn
+SUMMONED_RED = SUMMONED_N + 1  # summonings onto a red square
+SUMMONED_GREEN = SUMMONED_RED + 1
+LEGENDS_SUMMONED = SUMMONED_GREEN + 1
+
+# --- effect being resolved -------------------------------------------------------------------
+EFF_CARD = LEGENDS_SUMMONED + 1  # card whose effect runs, -1 none
+EFF_KIND = EFF_CARD + 1  # constants.EK_*
+EFF_PC = EFF_KIND + 1  # next instruction (row of tables.ops)
+EFF_END = EFF_PC + 1  # one past the last instruction of the running program
+EFF_NEXT_START = EFF_END + 1  # a program queued after this one (flare lower half), -1 none
+EFF_NEXT_END = EFF_NEXT_START + 1
+EFF_BEING_SQ = EFF_NEXT_END + 1  # square of the summoned being (follows it), -1
+EFF_ORIENT = EFF_BEING_SQ + 1  # orientation row used for the summon, -1
+EFF_TARGET = EFF_ORIENT + 1  # square where the being entered
+EFF_LAST_DONE = EFF_TARGET + 1  # the previous instruction was carried out (not skipped)
+EFF_LAST_DESTROYED = EFF_LAST_DONE + 1  # pieces destroyed by the previous instruction
+EFF_LAST_EQUAL = EFF_LAST_DESTROYED + 1  # previous move destroyed a piece of the mover's rank
+EFF_SEL_SQ = EFF_LAST_EQUAL + 1  # piece chosen/moved by the previous instruction, -1
+EFF_SEL_SQ2 = EFF_SEL_SQ + 1
+EFF_DIR = EFF_SEL_SQ2 + 1  # direction chosen, -1
+EFF_COUNT = EFF_DIR + 1  # repetitions done of the current instruction
+EFF_OPP = EFF_COUNT + 1  # opponent a flare was played against
+
+# --- a summon waiting for an out-of-stock pick-up --------------------------------------------
+PEND_CARD = EFF_OPP + 1
+PEND_ORIENT = PEND_CARD + 1
+PEND_TARGET = PEND_ORIENT + 1
+
+STATE_SIZE = PEND_TARGET + 1

@@ -1,0 +1,213 @@
+"""Summoning patterns: orientations compiled once, legal summons found fast.
+
+Compilation (plain Python) turns a card grid into offsets relative to the target square for
+each distinct orientation among the 8 symmetries; marks and arrows turn with the pattern.
+
+Search (compiled): a pattern's first cell must sit on one of your pieces, so instead of
+sliding every orientation over all 69 squares we anchor that cell on each of your pieces of
+sufficient rank (cells are sorted highest rank first, so the anchor set is the smallest).
+``reference_summons`` is the plain full scan the fast search is tested against.
+"""
+
+import numpy as np
+from numba import njit
+
+from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON
+from core.layout import BOARD, LSTOCK, NSQ, STOCK
+
+MAX_CELLS = 12
+MAX_MARKS = 24
+
+# mark kinds in or_marks[..., 2]: 1 marked square, 2 second marking, 10 + d arrow direction d
+MARK = 1
+MARK2 = 2
+ARROW_BASE = 10
+
+
+def _transform(dr, dc, sym):
+    """Symmetry ``sym`` (0..7): mirror left-right if sym >= 4, then turn clockwise sym % 4 times."""
+    if sym >= 4:
+        dc = -dc
+    for _ in range(sym % 4):
+        dr, dc = dc, -dr
+    return dr, dc
+
+
+def compile_orientations(cells, target_req, marks):
+    """Distinct orientations of one pattern.
+
+    ``cells``: [(d_row, d_col, min_rank)] relative to the target; ``target_req``: 0, or the
+    minimum rank of your own piece that must stand on the target; ``marks``: [(d_row, d_col,
+    kind)] where an arrow kind is ARROW_BASE + direction index. Returns a list of
+    (sym, cells, marks) with duplicates of symmetric patterns removed.
+    """
+    from core.constants import DIRS
+
+    seen = set()
+    out = []
+    for sym in range(8):
+        oc = []
+        for dr, dc, r in cells:
+            tr, tc = _transform(dr, dc, sym)
+            oc.append((tr, tc, r))
+        om = []
+        for dr, dc, kind in marks:
+            tr, tc = _transform(dr, dc, sym)
+            if kind >= ARROW_BASE:
+                vr, vc = _transform(*DIRS[kind - ARROW_BASE], sym)
+                kind = ARROW_BASE + DIRS.index((vr, vc))
+            om.append((tr, tc, kind))
+        oc.sort(key=lambda x: (-x[2], x[0], x[1]))  # highest rank first: the anchor cell
+        om.sort()
+        key = (tuple(sorted(oc)), tuple(om), target_req)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((sym, oc, om))
+    return out
+
+
+@njit(cache=True, inline="always")
+def _square_at(sq, dr, dc):
+    r = sq // 9 + dr
+    c = sq % 9 + dc
+    if r < 0 or r > 8 or c < 0 or c > 8:
+        return -1
+    return r * 9 + c
+
+
+@njit(cache=True)
+def pattern_fits(s, T, seat, o, target, being_rank):
+    """Is orientation ``o`` matched by the seat's pieces with the being entering ``target``?"""
+    if T.sq_color[target] < 0:
+        return False
+    tcode = s[BOARD + target]
+    req = T.or_target_req[o]
+    if req > 0:
+        if tcode == 0 or (tcode >> 2) != seat or (tcode & 3) < req or (tcode & 3) > being_rank:
+            return False
+    elif tcode != 0 and (tcode & 3) > being_rank:
+        return False
+    for k in range(T.or_ncells[o]):
+        q = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
+        if q < 0 or T.sq_color[q] < 0:
+            return False
+        code = s[BOARD + q]
+        if code == 0 or (code >> 2) != seat or (code & 3) < T.or_cells[o, k, 2]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def summon_stock_ok(s, T, seat, o, target, being_rank, own_of_kind):
+    """The summoned piece can be found: stock, an oversummoned own piece of the same kind,
+    or one of your pieces of that kind outside the pattern to pick up."""
+    legendary = being_rank == LEGENDARY
+    if legendary:
+        if s[LSTOCK + seat] > 0:
+            return True
+    elif s[STOCK + seat] > 0:
+        return True
+    tcode = s[BOARD + target]
+    if tcode != 0 and (tcode >> 2) == seat and (((tcode & 3) == LEGENDARY) == legendary):
+        return True
+    used = 0
+    for k in range(T.or_ncells[o]):
+        q = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
+        code = s[BOARD + q]
+        if ((code & 3) == LEGENDARY) == legendary:
+            used += 1
+    return own_of_kind - used > 0
+
+
+@njit(cache=True)
+def count_own(s, T, seat, legendary):
+    n = 0
+    for i in range(T.onboard.shape[0]):
+        code = s[BOARD + T.onboard[i]]
+        if code != 0 and (code >> 2) == seat and (((code & 3) == LEGENDARY) == legendary):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def find_summons(s, T, seat, card, slot, opts, n):
+    """Append an OPT_SUMMON row for every legal (orientation, target) of ``card``."""
+    rank = T.card_rank[card]
+    own_kind = count_own(s, T, seat, rank == LEGENDARY)
+    o0 = T.card_or_start[card]
+    for o in range(o0, o0 + T.card_or_n[card]):
+        if T.or_ncells[o] == 0:
+            for i in range(T.onboard.shape[0]):
+                t = T.onboard[i]
+                if pattern_fits(s, T, seat, o, t, rank) and summon_stock_ok(
+                    s, T, seat, o, t, rank, own_kind
+                ):
+                    n = _add(opts, n, slot, o, t)
+            continue
+        ar = T.or_cells[o, 0, 0]
+        ac = T.or_cells[o, 0, 1]
+        amin = T.or_cells[o, 0, 2]
+        for i in range(T.onboard.shape[0]):
+            p = T.onboard[i]
+            code = s[BOARD + p]
+            if code == 0 or (code >> 2) != seat or (code & 3) < amin:
+                continue
+            t = _square_at(p, -ar, -ac)
+            if t < 0:
+                continue
+            if pattern_fits(s, T, seat, o, t, rank) and summon_stock_ok(
+                s, T, seat, o, t, rank, own_kind
+            ):
+                n = _add(opts, n, slot, o, t)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _add(opts, n, slot, o, t):
+    if n < opts.shape[0]:
+        opts[n, 0] = OPT_SUMMON
+        opts[n, 1] = slot
+        opts[n, 2] = o
+        opts[n, 3] = t
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def reference_summons(s, T, seat, card, slot, opts, n):
+    """Plain scan: every orientation at every square; the yardstick for ``find_summons``."""
+    rank = T.card_rank[card]
+    own_kind = count_own(s, T, seat, rank == LEGENDARY)
+    o0 = T.card_or_start[card]
+    for o in range(o0, o0 + T.card_or_n[card]):
+        for t in range(NSQ):
+            if pattern_fits(s, T, seat, o, t, rank) and summon_stock_ok(
+                s, T, seat, o, t, rank, own_kind
+            ):
+                n = _add(opts, n, slot, o, t)
+    return n
+
+
+@njit(cache=True)
+def pattern_squares(T, o, target, out):
+    """Squares of your pieces used by the pattern (the target excluded); returns the count."""
+    m = 0
+    for k in range(T.or_ncells[o]):
+        out[m] = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
+        m += 1
+    return m
+
+
+def rank_code(letter: str) -> int:
+    return {"c": COMMON, "h": HEROIC, "l": LEGENDARY}[letter]
+
+
+def empty_pattern_arrays(n_orient: int):
+    return (
+        np.zeros(n_orient, np.int8),
+        np.zeros((n_orient, MAX_CELLS, 3), np.int8),
+        np.zeros(n_orient, np.int8),
+        np.zeros(n_orient, np.int8),
+        np.zeros((n_orient, MAX_MARKS, 3), np.int8),
+    )

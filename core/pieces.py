@@ -1,0 +1,155 @@
+"""Pieces on the board and in stock: every change of a square goes through here.
+
+Keeping stock bookkeeping in these few functions is what lets the invariant checker demand
+"board + stock = total" after every action.
+"""
+
+from numba import njit
+
+from core.constants import (
+    COMMON,
+    EV_CONVERT,
+    EV_DESTROY,
+    EV_DOWNGRADE,
+    EV_PICKUP,
+    EV_UPGRADE,
+    HEROIC,
+    LEGENDARY,
+)
+from core.events import log_event
+from core.layout import BOARD, DESTROYED, LSTOCK, STOCK
+
+
+@njit(cache=True, inline="always")
+def owner_of(code):
+    return code >> 2
+
+
+@njit(cache=True, inline="always")
+def rank_of(code):
+    return code & 3
+
+
+@njit(cache=True, inline="always")
+def piece_code(owner, rank):
+    return owner * 4 + rank
+
+
+@njit(cache=True, inline="always")
+def has_stock(s, seat, rank):
+    """A piece of this rank can come from the seat's stock (legendary pieces are separate)."""
+    if rank == LEGENDARY:
+        return s[LSTOCK + seat] > 0
+    return s[STOCK + seat] > 0
+
+
+@njit(cache=True, inline="always")
+def lift(s, sq):
+    """Take the piece off ``sq`` back into its owner's stock; returns its code."""
+    code = s[BOARD + sq]
+    if code != 0:
+        if (code & 3) == LEGENDARY:
+            s[LSTOCK + (code >> 2)] += 1
+        else:
+            s[STOCK + (code >> 2)] += 1
+        s[BOARD + sq] = 0
+    return code
+
+
+@njit(cache=True, inline="always")
+def put(s, sq, seat, rank):
+    """Put a piece from the seat's stock on an empty square (caller checked the stock)."""
+    if rank == LEGENDARY:
+        s[LSTOCK + seat] -= 1
+    else:
+        s[STOCK + seat] -= 1
+    s[BOARD + sq] = seat * 4 + rank
+
+
+@njit(cache=True)
+def destroy(s, ev, sq, by_seat, counts):
+    """Destroy the piece on ``sq``; an enemy piece adds to the mover's turn counters.
+
+    ``counts`` is 0 for effects whose destructions the rules exclude from the tally.
+    Returns the destroyed piece's code (0 if the square was empty).
+    """
+    code = lift(s, sq)
+    if code == 0:
+        return 0
+    counted = 0
+    if counts and (code >> 2) != by_seat:
+        s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1
+        counted = 1
+    log_event(s, ev, EV_DESTROY, by_seat, sq, code, counted)
+    return code
+
+
+@njit(cache=True)
+def pick_up(s, ev, sq, seat):
+    """Out-of-stock step: a seat takes one of its own pieces back (never counted)."""
+    code = lift(s, sq)
+    log_event(s, ev, EV_PICKUP, seat, sq, code, 0)
+
+
+@njit(cache=True, inline="always")
+def can_upgrade(s, sq):
+    code = s[BOARD + sq]
+    r = code & 3
+    if code == 0 or r == LEGENDARY:
+        return False
+    if r == HEROIC:
+        return s[LSTOCK + (code >> 2)] > 0
+    return True
+
+
+@njit(cache=True)
+def upgrade(s, ev, sq, by_seat):
+    code = s[BOARD + sq]
+    who = code >> 2
+    if (code & 3) == COMMON:
+        s[BOARD + sq] = who * 4 + HEROIC
+    else:  # heroic -> legendary: the double-sided piece goes back, a legendary one comes out
+        s[STOCK + who] += 1
+        s[LSTOCK + who] -= 1
+        s[BOARD + sq] = who * 4 + LEGENDARY
+    log_event(s, ev, EV_UPGRADE, by_seat, sq, s[BOARD + sq], 0)
+
+
+@njit(cache=True, inline="always")
+def can_downgrade(s, sq):
+    code = s[BOARD + sq]
+    r = code & 3
+    if code == 0 or r == COMMON:
+        return False
+    if r == LEGENDARY:
+        return s[STOCK + (code >> 2)] > 0
+    return True
+
+
+@njit(cache=True)
+def downgrade(s, ev, sq, by_seat):
+    code = s[BOARD + sq]
+    who = code >> 2
+    if (code & 3) == HEROIC:
+        s[BOARD + sq] = who * 4 + COMMON
+    else:
+        s[LSTOCK + who] += 1
+        s[STOCK + who] -= 1
+        s[BOARD + sq] = who * 4 + HEROIC
+    log_event(s, ev, EV_DOWNGRADE, by_seat, sq, s[BOARD + sq], 0)
+
+
+@njit(cache=True, inline="always")
+def can_convert(s, sq, seat):
+    code = s[BOARD + sq]
+    return code != 0 and (code >> 2) != seat and has_stock(s, seat, code & 3)
+
+
+@njit(cache=True)
+def convert(s, ev, sq, seat):
+    """Replace an enemy piece by the seat's piece of the same rank; counts as destroyed."""
+    code = lift(s, sq)
+    r = code & 3
+    s[DESTROYED + (code >> 2) * 4 + r] += 1
+    put(s, sq, seat, r)
+    log_event(s, ev, EV_CONVERT, seat, sq, code, s[BOARD + sq])

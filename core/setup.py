@@ -1,0 +1,131 @@
+"""A new game: stocks, shuffled decks, opening hands, the task display or starting pieces."""
+
+from numba import njit
+
+from core.cards import deck_base, draw_being, draw_flare, draw_legend, q_shuffle
+from core.constants import MODE_DEATHMATCH, MODE_HIGH_FORM, PH_SETUP
+from core.game import start_turn
+from core.layout import (
+    ALLOW_NO_EFFECT,
+    CUR,
+    DECK_CAP,
+    DECK_CNT,
+    DECK_HEAD,
+    EFF_BEING_SQ,
+    EFF_CARD,
+    EFF_DIR,
+    EFF_NEXT_START,
+    EFF_SEL_SQ,
+    EFF_SEL_SQ2,
+    END_SEAT,
+    FDECK,
+    FDECK_CNT,
+    FDECK_HEAD,
+    FIRST,
+    FROZEN,
+    GATEWAY,
+    HAND,
+    HAND_CAP,
+    LDECK,
+    LDECK_CNT,
+    LDECK_HEAD,
+    LSTOCK,
+    MAX_PLAYERS,
+    MODE,
+    N_PLAYERS,
+    N_TASKS,
+    PEND_CARD,
+    PENDING,
+    PHASE,
+    POOL_TOTAL,
+    SEAT_DECK,
+    SHARED_CAP,
+    STATE_SIZE,
+    STOCK,
+    TCLAIMED,
+    TURN_CAP,
+    WINNER,
+)
+from core.rng import seed_game
+from core.task_display import setup_tasks
+
+HIGH_FORM_POOL = 17
+LEGENDARY_POOL = 3
+
+
+@njit(cache=True)
+def pool_size(mode, n_players):
+    """Double-sided pieces per colour: 17 in High Form, 18 minus the players in Deathmatch
+    (BGA; the reference notes this smaller Deathmatch stock is BGA-only)."""
+    if mode == MODE_HIGH_FORM:
+        return HIGH_FORM_POOL
+    return 18 - n_players
+
+
+@njit(cache=True)
+def init_game(
+    s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, game_index, turn_cap, allow_no_effect
+):
+    """Fill ``s`` with a fresh game; the caller then calls ``advance``."""
+    for i in range(STATE_SIZE):
+        s[i] = 0
+    seed_game(s, seed_hi, seed_lo, game_index)
+    s[MODE] = mode
+    s[N_PLAYERS] = n_players
+    s[FIRST] = first
+    s[CUR] = first
+    s[END_SEAT] = -1
+    s[WINNER] = -1
+    s[TURN_CAP] = turn_cap
+    s[ALLOW_NO_EFFECT] = allow_no_effect
+    s[EFF_CARD] = -1
+    s[EFF_NEXT_START] = -1
+    s[EFF_BEING_SQ] = -1
+    s[EFF_SEL_SQ] = -1
+    s[EFF_SEL_SQ2] = -1
+    s[EFF_DIR] = -1
+    s[PEND_CARD] = -1
+    for k in range(N_TASKS):
+        s[TCLAIMED + k] = -1
+    for p in range(MAX_PLAYERS):
+        s[SEAT_DECK + p] = -1
+        s[FROZEN + p] = -1
+        s[GATEWAY + p] = -1
+        s[PENDING + p] = -1
+        for k in range(HAND_CAP):
+            s[HAND + p * HAND_CAP + k] = -1
+    pool = pool_size(mode, n_players)
+    for p in range(n_players):
+        d = decks[p]
+        s[SEAT_DECK + p] = d
+        s[STOCK + p] = pool
+        s[POOL_TOTAL + p] = pool
+        s[LSTOCK + p] = LEGENDARY_POOL
+        base = deck_base(p)
+        for k in range(T.deck_size[d]):
+            s[base + k] = T.deck_cards[d, k]
+        s[DECK_HEAD + p] = 0
+        s[DECK_CNT + p] = T.deck_size[d]
+        q_shuffle(s, base, DECK_CAP, DECK_HEAD + p, DECK_CNT + p)
+    for k in range(T.legend_cards.shape[0]):
+        s[LDECK + k] = T.legend_cards[k]
+    s[LDECK_CNT] = T.legend_cards.shape[0]
+    q_shuffle(s, LDECK, SHARED_CAP, LDECK_HEAD, LDECK_CNT)
+    for k in range(T.flare_cards.shape[0]):
+        s[FDECK + k] = T.flare_cards[k]
+    s[FDECK_CNT] = T.flare_cards.shape[0]
+    q_shuffle(s, FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT)
+    for i in range(n_players):
+        p = (first + i) % n_players
+        for _ in range(3):
+            draw_being(s, ev, p)
+        for _ in range(2):
+            draw_legend(s, ev, p)
+        draw_flare(s, ev, p)
+    if mode == MODE_HIGH_FORM:
+        setup_tasks(s, T)
+    if mode == MODE_DEATHMATCH:
+        s[CUR] = (first + 1) % n_players  # the second seat puts the starting pieces
+        s[PHASE] = PH_SETUP
+    else:
+        start_turn(s, T, ev, first, 0)

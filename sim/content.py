@@ -1,0 +1,313 @@
+"""Load, validate and compile the game content (sim/data/*.toml) into core.tables.Tables.
+
+Card ids are global: the beings of each deck in deck order, then the legends, then the
+flares. Errors are ContentError with one line naming the file and the card.
+"""
+
+import functools
+import hashlib
+import pathlib
+import tomllib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core import constants as K
+from core.geometry import build_geometry
+from core.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
+from core.tables import Tables
+from sim.ops_compile import OpError, compile_ops
+from sim.tasks_content import load_tasks
+
+DATA_DIR = pathlib.Path(__file__).parent / "data"
+BASE_DECKS = ("imperial", "highland", "sylvan")
+LEGEND_DECK = "legends"
+DECK_SIZE = 18
+RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
+ARROWS = {name.upper(): d for d, name in enumerate(K.DIR_NAMES)}
+
+
+class ContentError(ValueError):
+    """Bad content or a bad request for content (unknown deck, unplayable card)."""
+
+
+@dataclass
+class Card:
+    id: str  # "deck/slug"
+    name: str
+    deck: str
+    kind: int  # CK_*
+    rank: int
+    description: str
+    pattern: list = field(default_factory=list)  # rows of tokens (beings and legends)
+    has_effect: bool = False
+    effect: np.ndarray | None = None
+    effect2: np.ndarray | None = None  # flares: lower half
+    flare_x: int = 0
+    flare_y: int = 0
+    label: str = ""
+    texts: tuple = ()
+
+
+@dataclass
+class Content:
+    tables: Tables
+    cards: list  # Card by global id
+    decks: list  # deck names, index = deck id
+    task_names: list
+    task_descriptions: list
+    content_hash: str
+
+    def card_index(self, card_id: str) -> int:
+        for i, c in enumerate(self.cards):
+            if c.id == card_id:
+                return i
+        raise ContentError(f"unknown card {card_id!r}")
+
+    def deck_index(self, name: str) -> int:
+        if name not in self.decks:
+            raise ContentError(f"unknown deck {name!r} (known decks: {', '.join(self.decks)})")
+        return self.decks.index(name)
+
+    def missing_effects(self, deck_names) -> list:
+        """Ids of cards a game with these decks would deal whose effect is not implemented."""
+        wanted = set(deck_names) | {LEGEND_DECK}
+        return [c.id for c in self.cards if c.deck in wanted and c.kind != K.CK_FLARE
+                and not c.has_effect]
+
+    def require_playable(self, deck_names, allow_missing_effects: bool):
+        for d in deck_names:
+            self.deck_index(d)
+        missing = self.missing_effects(deck_names)
+        if missing and not allow_missing_effects:
+            raise ContentError(
+                f"{len(missing)} card(s) in these decks have no implemented effect yet "
+                f"(e.g. {missing[0]}); refusing to deal them. Pass --beings-without-effects "
+                "to play them as beings with no effect (results are marked as such)."
+            )
+
+
+def _err(path, card, msg):
+    return ContentError(f"{path.name}: card {card!r}: {msg}")
+
+
+def parse_pattern(rows, path, cid):
+    """Rows of tokens -> (cells relative to the target, target requirement, marks)."""
+    if not isinstance(rows, list) or not rows:
+        raise _err(path, cid, "pattern must be a non-empty list of rows")
+    grid = [r.split() for r in rows]
+    width = len(grid[0])
+    if any(len(r) != width for r in grid):
+        raise _err(path, cid, "pattern rows have different numbers of cells")
+    cells, marks, target, req = [], [], None, 0
+    for r, row in enumerate(grid):
+        for c, tok in enumerate(row):
+            if tok in ARROWS:
+                marks.append((r, c, ARROW_BASE + ARROWS[tok]))
+                continue
+            rest = tok
+            if tok != "." and not set(tok) <= set("ch@*+"):
+                raise _err(path, cid, f"unknown pattern token {tok!r}")
+            if "*" in rest:
+                marks.append((r, c, MARK))
+            if "+" in rest:
+                marks.append((r, c, MARK2))
+            rank = K.HEROIC if "h" in rest else K.COMMON if "c" in rest else 0
+            if "@" in rest:
+                if target is not None:
+                    raise _err(path, cid, "pattern has more than one target square '@'")
+                target, req = (r, c), rank
+            elif rank:
+                cells.append((r, c, rank))
+    if target is None:
+        raise _err(path, cid, "pattern has no target square '@'")
+    tr, tc = target
+    cells = [(r - tr, c - tc, k) for r, c, k in cells]
+    marks = [(r - tr, c - tc, k) for r, c, k in marks]
+    if not cells and not req:
+        raise _err(path, cid, "pattern needs at least one of your pieces")
+    if len(cells) > MAX_CELLS or len(marks) > MAX_MARKS:
+        raise _err(path, cid, "pattern too large")
+    return cells, req, marks
+
+
+def _load_toml(path):
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ContentError(f"{path.name}: not valid TOML: {e}") from None
+
+
+def _effect(d, key, path, cid):
+    try:
+        return compile_ops(d[key])
+    except OpError as e:
+        raise _err(path, cid, f"{key}: {e}") from None
+
+
+def load_deck_file(path):
+    data = _load_toml(path)
+    deck = data.get("deck")
+    if not isinstance(deck, str):
+        raise ContentError(f"{path.name}: missing 'deck' name")
+    cards = []
+    seen = set()
+    for d in data.get("card", []):
+        cid = d.get("id", "?")
+        for key in ("id", "name", "rank", "pattern", "description"):
+            if key not in d:
+                raise _err(path, cid, f"missing {key!r}")
+        if cid in seen:
+            raise _err(path, cid, "duplicate id")
+        seen.add(cid)
+        if d["rank"] not in RANKS:
+            raise _err(path, cid, f"bad rank {d['rank']!r} (common, heroic or legendary)")
+        rank = RANKS[d["rank"]]
+        if (deck == LEGEND_DECK) != (rank == K.LEGENDARY):
+            raise _err(path, cid, "legends are exactly the legendary cards")
+        parse_pattern(d["pattern"], path, cid)
+        card = Card(
+            id=f"{deck}/{cid}", name=d["name"], deck=deck,
+            kind=K.CK_LEGEND if deck == LEGEND_DECK else K.CK_BEING, rank=rank,
+            description=d["description"], pattern=list(d["pattern"]),
+        )
+        if "effect" in d:
+            card.effect = _effect(d, "effect", path, cid)
+            card.has_effect = True
+        cards.append(card)
+    if deck != LEGEND_DECK and len(cards) != DECK_SIZE:
+        raise ContentError(f"{path.name}: a deck has {DECK_SIZE} cards, found {len(cards)}")
+    return deck, cards
+
+
+def load_flares(path):
+    cards = []
+    for d in _load_toml(path).get("flare", []):
+        cid = d.get("id", "?")
+        for key in ("id", "label", "upgraded", "pieces", "upper", "lower"):
+            if key not in d:
+                raise _err(path, cid, f"missing {key!r}")
+        cards.append(Card(
+            id=f"flares/{cid}", name=f"Flare {d['label']}", deck="flares", kind=K.CK_FLARE,
+            rank=0, description=f"upper: {d.get('upper_text', '')} lower: "
+            f"{d.get('lower_text', '')}", has_effect=True,
+            effect=_effect(d, "upper", path, cid), effect2=_effect(d, "lower", path, cid),
+            flare_x=int(d["upgraded"]), flare_y=int(d["pieces"]), label=d["label"],
+            texts=(d.get("upper_text", ""), d.get("lower_text", "")),
+        ))
+    if len(cards) != 12:
+        raise ContentError(f"{path.name}: expected 12 flares, found {len(cards)}")
+    return cards
+
+
+def _content_hash(data_dir):
+    h = hashlib.sha256()
+    for p in sorted(data_dir.glob("*.toml")):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _deck_files(data_dir):
+    names = [p.stem for p in data_dir.glob("*.toml")]
+    extra = sorted(n for n in names if n not in BASE_DECKS and n not in
+                   (LEGEND_DECK, "board", "flares", "tasks"))
+    return [n for n in BASE_DECKS if n in names] + extra
+
+
+@functools.lru_cache(maxsize=4)
+def load_content(data_dir: str | None = None) -> Content:
+    data_dir = pathlib.Path(data_dir) if data_dir else DATA_DIR
+    board = _load_toml(data_dir / "board.toml")
+    geo = build_geometry(board["rows"], board["central"], board["sides"], board["corners"])
+    decks, cards = [], []
+    for name in _deck_files(data_dir):
+        deck, dc = load_deck_file(data_dir / f"{name}.toml")
+        decks.append(deck)
+        cards.extend(dc)
+    _, legends = load_deck_file(data_dir / f"{LEGEND_DECK}.toml")
+    cards.extend(legends)
+    cards.extend(load_flares(data_dir / "flares.toml"))
+    tasks = load_tasks(data_dir / "tasks.toml")
+    tables = _compile(cards, decks, geo, board, tasks, data_dir)
+    return Content(tables, cards, decks, tasks["task_names"], tasks["task_descriptions"],
+                   _content_hash(data_dir))
+
+
+def _compile(cards, decks, geo, board, tasks, data_dir):
+    C = len(cards)
+    kind = np.array([c.kind for c in cards], np.int8)
+    deck_of = np.array([decks.index(c.deck) if c.deck in decks else -1 for c in cards], np.int16)
+    rank = np.array([c.rank for c in cards], np.int8)
+    has_eff = np.array([int(c.has_effect) for c in cards], np.int8)
+    or_start = np.zeros(C, np.int32)
+    or_n = np.zeros(C, np.int32)
+    orients = []
+    path = data_dir / "cards"
+    for i, c in enumerate(cards):
+        if c.kind == K.CK_FLARE:
+            continue
+        cells, req, marks = parse_pattern(c.pattern, path, c.id)
+        ors = compile_orientations(cells, req, marks)
+        or_start[i] = len(orients)
+        or_n[i] = len(ors)
+        orients.extend((i, req, sym, oc, om) for sym, oc, om in ors)
+    O_ = len(orients)
+    or_card = np.zeros(O_, np.int32)
+    or_ncells = np.zeros(O_, np.int8)
+    or_cells = np.zeros((O_, MAX_CELLS, 3), np.int8)
+    or_req = np.zeros(O_, np.int8)
+    or_nmarks = np.zeros(O_, np.int8)
+    or_marks = np.zeros((O_, MAX_MARKS, 3), np.int8)
+    or_sym = np.zeros(O_, np.int8)
+    for o, (ci, req, sym, oc, om) in enumerate(orients):
+        or_card[o], or_req[o], or_sym[o] = ci, req, sym
+        or_ncells[o] = len(oc)
+        if oc:
+            or_cells[o, : len(oc)] = oc
+        or_nmarks[o] = len(om)
+        if om:
+            or_marks[o, : len(om)] = om
+    progs = [np.zeros((0, 12), np.int32)]
+    eff_s = np.zeros(C, np.int32)
+    eff_e = np.zeros(C, np.int32)
+    eff2_s = np.zeros(C, np.int32)
+    eff2_e = np.zeros(C, np.int32)
+    pos = 0
+    for i, c in enumerate(cards):
+        for prog, s_arr, e_arr in ((c.effect, eff_s, eff_e), (c.effect2, eff2_s, eff2_e)):
+            if prog is None:
+                s_arr[i] = e_arr[i] = pos
+                continue
+            s_arr[i] = pos
+            progs.append(prog)
+            pos += len(prog)
+            e_arr[i] = pos
+    ops = np.concatenate(progs).astype(np.int32)
+    if len(ops) == 0:
+        ops = np.zeros((1, 12), np.int32)
+    deck_cards = np.full((len(decks), DECK_SIZE), -1, np.int32)
+    for d, name in enumerate(decks):
+        ids = [i for i, c in enumerate(cards) if c.deck == name]
+        deck_cards[d, : len(ids)] = ids
+    return Tables(
+        sq_color=geo["sq_color"], sq_central=geo["sq_central"], nbr=geo["nbr"],
+        dist=geo["dist"], onboard=geo["onboard"], side_id=geo["side_id"],
+        corner_id=geo["corner_id"],
+        duel_start=np.array([r * 9 + c for r, c in board["duel_start"]], np.int16),
+        card_kind=kind, card_deck=deck_of, card_rank=rank, card_has_effect=has_eff,
+        card_or_start=or_start, card_or_n=or_n, card_eff_start=eff_s, card_eff_end=eff_e,
+        card_eff2_start=eff2_s, card_eff2_end=eff2_e,
+        flare_x=np.array([c.flare_x for c in cards], np.int8),
+        flare_y=np.array([c.flare_y for c in cards], np.int8),
+        or_card=or_card, or_ncells=or_ncells, or_cells=or_cells, or_target_req=or_req,
+        or_nmarks=or_nmarks, or_marks=or_marks, or_sym=or_sym, ops=ops,
+        deck_cards=deck_cards, deck_size=np.full(len(decks), DECK_SIZE, np.int32),
+        legend_cards=np.array([i for i, c in enumerate(cards) if c.kind == K.CK_LEGEND],
+                              np.int32),
+        flare_cards=np.array([i for i, c in enumerate(cards) if c.kind == K.CK_FLARE], np.int32),
+        task_kind=tasks["task_kind"], task_points=tasks["task_points"],
+        task_advanced=tasks["task_advanced"], task_type=tasks["task_type"],
+        task_args=tasks["task_args"],
+    )
