@@ -9,8 +9,6 @@ from numba import njit
 
 from core.constants import (
     CK_BEING,
-    CK_FLARE,
-    CK_LEGEND,
     EV_CONVERT,
     EV_DESTROY,
     EV_SCORE,
@@ -81,10 +79,16 @@ INV_TASK_POINTS = 8
 INV_SCORE_EVENTS = 9
 INV_BAD_OWNER = 10
 INV_NAMES = (
-    "ok", "piece on a void square", "common/heroic pieces: board + stock != total",
-    "legendary pieces: board + stock != 3", "more than 3 legendary pieces",
-    "a card is missing or duplicated", "hand overflow", "task deck/display/claims inconsistent",
-    "task points differ from the claimed tasks", "score differs from what the events imply",
+    "ok",
+    "piece on a void square",
+    "common/heroic pieces: board + stock != total",
+    "legendary pieces: board + stock != 3",
+    "more than 3 legendary pieces",
+    "a card is missing or duplicated",
+    "hand overflow",
+    "task deck/display/claims inconsistent",
+    "task points differ from the claimed tasks",
+    "score differs from what the events imply",
     "piece of a seat that is not playing",
 )
 LEGENDS_TOTAL = 3
@@ -258,5 +262,3 @@ def check_state(s, T, ev):
     if err == 0:
         err = _check_score_events(s, T, ev)
     return err
-
-

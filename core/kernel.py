@@ -62,8 +62,21 @@ def play_to_end(s, T, ev, opts, policies, check):
 
 
 @njit(cache=True)
-def play_batch(T, mode, n_players, decks, policies, seed_hi, seed_lo, first_index,
-               n_games, turn_cap, allow_no_effect, check, ev_rows):
+def play_batch(
+    T,
+    mode,
+    n_players,
+    decks,
+    policies,
+    seed_hi,
+    seed_lo,
+    first_index,
+    n_games,
+    turn_cap,
+    allow_no_effect,
+    check,
+    ev_rows,
+):
     """Play games ``first_index .. first_index + n_games - 1``; the first seat alternates
     with the game index. Returns the result rows (R_* columns)."""
     out = np.zeros((n_games, R_WIDTH), np.int64)
@@ -73,8 +86,9 @@ def play_batch(T, mode, n_players, decks, policies, seed_hi, seed_lo, first_inde
     for g in range(n_games):
         gi = first_index + g
         first = gi % n_players
-        init_game(s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, gi,
-                  turn_cap, allow_no_effect)
+        init_game(
+            s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, gi, turn_cap, allow_no_effect
+        )
         err = play_to_end(s, T, ev, opts, policies, check)
         if check and ev_rows > 0 and s[EV_LOST] > 0:
             err = 999

@@ -72,8 +72,11 @@ class Content:
     def missing_effects(self, deck_names) -> list:
         """Ids of cards a game with these decks would deal whose effect is not implemented."""
         wanted = set(deck_names) | {LEGEND_DECK}
-        return [c.id for c in self.cards if c.deck in wanted and c.kind != K.CK_FLARE
-                and not c.has_effect]
+        return [
+            c.id
+            for c in self.cards
+            if c.deck in wanted and c.kind != K.CK_FLARE and not c.has_effect
+        ]
 
     def require_playable(self, deck_names, allow_missing_effects: bool):
         for d in deck_names:
@@ -168,9 +171,13 @@ def load_deck_file(path):
             raise _err(path, cid, "legends are exactly the legendary cards")
         parse_pattern(d["pattern"], path, cid)
         card = Card(
-            id=f"{deck}/{cid}", name=d["name"], deck=deck,
-            kind=K.CK_LEGEND if deck == LEGEND_DECK else K.CK_BEING, rank=rank,
-            description=d["description"], pattern=list(d["pattern"]),
+            id=f"{deck}/{cid}",
+            name=d["name"],
+            deck=deck,
+            kind=K.CK_LEGEND if deck == LEGEND_DECK else K.CK_BEING,
+            rank=rank,
+            description=d["description"],
+            pattern=list(d["pattern"]),
         )
         if "effect" in d:
             card.effect = _effect(d, "effect", path, cid)
@@ -188,14 +195,23 @@ def load_flares(path):
         for key in ("id", "label", "upgraded", "pieces", "upper", "lower"):
             if key not in d:
                 raise _err(path, cid, f"missing {key!r}")
-        cards.append(Card(
-            id=f"flares/{cid}", name=f"Flare {d['label']}", deck="flares", kind=K.CK_FLARE,
-            rank=0, description=f"upper: {d.get('upper_text', '')} lower: "
-            f"{d.get('lower_text', '')}", has_effect=True,
-            effect=_effect(d, "upper", path, cid), effect2=_effect(d, "lower", path, cid),
-            flare_x=int(d["upgraded"]), flare_y=int(d["pieces"]), label=d["label"],
-            texts=(d.get("upper_text", ""), d.get("lower_text", "")),
-        ))
+        cards.append(
+            Card(
+                id=f"flares/{cid}",
+                name=f"Flare {d['label']}",
+                deck="flares",
+                kind=K.CK_FLARE,
+                rank=0,
+                description=f"upper: {d.get('upper_text', '')} lower: {d.get('lower_text', '')}",
+                has_effect=True,
+                effect=_effect(d, "upper", path, cid),
+                effect2=_effect(d, "lower", path, cid),
+                flare_x=int(d["upgraded"]),
+                flare_y=int(d["pieces"]),
+                label=d["label"],
+                texts=(d.get("upper_text", ""), d.get("lower_text", "")),
+            )
+        )
     if len(cards) != 12:
         raise ContentError(f"{path.name}: expected 12 flares, found {len(cards)}")
     return cards
@@ -211,8 +227,11 @@ def _content_hash(data_dir):
 
 def _deck_files(data_dir):
     names = [p.stem for p in data_dir.glob("*.toml")]
-    extra = sorted(n for n in names if n not in BASE_DECKS and n not in
-                   (LEGEND_DECK, "board", "flares", "tasks"))
+    extra = sorted(
+        n
+        for n in names
+        if n not in BASE_DECKS and n not in (LEGEND_DECK, "board", "flares", "tasks")
+    )
     return [n for n in BASE_DECKS if n in names] + extra
 
 
@@ -231,8 +250,14 @@ def load_content(data_dir: str | None = None) -> Content:
     cards.extend(load_flares(data_dir / "flares.toml"))
     tasks = load_tasks(data_dir / "tasks.toml")
     tables = _compile(cards, decks, geo, board, tasks, data_dir)
-    return Content(tables, cards, decks, tasks["task_names"], tasks["task_descriptions"],
-                   _content_hash(data_dir))
+    return Content(
+        tables,
+        cards,
+        decks,
+        tasks["task_names"],
+        tasks["task_descriptions"],
+        _content_hash(data_dir),
+    )
 
 
 def _compile(cards, decks, geo, board, tasks, data_dir):
@@ -292,22 +317,41 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         ids = [i for i, c in enumerate(cards) if c.deck == name]
         deck_cards[d, : len(ids)] = ids
     return Tables(
-        sq_color=geo["sq_color"], sq_central=geo["sq_central"], nbr=geo["nbr"],
-        dist=geo["dist"], onboard=geo["onboard"], side_id=geo["side_id"],
+        sq_color=geo["sq_color"],
+        sq_central=geo["sq_central"],
+        nbr=geo["nbr"],
+        dist=geo["dist"],
+        onboard=geo["onboard"],
+        side_id=geo["side_id"],
         corner_id=geo["corner_id"],
         duel_start=np.array([r * 9 + c for r, c in board["duel_start"]], np.int16),
-        card_kind=kind, card_deck=deck_of, card_rank=rank, card_has_effect=has_eff,
-        card_or_start=or_start, card_or_n=or_n, card_eff_start=eff_s, card_eff_end=eff_e,
-        card_eff2_start=eff2_s, card_eff2_end=eff2_e,
+        card_kind=kind,
+        card_deck=deck_of,
+        card_rank=rank,
+        card_has_effect=has_eff,
+        card_or_start=or_start,
+        card_or_n=or_n,
+        card_eff_start=eff_s,
+        card_eff_end=eff_e,
+        card_eff2_start=eff2_s,
+        card_eff2_end=eff2_e,
         flare_x=np.array([c.flare_x for c in cards], np.int8),
         flare_y=np.array([c.flare_y for c in cards], np.int8),
-        or_card=or_card, or_ncells=or_ncells, or_cells=or_cells, or_target_req=or_req,
-        or_nmarks=or_nmarks, or_marks=or_marks, or_sym=or_sym, ops=ops,
-        deck_cards=deck_cards, deck_size=np.full(len(decks), DECK_SIZE, np.int32),
-        legend_cards=np.array([i for i, c in enumerate(cards) if c.kind == K.CK_LEGEND],
-                              np.int32),
+        or_card=or_card,
+        or_ncells=or_ncells,
+        or_cells=or_cells,
+        or_target_req=or_req,
+        or_nmarks=or_nmarks,
+        or_marks=or_marks,
+        or_sym=or_sym,
+        ops=ops,
+        deck_cards=deck_cards,
+        deck_size=np.full(len(decks), DECK_SIZE, np.int32),
+        legend_cards=np.array([i for i, c in enumerate(cards) if c.kind == K.CK_LEGEND], np.int32),
         flare_cards=np.array([i for i, c in enumerate(cards) if c.kind == K.CK_FLARE], np.int32),
-        task_kind=tasks["task_kind"], task_points=tasks["task_points"],
-        task_advanced=tasks["task_advanced"], task_type=tasks["task_type"],
+        task_kind=tasks["task_kind"],
+        task_points=tasks["task_points"],
+        task_advanced=tasks["task_advanced"],
+        task_type=tasks["task_type"],
         task_args=tasks["task_args"],
     )

@@ -118,7 +118,9 @@ def describe_row(row) -> str:
         parts.append(f"{O.WHO_NAMES[row[O.I_WHO]]} {ranks}")
         parts.append(f"in {O.REGION_NAMES[row[O.I_REGION]]}")
     if op == "move":
-        parts.append(f"{O.MOVE_KIND_NAMES[row[O.I_MOVE_KIND]]} {O.MOVE_TYPE_NAMES[row[O.I_MOVE_TYPE]]}")
+        parts.append(
+            f"{O.MOVE_KIND_NAMES[row[O.I_MOVE_KIND]]} {O.MOVE_TYPE_NAMES[row[O.I_MOVE_TYPE]]}"
+        )
     if op == "place":
         parts.append(K.RANK_NAMES[row[O.I_PARAM]])
     if op == "gain-action":

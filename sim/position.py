@@ -1,0 +1,197 @@
+"""Position files (TOML) -> a state row, and the `moves` query over it.
+
+Format (documented in README.md): `mode`, `to_move`, one `[[seat]]` table per player with
+`deck` and `hand` (card ids), `board` as 9 lines of 9 tokens, and an optional `[turn]` table
+with what already happened this turn (for the turn-based High Form tasks).
+"""
+
+import tomllib
+
+import numpy as np
+
+from core import constants as K
+from core.game import action_options, flare_halves
+from core.layout import (
+    ACTIONS_LEFT,
+    BOARD,
+    CUR,
+    DESTROYED,
+    FIRST,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    LEGENDS_SUMMONED,
+    LSTOCK,
+    MODE,
+    N_PLAYERS,
+    PHASE,
+    POOL_TOTAL,
+    SEAT_DECK,
+    STATE_SIZE,
+    STOCK,
+    SUMMONED_GREEN,
+    SUMMONED_N,
+    SUMMONED_RED,
+    TURN_NO,
+)
+from core.patterns import pattern_squares
+from core.setup import pool_size
+from core.tasks import task_holds
+from sim.render import board_from_lines
+
+MODES = {name: i for i, name in enumerate(K.MODE_NAMES)}
+
+
+class PositionError(ValueError):
+    """A malformed position file."""
+
+
+def _need(d, key, where):
+    if key not in d:
+        raise PositionError(f"{where}: missing {key!r}")
+    return d[key]
+
+
+def mode_code(name: str) -> int:
+    if name not in MODES:
+        raise PositionError(f"unknown mode {name!r} (known: {', '.join(MODES)})")
+    return MODES[name]
+
+
+def load_position(path, content):
+    """Parse a position file into a state row; raises PositionError / ContentError."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise PositionError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise PositionError(f"{path}: not valid TOML: {e}") from None
+    T = content.tables
+    mode = mode_code(_need(data, "mode", path))
+    seats = _need(data, "seat", path)
+    if not isinstance(seats, list) or len(seats) != 2:
+        raise PositionError(f"{path}: {K.MODE_NAMES[mode]} needs exactly 2 [[seat]] tables")
+    n = len(seats)
+    to_move = _need(data, "to_move", path)
+    if type(to_move) is not int or not 0 <= to_move < n:
+        raise PositionError(f"{path}: to_move must be a seat index 0..{n - 1}")
+    s = np.zeros(STATE_SIZE, np.int32)
+    s[MODE], s[N_PLAYERS], s[CUR], s[FIRST] = mode, n, to_move, 0
+    s[TURN_NO], s[ACTIONS_LEFT], s[PHASE] = 2, 2, K.PH_ACTION
+    try:
+        codes = board_from_lines(_need(data, "board", path), T, n)
+    except ValueError as e:
+        raise PositionError(f"{path}: {e}") from None
+    s[BOARD : BOARD + 81] = codes
+    pool = pool_size(mode, n)
+    for p, seat in enumerate(seats):
+        where = f"{path}: seat {p}"
+        deck = content.deck_index(_need(seat, "deck", where))
+        s[SEAT_DECK + p] = deck
+        hand = _need(seat, "hand", where)
+        if not isinstance(hand, list) or len(hand) > HAND_CAP:
+            raise PositionError(f"{where}: hand must be a list of at most {HAND_CAP} card ids")
+        for i, cid in enumerate(hand):
+            card = content.card_index(cid)
+            c = content.cards[card]
+            if c.kind == K.CK_BEING and T.card_deck[card] != deck:
+                raise PositionError(f"{where}: {cid} is not a card of the {seat['deck']} deck")
+            s[HAND + p * HAND_CAP + i] = card
+        s[HAND_N + p] = len(hand)
+        pieces = [x for x in codes if x and x >> 2 == p]
+        legends = sum(1 for x in pieces if x & 3 == K.LEGENDARY)
+        if legends > 3 or len(pieces) - legends > pool:
+            raise PositionError(f"{where}: more pieces on the board than the stock holds")
+        s[POOL_TOTAL + p] = pool
+        s[STOCK + p] = pool - (len(pieces) - legends)
+        s[LSTOCK + p] = 3 - legends
+    _turn_counters(s, T, data.get("turn", {}), to_move, path)
+    return s
+
+
+def _turn_counters(s, T, turn, mover, path):
+    if not isinstance(turn, dict):
+        raise PositionError(f"{path}: [turn] must be a table")
+    destroyed = turn.get("destroyed", {})
+    for name, count in destroyed.items():
+        if name not in ("common", "heroic", "legendary") or type(count) is not int:
+            raise PositionError(
+                f"{path}: [turn] destroyed: expected common/heroic/legendary counts"
+            )
+        enemy = 1 - mover
+        s[DESTROYED + enemy * 4 + K.RANK_NAMES.index(name)] = count
+    for i, b in enumerate(turn.get("summoned", [])):
+        if not isinstance(b, dict) or "rank" not in b or "square" not in b:
+            raise PositionError(f"{path}: [turn] summoned #{i}: needs rank and square")
+        sq = b["square"]
+        if not (
+            isinstance(sq, list)
+            and len(sq) == 2
+            and all(type(x) is int for x in sq)
+            and 0 <= sq[0] < 9
+            and 0 <= sq[1] < 9
+            and T.sq_color[sq[0] * 9 + sq[1]] >= 0
+        ):
+            raise PositionError(
+                f"{path}: [turn] summoned #{i}: square must be [row, col] of a playable square"
+            )
+        if b["rank"] not in ("common", "heroic", "legendary"):
+            raise PositionError(f"{path}: [turn] summoned #{i}: unknown rank {b['rank']!r}")
+        s[SUMMONED_N] += 1
+        colour = T.sq_color[sq[0] * 9 + sq[1]]
+        if colour == K.SQ_RED:
+            s[SUMMONED_RED] += 1
+        elif colour == K.SQ_GREEN:
+            s[SUMMONED_GREEN] += 1
+        if b["rank"] == "legendary":
+            s[LEGENDS_SUMMONED] += 1
+
+
+def legal_moves(s, content) -> dict:
+    """Every legal action of the seat to move, as plain data for JSON."""
+    T = content.tables
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    n = action_options(s, T, opts)
+    seat = int(s[CUR])
+    out = {"to_move": seat, "place": [], "summons": [], "discard": [], "flares": []}
+    scratch = np.zeros(16, np.int64)
+    for kind, a, b, c in opts[:n].tolist():
+        if kind == K.OPT_PLACE:
+            out["place"].append([a // 9, a % 9] if a >= 0 else "pick-up-first")
+        elif kind == K.OPT_SUMMON:
+            card = int(s[HAND + seat * HAND_CAP + a])
+            m = pattern_squares(T, b, c, scratch)
+            sym = int(T.or_sym[b])
+            out["summons"].append(
+                {
+                    "card": content.cards[card].id,
+                    "target": [c // 9, c % 9],
+                    "pattern": sorted([int(q) // 9, int(q) % 9] for q in scratch[:m]),
+                    "orientation": {
+                        "symmetry": sym,
+                        "rotation": 90 * (sym % 4),
+                        "mirrored": sym >= 4,
+                    },
+                }
+            )
+        elif kind == K.OPT_DISCARD:
+            out["discard"].append(content.cards[int(s[HAND + seat * HAND_CAP + a])].id)
+        elif kind == K.OPT_FLARE:
+            card = int(s[HAND + seat * HAND_CAP + a])
+            halves = int(flare_halves(s, T, card, seat, b))
+            out["flares"].append(
+                {
+                    "card": content.cards[card].id,
+                    "opponent": b,
+                    "upper": bool(halves & 1),
+                    "lower": bool(halves & 2),
+                }
+            )
+    if s[MODE] == K.MODE_HIGH_FORM:
+        out["claimable_tasks"] = [
+            content.task_names[t]
+            for t in range(len(content.task_names))
+            if task_holds(s, T, t, seat)
+        ]
+    return out

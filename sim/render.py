@@ -1,0 +1,106 @@
+"""Text for people: the board as a 9x9 grid of tokens, and one line per logged event.
+
+The board format is the same one position files use: `..` empty, `##` void, otherwise rank
+letter (c, h, l) + seat digit.
+"""
+
+from core import constants as K
+from core.layout import BOARD, NSQ
+
+
+def square_name(sq: int) -> str:
+    return f"[{sq // 9},{sq % 9}]"
+
+
+def piece_token(code: int) -> str:
+    return f"{K.RANK_LETTERS[code & 3]}{code >> 2}"
+
+
+def board_lines(s, tables) -> list[str]:
+    lines = []
+    for r in range(9):
+        toks = []
+        for c in range(9):
+            sq = r * 9 + c
+            if tables.sq_color[sq] < 0:
+                toks.append("##")
+            elif s[BOARD + sq] == 0:
+                toks.append("..")
+            else:
+                toks.append(piece_token(int(s[BOARD + sq])))
+        lines.append(" ".join(toks))
+    return lines
+
+
+def board_from_lines(lines, tables, n_players) -> list[int]:
+    """Parse 9 lines of 9 tokens into piece codes; raises ValueError with the bad token."""
+    if len(lines) != 9:
+        raise ValueError(f"board must have 9 lines, found {len(lines)}")
+    codes = [0] * NSQ
+    for r, line in enumerate(lines):
+        toks = line.split()
+        if len(toks) != 9:
+            raise ValueError(f"board line {r} must have 9 tokens, found {len(toks)}")
+        for c, tok in enumerate(toks):
+            sq = r * 9 + c
+            void = tables.sq_color[sq] < 0
+            if tok == "##":
+                if not void:
+                    raise ValueError(f"board [{r},{c}]: '##' on a playable square")
+                continue
+            if void:
+                raise ValueError(f"board [{r},{c}]: this corner square is void, write '##'")
+            if tok == "..":
+                continue
+            if len(tok) != 2 or tok[0] not in "chl" or not tok[1].isdigit():
+                raise ValueError(f"board [{r},{c}]: unknown token {tok!r}")
+            seat = int(tok[1])
+            if seat >= n_players:
+                raise ValueError(f"board [{r},{c}]: seat {seat} is not playing")
+            codes[sq] = seat * 4 + K.RANK_LETTERS.index(tok[0])
+    return codes
+
+
+def event_text(row, content) -> str | None:
+    """One readable line for a logged event, or None for bookkeeping-only events."""
+    kind, turn, seat, a, b, c = (int(x) for x in row)
+    cards = content.cards
+    who = f"seat {seat}"
+    if kind == K.EV_PLACE:
+        return f"{who} places a common piece on {square_name(a)}"
+    if kind == K.EV_SUMMON:
+        return f"{who} summons {cards[a].name} ({cards[a].id}) on {square_name(b)}"
+    if kind == K.EV_DISCARD:
+        return f"{who} discards {cards[a].name}"
+    if kind == K.EV_RETURN:
+        return f"{who} returns {cards[a].name} to the bottom of its deck"
+    if kind == K.EV_FLARE:
+        halves = {1: "upper half", 2: "lower half", 3: "both halves"}[c]
+        return f"{who} plays {cards[a].name} against seat {b} ({halves})"
+    if kind == K.EV_CLAIM:
+        return f"{who} claims task {content.task_names[a]} (+{b})"
+    if kind == K.EV_DESTROY:
+        return f"{who} destroys {piece_token(b)} on {square_name(a)}"
+    if kind == K.EV_UPGRADE:
+        return f"{who} upgrades {square_name(a)} to {piece_token(b)}"
+    if kind == K.EV_DOWNGRADE:
+        return f"{who} downgrades {square_name(a)} to {piece_token(b)}"
+    if kind == K.EV_CONVERT:
+        return f"{who} converts {piece_token(b)} on {square_name(a)} into {piece_token(c)}"
+    if kind == K.EV_MOVE:
+        return f"{who} moves {piece_token(c)} {square_name(a)} -> {square_name(b)}"
+    if kind == K.EV_PICKUP:
+        return f"{who} picks up {piece_token(b)} from {square_name(a)} (out of stock)"
+    if kind == K.EV_SCORE:
+        reason = ("task", "destruction", "legend summoned", "flare played against")[b]
+        return f"{who} scores {a} ({reason})"
+    if kind == K.EV_GAIN_ACTION:
+        return f"{who} gains {a} action(s)"
+    if kind == K.EV_SKIP:
+        return f"{who} skips an optional part of {cards[a].name}"
+    if kind in (K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
+        return f"{who} puts {piece_token(b)} on {square_name(a)}"
+    if kind == K.EV_END:
+        winner = "shared" if b < 0 else f"seat {b} wins"
+        return f"game over ({K.END_NAMES[a]}): {winner}"
+    return None

@@ -1,0 +1,171 @@
+"""Play one game from Python with its full event log, and turn the log into readable text.
+
+The text log rebuilds the board from the events alone (every board change is an event), so
+printing a game is also a check that the log is complete; tests compare the rebuilt board
+with the engine's final board.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core import constants as K
+from core.game import advance, apply_option
+from core.layout import CUR, EV_LOST, EV_N, SCORE, STATE_SIZE
+from core.policy import choose
+from core.setup import init_game
+from sim.content import Content
+from sim.render import event_text, piece_token
+
+POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
+LOG_ROWS = 50_000
+DEFAULT_TURN_CAP = 200
+
+
+@dataclass
+class GameConfig:
+    decks: list  # deck names, one per seat in turn order
+    mode: str = "high-form"
+    seed: int = 0
+    game_index: int = 0
+    policies: tuple = ("random", "random")
+    turn_cap: int = DEFAULT_TURN_CAP
+    beings_without_effects: bool = False
+
+    def validate(self, content: Content):
+        if self.mode not in K.MODE_NAMES:
+            raise ValueError(f"unknown mode {self.mode!r} (known: {', '.join(K.MODE_NAMES)})")
+        if len(self.decks) != 2:
+            raise ValueError(f"{self.mode} needs 2 decks, got {len(self.decks)}")
+        for p in self.policies:
+            if p not in POLICIES:
+                raise ValueError(f"unknown policy {p!r} (known: {', '.join(POLICIES)})")
+        if self.turn_cap <= 0:
+            raise ValueError("the turn cap must be positive")
+        if not 0 <= self.seed < 2**64:
+            raise ValueError("the seed must be an integer in [0, 2**64)")
+        content.require_playable(self.decks, self.beings_without_effects)
+
+
+def split_seed(seed: int) -> tuple[int, int]:
+    return (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
+
+
+def play_logged(content: Content, cfg: GameConfig):
+    """Play one game; returns (final state row, event rows)."""
+    cfg.validate(content)
+    T = content.tables
+    s = np.zeros(STATE_SIZE, np.int32)
+    ev = np.zeros((LOG_ROWS, K.EV_WIDTH), np.int32)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    decks = np.array([content.deck_index(d) for d in cfg.decks], np.int32)
+    pols = np.array([POLICIES[p] for p in cfg.policies], np.int32)
+    hi, lo = split_seed(cfg.seed)
+    first = cfg.game_index % len(cfg.decks)
+    init_game(
+        s,
+        T,
+        ev,
+        K.MODE_NAMES.index(cfg.mode),
+        len(cfg.decks),
+        decks,
+        first,
+        hi,
+        lo,
+        cfg.game_index,
+        cfg.turn_cap,
+        int(cfg.beings_without_effects),
+    )
+    n = advance(s, T, ev, opts)
+    while n > 0:
+        k = choose(s, T, opts, n, pols[s[CUR]])
+        apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+        n = advance(s, T, ev, opts)
+    if s[EV_LOST]:
+        raise RuntimeError("event log overflow")
+    return s, ev[: s[EV_N]].copy()
+
+
+def replay_board(events, tables, upto=None) -> list[int]:
+    """Rebuild the board from the events alone."""
+    board = [0] * 81
+    for row in events[:upto]:
+        _apply_event(board, row, tables)
+    return board
+
+
+def _apply_event(board, row, tables):
+    kind, _, seat, a, b, c = (int(x) for x in row)
+    if kind == K.EV_PLACE:
+        board[a] = seat * 4 + K.COMMON
+    elif kind == K.EV_SUMMON:
+        board[b] = seat * 4 + int(tables.card_rank[a])
+    elif kind in (K.EV_DESTROY, K.EV_PICKUP):
+        board[a] = 0
+    elif kind in (K.EV_UPGRADE, K.EV_DOWNGRADE, K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
+        board[a] = b
+    elif kind == K.EV_CONVERT:
+        board[a] = c
+    elif kind == K.EV_MOVE:
+        board[a] = 0
+        board[b] = c
+
+
+def _board_text(board, tables):
+    rows = []
+    for r in range(9):
+        toks = []
+        for col in range(9):
+            sq = r * 9 + col
+            toks.append(
+                "##"
+                if tables.sq_color[sq] < 0
+                else ".."
+                if board[sq] == 0
+                else piece_token(board[sq])
+            )
+        rows.append("    " + " ".join(toks))
+    return rows
+
+
+def format_game(content: Content, cfg: GameConfig, s, events) -> str:
+    """The turn-by-turn log: events of each turn, then the board and the scores."""
+    T = content.tables
+    lines = [
+        f"kalarite game: {cfg.mode}, seat 0 = {cfg.decks[0]}, seat 1 = {cfg.decks[1]}, "
+        f"seed {cfg.seed}, game {cfg.game_index}"
+    ]
+    if cfg.beings_without_effects:
+        lines.append("NOTE: beings without an implemented effect were played with no effect")
+    board = [0] * 81
+    score = [0, 0]
+    in_turn = False
+    for row in events:
+        kind, turn, seat, a, b, c = (int(x) for x in row)
+        if kind in (K.EV_TURN, K.EV_END) and in_turn:
+            lines.extend(_board_text(board, T))
+            lines.append("    score: " + _score_text(cfg, board, score))
+        _apply_event(board, row, T)
+        if kind == K.EV_SCORE:
+            score[seat] += a
+        if kind == K.EV_TURN:
+            in_turn = True
+            extra = " (extra turn)" if b else ""
+            lines.append(f"Turn {turn}: seat {seat} ({cfg.decks[seat]}), {a} action(s){extra}")
+        elif kind == K.EV_END:
+            lines.append(event_text(row, content))
+            lines.append(f"final score: seat 0 {int(s[SCORE])}, seat 1 {int(s[SCORE + 1])}")
+        elif kind != K.EV_DRAW:
+            text = event_text(row, content)
+            if text:
+                lines.append("  " + text)
+    return "\n".join(lines)
+
+
+def _score_text(cfg, board, score):
+    if cfg.mode == "high-form":
+        legends = [
+            sum(1 for x in board if x and x >> 2 == p and x & 3 == K.LEGENDARY) for p in range(2)
+        ]
+        return ", ".join(f"seat {p} {score[p] + legends[p]}" for p in range(2))
+    return ", ".join(f"seat {p} {score[p]}" for p in range(2))
