@@ -68,24 +68,35 @@ from core.layout import (
     ACTIONS_DONE,
     ACTIONS_LEFT,
     BOARD,
+    BORROW_ENEMY,
     CUR,
     DECISIONS,
     DECK_CNT,
     DESTROYED,
     DISCARD_USED,
+    EFF_AFFECTED_COLOURS,
+    EFF_AFFECTED_N,
+    EFF_BEING_MOVED,
     EFF_BEING_SQ,
     EFF_CARD,
+    EFF_CHOICE,
+    EFF_COMBAT_USED,
+    EFF_DIR,
     EFF_END,
     EFF_KIND,
     EFF_LAST_DESTROYED,
+    EFF_LAST_DESTROYED_LEGEND,
     EFF_LAST_DONE,
-    EFF_LAST_EQUAL,
     EFF_NEXT_END,
     EFF_NEXT_START,
     EFF_OPP,
     EFF_ORIENT,
     EFF_PC,
+    EFF_PLACED_N,
+    EFF_SEL_OWNER,
+    EFF_SEL_RANK,
     EFF_SEL_SQ,
+    EFF_SEL_WAS_RED,
     EFF_TARGET,
     END_REASON,
     END_SEAT,
@@ -291,6 +302,7 @@ def start_turn(s, T, ev, seat, extra):
     s[SUMMONED_RED] = 0
     s[SUMMONED_GREEN] = 0
     s[LEGENDS_SUMMONED] = 0
+    s[BORROW_ENEMY] = 0
     if seat == s[END_SEAT] and extra == 0:
         s[FINAL_TURN] = 1
     s[PHASE] = PH_ACTION
@@ -361,9 +373,19 @@ def _start_program(s, start, end, next_start, next_end):
     s[EFF_NEXT_START] = next_start
     s[EFF_NEXT_END] = next_end
     s[EFF_LAST_DONE] = 1
-    s[EFF_LAST_EQUAL] = 0
     s[EFF_LAST_DESTROYED] = 0
+    s[EFF_LAST_DESTROYED_LEGEND] = 0
+    s[EFF_COMBAT_USED] = 0
+    s[EFF_BEING_MOVED] = 0
     s[EFF_SEL_SQ] = -1
+    s[EFF_SEL_RANK] = 0
+    s[EFF_SEL_OWNER] = -1
+    s[EFF_SEL_WAS_RED] = 0
+    s[EFF_DIR] = -1
+    s[EFF_CHOICE] = -1
+    s[EFF_PLACED_N] = 0
+    s[EFF_AFFECTED_N] = 0
+    s[EFF_AFFECTED_COLOURS] = 0
     s[PHASE] = PH_EFFECT
 
 
@@ -473,6 +495,7 @@ def apply_option(s, T, ev, kind, a, b, c):
         s[ACTIONS_LEFT] -= 1
         s[ACTIONS_DONE] += 1
         card = hand_remove(s, seat, a)
+        s[BORROW_ENEMY] = 0  # a borrowed enemy piece serves the next summon only
         s[PEND_CARD] = card
         s[PEND_ORIENT] = b
         s[PEND_TARGET] = c

@@ -116,10 +116,10 @@ def _check_pieces(s, T):
                     pool += 1
         if s[STOCK + p] < 0 or pool + s[STOCK + p] != s[POOL_TOTAL + p]:
             return INV_POOL
+        if leg > LEGENDS_TOTAL:  # before the stock check, which would report it first
+            return INV_LEGEND_CAP
         if s[LSTOCK + p] < 0 or leg + s[LSTOCK + p] != LEGENDS_TOTAL:
             return INV_LEGEND_POOL
-        if leg > LEGENDS_TOTAL:
-            return INV_LEGEND_CAP
     return INV_OK
 
 

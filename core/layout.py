@@ -103,26 +103,37 @@ SUMMONED_GREEN = SUMMONED_RED + 1
 LEGENDS_SUMMONED = SUMMONED_GREEN + 1
 
 # --- effect being resolved -------------------------------------------------------------------
+MAX_AFFECTED = 8
 EFF_CARD = LEGENDS_SUMMONED + 1  # card whose effect runs, -1 none
 EFF_KIND = EFF_CARD + 1  # constants.EK_*
 EFF_PC = EFF_KIND + 1  # next instruction (row of tables.ops)
 EFF_END = EFF_PC + 1  # one past the last instruction of the running program
 EFF_NEXT_START = EFF_END + 1  # a program queued after this one (flare lower half), -1 none
 EFF_NEXT_END = EFF_NEXT_START + 1
-EFF_BEING_SQ = EFF_NEXT_END + 1  # square of the summoned being (follows it), -1
+EFF_BEING_SQ = EFF_NEXT_END + 1  # square of the summoned being (follows it), -1 once gone
 EFF_ORIENT = EFF_BEING_SQ + 1  # orientation row used for the summon, -1
 EFF_TARGET = EFF_ORIENT + 1  # square where the being entered
-EFF_LAST_DONE = EFF_TARGET + 1  # the previous instruction was carried out (not skipped)
-EFF_LAST_DESTROYED = EFF_LAST_DONE + 1  # pieces destroyed by the previous instruction
-EFF_LAST_EQUAL = EFF_LAST_DESTROYED + 1  # previous move destroyed a piece of the mover's rank
-EFF_SEL_SQ = EFF_LAST_EQUAL + 1  # piece chosen/moved by the previous instruction, -1
-EFF_SEL_SQ2 = EFF_SEL_SQ + 1
-EFF_DIR = EFF_SEL_SQ2 + 1  # direction chosen, -1
-EFF_COUNT = EFF_DIR + 1  # repetitions done of the current instruction
-EFF_OPP = EFF_COUNT + 1  # opponent a flare was played against
+EFF_LAST_DONE = EFF_TARGET + 1  # the last instruction that ran was carried out (not skipped)
+EFF_LAST_DESTROYED = EFF_LAST_DONE + 1  # pieces destroyed by the last piece instruction
+EFF_LAST_DESTROYED_LEGEND = EFF_LAST_DESTROYED + 1  # ... of which legendary
+EFF_COMBAT_USED = EFF_LAST_DESTROYED_LEGEND + 1  # a move of this effect took an equal rank
+EFF_BEING_MOVED = EFF_COMBAT_USED + 1  # the being itself moved during this effect
+EFF_SEL_SQ = EFF_BEING_MOVED + 1  # square of the piece the last piece instruction chose, -1
+EFF_SEL_RANK = EFF_SEL_SQ + 1  # its rank when chosen
+EFF_SEL_OWNER = EFF_SEL_RANK + 1  # its owner when chosen
+EFF_SEL_WAS_RED = EFF_SEL_OWNER + 1  # it stood on a red square when chosen
+EFF_DIR = EFF_SEL_WAS_RED + 1  # direction of the last move, -1
+EFF_CHOICE = EFF_DIR + 1  # alternative picked by the last choice, -1
+EFF_PLACED_N = EFF_CHOICE + 1  # pieces placed by this effect
+EFF_PLACED_OWNER = EFF_PLACED_N + 1  # owners of the first two placed pieces
+EFF_AFFECTED_N = EFF_PLACED_OWNER + 2
+EFF_AFFECTED = EFF_AFFECTED_N + 1  # MAX_AFFECTED squares touched by this effect
+EFF_AFFECTED_COLOURS = EFF_AFFECTED + MAX_AFFECTED  # bitmask of colours touched
+EFF_OPP = EFF_AFFECTED_COLOURS + 1  # opponent a flare was played against
+BORROW_ENEMY = EFF_OPP + 1  # next summon this turn may use this many enemy pieces
 
 # --- a summon waiting for an out-of-stock pick-up --------------------------------------------
-PEND_CARD = EFF_OPP + 1
+PEND_CARD = BORROW_ENEMY + 1
 PEND_ORIENT = PEND_CARD + 1
 PEND_TARGET = PEND_ORIENT + 1
 

@@ -1,61 +1,157 @@
 """The effect op vocabulary: instruction layout and codes.
 
 A card effect is a short program: rows of ``tables.ops`` (int32, ``I_WIDTH`` columns). The
-content loader (sim.content) turns the TOML op lists into these rows; the interpreter
-(core.effects) runs them. Adding a mechanic means adding an op or a selector here, never a
-card-name branch in the turn loop.
+content loader (sim.ops_compile) turns the TOML op lists into these rows; the interpreter
+(core.effects) runs them. Adding a mechanic means adding an op, a selector or a condition
+here, never a card-name branch in the turn loop. sim/data/README.md documents each one.
+
+Condition semantics (as BGA resolves card steps): an instruction whose condition fails is
+transparent - it changes no register. An instruction that runs is either carried out
+("done") or skipped (the player declined, or nothing was legal).
 """
 
 # --- instruction columns ----------------------------------------------------------------------
 I_OP = 0  # opcode
-I_COND = 1  # condition on earlier results (C_*)
-I_OPTIONAL = 2  # 1: the player may skip this part
-I_WHO = 3  # whose pieces the selector takes (W_*)
-I_RANKS = 4  # rank mask of selected pieces (constants.RM_*)
-I_REGION = 5  # where (RG_*)
-I_PARAM = 6  # op parameter: rank to place, distance limit...
-I_MOVE_KIND = 7  # MK_*
-I_MOVE_TYPE = 8  # MT_*
-I_ALTS = 9  # OP_CHOOSE: number of alternative instructions that follow
-I_WIDTH = 12
+I_COND = 1  # bitmask of predicates (P_*) that must all hold
+I_CHOICE = 2  # value compared by P_CHOICE
+I_OPTIONAL = 3  # 1: the player may skip this part
+I_WHO = 4  # whose pieces the selector takes (W_*)
+I_RANKS = 5  # rank mask of selected pieces (constants.RM_*)
+I_REGION = 6  # union of regions (R_*); 0 = anywhere
+I_EXCLUDE = 7  # squares removed from the region (X_*)
+I_DIST = 8  # distance for R_DIST; range of a shot (0 = to the edge)
+I_PARAM = 9  # place: rank; gain-action: count; convert: new rank (0 = same); shoot: max
+#              pieces (0 = all); pick: number of alternatives; draw-extra: beings
+I_PARAM2 = 10  # shoot: ranks that stop the shot; draw-extra: legends; who=placed-owner: index
+I_MOVE_KIND = 11  # MK_*
+I_MOVE_TYPE = 12  # MT_*
+I_DEST = 13  # destination constraints (D_*), all must hold
+I_ALTS = 14  # OP_CHOOSE: number of alternative instructions that follow
+I_FLAGS = 15  # F_*
+I_WIDTH = 16
 
 # --- opcodes ----------------------------------------------------------------------------------
-OP_PLACE = 0  # place a piece of yours (rank I_PARAM) on an empty square in I_REGION
+OP_PLACE = 0  # put a piece (rank I_PARAM) of a selected owner on an empty square in the region
 OP_GAIN_ACTION = 1  # gain I_PARAM actions
-OP_MOVE = 2  # a piece chosen by the selector does one move/leap of kind I_MOVE_KIND
+OP_MOVE = 2  # a selected piece moves / leaps / charges
 OP_UPGRADE = 3  # upgrade one selected piece
-OP_CONVERT = 4  # replace one selected enemy piece by yours of the same rank
-OP_CHOOSE = 5  # pick one of the next I_ALTS instructions (each must have a legal target)
+OP_CONVERT = 4  # replace a selected enemy piece by yours (same rank, or rank I_PARAM)
+OP_CHOOSE = 5  # one target among the next I_ALTS instructions (each with targets)
 OP_DESTROY = 6  # destroy one selected piece
 OP_DOWNGRADE = 7  # downgrade one selected piece
-N_OPS = 8
-OP_NAMES = ("place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade")
-# ops that need a target chosen on the board
-OP_TARGETED = (OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE)
+OP_DESTROY_ALL = 8  # destroy every selected piece (no choice)
+OP_SHOOT = 9  # pick a direction (arrows of the pattern) and destroy along that line
+OP_SELECT = 10  # choose a piece (it becomes "the selected piece") without acting on it
+OP_PICK = 11  # choose one of I_PARAM numbered alternatives (later steps test P_CHOICE)
+OP_GAIN_TURN = 12  # take another turn after this one
+OP_DRAW_EXTRA = 13  # draw I_PARAM extra beings and I_PARAM2 extra legends at turn end
+OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty)
+OP_BORROW_ENEMY = 15  # the next summon this turn may use one enemy piece in its pattern
+N_OPS = 16
+OP_NAMES = (
+    "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
+    "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
+    "borrow-enemy",
+)  # fmt: skip
+# ops that need a target chosen on the board (allowed inside a choose block)
+OP_TARGETED = (OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT)
+# ops that act on pieces and so reset the result registers
+OP_PIECE = OP_TARGETED + (OP_DESTROY_ALL, OP_SHOOT)
 
-# --- conditions ------------------------------------------------------------------------------
-C_NONE = 0  # always run
-C_DONE = 1  # the previous instruction was carried out
-C_DONE_NOT_EQUAL = 2  # ... and its move did not destroy a piece of the mover's rank
-COND_NAMES = ("always", "if-done", "if-done-no-equal-capture")
+# --- predicates (bits of I_COND) --------------------------------------------------------------
+P_DONE = 1 << 0  # the last instruction that ran was carried out
+P_DESTROYED = 1 << 1  # the last piece instruction destroyed at least one piece
+P_NOT_DESTROYED = 1 << 2
+P_DESTROYED_2 = 1 << 3  # ... at least two
+P_DESTROYED_LEGEND = 1 << 4  # ... a legendary piece
+P_NOT_DESTROYED_LEGEND = 1 << 5
+P_NOT_LAST_ACTION = 1 << 6  # actions remain this turn
+P_ON_GREEN = 1 << 7  # the being was summoned on a green square
+P_ON_RED = 1 << 8
+P_FULL_MOON = 1 << 9  # summoned on a green square or a non-central red one
+P_NOT_FULL_MOON = 1 << 10
+P_BEING_MOVED = 1 << 11  # the being has moved during this effect
+P_BEING_NOT_MOVED = 1 << 12
+P_RANK_COMMON = 1 << 13  # the selected piece was common when chosen
+P_RANK_NON_LEGENDARY = 1 << 14
+P_SEL_ON_RED = 1 << 15  # the selected piece stood on a red square when chosen
+P_CHOICE = 1 << 16  # the last choice / pick was alternative I_CHOICE
+P_COMBAT_UNUSED = 1 << 17  # no move of this effect has taken a piece of its own rank
+P_PLACED = 1 << 18  # this effect placed at least one piece
+P_PLACED_2 = 1 << 19  # ... at least two
+PREDICATE_NAMES = (
+    "done", "destroyed", "not-destroyed", "destroyed-2", "destroyed-legend",
+    "not-destroyed-legend", "not-last-action", "summoned-on-green", "summoned-on-red",
+    "full-moon", "not-full-moon", "being-moved", "being-not-moved", "rank-common",
+    "rank-non-legendary", "selected-on-red", "choice", "combat-unused", "placed", "placed-2",
+)  # fmt: skip
 
 # --- owner selectors --------------------------------------------------------------------------
 W_ANY = 0
 W_SELF = 1
 W_ENEMY = 2
-WHO_NAMES = ("any", "own", "enemy")
+W_SEL_OWNER = 3  # same owner as the selected piece
+W_MORE_COMMON = 4  # an opponent with more common pieces on the board than you
+W_MORE_UPGRADED = 5  # an opponent with more upgraded pieces on the board than you
+W_PLACED_OWNER = 6  # the owner of the piece this effect placed as number I_PARAM2
+W_ENEMY_UNTOUCHED = 7  # an enemy colour this effect has not affected yet
+WHO_NAMES = (
+    "any", "own", "enemy", "selected-owner", "more-common-opponent", "more-upgraded-opponent",
+    "placed-owner", "untouched-enemy",
+)  # fmt: skip
 
-# --- regions ------------------------------------------------------------------------------------
-RG_ANYWHERE = 0
-N_REGIONS = 1
-REGION_NAMES = ("anywhere",)
+# --- regions (bits of I_REGION, united); reference = the being's square -------------------------
+R_BEING = 1 << 0  # the being itself
+R_MARKED = 1 << 1  # the pattern's marked squares (*) for the orientation used
+R_MARK2 = 1 << 2  # the second kind of marked square (+)
+R_ADJ = 1 << 3  # the 8 neighbours
+R_ORTHO = 1 << 4  # the 4 orthogonal neighbours
+R_DIAG = 1 << 5  # the 4 diagonal neighbours
+R_DIST = 1 << 6  # within I_DIST (king moves), the being's square excluded
+R_ADJ_GREEN = 1 << 7  # next to any green square
+R_NEAR_RED = 1 << 8  # on or next to a red square
+R_NEAR_GREEN = 1 << 9  # on or next to a green square
+R_ADJ_OWN = 1 << 10  # next to one of your pieces
+R_SEL = 1 << 11  # the selected piece
+R_ADJ_SEL = 1 << 12  # next to the selected piece's square
+R_AFFECTED = 1 << 13  # squares this effect already affected
+R_CONNECTED = 1 << 14  # next to a square this effect already affected
+R_ARROW_RAY = 1 << 15  # on a straight line from the being along one of the pattern's arrows
+REGION_NAMES = (
+    "being", "marked", "marked-2", "adjacent", "orthogonal", "diagonal", "distance",
+    "next-to-green", "near-red", "near-green", "next-to-own", "selected", "next-to-selected",
+    "affected", "connected", "arrow-lines",
+)  # fmt: skip
+
+X_BEING = 1 << 0  # not the being
+X_AFFECTED = 1 << 1  # not a square this effect already affected
+EXCLUDE_NAMES = ("being", "affected")
 
 # --- moves ----------------------------------------------------------------------------------
 MK_STANDARD = 0  # destination empty or holding a lower-rank piece
 MK_COMBAT = 1  # destination empty or holding a piece of equal or lower rank
-MK_COMBAT_IF_PREV_NOT_EQUAL = 2  # combat unless the previous move took an equal-rank piece
-MOVE_KIND_NAMES = ("standard", "combat", "combat-unless-previous-was")
+MK_COMBAT_ONCE = 2  # combat until a move of this effect takes a piece of its own rank
+MK_STANDARD_IF_BEING = 3  # standard for the being, combat for any other piece
+MOVE_KIND_NAMES = ("standard", "combat", "combat-once", "standard-if-being")
 
 MT_MOVE = 0  # one step to an adjacent square
 MT_LEAP = 1  # to any other square of the board
-MOVE_TYPE_NAMES = ("move", "leap")
+MT_LEAP2 = 2  # to a square at distance exactly 2
+MT_CHARGE = 3  # any number of steps in one straight line (lower pieces passed are destroyed)
+MT_SAME_DIR = 4  # one step in the direction of the previous move
+MT_ONTO_SEL = 5  # a leap onto the selected piece's square
+MOVE_TYPE_NAMES = ("move", "leap", "leap-2", "charge", "same-direction", "onto-selected")
+
+D_EMPTY = 1 << 0  # only onto empty squares
+D_EMPTY_OR_HEROIC = 1 << 1  # only onto empty squares or heroic pieces
+D_NEXT_TO_OWN = 1 << 2  # ending next to another piece of yours
+D_COLOURED = 1 << 3  # onto a red or green square
+D_MARKED = 1 << 4  # onto a marked square
+DEST_NAMES = ("empty", "empty-or-heroic", "next-to-own", "coloured", "marked")
+
+F_NO_COUNT = 1 << 0  # destructions do not count as destroyed by you
+F_FAN = 1 << 1  # shoot: also along both directions at 45 degrees
+F_STOP_AT_LEGEND = 1 << 2  # charge: destroying a legendary piece ends the charge
+F_SAME_RANK = 1 << 3  # selector: the selected piece's rank only
+F_LAST_DIR = 1 << 4  # shoot: along the previous move's direction, no choice
+FLAG_NAMES = ("no-count", "fan", "stop-at-legend", "same-rank", "last-direction")

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON
-from core.layout import BOARD, LSTOCK, NSQ, STOCK
+from core.layout import BOARD, BORROW_ENEMY, LSTOCK, NSQ, STOCK
 
 MAX_CELLS = 12
 MAX_MARKS = 24
@@ -77,8 +77,10 @@ def _square_at(sq, dr, dc):
 
 
 @njit(cache=True)
-def pattern_fits(s, T, seat, o, target, being_rank):
-    """Is orientation ``o`` matched by the seat's pieces with the being entering ``target``?"""
+def pattern_fits(s, T, seat, o, target, being_rank, borrow):
+    """Is orientation ``o`` matched by the seat's pieces with the being entering ``target``?
+
+    ``borrow``: how many enemy pieces may stand in for your own (War Summoner)."""
     if T.sq_color[target] < 0:
         return False
     tcode = s[BOARD + target]
@@ -93,8 +95,12 @@ def pattern_fits(s, T, seat, o, target, being_rank):
         if q < 0 or T.sq_color[q] < 0:
             return False
         code = s[BOARD + q]
-        if code == 0 or (code >> 2) != seat or (code & 3) < T.or_cells[o, k, 2]:
+        if code == 0 or (code & 3) < T.or_cells[o, k, 2]:
             return False
+        if (code >> 2) != seat:
+            if borrow == 0:
+                return False
+            borrow -= 1
     return True
 
 
@@ -115,7 +121,7 @@ def summon_stock_ok(s, T, seat, o, target, being_rank, own_of_kind):
     for k in range(T.or_ncells[o]):
         q = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
         code = s[BOARD + q]
-        if ((code & 3) == LEGENDARY) == legendary:
+        if code != 0 and (code >> 2) == seat and ((code & 3) == LEGENDARY) == legendary:
             used += 1
     return own_of_kind - used > 0
 
@@ -135,12 +141,13 @@ def find_summons(s, T, seat, card, slot, opts, n):
     """Append an OPT_SUMMON row for every legal (orientation, target) of ``card``."""
     rank = T.card_rank[card]
     own_kind = count_own(s, T, seat, rank == LEGENDARY)
+    borrow = s[BORROW_ENEMY]
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
         if T.or_ncells[o] == 0:
             for i in range(T.onboard.shape[0]):
                 t = T.onboard[i]
-                if pattern_fits(s, T, seat, o, t, rank) and summon_stock_ok(
+                if pattern_fits(s, T, seat, o, t, rank, borrow) and summon_stock_ok(
                     s, T, seat, o, t, rank, own_kind
                 ):
                     n = _add(opts, n, slot, o, t)
@@ -151,12 +158,12 @@ def find_summons(s, T, seat, card, slot, opts, n):
         for i in range(T.onboard.shape[0]):
             p = T.onboard[i]
             code = s[BOARD + p]
-            if code == 0 or (code >> 2) != seat or (code & 3) < amin:
+            if code == 0 or (code & 3) < amin or (borrow == 0 and (code >> 2) != seat):
                 continue
             t = _square_at(p, -ar, -ac)
             if t < 0:
                 continue
-            if pattern_fits(s, T, seat, o, t, rank) and summon_stock_ok(
+            if pattern_fits(s, T, seat, o, t, rank, borrow) and summon_stock_ok(
                 s, T, seat, o, t, rank, own_kind
             ):
                 n = _add(opts, n, slot, o, t)
@@ -182,7 +189,7 @@ def reference_summons(s, T, seat, card, slot, opts, n):
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
         for t in range(NSQ):
-            if pattern_fits(s, T, seat, o, t, rank) and summon_stock_ok(
+            if pattern_fits(s, T, seat, o, t, rank, s[BORROW_ENEMY]) and summon_stock_ok(
                 s, T, seat, o, t, rank, own_kind
             ):
                 n = _add(opts, n, slot, o, t)

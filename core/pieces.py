@@ -139,17 +139,10 @@ def downgrade(s, ev, sq, by_seat):
     log_event(s, ev, EV_DOWNGRADE, by_seat, sq, s[BOARD + sq], 0)
 
 
-@njit(cache=True, inline="always")
-def can_convert(s, sq, seat):
-    code = s[BOARD + sq]
-    return code != 0 and (code >> 2) != seat and has_stock(s, seat, code & 3)
-
-
 @njit(cache=True)
-def convert(s, ev, sq, seat):
-    """Replace an enemy piece by the seat's piece of the same rank; counts as destroyed."""
+def convert(s, ev, sq, seat, rank):
+    """Replace an enemy piece by the seat's piece of ``rank``; counts as destroyed."""
     code = lift(s, sq)
-    r = code & 3
-    s[DESTROYED + (code >> 2) * 4 + r] += 1
-    put(s, sq, seat, r)
+    s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1
+    put(s, sq, seat, rank)
     log_event(s, ev, EV_CONVERT, seat, sq, code, s[BOARD + sq])

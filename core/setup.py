@@ -13,10 +13,12 @@ from core.layout import (
     DECK_HEAD,
     EFF_BEING_SQ,
     EFF_CARD,
+    EFF_CHOICE,
     EFF_DIR,
     EFF_NEXT_START,
+    EFF_ORIENT,
     EFF_SEL_SQ,
-    EFF_SEL_SQ2,
+    EFF_TARGET,
     END_SEAT,
     FDECK,
     FDECK_CNT,
@@ -82,8 +84,10 @@ def init_game(
     s[EFF_NEXT_START] = -1
     s[EFF_BEING_SQ] = -1
     s[EFF_SEL_SQ] = -1
-    s[EFF_SEL_SQ2] = -1
     s[EFF_DIR] = -1
+    s[EFF_ORIENT] = -1
+    s[EFF_TARGET] = -1
+    s[EFF_CHOICE] = -1
     s[PEND_CARD] = -1
     for k in range(N_TASKS):
         s[TCLAIMED + k] = -1

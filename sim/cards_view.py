@@ -26,12 +26,14 @@ def show_card(content: Content, card_id: str) -> str:
     T = content.tables
     lines = [f"{c.name} ({c.id})"]
     if c.kind == K.CK_FLARE:
-        lines.append(f"flare {c.label}: upper half needs an opponent with {c.flare_x} more "
-                     f"upgraded pieces, lower half one with {c.flare_y} more pieces")
+        lines.append(
+            f"flare {c.label}: upper half needs an opponent with {c.flare_x} more "
+            f"upgraded pieces, lower half one with {c.flare_y} more pieces"
+        )
         lines.append(f"upper: {c.texts[0]}")
-        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff_start[i]:T.card_eff_end[i]]]
+        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff_start[i] : T.card_eff_end[i]]]
         lines.append(f"lower: {c.texts[1]}")
-        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff2_start[i]:T.card_eff2_end[i]]]
+        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff2_start[i] : T.card_eff2_end[i]]]
         return "\n".join(lines)
     lines.append(f"rank: {K.RANK_NAMES[c.rank]}; {int(T.card_or_n[i])} distinct orientation(s)")
     lines.append("pattern (row 0 = north; any rotation or mirror image may be used):")
@@ -39,9 +41,7 @@ def show_card(content: Content, card_id: str) -> str:
     lines.append(f"effect: {c.description}")
     if c.has_effect:
         lines.append("ops:")
-        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff_start[i]:T.card_eff_end[i]]]
+        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff_start[i] : T.card_eff_end[i]]]
     else:
         lines.append("ops: not implemented yet (the engine refuses to deal this card)")
     return "\n".join(lines)
-
-

@@ -14,6 +14,15 @@ class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors become CliError, so they too end in one `kalarite: error:` line
+    (argparse would print the usage and its own error line)."""
+
+    def error(self, message):
+        where = self.prog.partition(" ")[2]  # the subcommand, if any
+        raise CliError(f"{where}: {message}" if where else message)
+
+
 def _decks(text: str) -> list[str]:
     decks = [d.strip() for d in text.split(",") if d.strip()]
     if not decks:
@@ -36,9 +45,17 @@ def cmd_play(args):
 
     content = load_content()
     decks = _decks(args.decks)
-    cfg = GameConfig(decks=decks, mode=args.mode, seed=args.seed, game_index=args.game,
-                     policies=_policies(args.policy, len(decks)), turn_cap=args.turn_cap,
-                     beings_without_effects=args.beings_without_effects)
+    if args.game < 0:
+        raise CliError("--game must be a game index >= 0")
+    cfg = GameConfig(
+        decks=decks,
+        mode=args.mode,
+        seed=args.seed,
+        game_index=args.game,
+        policies=_policies(args.policy, len(decks)),
+        turn_cap=args.turn_cap,
+        beings_without_effects=args.beings_without_effects,
+    )
     s, events = play_logged(content, cfg)
     print(format_game(content, cfg, s, events))
 
@@ -67,7 +84,7 @@ def cmd_demo(args):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kalarite", description="Tash-Kalar Monte Carlo simulator")
+    p = _Parser(prog="kalarite", description="Tash-Kalar Monte Carlo simulator")
     sub = p.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one game and print its turn-by-turn log")
@@ -77,8 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--game", type=int, default=0, help="game index (also picks the first seat)")
     play.add_argument("--policy", default="random", help="one policy, or one per seat")
     play.add_argument("--turn-cap", type=int, default=200)
-    play.add_argument("--beings-without-effects", action="store_true",
-                      help="deal beings whose effect is not implemented yet, as no-effect beings")
+    play.add_argument(
+        "--beings-without-effects",
+        action="store_true",
+        help="deal beings whose effect is not implemented yet, as no-effect beings",
+    )
     play.set_defaults(func=cmd_play)
 
     moves = sub.add_parser("moves", help="list every legal action in a position file, as JSON")
@@ -102,13 +122,14 @@ def main(argv=None) -> int:
     from sim.position import PositionError
 
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "action", None) == "show" and not args.card:
-        parser.error("cards show needs a card id")
     try:
+        args = parser.parse_args(argv)
+        if getattr(args, "action", None) == "show" and not args.card:
+            parser.error("cards show needs a card id")
         args.func(args)
     except (CliError, ContentError, PositionError, ValueError, OSError) as e:
-        print(f"kalarite: error: {e}", file=sys.stderr)
+        text = " ".join(str(e).split())  # always one line
+        print(f"kalarite: error: {text}", file=sys.stderr)
         return 2
     return 0
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from core import constants as K
 from core.geometry import build_geometry
+from core.ops import I_WIDTH
 from core.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
 from core.tables import Tables
 from sim.ops_compile import OpError, compile_ops
@@ -294,7 +295,7 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         or_nmarks[o] = len(om)
         if om:
             or_marks[o, : len(om)] = om
-    progs = [np.zeros((0, 12), np.int32)]
+    progs = [np.zeros((0, I_WIDTH), np.int32)]
     eff_s = np.zeros(C, np.int32)
     eff_e = np.zeros(C, np.int32)
     eff2_s = np.zeros(C, np.int32)
@@ -311,7 +312,7 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
             e_arr[i] = pos
     ops = np.concatenate(progs).astype(np.int32)
     if len(ops) == 0:
-        ops = np.zeros((1, 12), np.int32)
+        ops = np.zeros((1, I_WIDTH), np.int32)
     deck_cards = np.full((len(decks), DECK_SIZE), -1, np.int32)
     for d, name in enumerate(decks):
         ids = [i for i, c in enumerate(cards) if c.deck == name]

@@ -10,6 +10,7 @@ from core import constants as K
 from core import ops as O
 
 RANK_SETS = {
+    "none": 0,
     "common": K.RM_COMMON,
     "heroic": K.RM_HEROIC,
     "legendary": K.RM_LEGENDARY,
@@ -19,23 +20,38 @@ RANK_SETS = {
 }
 SINGLE_RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
 OP_CODES = {name: code for code, name in enumerate(O.OP_NAMES)}
-CONDS = {name: code for code, name in enumerate(O.COND_NAMES) if name != "always"}
-CONDS["done"] = O.C_DONE
-CONDS["done-no-equal-capture"] = O.C_DONE_NOT_EQUAL
-WHO = {"any": O.W_ANY, "own": O.W_SELF, "enemy": O.W_ENEMY}
-REGIONS = {name: code for code, name in enumerate(O.REGION_NAMES)}
+PREDICATES = {name: 1 << bit for bit, name in enumerate(O.PREDICATE_NAMES) if name != "choice"}
+WHO = {name: code for code, name in enumerate(O.WHO_NAMES)}
+REGIONS = {name: 1 << bit for bit, name in enumerate(O.REGION_NAMES)}
+EXCLUDES = {name: 1 << bit for bit, name in enumerate(O.EXCLUDE_NAMES)}
 MOVES = {name: code for code, name in enumerate(O.MOVE_KIND_NAMES)}
 KINDS = {name: code for code, name in enumerate(O.MOVE_TYPE_NAMES)}
+DESTS = {name: 1 << bit for bit, name in enumerate(O.DEST_NAMES)}
+FLAG_KEYS = {
+    "no-count": O.F_NO_COUNT,
+    "fan": O.F_FAN,
+    "stop-at-legend": O.F_STOP_AT_LEGEND,
+    "same-rank": O.F_SAME_RANK,
+    "last-direction": O.F_LAST_DIR,
+}
 
-# keys each op accepts besides op / if / optional
+SELECTOR = {"who", "ranks", "region", "except", "distance", "same-rank", "placed"}
 OP_KEYS = {
-    "place": {"rank", "region"},
+    "place": {"rank", "who", "region", "except", "distance"},
     "gain-action": {"count"},
-    "move": {"who", "ranks", "region", "move", "kind"},
-    "upgrade": {"who", "ranks", "region"},
-    "downgrade": {"who", "ranks", "region"},
-    "destroy": {"who", "ranks", "region"},
-    "convert": {"who", "ranks", "region"},
+    "move": SELECTOR | {"move", "kind", "dest", "no-count", "stop-at-legend"},
+    "upgrade": SELECTOR,
+    "downgrade": SELECTOR,
+    "destroy": SELECTOR | {"no-count"},
+    "destroy-all": SELECTOR | {"no-count"},
+    "select": SELECTOR,
+    "convert": SELECTOR | {"to-rank"},
+    "shoot": {"ranks", "blocked-by", "max", "range", "fan", "last-direction", "no-count"},
+    "pick": {"options"},
+    "gain-turn": set(),
+    "borrow-enemy": set(),
+    "draw-extra": {"beings", "legends"},
+    "card-to-top": set(),
     "choose": {"of"},
 }
 COMMON_KEYS = {"op", "if", "optional"}
@@ -51,6 +67,22 @@ def _lookup(table, value, what):
     return table[value]
 
 
+def _mask(table, value, what):
+    """A name or a list of names -> the OR of their bits."""
+    names = value if isinstance(value, list) else [value]
+    m = 0
+    for v in names:
+        m |= _lookup(table, v, what)
+    return m
+
+
+def _int(d, key, lo, hi, default):
+    v = d.get(key, default)
+    if type(v) is not int or not lo <= v <= hi:
+        raise OpError(f"{key} must be an integer in {lo}..{hi}, got {v!r}")
+    return v
+
+
 def compile_ops(op_list) -> np.ndarray:
     """Rows for a list of op tables (a choose block expands into 1 + alternatives rows)."""
     if not isinstance(op_list, list):
@@ -59,6 +91,16 @@ def compile_ops(op_list) -> np.ndarray:
     for d in op_list:
         rows.extend(_compile_one(d, nested=False))
     return np.array(rows, np.int32).reshape(-1, O.I_WIDTH)
+
+
+def _condition(value, row):
+    names = value if isinstance(value, list) else [value]
+    for name in names:
+        if isinstance(name, str) and name.startswith("choice-") and name[7:].isdigit():
+            row[O.I_COND] |= O.P_CHOICE
+            row[O.I_CHOICE] = int(name[7:])
+        else:
+            row[O.I_COND] |= _lookup(PREDICATES, name, "condition")
 
 
 def _compile_one(d, nested):
@@ -71,23 +113,26 @@ def _compile_one(d, nested):
         raise OpError(f"op {name!r} does not take {', '.join(sorted(extra))}")
     row = [0] * O.I_WIDTH
     row[O.I_OP] = code
-    row[O.I_COND] = _lookup(CONDS, d["if"], "condition") if "if" in d else O.C_NONE
+    if "if" in d:
+        _condition(d["if"], row)
     optional = d.get("optional", False)
     if not isinstance(optional, bool):
         raise OpError("optional must be true or false")
     row[O.I_OPTIONAL] = int(optional)
-    row[O.I_WHO] = _lookup(WHO, d.get("who", "any"), "owner")
-    row[O.I_RANKS] = _lookup(RANK_SETS, d.get("ranks", "any"), "rank set")
-    row[O.I_REGION] = _lookup(REGIONS, d.get("region", "anywhere"), "region")
+    row[O.I_WHO] = _lookup(WHO, d.get("who", "own" if name == "place" else "any"), "owner")
+    row[O.I_RANKS] = _mask(RANK_SETS, d.get("ranks", "any"), "rank set")
+    row[O.I_REGION] = _mask(REGIONS, d["region"], "region") if "region" in d else 0
+    row[O.I_EXCLUDE] = _mask(EXCLUDES, d["except"], "exclusion") if "except" in d else 0
+    row[O.I_DIST] = _int(d, "distance", 0, 8, 0)
+    if "distance" in d and not row[O.I_REGION] & O.R_DIST:
+        raise OpError("distance needs region 'distance'")
     row[O.I_MOVE_KIND] = _lookup(MOVES, d.get("move", "standard"), "move kind")
     row[O.I_MOVE_TYPE] = _lookup(KINDS, d.get("kind", "move"), "move type")
-    if name == "place":
-        row[O.I_PARAM] = _lookup(SINGLE_RANKS, d.get("rank", "common"), "rank")
-    elif name == "gain-action":
-        count = d.get("count", 1)
-        if type(count) is not int or not 1 <= count <= 4:
-            raise OpError(f"gain-action count must be 1..4, got {count!r}")
-        row[O.I_PARAM] = count
+    row[O.I_DEST] = _mask(DESTS, d["dest"], "destination") if "dest" in d else 0
+    for key, bit in FLAG_KEYS.items():
+        if d.get(key, False) is True:
+            row[O.I_FLAGS] |= bit
+    _params(name, d, row)
     if name == "choose":
         if nested:
             raise OpError("a choose block cannot contain another choose block")
@@ -99,10 +144,38 @@ def _compile_one(d, nested):
             sub = _compile_one(a, nested=True)
             if sub[0][O.I_OP] not in O.OP_TARGETED:
                 raise OpError("each alternative of choose must be an op with a target")
+            if sub[0][O.I_COND]:
+                raise OpError("alternatives of choose cannot have their own condition")
             rows.extend(sub)
         row[O.I_ALTS] = len(alts)
         return [row] + rows
     return [row]
+
+
+def _params(name, d, row):
+    if name == "place":
+        row[O.I_PARAM] = _lookup(SINGLE_RANKS, d.get("rank", "common"), "rank")
+    elif name == "gain-action":
+        row[O.I_PARAM] = _int(d, "count", 1, 4, 1)
+    elif name == "convert":
+        row[O.I_PARAM] = _lookup(SINGLE_RANKS, d["to-rank"], "rank") if "to-rank" in d else 0
+    elif name == "shoot":
+        row[O.I_PARAM] = _int(d, "max", 0, 8, 0)
+        row[O.I_PARAM2] = _mask(RANK_SETS, d.get("blocked-by", "none"), "rank set")
+        row[O.I_DIST] = _int(d, "range", 0, 8, 0)
+    elif name == "pick":
+        row[O.I_PARAM] = _int(d, "options", 2, 4, 2)
+    elif name == "draw-extra":
+        row[O.I_PARAM] = _int(d, "beings", 0, 3, 0)
+        row[O.I_PARAM2] = _int(d, "legends", 0, 3, 0)
+    if "placed" in d:
+        if d.get("who") != "placed-owner":
+            raise OpError("placed needs who = 'placed-owner'")
+        row[O.I_PARAM2] = _int(d, "placed", 0, 1, 0)
+
+
+def _names(table, mask):
+    return "+".join(k for k, v in table.items() if v and mask & v) or "-"
 
 
 def describe_row(row) -> str:
@@ -110,21 +183,47 @@ def describe_row(row) -> str:
     op = O.OP_NAMES[row[O.I_OP]]
     parts = [op]
     if row[O.I_COND]:
-        parts.append(f"if={O.COND_NAMES[row[O.I_COND]]}")
+        conds = [k for k, v in PREDICATES.items() if row[O.I_COND] & v]
+        if row[O.I_COND] & O.P_CHOICE:
+            conds.append(f"choice-{row[O.I_CHOICE]}")
+        parts.append(f"if {' and '.join(conds)}")
     if row[O.I_OPTIONAL]:
-        parts.append("optional")
-    if op in ("move", "upgrade", "downgrade", "destroy", "convert"):
-        ranks = next(k for k, v in RANK_SETS.items() if v == row[O.I_RANKS])
+        parts.append("(optional)")
+    if op in (
+        "move",
+        "upgrade",
+        "downgrade",
+        "destroy",
+        "destroy-all",
+        "select",
+        "convert",
+        "place",
+    ):
+        ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
+        if op == "place":
+            ranks = K.RANK_NAMES[row[O.I_PARAM]]
         parts.append(f"{O.WHO_NAMES[row[O.I_WHO]]} {ranks}")
-        parts.append(f"in {O.REGION_NAMES[row[O.I_REGION]]}")
+        if row[O.I_REGION]:
+            parts.append(f"in {_names(REGIONS, row[O.I_REGION])}")
+        if row[O.I_REGION] & O.R_DIST:
+            parts.append(f"<= {row[O.I_DIST]}")
+        if row[O.I_EXCLUDE]:
+            parts.append(f"except {_names(EXCLUDES, row[O.I_EXCLUDE])}")
     if op == "move":
         parts.append(
             f"{O.MOVE_KIND_NAMES[row[O.I_MOVE_KIND]]} {O.MOVE_TYPE_NAMES[row[O.I_MOVE_TYPE]]}"
         )
-    if op == "place":
-        parts.append(K.RANK_NAMES[row[O.I_PARAM]])
+        if row[O.I_DEST]:
+            parts.append(f"onto {_names(DESTS, row[O.I_DEST])}")
     if op == "gain-action":
         parts.append(str(row[O.I_PARAM]))
+    if op == "shoot":
+        ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
+        parts.append(
+            f"destroys {ranks}, max {row[O.I_PARAM] or 'all'}, range {row[O.I_DIST] or 'edge'}"
+        )
+    if row[O.I_FLAGS]:
+        parts.append(" ".join(k for k, v in FLAG_KEYS.items() if row[O.I_FLAGS] & v))
     if op == "choose":
         parts.append(f"one of the next {row[O.I_ALTS]}")
     return " ".join(parts)

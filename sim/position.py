@@ -37,6 +37,7 @@ from core.layout import (
 from core.patterns import pattern_squares
 from core.setup import pool_size
 from core.tasks import task_holds
+from sim.content import ContentError
 from sim.render import board_from_lines
 
 MODES = {name: i for i, name in enumerate(K.MODE_NAMES)}
@@ -52,8 +53,16 @@ def _need(d, key, where):
     return d[key]
 
 
+def _content(lookup, key, where):
+    """A deck or card look-up whose error names the place in the file."""
+    try:
+        return lookup(key)
+    except ContentError as e:
+        raise PositionError(f"{where}: {e}") from None
+
+
 def mode_code(name: str) -> int:
-    if name not in MODES:
+    if not isinstance(name, str) or name not in MODES:
         raise PositionError(f"unknown mode {name!r} (known: {', '.join(MODES)})")
     return MODES[name]
 
@@ -67,6 +76,13 @@ def load_position(path, content):
         raise PositionError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as e:
         raise PositionError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"{path}: not valid TOML: not UTF-8 text") from None
+    return position_from_dict(data, content, path)
+
+
+def position_from_dict(data, content, path="position"):
+    """Same as load_position for an already parsed table (tests build positions in code)."""
     T = content.tables
     mode = mode_code(_need(data, "mode", path))
     seats = _need(data, "seat", path)
@@ -76,24 +92,30 @@ def load_position(path, content):
     to_move = _need(data, "to_move", path)
     if type(to_move) is not int or not 0 <= to_move < n:
         raise PositionError(f"{path}: to_move must be a seat index 0..{n - 1}")
+    for p, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise PositionError(f"{path}: seat {p} must be a [[seat]] table")
+    board = _need(data, "board", path)
+    if not isinstance(board, list) or not all(isinstance(line, str) for line in board):
+        raise PositionError(f"{path}: board must be a list of 9 strings of 9 tokens")
     s = np.zeros(STATE_SIZE, np.int32)
     s[MODE], s[N_PLAYERS], s[CUR], s[FIRST] = mode, n, to_move, 0
     s[TURN_NO], s[ACTIONS_LEFT], s[PHASE] = 2, 2, K.PH_ACTION
     try:
-        codes = board_from_lines(_need(data, "board", path), T, n)
+        codes = board_from_lines(board, T, n)
     except ValueError as e:
         raise PositionError(f"{path}: {e}") from None
     s[BOARD : BOARD + 81] = codes
     pool = pool_size(mode, n)
     for p, seat in enumerate(seats):
         where = f"{path}: seat {p}"
-        deck = content.deck_index(_need(seat, "deck", where))
+        deck = _content(content.deck_index, _need(seat, "deck", where), where)
         s[SEAT_DECK + p] = deck
         hand = _need(seat, "hand", where)
         if not isinstance(hand, list) or len(hand) > HAND_CAP:
             raise PositionError(f"{where}: hand must be a list of at most {HAND_CAP} card ids")
         for i, cid in enumerate(hand):
-            card = content.card_index(cid)
+            card = _content(content.card_index, cid, where)
             c = content.cards[card]
             if c.kind == K.CK_BEING and T.card_deck[card] != deck:
                 raise PositionError(f"{where}: {cid} is not a card of the {seat['deck']} deck")
@@ -114,14 +136,19 @@ def _turn_counters(s, T, turn, mover, path):
     if not isinstance(turn, dict):
         raise PositionError(f"{path}: [turn] must be a table")
     destroyed = turn.get("destroyed", {})
+    if not isinstance(destroyed, dict):
+        raise PositionError(f"{path}: [turn] destroyed must be a table of counts")
     for name, count in destroyed.items():
-        if name not in ("common", "heroic", "legendary") or type(count) is not int:
+        if name not in ("common", "heroic", "legendary") or type(count) is not int or count < 0:
             raise PositionError(
                 f"{path}: [turn] destroyed: expected common/heroic/legendary counts"
             )
         enemy = 1 - mover
         s[DESTROYED + enemy * 4 + K.RANK_NAMES.index(name)] = count
-    for i, b in enumerate(turn.get("summoned", [])):
+    summoned = turn.get("summoned", [])
+    if not isinstance(summoned, list):
+        raise PositionError(f"{path}: [turn] summoned must be a list of tables")
+    for i, b in enumerate(summoned):
         if not isinstance(b, dict) or "rank" not in b or "square" not in b:
             raise PositionError(f"{path}: [turn] summoned #{i}: needs rank and square")
         sq = b["square"]

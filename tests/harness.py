@@ -1,0 +1,78 @@
+"""Helpers for scenario tests: build a position, list options, act, read the board back."""
+
+import numpy as np
+
+from core import constants as K
+from core.game import advance, apply_option
+from core.layout import EV_N
+from sim.content import load_content
+from sim.position import position_from_dict
+from sim.render import board_lines
+
+CONTENT = load_content()
+T = CONTENT.tables
+EMPTY_BOARD = [
+    "## ## .. .. .. .. .. ## ##",
+    "## .. .. .. .. .. .. .. ##",
+    ".. .. .. .. .. .. .. .. ..",
+    ".. .. .. .. .. .. .. .. ..",
+    ".. .. .. .. .. .. .. .. ..",
+    ".. .. .. .. .. .. .. .. ..",
+    ".. .. .. .. .. .. .. .. ..",
+    "## .. .. .. .. .. .. .. ##",
+    "## ## .. .. .. .. .. ## ##",
+]
+
+
+class Game:
+    """A position under test with its event log and option buffer."""
+
+    def __init__(self, board=None, mode="high-form", to_move=0, hands=((), ()),
+                 decks=("imperial", "highland"), turn=None):
+        data = {
+            "mode": mode,
+            "to_move": to_move,
+            "board": list(board or EMPTY_BOARD),
+            "seat": [{"deck": d, "hand": list(h)} for d, h in zip(decks, hands, strict=True)],
+        }
+        if turn:
+            data["turn"] = turn
+        self.s = position_from_dict(data, CONTENT)
+        self.ev = np.zeros((10_000, K.EV_WIDTH), np.int32)
+        self.opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+        self.n = 0
+
+    def refresh(self):
+        """Run automatic steps; returns the pending options as tuples."""
+        self.n = advance(self.s, T, self.ev, self.opts)
+        return self.options()
+
+    def options(self):
+        return [tuple(int(x) for x in row) for row in self.opts[: self.n]]
+
+    def act(self, kind, a=0, b=0, c=0):
+        """Apply one option (it must be among the pending ones) and advance."""
+        row = (kind, a, b, c)
+        matches = [o for o in self.options() if o[0] == kind and o[1:] == row[1:]]
+        assert matches, f"{row} not among options {self.options()[:20]}..."
+        apply_option(self.s, T, self.ev, kind, a, b, c)
+        return self.refresh()
+
+    def board(self):
+        return board_lines(self.s, T)
+
+    def events(self):
+        return self.ev[: self.s[EV_N]]
+
+    def hand_slot(self, seat, card_id):
+        from core.layout import HAND, HAND_CAP, HAND_N
+
+        card = CONTENT.card_index(card_id)
+        for i in range(self.s[HAND_N + seat]):
+            if self.s[HAND + seat * HAND_CAP + i] == card:
+                return i
+        raise AssertionError(f"{card_id} not in seat {seat}'s hand")
+
+
+def sq(row, col):
+    return row * 9 + col

@@ -1,0 +1,85 @@
+"""Golden replays: the full text log of a few fixed games must not change by accident.
+
+Each configuration's log (``format_game(play_logged(...))``) is compared with the checked-in
+``tests/golden/<name>.txt``. Set ``KALARITE_REGEN_GOLDEN=1`` to rewrite the files after a
+deliberate behaviour change (see tests/golden/README.md).
+"""
+
+import difflib
+import os
+import pathlib
+
+import pytest
+
+from sim.content import load_content
+from sim.single_game import GameConfig, format_game, play_logged
+
+GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
+REGEN = os.environ.get("KALARITE_REGEN_GOLDEN") == "1"
+
+CONFIGS = {
+    "high-form_imperial-highland_seed7": dict(
+        decks=["imperial", "highland"], mode="high-form", seed=7
+    ),
+    "deathmatch_sylvan-imperial_seed3": dict(
+        decks=["sylvan", "imperial"], mode="deathmatch", seed=3
+    ),
+    "high-form_highland-highland_seed11": dict(
+        decks=["highland", "highland"], mode="high-form", seed=11
+    ),
+    # game index 1: seat 1 takes the first turn
+    "high-form_sylvan-highland_seed5_game1": dict(
+        decks=["sylvan", "highland"], mode="high-form", seed=5, game_index=1
+    ),
+    "deathmatch_highland-imperial_seed2_game1": dict(
+        decks=["highland", "imperial"], mode="deathmatch", seed=2, game_index=1
+    ),
+}
+
+
+def game_log(name: str) -> str:
+    content = load_content()
+    cfg = GameConfig(beings_without_effects=True, **CONFIGS[name])
+    s, events = play_logged(content, cfg)
+    return format_game(content, cfg, s, events) + "\n"
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_golden_log(name):
+    path = GOLDEN_DIR / f"{name}.txt"
+    text = game_log(name)
+    if REGEN:
+        GOLDEN_DIR.mkdir(exist_ok=True)
+        path.write_text(text)
+        pytest.skip(f"KALARITE_REGEN_GOLDEN=1: rewrote {path.relative_to(GOLDEN_DIR.parent)}")
+    assert path.exists(), (
+        f"{path} is missing; run KALARITE_REGEN_GOLDEN=1 pytest tests/test_golden.py to create it"
+    )
+    want = path.read_text()
+    if text != want:
+        diff = "".join(
+            list(
+                difflib.unified_diff(
+                    want.splitlines(keepends=True),
+                    text.splitlines(keepends=True),
+                    f"golden/{name}.txt",
+                    "this run",
+                )
+            )[:60]
+        )
+        pytest.fail(
+            f"game log differs from tests/golden/{name}.txt (first lines of the diff below). "
+            "If the behaviour change is deliberate, regenerate with KALARITE_REGEN_GOLDEN=1.\n"
+            + diff
+        )
+
+
+def test_golden_configs_are_distinct_and_cover_both_first_seats():
+    logs = [game_log(name) for name in CONFIGS]
+    assert len(set(logs)) == len(logs)
+    starters = set()
+    for log in logs:
+        assert log.splitlines()[-1].startswith("final score: ")
+        turn1 = next(line for line in log.splitlines() if line.startswith("Turn 1: "))
+        starters.add(turn1.split()[3])
+    assert starters == {"0", "1"}

@@ -1,0 +1,427 @@
+"""The shared invariant checker over thousands of random games, and proof that it can fail.
+
+* every ordered pairing of the base decks (mirror matches included) in both modes is played
+  with ``check=1``: ``core.invariants.check_state`` runs after every applied option, with an
+  event log large enough for the score-from-events check;
+* hand-corrupted copies of valid mid-game states must be reported with the right INV_* code;
+* games are reproducible from (seed, game index) and the event log rebuilds the final board.
+
+Being effects are not implemented yet, so every game is dealt with ``allow_no_effect=1``.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from core import constants as K
+from core import invariants as I
+from core.game import advance, apply_option
+from core.invariants import INV_NAMES, check_state
+from core.kernel import (
+    ERR_POLICY,
+    R_DECISIONS,
+    R_ERROR,
+    R_SCORE,
+    R_TURNS,
+    R_WIDTH,
+    R_WINNER,
+    play_batch,
+)
+from core.layout import (
+    BOARD,
+    CUR,
+    DECISIONS,
+    EV_N,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    LSTOCK,
+    MODE,
+    NSQ,
+    SCORE,
+    SEAT_DECK,
+    STATE_SIZE,
+    STOCK,
+    TASK_PTS,
+    TAVAIL,
+    TCLAIMED,
+    TDECK,
+    TDECK_HEAD,
+    TNEXT,
+    TURN_NO,
+    WINNER,
+)
+from core.policy import choose
+from core.setup import init_game
+from sim.content import BASE_DECKS, load_content
+from sim.single_game import GameConfig, play_logged, replay_board
+
+CONTENT = load_content()
+T = CONTENT.tables
+EV_ROWS = 20_000
+GAMES_PER_CONFIG = 120  # 9 ordered deck pairs x 2 modes x 120 = 2,160 checked games
+TURN_CAP = 200
+SEED = 20240607
+MODES = (K.MODE_HIGH_FORM, K.MODE_DEATHMATCH)
+PAIRS = list(itertools.product(BASE_DECKS, repeat=2))
+RANDOM2 = np.zeros(2, np.int32)
+
+
+def _decks(pair):
+    return np.array([CONTENT.deck_index(d) for d in pair], np.int32)
+
+
+def _batch(mode, pair, n, seed=SEED, first=0, check=1, ev_rows=EV_ROWS):
+    hi, lo = (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
+    return play_batch(
+        T, mode, 2, _decks(pair), RANDOM2, hi, lo, first, n, TURN_CAP, 1, check, ev_rows
+    )
+
+
+def _error_name(code):
+    if 0 <= code < len(INV_NAMES):
+        return INV_NAMES[code]
+    return {ERR_POLICY: "unknown policy", 999: "event log overflow"}.get(code, "unknown code")
+
+
+# --- the checker over random games --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES, ids=K.MODE_NAMES)
+@pytest.mark.parametrize("pair", PAIRS, ids=["-".join(p) for p in PAIRS])
+def test_random_games_keep_every_invariant(mode, pair):
+    rows = _batch(mode, pair, GAMES_PER_CONFIG)
+    assert rows.shape == (GAMES_PER_CONFIG, R_WIDTH)
+    bad = [(g, int(rows[g, R_ERROR])) for g in range(GAMES_PER_CONFIG) if rows[g, R_ERROR]]
+    assert not bad, "; ".join(
+        f"{K.MODE_NAMES[mode]} {pair[0]} vs {pair[1]}, seed {SEED}, game {g}: "
+        f"invariant {code} broken ({_error_name(code)})"
+        for g, code in bad[:10]
+    )
+    # every game ended properly (no stalled loop) and took real actions
+    assert (rows[:, 2] != K.END_NONE).all()
+    assert (rows[:, 4] > 0).all()
+
+
+def test_score_check_sees_deathmatch_points():
+    """The score-from-events check only means something if random games do score."""
+    rows = np.concatenate([_batch(K.MODE_DEATHMATCH, p, 60) for p in PAIRS[:3]])
+    assert (rows[:, R_ERROR] == 0).all()
+    assert rows[:, 6:8].sum() > 0
+
+
+# --- the checker can fail ----------------------------------------------------------------------
+
+
+def mid_game(mode, pair=("imperial", "highland"), seed=5, game=0, decisions=40):
+    """A valid state after ``decisions`` applied options (with its event log)."""
+    s = np.zeros(STATE_SIZE, np.int32)
+    ev = np.zeros((EV_ROWS, K.EV_WIDTH), np.int32)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    init_game(s, T, ev, mode, 2, _decks(pair), game % 2, 0, seed, game, TURN_CAP, 1)
+    n = advance(s, T, ev, opts)
+    for _ in range(decisions):
+        assert n > 0, "game ended before the wanted mid-game point"
+        k = choose(s, T, opts, n, 0)
+        apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+        n = advance(s, T, ev, opts)
+    assert check_state(s, T, ev) == 0
+    return s, ev
+
+
+MID_POINTS = [(m, d) for m in MODES for d in (10, 30, 60)]
+
+
+@pytest.fixture(params=MID_POINTS, ids=[f"{K.MODE_NAMES[m]}-{d}" for m, d in MID_POINTS])
+def state(request):
+    mode, decisions = request.param
+    return mid_game(mode, decisions=decisions)
+
+
+def _empty_squares(s):
+    return [q for q in range(NSQ) if T.sq_color[q] >= 0 and s[BOARD + q] == 0]
+
+
+def _expect(s, ev, code):
+    got = int(check_state(s, T, ev))
+    assert got == code, f"expected {INV_NAMES[code]!r}, got {got} ({_error_name(got)})"
+
+
+def test_piece_on_void_square(state):
+    s, ev = state
+    void = [q for q in range(NSQ) if T.sq_color[q] < 0]
+    s[BOARD + void[0]] = 0 * 4 + K.COMMON
+    _expect(s, ev, I.INV_VOID)
+
+
+def test_piece_of_absent_seat(state):
+    s, ev = state
+    s[BOARD + _empty_squares(s)[0]] = 2 * 4 + K.COMMON
+    _expect(s, ev, I.INV_BAD_OWNER)
+
+
+def test_piece_code_without_rank(state):
+    s, ev = state
+    s[BOARD + _empty_squares(s)[0]] = 1 * 4 + 0
+    _expect(s, ev, I.INV_BAD_OWNER)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("delta", [1, -1])
+def test_stock_off_by_one(state, seat, delta):
+    s, ev = state
+    s[STOCK + seat] += delta
+    _expect(s, ev, I.INV_POOL)
+
+
+def test_piece_appears_without_leaving_stock(state):
+    s, ev = state
+    s[BOARD + _empty_squares(s)[0]] = 1 * 4 + K.HEROIC
+    _expect(s, ev, I.INV_POOL)
+
+
+def test_legend_stock_off_by_one(state):
+    s, ev = state
+    s[LSTOCK + 1] -= 1
+    _expect(s, ev, I.INV_LEGEND_POOL)
+
+
+def test_fourth_legendary_piece(state):
+    s, ev = state
+    empty = iter(_empty_squares(s))
+    legends = sum(1 for q in range(NSQ) if s[BOARD + q] == 0 * 4 + K.LEGENDARY)
+    while legends < 4:
+        s[BOARD + next(empty)] = 0 * 4 + K.LEGENDARY
+        legends += 1
+    s[LSTOCK + 0] = 0
+    _expect(s, ev, I.INV_LEGEND_CAP)
+
+
+def test_duplicated_card_in_hand(state):
+    s, ev = state
+    n = s[HAND_N + 0]
+    s[HAND + n] = s[HAND + 0]
+    s[HAND_N + 0] = n + 1
+    _expect(s, ev, I.INV_CARDS)
+
+
+def test_card_lost_from_hand(state):
+    s, ev = state
+    n = s[HAND_N + 1]
+    s[HAND + HAND_CAP + n - 1] = -1
+    s[HAND_N + 1] = n - 1
+    _expect(s, ev, I.INV_CARDS)
+
+
+def test_hand_overflow(state):
+    s, ev = state
+    s[HAND_N + 0] = HAND_CAP + 1
+    _expect(s, ev, I.INV_HAND)
+
+
+def test_being_in_the_wrong_seats_hand():
+    """Swap a being of seat 0's hand with one of seat 1's (other deck): every card is still
+    there exactly once, but each sits with the wrong seat."""
+    s, ev = mid_game(K.MODE_HIGH_FORM, decisions=30)
+    assert s[SEAT_DECK] != s[SEAT_DECK + 1]
+
+    def being_slot(seat):
+        return next(
+            i
+            for i in range(s[HAND_N + seat])
+            if T.card_kind[s[HAND + seat * HAND_CAP + i]] == K.CK_BEING
+        )
+
+    a, b = HAND + being_slot(0), HAND + HAND_CAP + being_slot(1)
+    s[a], s[b] = s[b], s[a]
+    _expect(s, ev, I.INV_CARDS)
+
+
+def _high_form_state():
+    s, ev = mid_game(K.MODE_HIGH_FORM, decisions=50)
+    assert s[MODE] == K.MODE_HIGH_FORM
+    return s, ev
+
+
+def test_task_claimed_while_on_display():
+    s, ev = _high_form_state()
+    shown = int(s[TAVAIL])
+    assert shown >= 0
+    s[TCLAIMED + shown] = 0
+    _expect(s, ev, I.INV_TASKS)
+
+
+def test_task_shown_twice():
+    s, ev = _high_form_state()
+    s[TNEXT] = s[TAVAIL + 1]
+    _expect(s, ev, I.INV_TASKS)
+
+
+def test_task_claimed_twice():
+    """A claimed task that is also still in the task deck."""
+    s, ev = _high_form_state()
+    t = int(s[TDECK + s[TDECK_HEAD]])
+    s[TCLAIMED + t] = 1
+    s[TASK_PTS + 1] += T.task_points[t]
+    _expect(s, ev, I.INV_TASKS)
+
+
+def _claim_properly(s, ev, seat):
+    """Take the first displayed task for ``seat`` as the engine would (points and events);
+    returns the task."""
+    t = int(s[TAVAIL])
+    s[TAVAIL] = -1
+    s[TCLAIMED + t] = seat
+    s[TASK_PTS + seat] += T.task_points[t]
+    n = s[EV_N]
+    ev[n] = (K.EV_CLAIM, s[TURN_NO], seat, t, T.task_points[t], 0)
+    ev[n + 1] = (K.EV_SCORE, s[TURN_NO], seat, T.task_points[t], K.SR_TASK, 0)
+    s[EV_N] = n + 2
+    return t
+
+
+def test_claimed_task_is_consistent_before_corruption():
+    s, ev = _high_form_state()
+    _claim_properly(s, ev, 0)
+    _expect(s, ev, I.INV_OK)
+
+
+@pytest.mark.parametrize("delta", [1, -1])
+def test_wrong_task_points(delta):
+    s, ev = _high_form_state()
+    _claim_properly(s, ev, 1)
+    s[TASK_PTS + 1] += delta
+    _expect(s, ev, I.INV_TASK_POINTS)
+
+
+def test_task_claimed_by_the_wrong_seat():
+    s, ev = _high_form_state()
+    t = _claim_properly(s, ev, 0)
+    s[TCLAIMED + t] = 1
+    _expect(s, ev, I.INV_TASK_POINTS)
+
+
+def test_high_form_score_event_without_task():
+    s, ev = _high_form_state()
+    n = s[EV_N]
+    ev[n] = (K.EV_SCORE, s[TURN_NO], 0, 2, K.SR_TASK, 0)
+    s[EV_N] = n + 1
+    _expect(s, ev, I.INV_SCORE_EVENTS)
+
+
+def _deathmatch_state():
+    s, ev = mid_game(K.MODE_DEATHMATCH, decisions=60)
+    assert s[MODE] == K.MODE_DEATHMATCH
+    return s, ev
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_deathmatch_score_disagrees_with_events(seat):
+    s, ev = _deathmatch_state()
+    s[SCORE + seat] += 1
+    _expect(s, ev, I.INV_SCORE_EVENTS)
+
+
+def test_deathmatch_score_event_without_destruction():
+    """Score and score events agree, but no destroyed pieces back the points up."""
+    s, ev = _deathmatch_state()
+    seat = int(s[CUR])
+    n = s[EV_N]
+    ev[n] = (K.EV_SCORE, s[TURN_NO], seat, 1, K.SR_DESTRUCTION, 0)
+    s[EV_N] = n + 1
+    s[SCORE + seat] += 1
+    _expect(s, ev, I.INV_SCORE_EVENTS)
+
+
+def test_deathmatch_legend_point_is_consistent():
+    """A legend-summoned score event with its point is accepted (the rebuild counts it)."""
+    s, ev = _deathmatch_state()
+    seat = int(s[CUR])
+    n = s[EV_N]
+    ev[n] = (K.EV_SCORE, s[TURN_NO], seat, 1, K.SR_LEGEND, 0)
+    s[EV_N] = n + 1
+    s[SCORE + seat] += 1
+    _expect(s, ev, I.INV_OK)
+
+
+# --- determinism -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES, ids=K.MODE_NAMES)
+def test_same_seed_same_games(mode):
+    pair = ("highland", "sylvan")
+    a = _batch(mode, pair, 40, check=0, ev_rows=0)
+    b = _batch(mode, pair, 40, check=0, ev_rows=0)
+    assert np.array_equal(a, b)
+    # the checked run (with a log) plays the very same games
+    c = _batch(mode, pair, 40, check=1)
+    assert np.array_equal(a[:, :R_ERROR], c[:, :R_ERROR])
+    # a game depends on (seed, index) only, not on how the batch is split
+    tail = _batch(mode, pair, 15, first=25, check=0, ev_rows=0)
+    assert np.array_equal(a[25:], tail)
+
+
+@pytest.mark.parametrize("mode", MODES, ids=K.MODE_NAMES)
+def test_different_games_differ(mode):
+    pair = ("imperial", "imperial")
+    a = _batch(mode, pair, 40, check=0, ev_rows=0)
+    distinct = {tuple(r) for r in a.tolist()}
+    assert len(distinct) > 30, f"only {len(distinct)} distinct result rows out of 40"
+    assert list(a[:, 1]) == [g % 2 for g in range(40)]  # first seat alternates
+    other = _batch(mode, pair, 40, seed=SEED + 1, check=0, ev_rows=0)
+    assert not np.array_equal(a, other)
+
+
+def test_logged_game_is_reproducible_and_game_index_matters():
+    def log(game):
+        cfg = GameConfig(
+            decks=["imperial", "sylvan"],
+            mode="deathmatch",
+            seed=99,
+            game_index=game,
+            beings_without_effects=True,
+        )
+        return play_logged(CONTENT, cfg)
+
+    s0, ev0 = log(0)
+    s0b, ev0b = log(0)
+    s1, ev1 = log(1)
+    assert np.array_equal(s0, s0b) and np.array_equal(ev0, ev0b)
+    assert ev0.shape != ev1.shape or not np.array_equal(ev0, ev1)
+
+
+def test_logged_game_matches_the_batch_kernel():
+    """play_logged (Python loop) and play_batch (compiled loop) play the same game."""
+    for mode in MODES:
+        cfg = GameConfig(
+            decks=["sylvan", "highland"],
+            mode=K.MODE_NAMES[mode],
+            seed=SEED,
+            game_index=3,
+            beings_without_effects=True,
+        )
+        s, _ = play_logged(CONTENT, cfg)
+        row = _batch(mode, ("sylvan", "highland"), 1, first=3, check=0, ev_rows=0)[0]
+        assert row[R_WINNER] == s[WINNER]
+        assert row[R_TURNS] == s[TURN_NO]
+        assert row[R_DECISIONS] == s[DECISIONS]
+        assert list(row[R_SCORE : R_SCORE + 2]) == list(s[SCORE : SCORE + 2])
+
+
+# --- the event log rebuilds the board -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", K.MODE_NAMES)
+def test_replay_rebuilds_final_board(mode):
+    for g in range(25):
+        pair = PAIRS[g % len(PAIRS)]
+        cfg = GameConfig(
+            decks=list(pair), mode=mode, seed=1234, game_index=g, beings_without_effects=True
+        )
+        s, events = play_logged(CONTENT, cfg)
+        board = replay_board(events, T)
+        engine = [int(x) for x in s[BOARD : BOARD + NSQ]]
+        diff = [(q // 9, q % 9, board[q], engine[q]) for q in range(NSQ) if board[q] != engine[q]]
+        assert not diff, f"{mode} {pair} game {g}: (row, col, replayed, engine) {diff[:8]}"
+        assert check_state(s, T, np.ascontiguousarray(events)) == 0
