@@ -1,0 +1,28 @@
+"""The compiled engine: jitted kernels over plain arrays; it knows mechanics, not cards.
+
+numba's on-disk cache does not notice when a function *called* by a cached kernel changes in
+another file, and would then run stale machine code. So the cache directory is keyed by a hash
+of every source file of this package: any engine edit starts a fresh cache. Set
+KALARITE_NUMBA_CACHE to choose where the caches live.
+"""
+
+import hashlib
+import os
+import pathlib
+
+import numba
+
+
+def _engine_hash() -> str:
+    h = hashlib.sha256()
+    for path in sorted(pathlib.Path(__file__).parent.glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+ENGINE_HASH = _engine_hash()
+_root = os.environ.get("KALARITE_NUMBA_CACHE") or str(
+    pathlib.Path.home() / ".cache" / "kalarite" / "numba"
+)
+numba.config.CACHE_DIR = os.path.join(_root, ENGINE_HASH)

@@ -1,13 +1,27 @@
 """Compiled drivers that play whole games: one game with a log, or a batch of games.
 
 Each game is seeded from (study seed, game index) alone, so a batch gives the same games
-however it is split. Buffers are allocated once per call, never per action.
+however it is split. Buffers are allocated once per call, never per action. Besides one
+result row per game, a batch extracts card events and task claims from each game's log
+(the Parquet tables ``card_events`` and ``task_claims``).
 """
 
 import numpy as np
 from numba import njit
 
-from core.constants import MAX_OPTIONS, OPT_WIDTH
+from core.constants import (
+    EV_CLAIM,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_FLARE,
+    EV_RETURN,
+    EV_SCORE,
+    EV_SUMMON,
+    HEROIC,
+    LEGENDARY,
+    MAX_OPTIONS,
+    OPT_WIDTH,
+)
 from core.game import advance, apply_option
 from core.invariants import check_state
 from core.layout import (
@@ -16,13 +30,20 @@ from core.layout import (
     DECISIONS,
     END_REASON,
     EV_LOST,
+    EV_N,
     FIRST,
+    N_DISCARDS,
+    N_FLARES,
+    N_PLACES,
+    N_SUMMONS,
+    N_TASKS_CLAIMED,
     SCORE,
     STATE_SIZE,
     TURN_NO,
     WINNER,
 )
 from core.policy import choose
+from core.scoring import pieces_on_board
 from core.setup import init_game
 
 # columns of a batch result row
@@ -32,11 +53,40 @@ R_END_REASON = 2
 R_TURNS = 3
 R_ACTIONS = 4
 R_DECISIONS = 5
-R_SCORE = 6  # 4 columns, one per seat
-R_ERROR = 10  # 0 ok, else the invariant code / -1 for an unknown policy
-R_WIDTH = 11
+R_ERROR = 6  # 0 ok, else the invariant code / -1 for an unknown policy / 999 log overflow
+R_LOG_LOST = 7  # events that did not fit the log (card events of that game are incomplete)
+R_SEAT = 8  # per-seat block of R_SEAT_WIDTH columns, MAX_PLAYERS blocks
+S_SCORE = 0
+S_SUMMONS = 1
+S_PLACES = 2
+S_DISCARDS = 3
+S_FLARES = 4
+S_TASKS = 5
+S_UPGRADED_END = 6  # upgraded pieces on the board at the end (tie-break 1)
+S_PIECES_END = 7  # pieces on the board at the end (tie-break 2)
+S_LEGENDS_END = 8
+S_PTS_TASK = 9  # points by source, from the score events
+S_PTS_DESTRUCTION = 10
+S_PTS_LEGEND = 11
+S_PTS_FLARE = 12
+R_SEAT_WIDTH = 13
+R_WIDTH = R_SEAT + 4 * R_SEAT_WIDTH
+SEAT_COLUMNS = (
+    "score", "summons", "places", "discards", "flares", "tasks", "upgraded_end", "pieces_end",
+    "legends_end", "pts_task", "pts_destruction", "pts_legend", "pts_flare",
+)  # fmt: skip
+
+# card event rows: (game offset in batch, seat, card, what, turn)
+CE_DRAWN = 0
+CE_SUMMONED = 1
+CE_DISCARDED = 2
+CE_RETURNED = 3
+CE_FLARE_PLAYED = 4
+CARD_EVENT_NAMES = ("drawn", "summoned", "discarded", "returned", "flare-played")
+# task claim rows: (game offset, seat, task, turn, points)
 
 ERR_POLICY = -1
+ERR_LOG = 999
 
 
 @njit(cache=True)
@@ -62,6 +112,64 @@ def play_to_end(s, T, ev, opts, policies, check):
 
 
 @njit(cache=True)
+def _record(out, g, s, T, n_players, err):
+    out[g, R_WINNER] = s[WINNER]
+    out[g, R_FIRST] = s[FIRST]
+    out[g, R_END_REASON] = s[END_REASON]
+    out[g, R_TURNS] = s[TURN_NO]
+    out[g, R_ACTIONS] = s[ACTIONS_DONE]
+    out[g, R_DECISIONS] = s[DECISIONS]
+    out[g, R_ERROR] = err
+    out[g, R_LOG_LOST] = s[EV_LOST]
+    for p in range(n_players):
+        b = R_SEAT + p * R_SEAT_WIDTH
+        out[g, b + S_SCORE] = s[SCORE + p]
+        out[g, b + S_SUMMONS] = s[N_SUMMONS + p]
+        out[g, b + S_PLACES] = s[N_PLACES + p]
+        out[g, b + S_DISCARDS] = s[N_DISCARDS + p]
+        out[g, b + S_FLARES] = s[N_FLARES + p]
+        out[g, b + S_TASKS] = s[N_TASKS_CLAIMED + p]
+        out[g, b + S_UPGRADED_END] = pieces_on_board(s, T, p, HEROIC)
+        out[g, b + S_PIECES_END] = pieces_on_board(s, T, p, 1)
+        out[g, b + S_LEGENDS_END] = pieces_on_board(s, T, p, LEGENDARY)
+
+
+@njit(cache=True)
+def _extract(s, ev, g, out, cev, nce, tcl, ntc):
+    """Card events and task claims of game ``g`` from its log."""
+    for i in range(s[EV_N]):
+        kind = ev[i, 0]
+        what = -1
+        if kind == EV_DRAW:
+            what = CE_DRAWN
+        elif kind == EV_SUMMON:
+            what = CE_SUMMONED
+        elif kind == EV_DISCARD:
+            what = CE_DISCARDED
+        elif kind == EV_RETURN:
+            what = CE_RETURNED
+        elif kind == EV_FLARE:
+            what = CE_FLARE_PLAYED
+        elif kind == EV_CLAIM and ntc < tcl.shape[0]:
+            tcl[ntc, 0] = g
+            tcl[ntc, 1] = ev[i, 2]
+            tcl[ntc, 2] = ev[i, 3]
+            tcl[ntc, 3] = ev[i, 1]
+            tcl[ntc, 4] = ev[i, 4]
+            ntc += 1
+        elif kind == EV_SCORE:
+            out[g, R_SEAT + ev[i, 2] * R_SEAT_WIDTH + S_PTS_TASK + ev[i, 4]] += ev[i, 3]
+        if what >= 0 and nce < cev.shape[0]:
+            cev[nce, 0] = g
+            cev[nce, 1] = ev[i, 2]
+            cev[nce, 2] = ev[i, 3]
+            cev[nce, 3] = what
+            cev[nce, 4] = ev[i, 1]
+            nce += 1
+    return nce, ntc
+
+
+@njit(cache=True)
 def play_batch(
     T,
     mode,
@@ -77,28 +185,73 @@ def play_batch(
     check,
     ev_rows,
 ):
-    """Play games ``first_index .. first_index + n_games - 1``; the first seat alternates
-    with the game index. Returns the result rows (R_* columns)."""
+    """Result rows only (see ``play_chunk``)."""
+    out, _, _ = play_chunk(
+        T,
+        mode,
+        n_players,
+        decks,
+        policies,
+        seed_hi,
+        seed_lo,
+        first_index,
+        n_games,
+        turn_cap,
+        allow_no_effect,
+        check,
+        ev_rows,
+    )
+    return out
+
+
+@njit(cache=True)
+def play_chunk(
+    T,
+    mode,
+    n_players,
+    decks,
+    policies,
+    seed_hi,
+    seed_lo,
+    first_index,
+    n_games,
+    turn_cap,
+    allow_no_effect,
+    check,
+    ev_rows,
+):
+    """Play games ``first_index .. first_index + n_games - 1`` (the first seat is the game
+    index modulo the seats). Returns (result rows, card event rows, task claim rows); the
+    last two are empty when ``ev_rows`` is 0 (no log kept)."""
     out = np.zeros((n_games, R_WIDTH), np.int64)
+    per_game = 0 if ev_rows == 0 else 400
+    cev = np.zeros((n_games * per_game, 5), np.int32)
+    tcl = np.zeros((n_games * (24 if ev_rows > 0 else 0), 5), np.int32)
+    nce = 0
+    ntc = 0
     s = np.zeros(STATE_SIZE, np.int32)
     opts = np.zeros((MAX_OPTIONS, OPT_WIDTH), np.int32)
     ev = np.zeros((ev_rows, 6), np.int32)
     for g in range(n_games):
         gi = first_index + g
-        first = gi % n_players
         init_game(
-            s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, gi, turn_cap, allow_no_effect
+            s,
+            T,
+            ev,
+            mode,
+            n_players,
+            decks,
+            gi % n_players,
+            seed_hi,
+            seed_lo,
+            gi,
+            turn_cap,
+            allow_no_effect,
         )
         err = play_to_end(s, T, ev, opts, policies, check)
-        if check and ev_rows > 0 and s[EV_LOST] > 0:
-            err = 999
-        out[g, R_WINNER] = s[WINNER]
-        out[g, R_FIRST] = s[FIRST]
-        out[g, R_END_REASON] = s[END_REASON]
-        out[g, R_TURNS] = s[TURN_NO]
-        out[g, R_ACTIONS] = s[ACTIONS_DONE]
-        out[g, R_DECISIONS] = s[DECISIONS]
-        for p in range(n_players):
-            out[g, R_SCORE + p] = s[SCORE + p]
-        out[g, R_ERROR] = err
-    return out
+        if check and ev_rows > 0 and s[EV_LOST] > 0 and err == 0:
+            err = ERR_LOG
+        _record(out, g, s, T, n_players, err)
+        if ev_rows > 0:
+            nce, ntc = _extract(s, ev, g, out, cev, nce, tcl, ntc)
+    return out, cev[:nce], tcl[:ntc]

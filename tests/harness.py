@@ -4,7 +4,7 @@ import numpy as np
 
 from core import constants as K
 from core.game import advance, apply_option
-from core.layout import EV_N
+from core.layout import CUR, EV_N
 from sim.content import load_content
 from sim.position import position_from_dict
 from sim.render import board_lines
@@ -27,8 +27,15 @@ EMPTY_BOARD = [
 class Game:
     """A position under test with its event log and option buffer."""
 
-    def __init__(self, board=None, mode="high-form", to_move=0, hands=((), ()),
-                 decks=("imperial", "highland"), turn=None):
+    def __init__(
+        self,
+        board=None,
+        mode="high-form",
+        to_move=0,
+        hands=((), ()),
+        decks=("imperial", "highland"),
+        turn=None,
+    ):
         data = {
             "mode": mode,
             "to_move": to_move,
@@ -76,3 +83,43 @@ class Game:
 
 def sq(row, col):
     return row * 9 + col
+
+
+def summon(g, card_id, target, pattern=None):
+    """Summon ``card_id`` from the mover's hand onto ``target`` (a square number).
+
+    ``pattern``: the set of squares of your pieces the pattern must use, when several
+    orientations fit; otherwise exactly one orientation must fit.
+    """
+    from core.patterns import pattern_squares
+
+    seat = int(g.s[CUR])
+    slot = g.hand_slot(seat, card_id)
+    found = []
+    for kind, a, b, c in g.options():
+        if kind == K.OPT_SUMMON and a == slot and c == target:
+            buf = np.zeros(16, np.int64)
+            m = pattern_squares(T, b, c, buf)
+            squares = {int(x) for x in buf[:m]}
+            if pattern is None or squares == set(pattern):
+                found.append(b)
+    assert found, f"{card_id} cannot be summoned on {target}"
+    assert len(found) == 1, f"{card_id} on {target}: several orientations fit, pass pattern="
+    return g.act(K.OPT_SUMMON, slot, found[0], target)
+
+
+def target(g, a, b=-1):
+    """Choose the pending effect target (a, b); the alternative index is looked up."""
+    for kind, x, y, alt in g.options():
+        if kind == K.OPT_TARGET and x == a and y == b:
+            return g.act(K.OPT_TARGET, x, y, alt)
+    raise AssertionError(f"target {(a, b)} not among {g.options()[:30]}")
+
+
+def skip(g):
+    return g.act(K.OPT_SKIP, -1, -1, -1)
+
+
+def targets(g):
+    """The pending effect targets as (a, b) pairs (skip excluded)."""
+    return sorted((x, y) for kind, x, y, _ in g.options() if kind == K.OPT_TARGET)
