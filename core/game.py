@@ -199,13 +199,15 @@ def action_options(s, T, opts):
                 n = find_summons(s, T, seat, card, slot, opts, n)
             if kind == CK_BEING and s[DISCARD_USED] == 0:
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
+    n_actions = n
     for slot in range(s[HAND_N + seat]):
         card = hand_card(s, seat, slot)
         if T.card_kind[card] == CK_FLARE:
             for opp in range(s[N_PLAYERS]):
                 if opp != seat and flare_halves(s, T, card, seat, opp) != 0:
                     n = _opt(opts, n, OPT_FLARE, slot, opp, 0)
-    if s[ACTIONS_LEFT] == 0 or n == 0:
+    # the turn may end when no action is left or none is possible: a flare stays optional
+    if s[ACTIONS_LEFT] == 0 or n_actions == 0:
         n = _opt(opts, n, OPT_END_TURN, 0, 0, 0)
     return n
 

@@ -44,7 +44,9 @@ from core.layout import (
     SHARED_CAP,
     STATE_SIZE,
     STOCK,
+    TAVAIL,
     TCLAIMED,
+    TNEXT,
     TURN_CAP,
     WINNER,
 )
@@ -65,21 +67,12 @@ def pool_size(mode, n_players):
 
 
 @njit(cache=True)
-def init_game(
-    s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, game_index, turn_cap, allow_no_effect
-):
-    """Fill ``s`` with a fresh game; the caller then calls ``advance``."""
+def blank_state(s):
+    """Zero the row, then mark every "none" field with -1 (empty hands, no task, no card)."""
     for i in range(STATE_SIZE):
         s[i] = 0
-    seed_game(s, seed_hi, seed_lo, game_index)
-    s[MODE] = mode
-    s[N_PLAYERS] = n_players
-    s[FIRST] = first
-    s[CUR] = first
     s[END_SEAT] = -1
     s[WINNER] = -1
-    s[TURN_CAP] = turn_cap
-    s[ALLOW_NO_EFFECT] = allow_no_effect
     s[EFF_CARD] = -1
     s[EFF_NEXT_START] = -1
     s[EFF_BEING_SQ] = -1
@@ -89,6 +82,9 @@ def init_game(
     s[EFF_TARGET] = -1
     s[EFF_CHOICE] = -1
     s[PEND_CARD] = -1
+    s[TNEXT] = -1
+    for k in range(3):
+        s[TAVAIL + k] = -1
     for k in range(N_TASKS):
         s[TCLAIMED + k] = -1
     for p in range(MAX_PLAYERS):
@@ -98,6 +94,21 @@ def init_game(
         s[PENDING + p] = -1
         for k in range(HAND_CAP):
             s[HAND + p * HAND_CAP + k] = -1
+
+
+@njit(cache=True)
+def init_game(
+    s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, game_index, turn_cap, allow_no_effect
+):
+    """Fill ``s`` with a fresh game; the caller then calls ``advance``."""
+    blank_state(s)
+    seed_game(s, seed_hi, seed_lo, game_index)
+    s[MODE] = mode
+    s[N_PLAYERS] = n_players
+    s[FIRST] = first
+    s[CUR] = first
+    s[TURN_CAP] = turn_cap
+    s[ALLOW_NO_EFFECT] = allow_no_effect
     pool = pool_size(mode, n_players)
     for p in range(n_players):
         d = decks[p]

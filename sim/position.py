@@ -35,7 +35,7 @@ from core.layout import (
     TURN_NO,
 )
 from core.patterns import pattern_squares
-from core.setup import pool_size
+from core.setup import blank_state, pool_size
 from core.tasks import task_holds
 from sim.content import ContentError
 from sim.render import board_from_lines
@@ -99,6 +99,7 @@ def position_from_dict(data, content, path="position"):
     if not isinstance(board, list) or not all(isinstance(line, str) for line in board):
         raise PositionError(f"{path}: board must be a list of 9 strings of 9 tokens")
     s = np.zeros(STATE_SIZE, np.int32)
+    blank_state(s)
     s[MODE], s[N_PLAYERS], s[CUR], s[FIRST] = mode, n, to_move, 0
     s[TURN_NO], s[ACTIONS_LEFT], s[PHASE] = 2, 2, K.PH_ACTION
     try:

@@ -10,9 +10,10 @@ import pathlib
 
 import numpy as np
 import pytest
-from harness import CONTENT, EMPTY_BOARD, T, Game, sq
+from harness import CONTENT, EMPTY_BOARD, Game, T, sq
 
 from core import constants as K
+from core.game import advance, apply_option
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -254,11 +255,33 @@ def board(pieces):
     return [" ".join(r) for r in rows]
 
 
+# The summoning rules are tested on their own: the same tables with every being's effect
+# program emptied, so that a summon ends with the card on the discard pile.
+T_PLAIN = T._replace(
+    card_eff_end=np.where(T.card_kind == K.CK_FLARE, T.card_eff_end, T.card_eff_start).astype(
+        T.card_eff_end.dtype
+    )
+)
+
+
+class PlainGame(Game):
+    """The harness game, run with T_PLAIN."""
+
+    def refresh(self):
+        self.n = advance(self.s, T_PLAIN, self.ev, self.opts)
+        return self.options()
+
+    def act(self, kind, a=0, b=0, c=0):
+        assert (kind, a, b, c) in self.options(), ((kind, a, b, c), self.options()[:20])
+        apply_option(self.s, T_PLAIN, self.ev, kind, a, b, c)
+        return self.refresh()
+
+
 def make(pieces, hand, mode="high-form"):
     """Seat 0 to move with ``hand``; its deck is the deck of the beings in the hand."""
     decks = [c.split("/")[0] for c in hand if c.split("/")[0] in CONTENT.decks]
     deck = decks[0] if decks else "imperial"
-    return Game(board(pieces), mode=mode, hands=(hand, ()), decks=(deck, "sylvan"))
+    return PlainGame(board(pieces), mode=mode, hands=(hand, ()), decks=(deck, "sylvan"))
 
 
 def game(pieces, hand, mode="high-form"):
@@ -334,7 +357,9 @@ def test_heroic_cell_needs_heroic_or_better(middle, ok):
 
 
 def test_common_cell_accepts_upgraded_pieces():
-    g = game({**TIME_ELEMENTAL, (4, 4): "h0", (5, 3): "l0", (5, 5): "h0"}, ["legends/time-elemental"])
+    g = game(
+        {**TIME_ELEMENTAL, (4, 4): "h0", (5, 3): "l0", (5, 5): "h0"}, ["legends/time-elemental"]
+    )
     o = orientation("legends/time-elemental", 0)
     assert (K.OPT_SUMMON, 0, o, sq(2, 4)) in summon_rows(g, "legends/time-elemental")
 
@@ -359,7 +384,9 @@ def test_target_square_rank_limit_for_a_common_being(on_target, ok):
 KNIGHT = {(4, 3): "c0", (4, 4): "c0", (4, 5): "c0", (5, 3): "c0"}
 
 
-@pytest.mark.parametrize("on_target, ok", [("h1", True), ("c1", True), ("l1", False), ("l0", False)])
+@pytest.mark.parametrize(
+    "on_target, ok", [("h1", True), ("c1", True), ("l1", False), ("l0", False)]
+)
 def test_target_square_rank_limit_for_a_heroic_being(on_target, ok):
     g = game({**KNIGHT, (3, 4): on_target}, ["imperial/knight"])
     o = orientation("imperial/knight", 0)
