@@ -68,7 +68,7 @@ from sim.single_game import GameConfig, play_logged, replay_board
 CONTENT = load_content()
 T = CONTENT.tables
 EV_ROWS = 20_000
-GAMES_PER_CONFIG = 120  # 9 ordered deck pairs x 2 modes x 120 = 2,160 checked games
+GAMES_PER_CONFIG = 560  # 9 ordered deck pairs x 2 modes x 560 = 10,080 checked games
 TURN_CAP = 200
 SEED = 20240607
 MODES = (K.MODE_HIGH_FORM, K.MODE_DEATHMATCH)

@@ -1,0 +1,128 @@
+"""Content loader: bad card files fail with one clear message naming the file and the card."""
+
+import re
+import shutil
+
+import pytest
+
+from sim.content import DATA_DIR, ContentError, load_content
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    dst = tmp_path / "data"
+    shutil.copytree(DATA_DIR, dst)
+    return dst
+
+
+def _edit(path, old, new):
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def _fails(data_dir, *words):
+    with pytest.raises(ContentError) as err:
+        load_content(str(data_dir))
+    msg = str(err.value)
+    assert "\n" not in msg
+    for w in words:
+        assert w in msg, msg
+    return msg
+
+
+def test_shipped_content_loads_and_every_base_card_has_an_effect():
+    c = load_content()
+    assert c.decks[:3] == ["imperial", "highland", "sylvan"]
+    assert c.missing_effects(["imperial", "highland", "sylvan"]) == []
+    assert len([x for x in c.cards if x.deck == "legends"]) == 12
+    assert len([x for x in c.cards if x.deck == "flares"]) == 12
+
+
+def test_pattern_without_target(data_copy):
+    _edit(data_copy / "imperial.toml", '". @ .",', '". . .",')
+    _fails(data_copy, "imperial.toml", "swordmaster", "no target")
+
+
+def test_pattern_with_two_targets(data_copy):
+    _edit(data_copy / "imperial.toml", '". @ .",', '"@ @ .",')
+    _fails(data_copy, "imperial.toml", "swordmaster", "more than one target")
+
+
+def test_uneven_pattern_rows(data_copy):
+    _edit(data_copy / "imperial.toml", '". @ .",', '". @ . .",')
+    _fails(data_copy, "imperial.toml", "swordmaster", "different numbers of cells")
+
+
+def test_unknown_pattern_token(data_copy):
+    _edit(data_copy / "highland.toml", '"c . c",', '"c . x",')
+    _fails(data_copy, "highland.toml", "unknown pattern token")
+
+
+def test_bad_rank(data_copy):
+    _edit(data_copy / "sylvan.toml", 'rank = "common"', 'rank = "epic"')
+    _fails(data_copy, "sylvan.toml", "sapling", "bad rank")
+
+
+def test_unknown_op(data_copy):
+    text = (data_copy / "imperial.toml").read_text()
+    first_op = re.search(r'op = "([a-z-]+)"', text).group(1)
+    _edit(data_copy / "imperial.toml", f'op = "{first_op}"', 'op = "teleport"')
+    _fails(data_copy, "imperial.toml", "swordmaster", "unknown op", "teleport")
+
+
+def test_unknown_op_key(data_copy):
+    _edit(
+        data_copy / "flares.toml",
+        '{ op = "place", rank = "common" }',
+        '{ op = "place", rank = "common", colour = "red" }',
+    )
+    _fails(data_copy, "flares.toml", "f36", "does not take colour")
+
+
+def test_unknown_region(data_copy):
+    _edit(data_copy / "imperial.toml", 'region = "diagonal"', 'region = "sideways"')
+    _fails(data_copy, "imperial.toml", "unknown region", "sideways")
+
+
+def test_unknown_condition(data_copy):
+    _edit(data_copy / "flares.toml", 'if = "done"', 'if = "maybe"')
+    _fails(data_copy, "flares.toml", "f35", "unknown condition")
+
+
+def test_deck_with_wrong_card_count(data_copy):
+    text = (data_copy / "sylvan.toml").read_text()
+    cut = text.rindex("[[card]]")
+    (data_copy / "sylvan.toml").write_text(text[:cut])
+    _fails(data_copy, "sylvan.toml", "18 cards", "found 17")
+
+
+def test_not_toml(data_copy):
+    (data_copy / "legends.toml").write_text("this is = = not toml")
+    _fails(data_copy, "legends.toml", "not valid TOML")
+
+
+def test_card_without_effect_is_refused_unless_allowed(data_copy):
+    text = (data_copy / "highland.toml").read_text()
+    start = text.index("effect = [", text.index('id = "wild-eagle"'))
+    end = text.index("\n[[card]]", start)
+    (data_copy / "highland.toml").write_text(text[:start] + text[end:])
+    content = load_content(str(data_copy))
+    assert content.missing_effects(["highland"]) == ["highland/wild-eagle"]
+    with pytest.raises(ContentError, match="wild-eagle"):
+        content.require_playable(["highland", "imperial"], allow_missing_effects=False)
+    content.require_playable(["highland", "imperial"], allow_missing_effects=True)
+    content.require_playable(["imperial", "sylvan"], allow_missing_effects=False)
+
+
+def test_unknown_deck():
+    with pytest.raises(ContentError, match="unknown deck 'elves'"):
+        load_content().require_playable(["elves", "imperial"], False)
+
+
+def test_new_deck_file_is_loaded(data_copy):
+    text = (data_copy / "imperial.toml").read_text().replace('deck = "imperial"', 'deck = "test"')
+    (data_copy / "test.toml").write_text(text)
+    content = load_content(str(data_copy))
+    assert "test" in content.decks
+    assert content.card_index("test/swordmaster") >= 0
