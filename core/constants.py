@@ -93,6 +93,7 @@ OPT_NAMES = (
 )
 OPT_WIDTH = 4
 MAX_OPTIONS = 6144
+SCRATCH_ROWS = 96  # the last rows of the option buffer serve as scratch (square lists)
 
 # --- effect kinds ---------------------------------------------------------------------------
 EK_NONE = 0

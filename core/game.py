@@ -56,6 +56,7 @@ from core.constants import (
     PH_RETURN,
     PH_SETUP,
     PH_SUMMON_PICKUP,
+    SCRATCH_ROWS,
     SQ_GREEN,
     SQ_RED,
     SR_FLARE,
@@ -134,7 +135,7 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.patterns import find_summons, pattern_squares
+from core.patterns import anchor_squares, count_own, find_summons, pattern_squares
 from core.pieces import destroy, pick_up, put
 from core.scoring import (
     decide_winner,
@@ -192,11 +193,17 @@ def action_options(s, T, opts):
                     n = _opt(opts, n, OPT_PLACE, q, 0, 0)
         elif pieces_on_board(s, T, seat, COMMON) - pieces_on_board(s, T, seat, LEGENDARY) > 0:
             n = _opt(opts, n, OPT_PLACE, -1, 0, 0)  # pick a piece up first, then place
+        anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
+        n_anchors = anchor_squares(s, T, seat, anchors)
+        own_leg = count_own(s, T, seat, True)
+        own_pool = count_own(s, T, seat, False)
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             kind = T.card_kind[card]
             if kind == CK_BEING or kind == CK_LEGEND:
-                n = find_summons(s, T, seat, card, slot, opts, n)
+                n = find_summons(
+                    s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, own_leg
+                )
             if kind == CK_BEING and s[DISCARD_USED] == 0:
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
     n_actions = n
@@ -335,15 +342,15 @@ def finish_turn(s, T, ev):
         elif s[DECK_CNT + seat] == 0:
             s[END_SEAT] = seat
             s[END_REASON] = END_DECK
+    if s[TURN_NO] >= s[TURN_CAP]:  # the simulator's safety net wins over extra turns
+        game_over(s, T, ev, END_TURN_CAP)
+        return
     if s[EXTRA_TURN] == 1:
         s[EXTRA_TURN] = 0
         start_turn(s, T, ev, seat, 1)
         return
     if s[FINAL_TURN] == 1 and seat == s[END_SEAT]:
         game_over(s, T, ev, 0)
-        return
-    if s[TURN_NO] >= s[TURN_CAP]:
-        game_over(s, T, ev, END_TURN_CAP)
         return
     start_turn(s, T, ev, (seat + 1) % s[N_PLAYERS], 0)
 

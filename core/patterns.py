@@ -12,7 +12,7 @@ sufficient rank (cells are sorted highest rank first, so the anchor set is the s
 import numpy as np
 from numba import njit
 
-from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON
+from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON, SCRATCH_ROWS
 from core.layout import BOARD, BORROW_ENEMY, LSTOCK, NSQ, STOCK
 
 MAX_CELLS = 12
@@ -137,10 +137,28 @@ def count_own(s, T, seat, legendary):
 
 
 @njit(cache=True)
-def find_summons(s, T, seat, card, slot, opts, n):
-    """Append an OPT_SUMMON row for every legal (orientation, target) of ``card``."""
+def anchor_squares(s, T, seat, out):
+    """Squares whose pieces may anchor a pattern: yours, or every piece while an enemy piece
+    may be borrowed. Written to ``out``; returns the count."""
+    m = 0
+    borrow = s[BORROW_ENEMY]
+    for i in range(T.onboard.shape[0]):
+        p = T.onboard[i]
+        code = s[BOARD + p]
+        if code != 0 and (borrow > 0 or (code >> 2) == seat):
+            out[m] = p
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, own_leg):
+    """Append an OPT_SUMMON row for every legal (orientation, target) of ``card``.
+
+    ``anchors``: from ``anchor_squares``; ``own_pool`` / ``own_leg``: your common+heroic and
+    legendary pieces on the board (for the out-of-stock rule)."""
     rank = T.card_rank[card]
-    own_kind = count_own(s, T, seat, rank == LEGENDARY)
+    own_kind = own_leg if rank == LEGENDARY else own_pool
     borrow = s[BORROW_ENEMY]
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
@@ -155,10 +173,9 @@ def find_summons(s, T, seat, card, slot, opts, n):
         ar = T.or_cells[o, 0, 0]
         ac = T.or_cells[o, 0, 1]
         amin = T.or_cells[o, 0, 2]
-        for i in range(T.onboard.shape[0]):
-            p = T.onboard[i]
-            code = s[BOARD + p]
-            if code == 0 or (code & 3) < amin or (borrow == 0 and (code >> 2) != seat):
+        for i in range(n_anchors):
+            p = anchors[i]
+            if (s[BOARD + p] & 3) < amin:
                 continue
             t = _square_at(p, -ar, -ac)
             if t < 0:
@@ -170,9 +187,19 @@ def find_summons(s, T, seat, card, slot, opts, n):
     return n
 
 
+@njit(cache=True)
+def card_summons(s, T, seat, card, slot, opts, n):
+    """``find_summons`` for one card, doing its own set-up (the turn loop shares it)."""
+    anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
+    m = anchor_squares(s, T, seat, anchors)
+    pool = count_own(s, T, seat, False)
+    leg = count_own(s, T, seat, True)
+    return find_summons(s, T, seat, card, slot, opts, n, anchors, m, pool, leg)
+
+
 @njit(cache=True, inline="always")
 def _add(opts, n, slot, o, t):
-    if n < opts.shape[0]:
+    if n < opts.shape[0] - SCRATCH_ROWS:
         opts[n, 0] = OPT_SUMMON
         opts[n, 1] = slot
         opts[n, 2] = o

@@ -32,6 +32,7 @@ from core.layout import (
     SUMMONED_GREEN,
     SUMMONED_N,
     SUMMONED_RED,
+    TURN_CAP,
     TURN_NO,
 )
 from core.patterns import pattern_squares
@@ -41,6 +42,7 @@ from sim.content import ContentError
 from sim.render import board_from_lines
 
 MODES = {name: i for i, name in enumerate(K.MODE_NAMES)}
+POSITION_TURN_CAP = 1_000  # a position may be played on; its own decks start empty
 
 
 class PositionError(ValueError):
@@ -102,6 +104,7 @@ def position_from_dict(data, content, path="position"):
     blank_state(s)
     s[MODE], s[N_PLAYERS], s[CUR], s[FIRST] = mode, n, to_move, 0
     s[TURN_NO], s[ACTIONS_LEFT], s[PHASE] = 2, 2, K.PH_ACTION
+    s[TURN_CAP] = POSITION_TURN_CAP
     try:
         codes = board_from_lines(board, T, n)
     except ValueError as e:

@@ -32,7 +32,8 @@ from core.layout import (
     STOCK,
     SUMMONED_N,
 )
-from core.patterns import find_summons, reference_summons
+from core.patterns import card_summons as find_summons
+from core.patterns import reference_summons
 from sim.content import parse_pattern
 
 REFERENCE_CARDS = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/cards.json"
