@@ -160,4 +160,6 @@ SR_FLARE = 3
 
 # --- policies ---------------------------------------------------------------------------------
 POL_RANDOM = 0
-POLICY_NAMES = ("random",)
+POL_GREEDY = 1
+POL_MC = 2
+POLICY_NAMES = ("random", "greedy", "mc")

@@ -42,7 +42,7 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.policy import choose
+from core.policy import PP_WIDTH, choose
 from core.scoring import pieces_on_board
 from core.setup import init_game
 
@@ -90,12 +90,23 @@ ERR_LOG = 999
 
 
 @njit(cache=True)
-def play_to_end(s, T, ev, opts, policies, check):
+def workspace():
+    """Scratch buffers of the lookahead players, allocated once per kernel call."""
+    work = np.zeros((3, STATE_SIZE), np.int32)
+    wopts = np.zeros((2, MAX_OPTIONS, OPT_WIDTH), np.int32)
+    ev0 = np.zeros((0, 6), np.int32)  # lookahead copies keep no log
+    return work, wopts, ev0
+
+
+@njit(cache=True)
+def play_to_end(s, T, ev, opts, policies, params, check):
     """Play the game in ``s`` to its end; with ``check`` run the invariant checker after
     every applied option. Returns 0, or the first error code."""
+    work, wopts, ev0 = workspace()
     n = advance(s, T, ev, opts)
     while n > 0:
-        k = choose(s, T, opts, n, policies[s[CUR]])
+        seat = s[CUR]
+        k = choose(s, T, opts, n, policies[seat], params[seat], work, wopts, ev0)
         if k < 0:
             return ERR_POLICY
         apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
@@ -185,13 +196,15 @@ def play_batch(
     check,
     ev_rows,
 ):
-    """Result rows only (see ``play_chunk``)."""
+    """Result rows only, players without parameters (see ``play_chunk``)."""
+    params = np.zeros((n_players, PP_WIDTH))
     out, _, _ = play_chunk(
         T,
         mode,
         n_players,
         decks,
         policies,
+        params,
         seed_hi,
         seed_lo,
         first_index,
@@ -211,6 +224,7 @@ def play_chunk(
     n_players,
     decks,
     policies,
+    params,
     seed_hi,
     seed_lo,
     first_index,
@@ -221,8 +235,9 @@ def play_chunk(
     ev_rows,
 ):
     """Play games ``first_index .. first_index + n_games - 1`` (the first seat is the game
-    index modulo the seats). Returns (result rows, card event rows, task claim rows); the
-    last two are empty when ``ev_rows`` is 0 (no log kept)."""
+    index modulo the seats). ``params[seat]`` holds that seat's policy parameters
+    (core.policy PP_*). Returns (result rows, card event rows, task claim rows); the last
+    two are empty when ``ev_rows`` is 0 (no log kept)."""
     out = np.zeros((n_games, R_WIDTH), np.int64)
     per_game = 0 if ev_rows == 0 else 400
     cev = np.zeros((n_games * per_game, 5), np.int32)
@@ -248,7 +263,7 @@ def play_chunk(
             turn_cap,
             allow_no_effect,
         )
-        err = play_to_end(s, T, ev, opts, policies, check)
+        err = play_to_end(s, T, ev, opts, policies, params, check)
         if check and ev_rows > 0 and s[EV_LOST] > 0 and err == 0:
             err = ERR_LOG
         _record(out, g, s, T, n_players, err)

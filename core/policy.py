@@ -1,17 +1,35 @@
-"""Players inside the compiled engine. All of them only pick a row of the option list.
+"""Players inside the compiled engine. All of them only pick a row of the option list, so
+they share every rule.
 
 random: in the action phase, first a kind of option uniformly among the kinds present
 (place, summon, discard, flare, end turn), then an instance of that kind uniformly. In the
 claim phase it claims one of the claimable tasks uniformly and never declines. Everywhere
 else (effect targets including "skip", pick-ups, returning cards after a discard, setup) it
 picks uniformly among all options.
+
+greedy: one-ply lookahead. Every option is applied to a copy of the state, the copy is run
+to its next decision, and the result is scored by core.evaluate with the seat's weights;
+ties are broken uniformly at random.
+
+mc: flat Monte Carlo. The best ``candidates`` options by the greedy score each get
+``playouts`` random playouts of ``horizon`` turns (or to the end of the game); the option
+with the best mean evaluation (a won game counts the win weight) is played.
 """
 
+import numpy as np
 from numba import njit
 
-from core.constants import OPT_CLAIM, PH_ACTION, PH_CLAIM, POL_RANDOM
-from core.layout import PHASE
+from core.constants import OPT_CLAIM, PH_ACTION, PH_CLAIM, POL_GREEDY, POL_MC, POL_RANDOM
+from core.evaluate import N_WEIGHTS, evaluate
+from core.game import advance, apply_option
+from core.layout import CUR, GAME_OVER, PHASE, RNG, TURN_NO
 from core.rng import rand_below
+
+PP_MC_PLAYOUTS = N_WEIGHTS  # policy parameter columns after the evaluation weights
+PP_MC_HORIZON = N_WEIGHTS + 1
+PP_MC_CANDIDATES = N_WEIGHTS + 2
+PP_WIDTH = N_WEIGHTS + 3
+EPS = 1e-9
 
 
 @njit(cache=True)
@@ -60,8 +78,101 @@ def choose_random(s, opts, n):
 
 
 @njit(cache=True)
-def choose(s, T, opts, n, policy):
-    """Dispatch on the seat's policy code (constants.POL_*)."""
+def _option_value(s, T, opts, k, w, work, wopts, ev0):
+    """Greedy value of option ``k``: apply it to a copy, run to the next decision, score."""
+    seat = s[CUR]
+    c = work[0]
+    c[:] = s
+    apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+    advance(c, T, ev0, wopts[0])
+    return evaluate(c, T, seat, w, wopts[0])
+
+
+@njit(cache=True)
+def choose_greedy(s, T, opts, n, params, work, wopts, ev0):
+    best = -np.inf
+    ties = 0
+    pick = 0
+    w = params[:N_WEIGHTS]
+    for k in range(n):
+        v = _option_value(s, T, opts, k, w, work, wopts, ev0)
+        if v > best + EPS:
+            best = v
+            ties = 1
+            pick = k
+        elif v >= best - EPS:
+            ties += 1
+            if rand_below(s, ties) == 0:
+                pick = k
+    return pick
+
+
+@njit(cache=True)
+def _playout(s, T, seat, w, horizon, work, wopts, ev0):
+    """Random play from ``work[1]`` for ``horizon`` turns; the value for ``seat``."""
+    c = work[1]
+    stop = c[TURN_NO] + horizon
+    n = advance(c, T, ev0, wopts[1])
+    while n > 0 and c[TURN_NO] < stop:
+        k = choose_random(c, wopts[1], n)
+        apply_option(c, T, ev0, wopts[1][k, 0], wopts[1][k, 1], wopts[1][k, 2], wopts[1][k, 3])
+        n = advance(c, T, ev0, wopts[1])
+    return evaluate(c, T, seat, w, wopts[1])
+
+
+@njit(cache=True)
+def choose_mc(s, T, opts, n, params, work, wopts, ev0):
+    if n == 1:
+        return 0
+    seat = s[CUR]
+    w = params[:N_WEIGHTS]
+    playouts = int(params[PP_MC_PLAYOUTS])
+    horizon = int(params[PP_MC_HORIZON])
+    cands = min(n, int(params[PP_MC_CANDIDATES]))
+    # preselect the best candidates by the greedy value (scratch: work[2] rows as floats)
+    value = np.empty(n)  # one small allocation per mc decision; mc decisions are costly anyway
+    for k in range(n):
+        value[k] = _option_value(s, T, opts, k, w, work, wopts, ev0)
+    order = np.argsort(-value)
+    best = -np.inf
+    pick = order[0]
+    for j in range(cands):
+        k = order[j]
+        total = 0.0
+        for _ in range(playouts):
+            c = work[1]
+            c[:] = s
+            _reseed(c, s)
+            apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+            if c[GAME_OVER] == 1:
+                total += evaluate(c, T, seat, w, wopts[1])
+            else:
+                total += _playout(s, T, seat, w, horizon, work, wopts, ev0)
+        mean = total / playouts
+        if mean > best + EPS:
+            best = mean
+            pick = k
+    return pick
+
+
+@njit(cache=True)
+def _reseed(c, s):
+    """Give the playout copy fresh random words drawn from the real game's generator, so
+    playouts differ from each other but the game stays reproducible."""
+    for i in range(4):
+        v = rand_below(s, 1 << 30) * 4 + rand_below(s, 4)
+        c[RNG + i] = v if v != 0 else 1
+
+
+@njit(cache=True)
+def choose(s, T, opts, n, policy, params, work, wopts, ev0):
+    """Dispatch on the seat's policy code (constants.POL_*); -1 for an unknown code."""
+    if n == 1:
+        return 0
     if policy == POL_RANDOM:
         return choose_random(s, opts, n)
-    return -1  # unknown policy: the caller reports it
+    if policy == POL_GREEDY:
+        return choose_greedy(s, T, opts, n, params, work, wopts, ev0)
+    if policy == POL_MC:
+        return choose_mc(s, T, opts, n, params, work, wopts, ev0)
+    return -1

@@ -11,13 +11,14 @@ import numpy as np
 
 from core import constants as K
 from core.game import advance, apply_option
+from core.kernel import workspace
 from core.layout import CUR, EV_LOST, EV_N, SCORE, STATE_SIZE
 from core.policy import choose
 from core.setup import init_game
 from sim.content import Content
+from sim.players import policy_codes, policy_params
 from sim.render import event_text, piece_token
 
-POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
 LOG_ROWS = 50_000
 DEFAULT_TURN_CAP = 200
 
@@ -37,9 +38,7 @@ class GameConfig:
             raise ValueError(f"unknown mode {self.mode!r} (known: {', '.join(K.MODE_NAMES)})")
         if len(self.decks) != 2:
             raise ValueError(f"{self.mode} needs 2 decks, got {len(self.decks)}")
-        for p in self.policies:
-            if p not in POLICIES:
-                raise ValueError(f"unknown policy {p!r} (known: {', '.join(POLICIES)})")
+        policy_params(self.policies)  # raises ValueError on an unknown or malformed policy
         if self.turn_cap <= 0:
             raise ValueError("the turn cap must be positive")
         if not 0 <= self.seed < 2**64:
@@ -59,8 +58,10 @@ def play_logged(content: Content, cfg: GameConfig):
     ev = np.zeros((LOG_ROWS, K.EV_WIDTH), np.int32)
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     decks = np.array([content.deck_index(d) for d in cfg.decks], np.int32)
-    pols = np.array([POLICIES[p] for p in cfg.policies], np.int32)
+    pols = policy_codes(cfg.policies)
     hi, lo = split_seed(cfg.seed)
+    params = policy_params(cfg.policies)
+    work, wopts, ev0 = workspace()
     first = cfg.game_index % len(cfg.decks)
     init_game(
         s,
@@ -78,7 +79,8 @@ def play_logged(content: Content, cfg: GameConfig):
     )
     n = advance(s, T, ev, opts)
     while n > 0:
-        k = choose(s, T, opts, n, pols[s[CUR]])
+        seat = s[CUR]
+        k = choose(s, T, opts, n, pols[seat], params[seat], work, wopts, ev0)
         apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
         n = advance(s, T, ev, opts)
     if s[EV_LOST]:

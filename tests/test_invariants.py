@@ -60,7 +60,7 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.policy import choose
+from core.policy import choose_random
 from core.setup import init_game
 from sim.content import BASE_DECKS, load_content
 from sim.single_game import GameConfig, play_logged, replay_board
@@ -145,7 +145,7 @@ def mid_game(mode, pair=("imperial", "highland"), seed=5, game=0, decisions=40):
     n = advance(s, T, ev, opts)
     for _ in range(decisions):
         assert n > 0, "game ended before the wanted mid-game point"
-        k = choose(s, T, opts, n, 0)
+        k = choose_random(s, opts, n)
         apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
         n = advance(s, T, ev, opts)
     assert check_state(s, T, ev) == 0

@@ -63,7 +63,7 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.policy import choose
+from core.policy import choose_random
 from core.scoring import decide_winner, high_form_score, refresh_scores
 from core.setup import init_game
 from core.task_display import remove_claimed
@@ -601,7 +601,7 @@ def test_random_game_stops_at_the_turn_cap(mode):
     g = Fresh(mode, seed=99, first=1, turn_cap=6)
     n = advance(g.s, T, g.ev, g.opts)
     while n > 0:
-        k = choose(g.s, T, g.opts, n, K.POL_RANDOM)
+        k = choose_random(g.s, g.opts, n)
         apply_option(g.s, T, g.ev, *g.opts[k])
         n = advance(g.s, T, g.ev, g.opts)
     assert g.s[GAME_OVER] == 1 and g.s[TURN_NO] == 6
