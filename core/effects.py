@@ -459,8 +459,8 @@ def _direction(T, a, b):
     dc = b % 9 - a % 9
     if dr != 0 and dc != 0 and abs(dr) != abs(dc):
         return -1
-    sr = (dr > 0) - (dr < 0)
-    sc = (dc > 0) - (dc < 0)
+    sr = 1 if dr > 0 else (-1 if dr < 0 else 0)
+    sc = 1 if dc > 0 else (-1 if dc < 0 else 0)
     for d in range(8):
         p = T.nbr[a, d]
         if p >= 0 and p // 9 - a // 9 == sr and p % 9 - a % 9 == sc:

@@ -77,6 +77,95 @@ def cmd_cards(args):
     print(show_card(content, args.card) if args.card else list_cards(content))
 
 
+def _positive(value, flag):
+    if value is not None and value < 1:
+        raise CliError(f"{flag} must be a positive integer, got {value}")
+
+
+def _run_study(study, content, args) -> int:
+    """Play a study into --out; the summary line on stdout. Exit status 0, 1 when a chunk
+    failed for good, 130 when interrupted (both resumable by running the command again)."""
+    from cluster.runner import StudyFailed, StudyInterrupted, run_study
+
+    _positive(args.workers, "--workers")
+    _positive(args.chunk_size, "--chunk-size")
+    try:
+        summary = run_study(
+            study,
+            content,
+            args.out,
+            workers=args.workers,
+            address=args.address,
+            chunk_size=args.chunk_size,
+            overwrite=args.overwrite,
+        )
+    except StudyInterrupted as e:
+        print(
+            f"kalarite: interrupted: {e.summary.line()}; run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    except KeyboardInterrupt:
+        print("kalarite: interrupted before the study started", file=sys.stderr)
+        return 130
+    except StudyFailed as e:
+        text = " ".join(str(e).split())
+        print(f"kalarite: error: {text}; run the same command again to resume", file=sys.stderr)
+        return 1
+    print(f"kalarite: {summary.line()}")
+    return 0
+
+
+def cmd_simulate(args):
+    from sim.content import load_content
+    from sim.study import simulate_study
+
+    content = load_content()
+    decks = _decks(args.decks)
+    study = simulate_study(
+        content,
+        decks=decks,
+        mode=args.mode,
+        policies=_policies(args.policy, len(decks)),
+        games=args.games,
+        seed=args.seed,
+        turn_cap=args.turn_cap,
+        beings_without_effects=args.beings_without_effects,
+    )
+    return _run_study(study, content, args)
+
+
+def cmd_study(args):
+    from sim.content import load_content
+    from sim.study import load_study
+
+    content = load_content()
+    study = load_study(args.spec, content, beings_without_effects=args.beings_without_effects)
+    return _run_study(study, content, args)
+
+
+def _add_run_flags(p):
+    p.add_argument("--out", required=True, help="dataset directory (Parquet tables + study.json)")
+    p.add_argument(
+        "--workers", type=int, default=None, help="parallel workers (default: all local cores)"
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="address of an existing Ray cluster (default: $RAY_ADDRESS, else a local Ray)",
+    )
+    p.add_argument("--chunk-size", type=int, default=None, help="games per chunk (default 2000)")
+    p.add_argument(
+        "--overwrite", action="store_true", help="replace a finished or different study in --out"
+    )
+    p.add_argument(
+        "--beings-without-effects",
+        action="store_true",
+        help="deal beings whose effect is not implemented yet, as no-effect beings "
+        "(every output is marked)",
+    )
+
+
 def cmd_demo(args):
     from sim.demo import run_demo
 
@@ -110,6 +199,25 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_argument("card", nargs="?", help="card id, e.g. imperial/swordmaster")
     cards.set_defaults(func=cmd_cards)
 
+    simulate = sub.add_parser(
+        "simulate", help="play many games of one matchup into a Parquet dataset (on Ray)"
+    )
+    simulate.add_argument(
+        "--decks", required=True, help="one deck per seat, e.g. imperial,highland"
+    )
+    simulate.add_argument("--mode", default="high-form", choices=K.MODE_NAMES)
+    simulate.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    simulate.add_argument("--policy", default="random", help="one policy, or one per seat")
+    simulate.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
+    simulate.add_argument("--turn-cap", type=int, default=200)
+    _add_run_flags(simulate)
+    simulate.set_defaults(func=cmd_simulate)
+
+    study = sub.add_parser("study", help="play a study spec (TOML) into a Parquet dataset (on Ray)")
+    study.add_argument("spec", help="study spec TOML file (see sim/studies/example.toml)")
+    _add_run_flags(study)
+    study.set_defaults(func=cmd_study)
+
     demo = sub.add_parser("demo", help="run the default demo study and write its summary")
     demo.add_argument("--out", default="runs/demo")
     demo.add_argument("--games", type=int, default=400, help="games per matchup and mode")
@@ -126,12 +234,12 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         if getattr(args, "action", None) == "show" and not args.card:
             parser.error("cards show needs a card id")
-        args.func(args)
+        rc = args.func(args)
     except (CliError, ContentError, PositionError, ValueError, OSError) as e:
         text = " ".join(str(e).split())  # always one line
         print(f"kalarite: error: {text}", file=sys.stderr)
         return 2
-    return 0
+    return rc or 0
 
 
 if __name__ == "__main__":

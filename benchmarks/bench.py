@@ -1,0 +1,293 @@
+"""The benchmark suite: engine throughput, JIT speed-up, summon search, Ray scaling, memory,
+JIT warm-up. Timings are measured here, never asserted in tests.
+
+Run with `kalarite bench` (full) or `kalarite bench --quick --json` (under a minute); `make
+bench` writes benchmarks/results/<date>.json.
+"""
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+from core import constants as K
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def machine_info() -> dict:
+    import numba
+
+    return {
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "cpu": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "platform": platform.platform(),
+    }
+
+
+def _content():
+    from sim.content import load_content
+
+    return load_content()
+
+
+def throughput(mode: str, policy: str, games: int, seed: int = 11) -> dict:
+    """Games on one core in this process (the kernel compiled beforehand)."""
+    from core.kernel import R_ACTIONS, R_DECISIONS, play_chunk
+    from sim.players import policy_codes, policy_params
+
+    T = _content().tables
+    specs = [policy, policy]
+    args = (
+        T,
+        K.MODE_NAMES.index(mode),
+        2,
+        np.array([0, 1], np.int32),
+        policy_codes(specs),
+        policy_params(specs),
+        0,
+        seed,
+    )
+    play_chunk(*args, 0, 2, 200, 0, 0, 0)  # compile / load the cache outside the timing
+    t0 = time.perf_counter()
+    rows, _, _ = play_chunk(*args, 0, games, 200, 0, 0, 0)
+    dt = time.perf_counter() - t0
+    return {
+        "mode": mode,
+        "policy": policy,
+        "decks": "imperial-vs-highland",
+        "games": games,
+        "seconds": round(dt, 3),
+        "games_per_s_per_core": round(games / dt, 1),
+        "actions_per_s_per_core": round(float(rows[:, R_ACTIONS].sum()) / dt),
+        "decisions_per_s_per_core": round(float(rows[:, R_DECISIONS].sum()) / dt),
+    }
+
+
+_NOJIT_SNIPPET = """
+import json, sys, time, numpy as np
+from sim.content import load_content
+from core.kernel import R_ACTIONS, play_batch
+T = load_content().tables
+t0 = time.perf_counter()
+rows = play_batch(T, 0, 2, np.array([0, 1], np.int32), np.zeros(2, np.int32), 0, 11, 0,
+                  int(sys.argv[1]), 200, 0, 0, 0)
+dt = time.perf_counter() - t0
+print(json.dumps({"games": int(sys.argv[1]), "seconds": dt,
+                  "actions": int(rows[:, R_ACTIONS].sum())}))
+"""
+
+
+def jit_speedup(nojit_games: int) -> dict:
+    """The same random High Form games with NUMBA_DISABLE_JIT=1 (pure Python) vs compiled."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run(
+        [sys.executable, "-c", _NOJIT_SNIPPET, str(nojit_games)],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    slow = json.loads(out.stdout.strip().splitlines()[-1])
+    fast = throughput("high-form", "random", max(200, nojit_games * 50))
+    py_rate = slow["actions"] / slow["seconds"]
+    return {
+        "python_actions_per_s": round(py_rate, 1),
+        "python_games": nojit_games,
+        "jit_actions_per_s": fast["actions_per_s_per_core"],
+        "jit_speedup": round(fast["actions_per_s_per_core"] / py_rate, 1),
+    }
+
+
+def summon_search(n_games: int = 200, reps: int = 5) -> dict:
+    """Legal-summon search alone over a fixed set of mid-game positions."""
+    from benchmarks.positions import collect_positions, time_summon_search
+
+    T = _content().tables
+    states = collect_positions(T, n_games)
+    found, seconds, calls = time_summon_search(T, states, reps)
+    return {
+        "positions": int(len(states)),
+        "searches": int(calls),
+        "summons_found_per_s": round(found / seconds),
+        "searches_per_s": round(calls / seconds),
+    }
+
+
+class _RssSampler:
+    """Peak total resident memory of this process and the Ray workers it drives."""
+
+    def __init__(self):
+        import psutil
+
+        self.psutil = psutil
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _loop(self):
+        me = self.psutil.Process()
+        while not self._stop.is_set():
+            total = me.memory_info().rss
+            for p in self.psutil.process_iter(["cmdline", "memory_info"]):
+                cmd = " ".join(p.info["cmdline"] or [])
+                if "ray::" in cmd or "default_worker.py" in cmd:
+                    total += p.info["memory_info"].rss
+            self.peak = max(self.peak, total)
+            self._stop.wait(0.5)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def ray_run(games: int, workers: int, chunk_size: int, measure_memory: bool = False) -> dict:
+    """One random High Form matchup through Ray into a temporary dataset."""
+    from cluster.runner import run_study
+    from sim.study import simulate_study
+
+    content = _content()
+    study = simulate_study(
+        content, ["imperial", "highland"], "high-form", ("random", "random"), games, 1, 200, False
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run")
+        if measure_memory:
+            with _RssSampler() as mem:
+                s = run_study(
+                    study, content, out, workers=workers, chunk_size=chunk_size, progress=False
+                )
+            peak = mem.peak
+        else:
+            s = run_study(
+                study, content, out, workers=workers, chunk_size=chunk_size, progress=False
+            )
+            peak = None
+    res = {
+        "games": games,
+        "workers": workers,
+        "wall_s": round(s.wall_s, 2),
+        "start_s": round(s.start_s, 2),
+        "games_per_s": round(s.games_per_s, 1),
+    }
+    if peak is not None:
+        res["peak_rss_mib"] = round(peak / 2**20)
+    return res
+
+
+def ray_scaling(games: int, chunk_size: int) -> dict:
+    one = ray_run(games, 1, chunk_size)
+    two = ray_run(games, 2, chunk_size)
+    return {
+        "one_worker": one,
+        "two_workers": two,
+        "ray_2_vs_1": round(two["games_per_s"] / one["games_per_s"], 2),
+    }
+
+
+_WARMUP_SNIPPET = """
+import time, numpy as np
+t0 = time.perf_counter()
+from sim.content import load_content
+from core.kernel import play_batch
+T = load_content().tables
+play_batch(T, 0, 2, np.array([0, 1], np.int32), np.zeros(2, np.int32), 0, 1, 0, 1, 200, 0, 0, 0)
+print(time.perf_counter() - t0)
+"""
+
+
+def jit_warmup() -> dict:
+    """Import + compile + one game: with an empty kernel cache, then with the cache warm."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, KALARITE_NUMBA_CACHE=cache)
+        times = []
+        for _ in range(2):
+            out = subprocess.run(
+                [sys.executable, "-c", _WARMUP_SNIPPET],
+                env=env,
+                cwd=REPO,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            times.append(float(out.stdout.strip().splitlines()[-1]))
+    return {"cold_cache_s": round(times[0], 1), "warm_cache_s": round(times[1], 2)}
+
+
+def run(quick: bool) -> dict:
+    res = {"machine": machine_info(), "quick": quick, "date": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    hf = throughput("high-form", "random", 1000 if quick else 5000)
+    res["random_high_form"] = hf
+    res["actions_per_s_per_core"] = hf["actions_per_s_per_core"]
+    res["games_per_s_per_core"] = hf["games_per_s_per_core"]
+    js = jit_speedup(2 if quick else 5)
+    res["jit"] = js
+    res["jit_speedup"] = js["jit_speedup"]
+    sc = ray_scaling(4000 if quick else 40000, 500 if quick else 2000)
+    res["ray"] = sc
+    res["ray_2_vs_1"] = sc["ray_2_vs_1"]
+    if quick:
+        return res
+    res["random_deathmatch"] = throughput("deathmatch", "random", 5000)
+    res["greedy_high_form"] = throughput("high-form", "greedy", 100)
+    res["greedy_deathmatch"] = throughput("deathmatch", "greedy", 100)
+    res["summon_search"] = summon_search()
+    res["large_study_memory"] = ray_run(200_000, 2, 2000, measure_memory=True)
+    res["jit_warmup"] = jit_warmup()
+    return res
+
+
+def markdown_table(res: dict) -> str:
+    """The README table of a full run."""
+    rows = [("measure", "value")]
+    for key in ("random_high_form", "random_deathmatch", "greedy_high_form", "greedy_deathmatch"):
+        if key in res:
+            r = res[key]
+            rows.append(
+                (
+                    f"{r['policy']} {r['mode']}: actions/s per core",
+                    f"{r['actions_per_s_per_core']:,}",
+                )
+            )
+            rows.append(
+                (f"{r['policy']} {r['mode']}: games/s per core", f"{r['games_per_s_per_core']:,}")
+            )
+    rows.append(("JIT speed-up vs NUMBA_DISABLE_JIT=1", f"{res['jit_speedup']}x"))
+    rows.append(("Ray: 2 workers vs 1", f"{res['ray_2_vs_1']}x"))
+    if "summon_search" in res:
+        rows.append(
+            ("summon search: summons found/s", f"{res['summon_search']['summons_found_per_s']:,}")
+        )
+    if "large_study_memory" in res:
+        m = res["large_study_memory"]
+        rows.append(
+            (
+                f"peak memory, {m['games']:,}-game study (driver + workers)",
+                f"{m['peak_rss_mib']} MiB",
+            )
+        )
+    if "jit_warmup" in res:
+        w = res["jit_warmup"]
+        rows.append(
+            (
+                "JIT warm-up: cold cache / warm cache",
+                f"{w['cold_cache_s']} s / {w['warm_cache_s']} s",
+            )
+        )
+    lines = [f"| {a} | {b} |" for a, b in rows]
+    lines.insert(1, "| --- | --- |")
+    return "\n".join(lines)

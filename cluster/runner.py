@@ -1,0 +1,378 @@
+"""Run a study on Ray: split it into chunks of games, play each chunk as a Ray task (the
+worker process keeps its compiled kernel between tasks), and write each finished chunk
+through the dataset store as it arrives.
+
+- Ray: an existing session is used as it is (and left running); ``address`` (or
+  ``RAY_ADDRESS``) connects to an existing cluster; otherwise a local Ray starts with
+  ``workers`` CPUs and stops at the end. Workers of a cluster must run the same kalarite
+  (engine and content hashes are checked on every chunk).
+- At most ``2 * workers`` chunks are in flight (and at most ``workers`` run at once), so
+  memory stays bounded whatever the number of games; each result is written and dropped as
+  soon as it arrives.
+- A task whose worker dies is retried by Ray (``MAX_RETRIES``); its chunk is still written
+  once, by the driver, under a name fixed by (matchup, chunk index).
+- Ctrl-C cancels the chunks in flight and leaves a resumable dataset.
+
+Test hooks (environment of the driver): ``KALARITE_TEST_KILL_CHUNK=N`` makes the worker of
+chunk N of the first matchup die once (``os._exit``), using the marker file
+``KALARITE_TEST_KILL_MARKER``; ``KALARITE_TEST_INTERRUPT_AFTER=N`` raises KeyboardInterrupt in
+the driver after N chunks were written.
+"""
+
+import logging
+import os
+import socket
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from cluster.worker import ChunkJob, play_chunk_files
+from results.store import DatasetStore, dataset_info
+from sim.study import DEFAULT_CHUNK_SIZE, plan_chunks
+
+MAX_RETRIES = 3
+IN_FLIGHT_PER_WORKER = 2
+
+
+class StudyFailed(RuntimeError):
+    """The study could not finish (a chunk failed for good); the dataset stays resumable."""
+
+
+class RayStartError(ValueError):
+    """Ray could not start or be reached (one line, exit status 2; nothing written)."""
+
+
+@dataclass
+class RunSummary:
+    out: str
+    games: int  # games in the study
+    games_played: int  # played by this run
+    games_skipped: int  # finished by an earlier run
+    chunks: int
+    chunks_played: int
+    chunks_skipped: int
+    wall_s: float  # the whole run, starting Ray included
+    workers: int
+    start_s: float = 0.0  # of which: starting or connecting to Ray
+    errors: int = 0  # games with a non-zero error code
+    status: str = "complete"
+    max_in_flight: int = 0  # most chunks submitted and not yet written at once
+    worker_pids: set = field(default_factory=set)
+
+    @property
+    def games_per_s(self) -> float:
+        """Throughput once Ray is up (loading the kernel in the workers included)."""
+        play = self.wall_s - self.start_s
+        return self.games_played / play if play > 0 else 0.0
+
+    def line(self) -> str:
+        done = self.games_played + self.games_skipped
+        text = f"{done} games"
+        if self.games_skipped:
+            text += f" ({self.games_skipped} from an earlier run)"
+        if self.status != "complete":
+            text += f" of {self.games}"
+        text += (
+            f" in {self.wall_s:.1f} s ({self.start_s:.1f} s starting Ray), "
+            f"{self.games_per_s:,.0f} games/s, {self.workers} "
+            f"worker{'s' if self.workers != 1 else ''}"
+        )
+        if self.errors:
+            text += f", {self.errors} games with engine errors"
+        return f"{text} -> {self.out} (games, card_events, task_claims)"
+
+
+class StudyInterrupted(KeyboardInterrupt):
+    def __init__(self, summary: RunSummary):
+        super().__init__()
+        self.summary = summary
+
+
+# --- progress ------------------------------------------------------------------------------
+
+
+class _NoProgress:
+    def __init__(self, *a, **k):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def advance(self, games: int):
+        pass
+
+    def started(self):
+        pass
+
+
+class _RichProgress:
+    """Games done, games/s and ETA on a terminal."""
+
+    def __init__(self, total: int, done: int):
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            ProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.text import Text
+
+        class _Rate(ProgressColumn):
+            def render(self, task):
+                speed = task.finished_speed or task.speed
+                return Text(f"{speed:,.0f} games/s" if speed else "- games/s")
+
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            _Rate(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            transient=True,
+        )
+        self._task = self._progress.add_task("starting workers", total=total, completed=done)
+
+    def __enter__(self):
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._progress.stop()
+        return False
+
+    def started(self):
+        self._progress.update(self._task, description="playing")
+
+    def advance(self, games: int):
+        self._progress.advance(self._task, games)
+
+
+# --- Ray -------------------------------------------------------------------------------------
+
+
+def _check_reachable(address: str, timeout: float = 5.0):
+    """Fail fast on a GCS address nobody listens at (ray.init would retry for minutes)."""
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return  # ray://, "auto" and the like: left to Ray
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise RayStartError(f"cannot reach Ray at {address}: {e.strerror or e}") from None
+
+
+class _Ray:
+    """The Ray session for one run: reuse, connect, or start (and then stop) one."""
+
+    def __init__(self, workers: int | None, address: str | None):
+        import ray
+
+        self.ray = ray
+        self.owned = False
+        address = address or os.environ.get("RAY_ADDRESS") or None
+        try:
+            if ray.is_initialized():
+                pass
+            elif address:
+                _check_reachable(address)
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+                self.owned = True
+            else:
+                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+                ray.init(
+                    address="local",
+                    num_cpus=workers or os.cpu_count() or 1,
+                    include_dashboard=False,
+                    logging_level=logging.ERROR,
+                    log_to_driver=False,
+                )
+                self.owned = True
+        except (KeyboardInterrupt, RayStartError):
+            raise
+        except Exception as e:
+            where = f"at {address}" if address else "locally"
+            text = " ".join(str(e).split())[:300]
+            raise RayStartError(f"cannot start or reach Ray {where}: {text}") from None
+        self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.workers = workers or self.cpus
+
+    @property
+    def window(self) -> int:
+        """Chunks in flight. Ray runs at most one chunk per CPU; when the session has more
+        CPUs than ``workers``, the window itself keeps the concurrency at ``workers``."""
+        if self.workers >= self.cpus:
+            return IN_FLIGHT_PER_WORKER * self.workers
+        return self.workers
+
+    def close(self):
+        if self.owned:
+            self.ray.shutdown()
+
+
+def _kill_marker(chunk, matchup: int) -> str | None:
+    want = os.environ.get("KALARITE_TEST_KILL_CHUNK")
+    if want is None or matchup != 0 or chunk.index != int(want):
+        return None
+    return os.environ.get("KALARITE_TEST_KILL_MARKER") or os.path.join(
+        tempfile.gettempdir(), f"kalarite-kill-{os.getpid()}-{want}"
+    )
+
+
+def _error_text(e) -> str:
+    cause = getattr(e, "cause", None)
+    if cause is not None and not isinstance(cause, type(e)):
+        text = f"{type(cause).__name__}: {cause}"
+    else:
+        text = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+    return " ".join(text.split())[:400]
+
+
+def run_study(
+    study,
+    content,
+    out,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    chunk_size: int | None = None,
+    overwrite: bool = False,
+    progress: bool | None = None,
+) -> RunSummary:
+    """Play ``study`` into the dataset ``out``; returns the summary. Raises StoreError or
+    RayStartError before anything is written, StudyInterrupted on Ctrl-C and StudyFailed when
+    a chunk fails for good (both leave a resumable dataset)."""
+    t0 = time.perf_counter()  # wall time includes starting Ray and the workers
+    if workers is not None and workers < 1:
+        raise ValueError("--workers must be at least 1")
+    matchups = study.matchups()
+    info = dataset_info(study, content)
+    size = chunk_size or study.chunk_size or DEFAULT_CHUNK_SIZE
+    store = DatasetStore.prepare(out, info, matchups, size, overwrite=overwrite)
+    try:
+        session = _Ray(workers, address)
+    except BaseException:
+        store.rollback()
+        raise
+    try:
+        return _run(study, store, session, progress, t0, time.perf_counter() - t0)
+    finally:
+        session.close()
+
+
+def _run(study, store, session, progress, t0, start_s) -> RunSummary:
+    ray = session.ray
+    done = store.begin(session.workers)
+    chunks = plan_chunks(store.matchups, store.chunk_size)
+    todo = [c for c in chunks if (c.matchup, c.index) not in done]
+    skipped_games = sum(c.n_games for c in chunks if (c.matchup, c.index) in done)
+    summary = RunSummary(
+        out=str(store.root),
+        games=study.total_games,
+        games_played=0,
+        games_skipped=skipped_games,
+        chunks=len(chunks),
+        chunks_played=0,
+        chunks_skipped=len(chunks) - len(todo),
+        wall_s=0.0,
+        workers=session.workers,
+        start_s=start_s,
+    )
+    interrupt_after = os.environ.get("KALARITE_TEST_INTERRUPT_AFTER")
+    interrupt_after = int(interrupt_after) if interrupt_after else None
+    remote = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(
+        play_chunk_files
+    )
+    window = session.window
+    pending = iter(todo)
+    inflight = {}
+
+    def submit():
+        while len(inflight) < window:
+            ch = next(pending, None)
+            if ch is None:
+                return
+            mu = store.matchups[ch.matchup]
+            job = ChunkJob(
+                matchup=ch.matchup,
+                chunk_index=ch.index,
+                mode=mu.mode,
+                decks=mu.decks,
+                policies=mu.policies,
+                seed=mu.seed,
+                first_game=ch.first_game,
+                n_games=ch.n_games,
+                turn_cap=study.turn_cap,
+                beings_without_effects=study.beings_without_effects,
+                info=store.info,
+                kill_marker=_kill_marker(ch, ch.matchup),
+            )
+            inflight[remote.remote(job)] = ch
+            summary.max_in_flight = max(summary.max_in_flight, len(inflight))
+
+    def stats():
+        summary.wall_s = time.perf_counter() - t0
+        return {
+            "games_played": summary.games_played,
+            "chunks_played": summary.chunks_played,
+            "wall_s": round(summary.wall_s, 3),
+            "ray_start_s": round(summary.start_s, 3),
+        }
+
+    show = sys.stdout.isatty() if progress is None else progress
+    bar = _RichProgress if show else _NoProgress
+    try:
+        with bar(summary.games, skipped_games) as prog:
+            submit()
+            while inflight:
+                ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
+                for ref in ready:
+                    ch = inflight.pop(ref)
+                    try:
+                        res = ray.get(ref)
+                    except ray.exceptions.RayError as e:
+                        mu = store.matchups[ch.matchup]
+                        raise StudyFailed(
+                            f"chunk {ch.index} of {mu.partition} failed: {_error_text(e)}"
+                        ) from None
+                    store.write_chunk(ch.matchup, ch.index, res["files"])
+                    del res["files"]
+                    summary.games_played += ch.n_games
+                    summary.errors += res["errors"]
+                    summary.worker_pids.add(res["pid"])
+                    summary.chunks_played += 1
+                    prog.started()
+                    prog.advance(ch.n_games)
+                    if interrupt_after is not None and summary.chunks_played >= interrupt_after:
+                        raise KeyboardInterrupt
+                submit()
+    except KeyboardInterrupt:
+        _cancel(ray, inflight)
+        summary.status = "interrupted"
+        store.end_run("interrupted", **stats())
+        raise StudyInterrupted(summary) from None
+    except BaseException:
+        _cancel(ray, inflight)
+        summary.status = "failed"
+        store.end_run("failed", **stats())
+        raise
+    store.end_run("complete", **stats())
+    return summary
+
+
+def _cancel(ray, inflight):
+    for ref in inflight:
+        try:
+            ray.cancel(ref, force=True)
+        except Exception:
+            pass
+    inflight.clear()

@@ -1,0 +1,122 @@
+"""What a Ray worker does with one chunk: play its games with the compiled kernel and return
+the chunk's three tables as Parquet bytes (the driver only writes bytes to disk).
+
+The content and the compiled kernel are loaded once per worker process (``_engine``) and
+reused for every chunk that process plays. Nothing here needs Ray: ``play_chunk_files`` is a
+plain function, which the runner wraps as a Ray task.
+"""
+
+import os
+import pathlib
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+EV_ROWS = 4000  # per-game log rows: enough for card events and task claims
+COMPRESSION = "zstd"
+
+_ENGINE = {}
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    matchup: int  # index into the study's matchups
+    chunk_index: int
+    mode: str
+    decks: tuple
+    policies: tuple
+    seed: int  # the matchup seed
+    first_game: int
+    n_games: int
+    turn_cap: int
+    beings_without_effects: bool
+    info: dict  # dataset_info: versions and spec (checked here, stored in each file)
+    kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
+
+
+class EngineMismatch(RuntimeError):
+    """The worker's engine or content is not the driver's."""
+
+
+def _engine():
+    """(content, play_chunk), loaded once per process; the kernel compiles (or loads from
+    numba's cache) on its first call."""
+    if not _ENGINE:
+        from core.kernel import play_chunk
+        from sim.content import load_content
+
+        _ENGINE["content"] = load_content()
+        _ENGINE["play_chunk"] = play_chunk
+        _ENGINE["card_ids"] = [c.id for c in _ENGINE["content"].cards]
+    return _ENGINE["content"], _ENGINE["play_chunk"]
+
+
+def _parquet_bytes(table) -> bytes:
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression=COMPRESSION)
+    return sink.getvalue().to_pybytes()
+
+
+def _maybe_die(marker):
+    if not marker:
+        return
+    p = pathlib.Path(marker)
+    if not p.exists():
+        p.write_text(str(os.getpid()))
+        os._exit(1)
+
+
+def play_chunk_files(job: ChunkJob) -> dict:
+    """Play one chunk; returns {"files": {table: Parquet bytes}, "games", "errors", "pid"}."""
+    from core import ENGINE_HASH
+    from core import constants as K
+    from core.kernel import R_ERROR
+    from results.schema import chunk_tables
+    from sim.players import policy_codes, policy_params
+
+    _maybe_die(job.kill_marker)
+    content, play_chunk = _engine()
+    if ENGINE_HASH != job.info["engine_hash"] or content.content_hash != job.info["content_hash"]:
+        raise EngineMismatch(
+            f"worker engine {ENGINE_HASH}/content {content.content_hash} differ from the "
+            f"driver's {job.info['engine_hash']}/{job.info['content_hash']}"
+        )
+    decks = np.array([content.deck_index(d) for d in job.decks], np.int32)
+    rows, cev, tcl = play_chunk(
+        content.tables,
+        K.MODE_NAMES.index(job.mode),
+        len(job.decks),
+        decks,
+        policy_codes(job.policies),
+        policy_params(job.policies),
+        (job.seed >> 32) & 0xFFFFFFFF,
+        job.seed & 0xFFFFFFFF,
+        job.first_game,
+        job.n_games,
+        job.turn_cap,
+        int(job.beings_without_effects),
+        0,
+        EV_ROWS,
+    )
+    tables = chunk_tables(
+        rows,
+        cev,
+        tcl,
+        first_game=job.first_game,
+        seed=job.seed,
+        decks=job.decks,
+        policies=job.policies,
+        turn_cap=job.turn_cap,
+        beings_without_effects=job.beings_without_effects,
+        card_ids=_ENGINE["card_ids"],
+        task_names=content.task_names,
+        metadata=job.info,
+    )
+    return {
+        "files": {name: _parquet_bytes(t) for name, t in tables.items()},
+        "games": int(len(rows)),
+        "errors": int(np.count_nonzero(rows[:, R_ERROR])),
+        "pid": os.getpid(),
+    }

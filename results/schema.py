@@ -1,0 +1,206 @@
+"""Arrow schemas of the study tables, and the tables of one chunk built from kernel output.
+
+Three tables, each a hive-partitioned Parquet dataset in its own folder of the study's
+``--out``: ``games`` (one row a game), ``card_events`` (one row a card drawn, summoned,
+discarded, returned or played as a flare) and ``task_claims`` (one row a task claimed).
+The partition columns ``mode``, ``matchup`` and ``policies`` come from the directory names
+(``mode=high-form/matchup=imperial-vs-highland/policies=random-vs-random``); they are not
+stored inside the files. A game is identified by (mode, matchup, policies, game_index).
+
+Every column is documented in ``COLUMN_DOCS`` (and in results/README.md).
+"""
+
+import json
+
+import numpy as np
+import pyarrow as pa
+
+from core import constants as K
+from core.kernel import (
+    CARD_EVENT_NAMES,
+    R_ACTIONS,
+    R_DECISIONS,
+    R_END_REASON,
+    R_ERROR,
+    R_FIRST,
+    R_LOG_LOST,
+    R_SEAT,
+    R_SEAT_WIDTH,
+    R_TURNS,
+    R_WINNER,
+    SEAT_COLUMNS,
+)
+
+TABLES = ("games", "card_events", "task_claims")
+PARTITION_COLUMNS = ("mode", "matchup", "policies")
+PARTITION_SCHEMA = pa.schema([(c, pa.string()) for c in PARTITION_COLUMNS])
+N_SEATS = 2
+METADATA_PREFIX = "kalarite."
+
+_SEAT_DOCS = {
+    "score": "final score (victory points)",
+    "summons": "beings and legends summoned",
+    "places": "common pieces placed by the place action",
+    "discards": "discard actions",
+    "flares": "flares played",
+    "tasks": "tasks claimed (High Form)",
+    "upgraded_end": "upgraded (heroic or legendary) pieces on the board at the end",
+    "pieces_end": "pieces on the board at the end",
+    "legends_end": "legendary pieces on the board at the end",
+    "pts_task": "points scored from tasks",
+    "pts_destruction": "points scored for destroying enemy pieces (Deathmatch)",
+    "pts_legend": "points scored for summoning legends (Deathmatch)",
+    "pts_flare": "points received when the opponent played a flare (Deathmatch)",
+}
+assert tuple(_SEAT_DOCS) == tuple(SEAT_COLUMNS)
+
+PARTITION_DOCS = {
+    "mode": "game mode: high-form or deathmatch (partition)",
+    "matchup": "seat decks, seat 0 first: e.g. imperial-vs-highland (partition)",
+    "policies": "seat players, seat 0 first: e.g. random-vs-random (partition)",
+}
+
+_GAMES = [
+    ("game_index", pa.int64(), "game number within the matchup, 0-based"),
+    (
+        "seed",
+        pa.uint64(),
+        "the matchup's 64-bit seed; (seed, game_index) determine the game "
+        "(`kalarite play --seed SEED --game GAME_INDEX` replays it)",
+    ),
+    ("first_seat", pa.int8(), "seat that took the first turn (game_index % 2)"),
+    ("winner", pa.int8(), "winning seat; -1 when the win is shared"),
+    ("turns", pa.int32(), "turns played"),
+    ("end_reason", pa.string(), "why the game ended: " + ", ".join(K.END_NAMES[1:])),
+    ("actions", pa.int32(), "actions taken (both seats)"),
+    ("decisions", pa.int32(), "decisions made by the policies (both seats)"),
+    (
+        "error",
+        pa.int32(),
+        "0, or the engine error code of a game that could not be played to its end",
+    ),
+    (
+        "log_lost",
+        pa.int32(),
+        "log events that did not fit the kernel's per-game log; when > 0 the game's "
+        "card_events/task_claims rows are incomplete",
+    ),
+    ("turn_cap", pa.int32(), "turn limit of the study"),
+    (
+        "beings_without_effects",
+        pa.bool_(),
+        "true when beings whose effect is not implemented yet were played with no effect",
+    ),
+]
+for _s in range(N_SEATS):
+    _GAMES.append((f"seat{_s}_deck", pa.string(), f"deck of seat {_s}"))
+    _GAMES.append((f"seat{_s}_policy", pa.string(), f"player spec of seat {_s}"))
+    for _c in SEAT_COLUMNS:
+        _GAMES.append((f"seat{_s}_{_c}", pa.int32(), f"seat {_s}: {_SEAT_DOCS[_c]}"))
+
+_CARD_EVENTS = [
+    ("game_index", pa.int64(), "game of the event (join with games on partition + game_index)"),
+    ("seat", pa.int8(), "seat whose card it is"),
+    ("card", pa.string(), "card id, deck/slug: e.g. imperial/swordmaster, flares/..."),
+    ("event", pa.string(), "what happened: " + ", ".join(CARD_EVENT_NAMES)),
+    ("turn", pa.int32(), "turn number (0 = set-up)"),
+    ("beings_without_effects", pa.bool_(), "as in games"),
+]
+
+_TASK_CLAIMS = [
+    ("game_index", pa.int64(), "game of the claim"),
+    ("seat", pa.int8(), "seat that claimed the task"),
+    ("task", pa.string(), "task name"),
+    ("turn", pa.int32(), "turn of the claim"),
+    ("points", pa.int32(), "points scored by the claim"),
+    ("beings_without_effects", pa.bool_(), "as in games"),
+]
+
+_FIELDS = {"games": _GAMES, "card_events": _CARD_EVENTS, "task_claims": _TASK_CLAIMS}
+SCHEMAS = {t: pa.schema([(n, ty) for n, ty, _ in f]) for t, f in _FIELDS.items()}
+COLUMN_DOCS = {t: {n: d for n, _, d in f} for t, f in _FIELDS.items()}
+
+
+def file_metadata(table: str, info: dict) -> dict:
+    """Parquet key-value metadata of one file: ``kalarite.*`` string keys; ``kalarite.study``
+    holds the normalized study spec as JSON."""
+    md = {f"{METADATA_PREFIX}table": table}
+    for k in ("engine_hash", "engine_version", "content_hash", "beings_without_effects"):
+        v = info[k]
+        md[f"{METADATA_PREFIX}{k}"] = ("true" if v else "false") if isinstance(v, bool) else str(v)
+    md[f"{METADATA_PREFIX}study"] = json.dumps(info["study"], sort_keys=True)
+    return md
+
+
+def _names(codes, names, what):
+    codes = np.asarray(codes, np.int32)
+    if len(codes) and (codes.min() < 0 or codes.max() >= len(names)):
+        raise ValueError(f"{what} code out of range: {codes.min()}..{codes.max()}")
+    return pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(list(names))).cast(pa.string())
+
+
+def _repeat(value, n, ty):
+    return pa.repeat(pa.scalar(value, ty), n)
+
+
+def chunk_tables(
+    rows,
+    card_events,
+    task_claims,
+    *,
+    first_game: int,
+    seed: int,
+    decks,
+    policies,
+    turn_cap: int,
+    beings_without_effects: bool,
+    card_ids,
+    task_names,
+    metadata: dict,
+) -> dict:
+    """The three tables of one chunk from ``core.kernel.play_chunk`` output."""
+    n = len(rows)
+    bwe = bool(beings_without_effects)
+    g = {
+        "game_index": pa.array(np.arange(first_game, first_game + n, dtype=np.int64)),
+        "seed": _repeat(seed, n, pa.uint64()),
+        "first_seat": pa.array(rows[:, R_FIRST].astype(np.int8)),
+        "winner": pa.array(rows[:, R_WINNER].astype(np.int8)),
+        "turns": pa.array(rows[:, R_TURNS].astype(np.int32)),
+        "end_reason": _names(rows[:, R_END_REASON], K.END_NAMES, "end reason"),
+        "actions": pa.array(rows[:, R_ACTIONS].astype(np.int32)),
+        "decisions": pa.array(rows[:, R_DECISIONS].astype(np.int32)),
+        "error": pa.array(rows[:, R_ERROR].astype(np.int32)),
+        "log_lost": pa.array(rows[:, R_LOG_LOST].astype(np.int32)),
+        "turn_cap": _repeat(turn_cap, n, pa.int32()),
+        "beings_without_effects": _repeat(bwe, n, pa.bool_()),
+    }
+    for s in range(N_SEATS):
+        g[f"seat{s}_deck"] = _repeat(decks[s], n, pa.string())
+        g[f"seat{s}_policy"] = _repeat(policies[s], n, pa.string())
+        base = R_SEAT + s * R_SEAT_WIDTH
+        for k, c in enumerate(SEAT_COLUMNS):
+            g[f"seat{s}_{c}"] = pa.array(rows[:, base + k].astype(np.int32))
+    ce = card_events
+    c = {
+        "game_index": pa.array(ce[:, 0].astype(np.int64) + first_game),
+        "seat": pa.array(ce[:, 1].astype(np.int8)),
+        "card": _names(ce[:, 2], card_ids, "card"),
+        "event": _names(ce[:, 3], CARD_EVENT_NAMES, "card event"),
+        "turn": pa.array(ce[:, 4].astype(np.int32)),
+        "beings_without_effects": _repeat(bwe, len(ce), pa.bool_()),
+    }
+    tc = task_claims
+    t = {
+        "game_index": pa.array(tc[:, 0].astype(np.int64) + first_game),
+        "seat": pa.array(tc[:, 1].astype(np.int8)),
+        "task": _names(tc[:, 2], task_names, "task"),
+        "turn": pa.array(tc[:, 3].astype(np.int32)),
+        "points": pa.array(tc[:, 4].astype(np.int32)),
+        "beings_without_effects": _repeat(bwe, len(tc), pa.bool_()),
+    }
+    out = {}
+    for name, cols in (("games", g), ("card_events", c), ("task_claims", t)):
+        schema = SCHEMAS[name].with_metadata(file_metadata(name, metadata))
+        out[name] = pa.Table.from_pydict(cols, schema=schema)
+    return out

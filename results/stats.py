@@ -1,0 +1,173 @@
+"""The statistics of the balance report, all from statsmodels and scipy: nothing computed by
+hand that they compute.
+
+- a proportion (a win rate, a claim rate): Wilson score interval,
+  ``statsmodels.stats.proportion.proportion_confint(method="wilson")``; its test against 50%
+  is the score test that the Wilson interval inverts
+  (``proportions_ztest(value=0.5, prop_var=0.5)``), so "the interval excludes 50%" and
+  "p < 0.05" agree;
+- a difference of two independent proportions (first vs second player, summoned vs not, study
+  B vs study A): Newcombe's hybrid score interval (built from the two Wilson intervals),
+  ``confint_proportions_2indep(method="newcomb")``, and the score test
+  ``test_proportions_2indep(method="score")``;
+- many tests at once: Holm's step-down correction, ``multipletests(method="holm")``;
+- a mean (points, turns): Student t interval, ``scipy.stats.t.interval``.
+
+Every function returns plain JSON-ready dicts (floats, ints, None).
+"""
+
+import math
+import warnings
+
+import numpy as np
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import (
+    confint_proportions_2indep,
+    proportion_confint,
+    proportions_ztest,
+    test_proportions_2indep,
+)
+
+LEVEL = 0.95
+ALPHA = 1 - LEVEL
+SMALL_SAMPLE = 100  # a rate resting on fewer trials (decisive games, games) is marked small
+
+METHODS = {
+    "level": LEVEL,
+    "proportion": "Wilson score interval (statsmodels proportion_confint, method='wilson')",
+    "proportion_test": "score test against 50% (statsmodels proportions_ztest, prop_var=0.5), "
+    "the test the Wilson interval inverts",
+    "difference": "Newcombe hybrid score interval for a difference of two independent "
+    "proportions (statsmodels confint_proportions_2indep, method='newcomb')",
+    "difference_test": "score test (statsmodels test_proportions_2indep, method='score')",
+    "multiple_tests": "Holm step-down correction within each table "
+    "(statsmodels multipletests, method='holm')",
+    "mean": "Student t interval (scipy.stats.t.interval)",
+    "small_sample": SMALL_SAMPLE,
+}
+
+
+def _f(x):
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def proportion(k, n) -> dict:
+    """k successes in n trials: rate and its Wilson interval; ``small`` below SMALL_SAMPLE."""
+    k, n = int(k), int(n)
+    if n <= 0:
+        return {"k": k, "n": n, "rate": None, "lo": None, "hi": None, "small": True}
+    lo, hi = proportion_confint(k, n, alpha=ALPHA, method="wilson")
+    return {
+        "k": k,
+        "n": n,
+        "rate": k / n,
+        "lo": _f(lo),
+        "hi": _f(hi),
+        "small": n < SMALL_SAMPLE,
+    }
+
+
+def test_half(k, n):
+    """Two-sided p-value of the score test of ``rate == 0.5`` (None when n == 0)."""
+    if n <= 0:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, p = proportions_ztest(int(k), int(n), value=0.5, prop_var=0.5)
+    return _f(p)
+
+
+def win_record(wins, losses, draws) -> dict:
+    """Results of one side: the win rate over decisive games (draws left out of it) with its
+    interval and test against 50%, and the draw rate over all games."""
+    wins, losses, draws = int(wins), int(losses), int(draws)
+    decisive = wins + losses
+    wr = proportion(wins, decisive)
+    wr["p_value"] = test_half(wins, decisive)
+    wr["excludes_half"] = wr["rate"] is not None and (wr["lo"] > 0.5 or wr["hi"] < 0.5)
+    return {
+        "games": decisive + draws,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "decisive": decisive,
+        "win_rate": wr,
+        "draw_rate": proportion(draws, decisive + draws),
+    }
+
+
+def add_records(*recs) -> dict:
+    recs = [r for r in recs if r]
+    return win_record(
+        sum(r["wins"] for r in recs), sum(r["losses"] for r in recs), sum(r["draws"] for r in recs)
+    )
+
+
+def flip(rec) -> dict:
+    """The same games seen from the other side."""
+    return win_record(rec["losses"], rec["wins"], rec["draws"])
+
+
+def difference(k1, n1, k2, n2) -> dict | None:
+    """Rate 1 minus rate 2 of two independent samples: Newcombe interval and score-test p."""
+    k1, n1, k2, n2 = int(k1), int(n1), int(k2), int(n2)
+    if n1 <= 0 or n2 <= 0:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lo, hi = confint_proportions_2indep(
+            k1, n1, k2, n2, method="newcomb", compare="diff", alpha=ALPHA
+        )
+        _, p = test_proportions_2indep(
+            k1, n1, k2, n2, method="score", compare="diff", return_results=False
+        )
+    p = _f(p)
+    if p is None:  # no variation at all (both 0% or both 100%): no evidence of a difference
+        p = 1.0
+    return {
+        "diff": k1 / n1 - k2 / n2,
+        "lo": _f(lo),
+        "hi": _f(hi),
+        "p_value": p,
+        "excludes_zero": bool(_f(lo) is not None and (lo > 0 or hi < 0)),
+        "small": min(n1, n2) < SMALL_SAMPLE,
+    }
+
+
+def holm(pvalues) -> list:
+    """Holm-adjusted p-values (None stays None)."""
+    idx = [i for i, p in enumerate(pvalues) if p is not None]
+    out = [None] * len(pvalues)
+    if idx:
+        adj = multipletests(np.array([pvalues[i] for i in idx]), alpha=ALPHA, method="holm")[1]
+        for i, a in zip(idx, adj, strict=True):
+            out[i] = float(a)
+    return out
+
+
+def mark_holm(items, key_p="p_value", key_adj="p_holm", key_sig="significant"):
+    """Add Holm-adjusted p-values and the significance decision to dicts holding ``key_p``."""
+    adj = holm([it.get(key_p) if it else None for it in items])
+    for it, a in zip(items, adj, strict=True):
+        if it:
+            it[key_adj] = a
+            it[key_sig] = a is not None and a < ALPHA
+
+
+def mean_ci(mean, sd, n) -> dict:
+    """Mean with its Student t interval, from a sample's mean, standard deviation and size."""
+    n = int(n)
+    mean, sd = _f(mean), _f(sd)
+    if n <= 0 or mean is None:
+        return {"n": n, "mean": None, "lo": None, "hi": None, "small": True}
+    lo = hi = None
+    if n >= 2 and sd is not None:
+        if sd == 0:
+            lo = hi = mean
+        else:
+            lo, hi = sps.t.interval(LEVEL, n - 1, loc=mean, scale=sd / math.sqrt(n))
+    return {"n": n, "mean": mean, "lo": _f(lo), "hi": _f(hi), "small": n < SMALL_SAMPLE}

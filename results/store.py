@@ -1,0 +1,275 @@
+"""A study's dataset on disk: the manifest ``study.json`` and one Parquet file per chunk and
+table, written atomically under a name fixed by (mode, matchup, policies, chunk index).
+
+Layout of ``--out``::
+
+    study.json                                      manifest: spec, versions, status, runs
+    games/mode=M/matchup=A-vs-B/policies=P-vs-Q/part-00000.parquet
+    card_events/mode=M/matchup=A-vs-B/policies=P-vs-Q/part-00000.parquet
+    task_claims/...
+
+A chunk's files are written to a hidden temporary name and renamed into place, ``games``
+last; a chunk is finished when all three of its files exist. Only the driver writes, one chunk
+result at a time, so a chunk whose task was retried is still written once, and a resumed study
+skips the finished chunks.
+"""
+
+import datetime
+import importlib.metadata
+import json
+import os
+import pathlib
+import shutil
+
+import pyarrow.dataset as ds
+
+from results.schema import PARTITION_SCHEMA, TABLES
+
+MANIFEST = "study.json"
+FORMAT = 1
+_PROBE = ".kalarite-write-test"
+
+
+class StoreError(ValueError):
+    """--out cannot hold this study (one line, exit status 2)."""
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def part_name(chunk_index: int) -> str:
+    return f"part-{chunk_index:05d}.parquet"
+
+
+def _write_atomic(path: pathlib.Path, data: bytes):
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def engine_version() -> str:
+    try:
+        return importlib.metadata.version("kalarite")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def dataset_info(study, content) -> dict:
+    """What identifies a dataset's games besides their seeds: the engine and content versions
+    and the normalized study spec (manifest and Parquet metadata)."""
+    from core import ENGINE_HASH
+
+    return {
+        "engine_hash": ENGINE_HASH,
+        "engine_version": engine_version(),
+        "content_hash": content.content_hash,
+        "beings_without_effects": study.beings_without_effects,
+        "study": study.to_dict(),
+    }
+
+
+def read_manifest(out) -> dict:
+    with open(pathlib.Path(out) / MANIFEST) as f:
+        return json.load(f)
+
+
+def open_table(out, table: str) -> ds.Dataset:
+    """One table of a study as a pyarrow dataset (partition columns as strings)."""
+    if table not in TABLES:
+        raise ValueError(f"unknown table {table!r} (tables: {', '.join(TABLES)})")
+    return ds.dataset(
+        pathlib.Path(out) / table,
+        format="parquet",
+        partitioning=ds.partitioning(PARTITION_SCHEMA, flavor="hive"),
+    )
+
+
+def read_table(out, table: str, columns=None):
+    return open_table(out, table).to_table(columns=columns)
+
+
+class DatasetStore:
+    """Where one study's chunks go. ``prepare`` checks and creates ``--out``; ``begin`` starts
+    (or resumes) the run and says which chunks are finished; ``write_chunk`` writes one chunk;
+    ``finish`` marks the dataset complete."""
+
+    def __init__(self, root, info, matchups, chunk_size):
+        self.root = pathlib.Path(root)
+        self.info = info  # engine/content versions, normalized spec (see dataset_info)
+        self.matchups = matchups
+        self.chunk_size = chunk_size
+        self.resume = False
+        self.replace = False  # --overwrite of an existing dataset
+        self.manifest = None
+        self._created = []  # directories prepare() made, for rollback
+
+    # --- before anything is written ------------------------------------------------------
+
+    @classmethod
+    def prepare(cls, out, info, matchups, chunk_size, overwrite=False):
+        """Check that ``out`` can take this study, and create it. Raises StoreError (nothing
+        written) when it cannot. On resume the chunk size of the dataset is kept."""
+        store = cls(out, info, matchups, chunk_size)
+        root = store.root
+        if root.exists() and not root.is_dir():
+            raise StoreError(f"--out {str(root)!r} exists and is not a directory")
+        old = None
+        if root.is_dir():
+            try:
+                entries = [p.name for p in root.iterdir()]
+            except OSError as e:
+                raise StoreError(f"cannot read --out {str(root)!r}: {e.strerror}") from None
+            if MANIFEST in entries:
+                try:
+                    old = read_manifest(root)
+                    if not isinstance(old, dict) or old.get("format") != FORMAT:
+                        raise ValueError
+                except (OSError, ValueError):
+                    if not overwrite:
+                        raise StoreError(
+                            f"{root / MANIFEST} is unreadable; pass --overwrite to replace "
+                            "the dataset"
+                        ) from None
+                    old = {"status": "unreadable"}
+            elif entries and set(entries) - {_PROBE}:
+                raise StoreError(
+                    f"--out {str(root)!r} is not empty and holds no kalarite study; "
+                    "refusing to write there"
+                )
+        if old is not None:
+            if overwrite:
+                store.replace = True
+            elif old.get("status") == "complete":
+                raise StoreError(
+                    f"{str(root)!r} already holds a finished study; pass --overwrite to replace it"
+                )
+            else:
+                diff = store._differences(old)
+                if diff:
+                    raise StoreError(
+                        f"{str(root)!r} holds an unfinished different study ({diff} differ); "
+                        "pass --overwrite to replace it, or choose another --out"
+                    )
+                store.resume = True
+                store.chunk_size = int(old["chunk_size"])
+                store.manifest = old
+        store._create()
+        return store
+
+    def _differences(self, old) -> str:
+        keys = [
+            ("study spec", "study"),
+            ("engine versions", "engine_hash"),
+            ("content versions", "content_hash"),
+        ]
+        diff = [label for label, k in keys if old.get(k) != self.info[k]]
+        return ", ".join(diff)
+
+    def _create(self):
+        missing = []
+        p = self.root.absolute()
+        while not p.exists():
+            missing.append(p)
+            if p.parent == p:
+                break
+            p = p.parent
+        if p.exists() and not p.is_dir():
+            raise StoreError(f"cannot write to --out {str(self.root)!r}: {str(p)!r} is a file")
+        try:
+            for d in reversed(missing):
+                d.mkdir()
+                self._created.append(d)
+            probe = self.root / _PROBE
+            with open(probe, "wb") as f:
+                f.write(b"ok")
+            probe.unlink()
+        except OSError as e:
+            self.rollback()
+            reason = e.strerror or str(e)
+            raise StoreError(f"cannot write to --out {str(self.root)!r}: {reason}") from None
+
+    def rollback(self):
+        """Undo ``prepare`` (the run never started): remove the directories it created."""
+        (self.root / _PROBE).unlink(missing_ok=True)
+        for d in reversed(self._created):
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        self._created = []
+
+    # --- the run ---------------------------------------------------------------------------
+
+    def begin(self, workers: int | None = None) -> set:
+        """Start the run: replace an old dataset when asked, write the manifest, remove
+        temporary leftovers. Returns the finished chunks as (matchup index, chunk index)."""
+        if self.replace:
+            for t in TABLES:
+                if (self.root / t).exists():
+                    shutil.rmtree(self.root / t)
+            (self.root / MANIFEST).unlink(missing_ok=True)
+        done = self._finished_chunks() if self.resume else set()
+        runs = list(self.manifest.get("runs", [])) if self.manifest else []
+        runs.append({"started": _now(), "status": "running", "workers": workers})
+        self.manifest = {
+            "format": FORMAT,
+            "status": "running",
+            **{k: self.info[k] for k in ("engine_hash", "engine_version", "content_hash")},
+            "beings_without_effects": self.info["beings_without_effects"],
+            "study": self.info["study"],
+            "chunk_size": self.chunk_size,
+            "tables": list(TABLES),
+            "partitioning": list(PARTITION_SCHEMA.names),
+            "matchups": [
+                {**m.to_dict(), "chunks": -(-m.games // self.chunk_size)} for m in self.matchups
+            ],
+            "games": sum(m.games for m in self.matchups),
+            "created": (self.manifest or {}).get("created", _now()),
+            "completed": None,
+            "runs": runs,
+        }
+        self._write_manifest()
+        self._created = []  # from now on the dataset is the user's
+        return done
+
+    def _finished_chunks(self) -> set:
+        done = None
+        for t in TABLES:
+            have = set()
+            for m, mu in enumerate(self.matchups):
+                d = self.root / t / mu.partition
+                if not d.is_dir():
+                    continue
+                for p in d.iterdir():
+                    if p.name.startswith(".") and p.name.endswith(".tmp"):
+                        p.unlink(missing_ok=True)  # a write cut short
+                    elif p.name.startswith("part-") and p.name.endswith(".parquet"):
+                        have.add((m, int(p.name[5:-8])))
+            done = have if done is None else done & have
+        return done or set()
+
+    def chunk_path(self, table: str, matchup: int, chunk_index: int) -> pathlib.Path:
+        return self.root / table / self.matchups[matchup].partition / part_name(chunk_index)
+
+    def write_chunk(self, matchup: int, chunk_index: int, files: dict):
+        """Write one chunk's three tables (Parquet bytes by table name); ``games`` last."""
+        for t in ("card_events", "task_claims", "games"):
+            path = self.chunk_path(t, matchup, chunk_index)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomic(path, files[t])
+
+    def end_run(self, status: str, **stats):
+        """Record how this run ended: "complete" marks the dataset finished; "interrupted" or
+        "failed" leaves it resumable."""
+        run = self.manifest["runs"][-1]
+        run.update(status=status, ended=_now(), **stats)
+        if status == "complete":
+            self.manifest["status"] = "complete"
+            self.manifest["completed"] = run["ended"]
+        self._write_manifest()
+
+    def _write_manifest(self):
+        data = json.dumps(self.manifest, indent=2, sort_keys=False).encode() + b"\n"
+        _write_atomic(self.root / MANIFEST, data)
