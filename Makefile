@@ -27,3 +27,7 @@ lint: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info runs
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+bench: $(STAMP)
+	@mkdir -p benchmarks/results
+	$(VENV)/bin/kalarite bench --out benchmarks/results/latest.json

@@ -237,7 +237,7 @@ def run(quick: bool) -> dict:
     js = jit_speedup(2 if quick else 5)
     res["jit"] = js
     res["jit_speedup"] = js["jit_speedup"]
-    sc = ray_scaling(4000 if quick else 40000, 500 if quick else 2000)
+    sc = ray_scaling(8000 if quick else 40000, 1000 if quick else 2000)
     res["ray"] = sc
     res["ray_2_vs_1"] = sc["ray_2_vs_1"]
     if quick:

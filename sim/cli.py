@@ -169,7 +169,22 @@ def _add_run_flags(p):
 def cmd_demo(args):
     from sim.demo import run_demo
 
-    run_demo(args.out, args.games)
+    return run_demo(args.out, args.games, args.workers)
+
+
+def cmd_bench(args):
+    import json
+
+    from benchmarks.bench import markdown_table, run
+
+    res = run(quick=args.quick)
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(res, f, indent=2)
+    if args.json:
+        print(json.dumps(res))
+    else:
+        print(markdown_table(res))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -218,10 +233,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_flags(study)
     study.set_defaults(func=cmd_study)
 
-    demo = sub.add_parser("demo", help="run the default demo study and write its summary")
+    demo = sub.add_parser("demo", help="run the default demo study and write its report")
     demo.add_argument("--out", default="runs/demo")
-    demo.add_argument("--games", type=int, default=400, help="games per matchup and mode")
+    demo.add_argument("--games", type=int, default=2000, help="games per matchup")
+    demo.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
     demo.set_defaults(func=cmd_demo)
+
+    bench = sub.add_parser("bench", help="measure engine and Ray throughput")
+    bench.add_argument("--quick", action="store_true", help="the short version (< 1 minute)")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--out", help="also write the JSON to this file")
+    bench.set_defaults(func=cmd_bench)
     return p
 
 
