@@ -27,7 +27,7 @@ DEFAULT_WEIGHTS = {
     "legends_ready": 1.5,
     "win": 100.0,
 }
-MC_DEFAULTS = {"playouts": 16, "horizon": 2, "candidates": 6}
+MC_DEFAULTS = {"playouts": 8, "horizon": 2, "candidates": 4}
 assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
 
 
