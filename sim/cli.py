@@ -239,6 +239,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
     demo.set_defaults(func=cmd_demo)
 
+    from results.commands import add_report_commands
+
+    add_report_commands(sub)
+
     bench = sub.add_parser("bench", help="measure engine and Ray throughput")
     bench.add_argument("--quick", action="store_true", help="the short version (< 1 minute)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,0 +1,94 @@
+"""The ``report`` and ``compare`` subcommands of ``kalarite``.
+
+``add_report_commands(subparsers)`` registers them on the CLI's subparsers; their handlers
+raise ValueError (DatasetError, ComparisonError) or OSError with a one-line message on bad
+input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
+"""
+
+import json
+import pathlib
+
+from results.store import MANIFEST
+
+
+def _report_out(run, out) -> pathlib.Path:
+    out = pathlib.Path(out) if out else pathlib.Path(run) / "report"
+    if out.exists() and not out.is_dir():
+        raise OSError(f"--out {str(out)!r} exists and is not a directory")
+    if (out / MANIFEST).exists():
+        raise ValueError(
+            f"--out {str(out)!r} is a study dataset; write the report to another directory "
+            "(e.g. its report/ folder)"
+        )
+    if out.is_dir():
+        old = out / "summary.json"
+        if old.is_file():
+            try:
+                is_report = "kalarite_report" in json.loads(old.read_text())
+            except (OSError, ValueError):
+                is_report = False
+            if is_report:  # an earlier report: its plots go, since the groups may differ
+                for p in out.glob("*.png"):
+                    p.unlink()
+    return out
+
+
+def cmd_report(args):
+    from results.report import make_report
+
+    out = _report_out(args.run, args.out)
+    r = make_report(args.run, out, allow_incomplete=args.allow_incomplete)
+    s = r["summary"]
+    for w in s["warnings"]:
+        print(f"kalarite: warning: {w['text']}")
+    print(
+        f"kalarite: report of {s['data']['games_analyzed']:,} games in "
+        f"{len(s['groups'])} group(s) -> {r['index']} ({len(r['plots'])} plots, summary.json)"
+    )
+    return 0
+
+
+def cmd_compare(args):
+    from results.compare import compare, format_text
+
+    result = compare(args.a, args.b, allow_incomplete=args.allow_incomplete)
+    if args.json:
+        path = pathlib.Path(args.json)
+        try:
+            path.write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+        except OSError as e:
+            raise OSError(f"cannot write --json {str(path)!r}: {e.strerror or e}") from None
+    print(format_text(result, show_all=args.all))
+    return 0
+
+
+def add_report_commands(subparsers):
+    """Register ``report`` and ``compare`` on an argparse subparsers object."""
+    report = subparsers.add_parser(
+        "report",
+        help="write the balance report of a study: index.html, PNG plots, summary.json",
+    )
+    report.add_argument("run", help="study dataset directory (the --out of simulate/study)")
+    report.add_argument("--out", default=None, help="report directory (default: RUN/report)")
+    report.add_argument(
+        "--allow-incomplete",
+        action="store_true",
+        help="report on an unfinished study (the report says so)",
+    )
+    report.set_defaults(func=cmd_report)
+
+    comp = subparsers.add_parser(
+        "compare",
+        help="compare two studies that differ in one thing (content, engine or policies)",
+    )
+    comp.add_argument("a", help="baseline study dataset directory")
+    comp.add_argument("b", help="changed study dataset directory")
+    comp.add_argument("--json", default=None, help="also write the full comparison as JSON")
+    comp.add_argument(
+        "--all", action="store_true", help="list every task and card, not only the significant"
+    )
+    comp.add_argument(
+        "--allow-incomplete", action="store_true", help="compare unfinished studies too"
+    )
+    comp.set_defaults(func=cmd_compare)
+    return report, comp

@@ -1,0 +1,774 @@
+"""The balance report and `compare` on small synthetic datasets with known answers.
+
+The datasets are written here with the schemas of results/schema.py (no engine involved):
+`hand_dataset` is small enough to compute every number by hand; `random_dataset` draws games
+from known probabilities, for the HTML rendering and for `compare`.
+"""
+
+import argparse
+import html.parser
+import json
+import math
+import pathlib
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from results import analysis
+from results.commands import _report_out, add_report_commands
+from results.compare import ComparisonError, compare, format_text
+from results.report import SECTIONS, make_report
+from results.schema import SCHEMAS, TABLES, file_metadata
+
+Z = 1.959963984540054  # 97.5% normal quantile
+
+
+def wilson(k, n):
+    """The Wilson score interval, by its textbook formula (independent of statsmodels)."""
+    p = k / n
+    centre = (p + Z**2 / (2 * n)) / (1 + Z**2 / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2)) / (1 + Z**2 / n)
+    return centre - half, centre + half
+
+
+# --- writing synthetic datasets ----------------------------------------------------------------
+
+
+def _game(mode, decks, policies, i, winner, **kw):
+    row = {c: 0 for c in SCHEMAS["games"].names}
+    row.update(
+        game_index=i,
+        seed=12345,
+        first_seat=i % 2,
+        winner=winner,
+        turns=30,
+        end_reason="deck",
+        actions=60,
+        decisions=100,
+        turn_cap=200,
+        beings_without_effects=False,
+        seat0_deck=decks[0],
+        seat1_deck=decks[1],
+        seat0_policy=policies[0],
+        seat1_policy=policies[1],
+    )
+    row.update(kw)
+    row["_mode"] = mode
+    return row
+
+
+def write_dataset(
+    root,
+    games,
+    card_events=(),
+    task_claims=(),
+    *,
+    study=None,
+    status="complete",
+    content_hash="c0ffee",
+    engine_hash="e1",
+    bwe=False,
+):
+    """Write ``games`` (dicts from ``_game``), card events and task claims (dicts with the
+    table's columns plus ``_mode``/``_matchup``/``_policies`` or a ``game`` key) as a study."""
+    root = pathlib.Path(root)
+    parts = {}
+    for g in games:
+        key = (
+            g["_mode"],
+            f"{g['seat0_deck']}-vs-{g['seat1_deck']}",
+            f"{g['seat0_policy']}-vs-{g['seat1_policy']}",
+        )
+        parts.setdefault(key, {"games": [], "card_events": [], "task_claims": []})
+        parts[key]["games"].append({k: v for k, v in g.items() if not k.startswith("_")})
+    for table, rows in (("card_events", card_events), ("task_claims", task_claims)):
+        for r in rows:
+            key = r["_key"]
+            parts[key][table].append({k: v for k, v in r.items() if not k.startswith("_")})
+    modes, decks, pols = [], [], []
+    for mode, mu, po in parts:
+        d, p = mu.split("-vs-"), po.split("-vs-")
+        if mode not in modes:
+            modes.append(mode)
+        if d not in decks:
+            decks.append(d)
+        if p not in pols:
+            pols.append(p)
+    n_games = max(len(v["games"]) for v in parts.values())
+    study = study or {
+        "name": "synthetic",
+        "decks": decks,
+        "modes": modes,
+        "policies": pols,
+        "games": n_games,
+        "seed": 1,
+        "turn_cap": 200,
+        "beings_without_effects": bwe,
+    }
+    info = {
+        "engine_hash": engine_hash,
+        "engine_version": "0.1.0",
+        "content_hash": content_hash,
+        "beings_without_effects": bwe,
+        "study": study,
+    }
+    matchups = []
+    for (mode, mu, po), tables in parts.items():
+        part = f"mode={mode}/matchup={mu}/policies={po}"
+        for t in TABLES:
+            d = root / t / part
+            d.mkdir(parents=True, exist_ok=True)
+            schema = SCHEMAS[t].with_metadata(file_metadata(t, info))
+            for r in tables[t]:
+                r.setdefault("beings_without_effects", bwe)
+            pq.write_table(pa.Table.from_pylist(tables[t], schema=schema), d / "part-00000.parquet")
+        matchups.append(
+            {
+                "mode": mode,
+                "matchup": mu,
+                "policies": po,
+                "seat_decks": mu.split("-vs-"),
+                "seat_policies": po.split("-vs-"),
+                "seed": 12345,
+                "games": len(tables["games"]),
+                "chunks": 1,
+            }
+        )
+    manifest = {
+        "format": 1,
+        "status": status,
+        **{k: info[k] for k in ("engine_hash", "engine_version", "content_hash")},
+        "beings_without_effects": bwe,
+        "study": study,
+        "chunk_size": 2000,
+        "tables": list(TABLES),
+        "partitioning": ["mode", "matchup", "policies"],
+        "matchups": matchups,
+        "games": sum(m["games"] for m in matchups),
+        "created": "2026-01-01T00:00:00+00:00",
+        "completed": "2026-01-01T00:01:00+00:00" if status == "complete" else None,
+        "runs": [],
+    }
+    (root / "study.json").write_text(json.dumps(manifest, indent=1))
+    return root
+
+
+HF_KEY = ("high-form", "imperial-vs-highland", "random-vs-random")
+DM_KEY = ("deathmatch", "imperial-vs-highland", "random-vs-random")
+
+
+def hand_dataset(root, bwe=False, status="complete"):
+    """10 High Form games of imperial (seat 0) vs highland (seat 1) and 4 Deathmatch games.
+
+    High Form: imperial wins games 0-5, highland 6-7, 8-9 are draws; the first seat is
+    ``i % 2``. Turns 10 + i; end reasons: 0-4 score, 5-7 deck, 8-9 turn cap. Line Dominance
+    claimed by seat 0 in games 0 and 1 (2 points, turns 10 and 20), Destruction by seat 1 in
+    game 2 (1 point, turn 5). imperial/swordmaster is drawn by seat 0 in every game and summoned
+    in games 0-4; highland/dire-wolf is summoned by seat 1 in games 6 and 7.
+
+    Deathmatch: 4 games, seat 0 wins all; seat 0 scores 3 by destruction + 2 by legends, seat 1
+    scores 1 from seat 0's flares.
+    """
+    games, ce, tc = [], [], []
+    winners = [0, 0, 0, 0, 0, 0, 1, 1, -1, -1]
+    ends = ["score"] * 5 + ["deck"] * 3 + ["turn-cap"] * 2
+    for i, w in enumerate(winners):
+        games.append(
+            _game(
+                "high-form",
+                ("imperial", "highland"),
+                ("random", "random"),
+                i,
+                w,
+                turns=10 + i,
+                actions=20 + 2 * i,
+                end_reason=ends[i],
+                seat0_tasks=int(i < 2),
+                seat1_tasks=int(i == 2),
+                seat0_pts_task=2 * int(i < 2),
+                seat1_pts_task=int(i == 2),
+                beings_without_effects=bwe,
+            )
+        )
+        ce.append(
+            {
+                "_key": HF_KEY,
+                "game_index": i,
+                "seat": 0,
+                "card": "imperial/swordmaster",
+                "event": "drawn",
+                "turn": 0,
+            }
+        )
+        if i < 5:
+            ce.append(
+                {
+                    "_key": HF_KEY,
+                    "game_index": i,
+                    "seat": 0,
+                    "card": "imperial/swordmaster",
+                    "event": "summoned",
+                    "turn": 3,
+                }
+            )
+        if i in (6, 7):
+            ce.append(
+                {
+                    "_key": HF_KEY,
+                    "game_index": i,
+                    "seat": 1,
+                    "card": "highland/dire-wolf",
+                    "event": "summoned",
+                    "turn": 4,
+                }
+            )
+    tc += [
+        {
+            "_key": HF_KEY,
+            "game_index": 0,
+            "seat": 0,
+            "task": "Line Dominance",
+            "turn": 10,
+            "points": 2,
+        },
+        {
+            "_key": HF_KEY,
+            "game_index": 1,
+            "seat": 0,
+            "task": "Line Dominance",
+            "turn": 20,
+            "points": 2,
+        },
+        {"_key": HF_KEY, "game_index": 2, "seat": 1, "task": "Destruction", "turn": 5, "points": 1},
+    ]
+    for i in range(4):
+        games.append(
+            _game(
+                "deathmatch",
+                ("imperial", "highland"),
+                ("random", "random"),
+                i,
+                0,
+                seat0_score=5,
+                seat0_pts_destruction=3,
+                seat0_pts_legend=2,
+                seat1_score=1,
+                seat1_pts_flare=1,
+                end_reason="score",
+                beings_without_effects=bwe,
+            )
+        )
+    return write_dataset(root, games, ce, tc, status=status, bwe=bwe, content_hash="synthetic")
+
+
+DECKS = ("imperial", "highland", "sylvan")
+CARDS = {d: [f"{d}/card-{k}" for k in range(4)] for d in DECKS}
+TASKS = ["Line Dominance", "Destruction", "Side Chain", "Imprisonment"]
+
+
+def random_dataset(
+    root,
+    seed,
+    *,
+    decks=DECKS,
+    games=400,
+    p_seat0=None,
+    policies=(("random", "random"),),
+    modes=("high-form", "deathmatch"),
+    task_rate=None,
+    play_rate=None,
+    content_hash="c0ffee",
+    turn_cap=200,
+    bwe=False,
+):
+    """Games of every pairing of ``decks`` (mirrors included) drawn from known probabilities:
+    seat 0 wins with ``p_seat0[(deck0, deck1)]`` (default 0.5) of the decisive games, 5% draws;
+    each task is claimed in ``task_rate[task]`` of the High Form games (default 5%); each card of
+    a seat's deck is drawn, and played with ``play_rate[card]`` (default 30%)."""
+    rng = np.random.default_rng(seed)
+    p_seat0 = p_seat0 or {}
+    task_rate = task_rate or {}
+    play_rate = play_rate or {}
+    pairs = [(a, b) for i, a in enumerate(decks) for b in decks[i:]]
+    rows, ce, tc = [], [], []
+    for mode in modes:
+        for pols in policies:
+            for decks in pairs:
+                key = (mode, f"{decks[0]}-vs-{decks[1]}", f"{pols[0]}-vs-{pols[1]}")
+                p = p_seat0.get(decks, 0.5)
+                for i in range(games):
+                    u = rng.random()
+                    w = -1 if u < 0.05 else (0 if rng.random() < p else 1)
+                    turns = int(rng.integers(20, 40))
+                    ntask = [0, 0]
+                    if mode == "high-form":
+                        for t in TASKS:
+                            if rng.random() < task_rate.get(t, 0.05):
+                                s = int(rng.integers(0, 2))
+                                ntask[s] += 1
+                                tc.append(
+                                    {
+                                        "_key": key,
+                                        "game_index": i,
+                                        "seat": s,
+                                        "task": t,
+                                        "turn": int(rng.integers(5, turns + 1)),
+                                        "points": 2,
+                                    }
+                                )
+                    for s in range(2):
+                        for card in CARDS[decks[s]]:
+                            ce.append(
+                                {
+                                    "_key": key,
+                                    "game_index": i,
+                                    "seat": s,
+                                    "card": card,
+                                    "event": "drawn",
+                                    "turn": 0,
+                                }
+                            )
+                            if rng.random() < play_rate.get(card, 0.3):
+                                ce.append(
+                                    {
+                                        "_key": key,
+                                        "game_index": i,
+                                        "seat": s,
+                                        "card": card,
+                                        "event": "summoned",
+                                        "turn": 5,
+                                    }
+                                )
+                    d0, d1 = (int(x) for x in rng.integers(0, 4, 2))
+                    rows.append(
+                        _game(
+                            mode,
+                            decks,
+                            pols,
+                            i,
+                            w,
+                            turns=turns,
+                            actions=2 * turns,
+                            end_reason="score" if rng.random() < 0.3 else "deck",
+                            seat0_tasks=ntask[0],
+                            seat1_tasks=ntask[1],
+                            seat0_pts_destruction=d0,
+                            seat1_pts_destruction=d1,
+                            seat0_score=d0,
+                            seat1_score=d1,
+                            beings_without_effects=bwe,
+                            turn_cap=turn_cap,
+                        )
+                    )
+    study = {
+        "name": f"random-{seed}",
+        "decks": [list(p) for p in pairs],
+        "modes": list(modes),
+        "policies": [list(p) for p in policies],
+        "games": games,
+        "seed": seed,
+        "turn_cap": turn_cap,
+        "beings_without_effects": bwe,
+    }
+    return write_dataset(root, rows, ce, tc, study=study, content_hash=content_hash, bwe=bwe)
+
+
+# --- analysis: known answers ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hand(tmp_path_factory):
+    root = hand_dataset(tmp_path_factory.mktemp("hand") / "run")
+    return analysis.analyze(root)
+
+
+def _group(summary, mode):
+    return next(g for g in summary["groups"] if g["mode"] == mode)
+
+
+def _cell(summary, mode, a, b):
+    gid = _group(summary, mode)["id"]
+    m = next(x for x in summary["matchups"] if x["group"] == gid)
+    return next(c for c in m["cells"] if (c["deck"], c["opp_deck"]) == (a, b))
+
+
+def test_matchup_win_rates_and_wilson_intervals(hand):
+    c = _cell(hand, "high-form", "imperial", "highland")
+    comb = c["combined"]
+    assert (comb["wins"], comb["losses"], comb["draws"], comb["games"]) == (6, 2, 2, 10)
+    wr = comb["win_rate"]
+    assert wr["rate"] == pytest.approx(6 / 8)
+    assert (wr["lo"], wr["hi"]) == pytest.approx(wilson(6, 8))
+    assert wr["small"] and not wr["excludes_half"]  # [0.41, 0.93] contains 50%
+    assert comb["draw_rate"]["rate"] == pytest.approx(0.2)
+    assert (comb["draw_rate"]["lo"], comb["draw_rate"]["hi"]) == pytest.approx(wilson(2, 10))
+    # imperial moved first in the even games: W 0,2,4  L 6  D 8; second: W 1,3,5  L 7  D 9
+    for side in ("first", "second"):
+        assert (c[side]["wins"], c[side]["losses"], c[side]["draws"]) == (3, 1, 1)
+    back = _cell(hand, "high-form", "highland", "imperial")["combined"]
+    assert (back["wins"], back["losses"], back["draws"]) == (2, 6, 2)
+    # Deathmatch: seat 0 won all 4: 4/4, Wilson [0.51, 1] excludes 50%
+    dm = _cell(hand, "deathmatch", "imperial", "highland")["combined"]["win_rate"]
+    assert dm["rate"] == 1.0 and dm["excludes_half"]
+    assert (dm["lo"], dm["hi"]) == pytest.approx(wilson(4, 4))
+
+
+def test_first_player_field_length_and_end_reasons(hand):
+    gid = _group(hand, "high-form")["id"]
+    fp = next(f for f in hand["first_player"] if f["group"] == gid)
+    # first mover won games 0, 2, 4, 7 and lost 1, 3, 5, 6
+    assert (fp["first_mover"]["wins"], fp["first_mover"]["losses"]) == (4, 4)
+    assert fp["first_mover"]["draws"] == 2
+    field = next(f for f in hand["deck_vs_field"] if f["group"] == gid)
+    imp = next(r for r in field["rows"] if r["deck"] == "imperial")
+    assert imp["combined"]["win_rate"]["rate"] == pytest.approx(0.75)
+    assert imp["first_minus_second"]["diff"] == pytest.approx(0.0)
+    gl = next(x for x in hand["game_length"] if x["group"] == gid)
+    assert gl["turns"]["mean"]["mean"] == pytest.approx(14.5)
+    assert gl["turns"]["median"] == pytest.approx(14.5)
+    assert (gl["turns"]["min"], gl["turns"]["max"]) == (10, 19)
+    assert gl["actions"]["mean"]["mean"] == pytest.approx(29.0)
+    assert sum(n for _, n in gl["histogram"]["turns"]) == 10
+    er = next(x for x in hand["end_reasons"] if x["group"] == gid)["overall"]
+    assert {k: v["k"] for k, v in er["reasons"].items()} == {"score": 5, "deck": 3, "turn-cap": 2}
+    assert er["reasons"]["deck"]["rate"] == pytest.approx(0.3)
+
+
+def test_tasks(hand):
+    t = hand["tasks"]
+    assert t["display_recorded"] is False and "not recorded" in t["note"]
+    (tg,) = t["groups"]
+    assert tg["games"] == 10 and tg["claims"] == 3
+    assert tg["games_without_claim"]["k"] == 7
+    line = next(r for r in tg["tasks"] if r["task"] == "Line Dominance")
+    assert line["claims"] == 2
+    assert line["claim_rate"]["rate"] == pytest.approx(0.2)
+    assert (line["claim_rate"]["lo"], line["claim_rate"]["hi"]) == pytest.approx(wilson(2, 10))
+    assert line["by_deck"]["imperial"]["k"] == 2 and line["by_deck"]["highland"]["k"] == 0
+    assert line["by_deck"]["imperial"]["n"] == 10
+    assert line["points"] == {"mean": 2.0, "min": 2, "max": 2}
+    assert line["turn"]["median"] == pytest.approx(15.0)
+    assert line["turn"]["mean"]["mean"] == pytest.approx(15.0)
+    dest = next(r for r in tg["tasks"] if r["task"] == "Destruction")
+    assert dest["by_deck"]["highland"]["k"] == 1
+
+
+def test_cards(hand):
+    gid = _group(hand, "high-form")["id"]
+    cg = next(c for c in hand["cards"]["groups"] if c["group"] == gid)
+    sw = next(r for r in cg["cards"] if r["card"] == "imperial/swordmaster")
+    assert sw["seat_games"] == 10
+    assert sw["games_with"]["drawn"]["rate"] == 1.0
+    assert sw["played"]["k"] == 5
+    # played in games 0-4 (all won); not played in 5 (W), 6-7 (L), 8-9 (D)
+    wp, wn = sw["when_played"], sw["when_not_played"]
+    assert (wp["wins"], wp["losses"], wp["draws"]) == (5, 0, 0)
+    assert (wn["wins"], wn["losses"], wn["draws"]) == (1, 2, 2)
+    assert sw["played_minus_not"]["diff"] == pytest.approx(1 - 1 / 3)
+    wolf = next(r for r in cg["cards"] if r["card"] == "highland/dire-wolf")
+    assert wolf["when_played"]["wins"] == 2 and wolf["when_not_played"]["wins"] == 0
+    assert "association" in hand["cards"]["note"]
+
+
+def test_deathmatch_points(hand):
+    (dg,) = hand["deathmatch"]["groups"]
+    imp = next(r for r in dg["decks"] if r["deck"] == "imperial")
+    hl = next(r for r in dg["decks"] if r["deck"] == "highland")
+    assert imp["seat_games"] == 4
+    assert imp["sources"]["pts_destruction"]["per_game"]["mean"] == 3.0
+    assert imp["sources"]["pts_legend"]["per_game"]["mean"] == 2.0
+    assert imp["sources"]["pts_destruction"]["share"] == pytest.approx(0.6)
+    assert hl["sources"]["pts_flare"]["per_game"]["mean"] == 1.0
+    assert dg["overall"]["score"]["mean"] == pytest.approx(3.0)
+
+
+def test_no_warning_on_a_clean_dataset(hand):
+    assert hand["warnings"] == []
+    assert hand["data"]["beings_without_effects"] is False
+    assert hand["data"]["games_analyzed"] == 14
+
+
+# --- the HTML report -----------------------------------------------------------------------------
+
+
+class _Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.imgs, self.links, self.captions = [], [], [], []
+        self.sections, self.banner = [], False
+        self._caption, self._section = None, None
+        self.tables_in = {}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.append(a["id"])
+        if tag == "section":
+            self._section = a.get("id")
+            self.sections.append(self._section)
+        if tag == "img":
+            self.imgs.append(a.get("src", ""))
+        if tag in ("a", "link", "script"):
+            self.links.append(a.get("href") or a.get("src") or "")
+        if tag == "caption":
+            self._caption = ""
+        if tag == "table":
+            self.tables_in[self._section] = self.tables_in.get(self._section, 0) + 1
+        if "banner" in (a.get("class") or ""):
+            self.banner = True
+
+    def handle_endtag(self, tag):
+        if tag == "caption":
+            self.captions.append((self._section, self._caption))
+            self._caption = None
+
+    def handle_data(self, data):
+        if self._caption is not None:
+            self._caption += data
+
+
+def _parse(path):
+    p = _Page()
+    p.feed(pathlib.Path(path).read_text(encoding="utf-8"))
+    p.close()
+    return p
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("render")
+    run = random_dataset(
+        tmp / "run",
+        seed=3,
+        games=60,
+        decks=("imperial", "highland"),
+        policies=(("random", "greedy"), ("greedy", "greedy")),
+        bwe=True,
+    )
+    r = make_report(run, tmp / "report")
+    return r
+
+
+def test_html_has_every_section_and_is_self_contained(rendered):
+    page = _parse(rendered["index"])
+    assert page.sections == [sid for sid, _ in SECTIONS]
+    assert page.imgs and all(src.startswith("data:image/png;base64,") for src in page.imgs)
+    assert len(page.imgs) == len(rendered["plots"])
+    assert all(link.startswith("#") for link in page.links)  # nothing outside the file
+    for sid in (
+        "matchups",
+        "deck-vs-field",
+        "first-player",
+        "game-length",
+        "end-reasons",
+        "tasks",
+        "cards",
+        "deathmatch",
+        "policies",
+    ):
+        assert page.tables_in.get(sid), sid
+    for section, caption in page.captions:
+        if section != "method":
+            assert "Rests on" in caption, (section, caption)
+    assert any("small sample" in c for _, c in page.captions)  # 60 games a matchup
+
+
+def test_beings_without_effects_banner(rendered):
+    page = _parse(rendered["index"])
+    assert "banner-beings-without-effects" in page.ids and page.banner
+    assert rendered["summary"]["warnings"][0]["kind"] == "beings_without_effects"
+
+
+def test_plots_and_summary_written(rendered):
+    out = rendered["index"].parent
+    pngs = sorted(out.glob("*.png"))
+    assert pngs and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+    s = json.loads((out / "summary.json").read_text())
+    assert s == json.loads(json.dumps(rendered["summary"]))
+    assert s["methods"]["proportion"].startswith("Wilson")
+    # a ladder study: the policy section has every pairing, with a policy-vs-policy matrix
+    assert s["policies"]["several"]
+    hf = next(m for m in s["policies"]["modes"] if m["mode"] == "high-form")
+    assert hf["policies"] == ["random", "greedy"]
+    assert len(hf["pairings"]) == 2
+    rg = next(x for x in hf["pairings"] if not x["self_play"])
+    assert rg["record"]["games"] == 3 * 60
+    assert any(p.name.startswith("policies-") for p in pngs)
+
+
+def test_random_dataset_recovers_known_rates(tmp_path):
+    run = random_dataset(
+        tmp_path / "run",
+        seed=11,
+        games=3000,
+        modes=("high-form",),
+        p_seat0={("imperial", "highland"): 0.7},
+        task_rate={"Side Chain": 0.2},
+        play_rate={"imperial/card-0": 0.6},
+    )
+    s = analysis.analyze(run)
+    wr = _cell(s, "high-form", "imperial", "highland")["combined"]["win_rate"]
+    assert wr["lo"] < 0.7 < wr["hi"] and wr["excludes_half"] and wr["significant"]
+    ok = _cell(s, "high-form", "imperial", "sylvan")["combined"]["win_rate"]
+    assert ok["lo"] < 0.5 < ok["hi"]
+    (tg,) = s["tasks"]["groups"]
+    side = next(r for r in tg["tasks"] if r["task"] == "Side Chain")["claim_rate"]
+    assert side["lo"] < 0.2 < side["hi"]
+    (cg,) = s["cards"]["groups"]
+    c0 = next(r for r in cg["cards"] if r["card"] == "imperial/card-0")["played"]
+    assert c0["lo"] < 0.6 < c0["hi"]
+
+
+# --- compare -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def studies(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("compare")
+    kw = dict(games=1500, modes=("high-form",))
+    base = random_dataset(tmp / "a", seed=21, **kw)
+    same = random_dataset(tmp / "a2", seed=22, **kw)
+    changed = random_dataset(
+        tmp / "b",
+        seed=24,
+        content_hash="changed",
+        p_seat0={("imperial", "highland"): 0.62},
+        task_rate={"Side Chain": 0.12},
+        play_rate={"sylvan/card-2": 0.45},
+        **kw,
+    )
+    return {"base": base, "same": same, "changed": changed, "tmp": tmp, "kw": kw}
+
+
+def _sig(result, table):
+    return [r for r in result["tables"][table] if r["significant"]]
+
+
+def test_compare_detects_a_planted_difference(studies):
+    r = compare(studies["base"], studies["changed"])
+    assert r["differs_in"] == ["content"]
+    (m,) = _sig(r, "matchups")
+    assert m["key"][2:] == ["imperial", "highland"]
+    assert m["diff"]["diff"] > 0.05 and m["diff"]["lo"] > 0
+    assert [x["key"][2] for x in _sig(r, "tasks")] == ["Side Chain"]
+    assert [x["key"][3] for x in _sig(r, "cards_played")] == ["sylvan/card-2"]
+    assert not _sig(r, "first_player")
+    text = format_text(r)
+    assert "imperial vs highland" in text and "YES" in text
+
+
+def test_compare_reports_nothing_when_nothing_changed(studies):
+    r = compare(studies["base"], studies["same"])
+    assert r["differs_in"] == []
+    assert all(n == 0 for n in r["significant"].values()), r["significant"]
+    assert "false positive" in r["notes"][0]
+    same = compare(studies["base"], studies["base"])
+    assert all(
+        row["diff"]["diff"] == 0 for rows in same["tables"].values() for row in rows if row["diff"]
+    )
+
+
+def test_compare_refuses_studies_whose_other_settings_differ(studies):
+    tmp, kw = studies["tmp"], studies["kw"]
+    capped = random_dataset(tmp / "capped", seed=24, turn_cap=100, modes=kw["modes"], games=50)
+    with pytest.raises(ComparisonError, match="turn cap"):
+        compare(studies["base"], capped)
+    two = random_dataset(
+        tmp / "two",
+        seed=25,
+        content_hash="other",
+        policies=(("greedy", "greedy"),),
+        modes=kw["modes"],
+        games=50,
+    )
+    with pytest.raises(ComparisonError, match="more than one thing"):
+        compare(studies["base"], two)
+    modes = random_dataset(tmp / "modes", seed=26, games=50)
+    with pytest.raises(ComparisonError, match="modes"):
+        compare(studies["base"], modes)
+
+
+def test_compare_another_policy(studies, tmp_path):
+    greedy = random_dataset(
+        tmp_path / "g", seed=27, policies=(("greedy", "greedy"),), **studies["kw"]
+    )
+    r = compare(studies["base"], greedy)
+    assert r["differs_in"] == ["policies"]
+    assert "random vs random → greedy vs greedy" in r["tables"]["matchups"][0]["label"]
+
+
+# --- the commands --------------------------------------------------------------------------------
+
+
+def _cli(*argv):
+    p = argparse.ArgumentParser(prog="kalarite")
+    sub = p.add_subparsers(dest="command", required=True)
+    add_report_commands(sub)
+    args = p.parse_args(argv)
+    return args.func(args)
+
+
+def test_report_command(tmp_path, capsys):
+    run = hand_dataset(tmp_path / "run", bwe=True)
+    assert _cli("report", str(run), "--out", str(tmp_path / "rep")) == 0
+    out = capsys.readouterr().out
+    assert "report of 14 games" in out and "warning" in out
+    assert (tmp_path / "rep" / "index.html").is_file()
+    assert (tmp_path / "rep" / "summary.json").is_file()
+    assert _report_out(run, None) == run / "report"  # the default --out
+
+
+def test_compare_command(studies, tmp_path, capsys):
+    j = tmp_path / "c.json"
+    assert _cli("compare", str(studies["base"]), str(studies["changed"]), "--json", str(j)) == 0
+    out = capsys.readouterr().out
+    assert "differs in: content" in out
+    assert json.loads(j.read_text())["differs_in"] == ["content"]
+
+
+@pytest.mark.parametrize(
+    "setup, needle",
+    [
+        ("missing", "no dataset"),
+        ("no-manifest", "study.json is missing"),
+        ("running", "incomplete"),
+        ("short", "incomplete"),
+        ("no-card-events", "card_events"),
+    ],
+)
+def test_bad_dataset_is_one_clear_error(tmp_path, setup, needle):
+    run = tmp_path / "run"
+    if setup == "no-manifest":
+        run.mkdir()
+        (run / "x").write_text("")
+    elif setup == "running":
+        hand_dataset(run, status="running")
+    elif setup == "short":
+        hand_dataset(run)
+        m = json.loads((run / "study.json").read_text())
+        m["matchups"][0]["games"] = 11
+        (run / "study.json").write_text(json.dumps(m))
+    elif setup == "no-card-events":
+        hand_dataset(run)
+        for p in (run / "card_events").rglob("*.parquet"):
+            p.unlink()
+    with pytest.raises(ValueError, match=needle) as e:
+        _cli("report", str(run), "--out", str(tmp_path / "rep"))
+    assert "\n" not in str(e.value)
+    with pytest.raises(ValueError, match=needle):
+        _cli("compare", str(run), str(run))
+
+
+def test_incomplete_dataset_with_flag(tmp_path):
+    run = hand_dataset(tmp_path / "run", status="running")
+    r = make_report(run, tmp_path / "rep", allow_incomplete=True)
+    assert any(w["kind"] == "incomplete" for w in r["summary"]["warnings"])
+    assert _parse(r["index"]).banner
+
+
+def test_report_refuses_to_write_into_the_dataset(tmp_path):
+    run = hand_dataset(tmp_path / "run")
+    with pytest.raises(ValueError, match="is a study dataset"):
+        _cli("report", str(run), "--out", str(run))
