@@ -370,9 +370,12 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
 
 
 def _cancel(ray, inflight):
+    """Drop the chunks in flight. Not ``force=True``: killing workers that hold tasks with
+    retries left made Ray's core abort the driver now and then; a local session is shut down
+    right after anyway, and a cluster's workers just finish a chunk nobody writes."""
     for ref in inflight:
         try:
-            ray.cancel(ref, force=True)
+            ray.cancel(ref, force=False)
         except Exception:
             pass
     inflight.clear()

@@ -591,7 +591,9 @@ def test_cli_simulate_on_an_existing_cluster(ray_session, tmp_path):
 
 def test_cli_ctrl_c_then_resume(ray_session, tmp_path):
     """Ctrl-C (SIGINT to the process group, as a terminal sends it) during a local-Ray study
-    stops it cleanly; the same command again resumes and skips the finished chunks."""
+    stops it cleanly; the same command again resumes and skips the finished chunks. (It once
+    tripped an abort inside Ray's core when the runner force-killed busy workers; the runner
+    now cancels without force.)"""
     spec = tmp_path / "s.toml"
     spec.write_text(
         'decks = [["imperial", "highland"]]\nmodes = "high-form"\ngames = 3000\nseed = 5\n'
