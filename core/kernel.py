@@ -39,6 +39,7 @@ from core.layout import (
     N_TASKS_CLAIMED,
     SCORE,
     STATE_SIZE,
+    TASKS_SHOWN,
     TURN_NO,
     WINNER,
 )
@@ -55,7 +56,8 @@ R_ACTIONS = 4
 R_DECISIONS = 5
 R_ERROR = 6  # 0 ok, else the invariant code / -1 for an unknown policy / 999 log overflow
 R_LOG_LOST = 7  # events that did not fit the log (card events of that game are incomplete)
-R_SEAT = 8  # per-seat block of R_SEAT_WIDTH columns, MAX_PLAYERS blocks
+R_TASKS_SHOWN = 8  # bitmask: task t was on display (available or next) during the game
+R_SEAT = 9  # per-seat block of R_SEAT_WIDTH columns, MAX_PLAYERS blocks
 S_SCORE = 0
 S_SUMMONS = 1
 S_PLACES = 2
@@ -132,6 +134,7 @@ def _record(out, g, s, T, n_players, err):
     out[g, R_DECISIONS] = s[DECISIONS]
     out[g, R_ERROR] = err
     out[g, R_LOG_LOST] = s[EV_LOST]
+    out[g, R_TASKS_SHOWN] = s[TASKS_SHOWN]
     for p in range(n_players):
         b = R_SEAT + p * R_SEAT_WIDTH
         out[g, b + S_SCORE] = s[SCORE + p]

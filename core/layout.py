@@ -94,9 +94,10 @@ TAVAIL = TDECK_CNT + 1  # N_AVAIL task indices, -1 for an empty slot
 TNEXT = TAVAIL + N_AVAIL  # the face-up next task, -1 if none
 TCLAIMED = TNEXT + 1  # N_TASKS: seat that claimed each task, -1
 TCLAIM_TURN = TCLAIMED + N_TASKS
+TASKS_SHOWN = TCLAIM_TURN + N_TASKS  # bit t: task t has been on display (available or next)
 
 # --- this turn's counters (reset at each turn start) -----------------------------------------
-DESTROYED = TCLAIM_TURN + N_TASKS  # [colour * 4 + rank]: enemy pieces destroyed by the mover
+DESTROYED = TASKS_SHOWN + 1  # [colour * 4 + rank]: enemy pieces destroyed by the mover
 SUMMONED_N = DESTROYED + MAX_PLAYERS * 4  # beings summoned this turn
 SUMMONED_RED = SUMMONED_N + 1  # summonings onto a red square
 SUMMONED_GREEN = SUMMONED_RED + 1

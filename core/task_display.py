@@ -8,7 +8,17 @@ card that does not fit goes to the bottom of the task deck and another is drawn.
 from numba import njit
 
 from core.cards import q_pop_top, q_push_bottom, q_shuffle
-from core.layout import N_AVAIL, N_TASKS, TASK_CAP, TAVAIL, TDECK, TDECK_CNT, TDECK_HEAD, TNEXT
+from core.layout import (
+    N_AVAIL,
+    N_TASKS,
+    TASK_CAP,
+    TASKS_SHOWN,
+    TAVAIL,
+    TDECK,
+    TDECK_CNT,
+    TDECK_HEAD,
+    TNEXT,
+)
 
 
 @njit(cache=True)
@@ -30,6 +40,7 @@ def _draw_fitting(s, T):
     for _ in range(s[TDECK_CNT]):
         t = q_pop_top(s, TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT)
         if _same_type_shown(s, T, t) < 2:
+            s[TASKS_SHOWN] |= 1 << t  # it goes face up (as the next task or available)
             return t
         q_push_bottom(s, TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT, t)
     return -1
@@ -55,6 +66,7 @@ def setup_tasks(s, T):
             q_push_bottom(s, TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT, t)  # set aside
             continue
         s[TAVAIL + filled] = t
+        s[TASKS_SHOWN] |= 1 << t
         filled += 1
     q_shuffle(s, TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT)  # the set-aside tasks go back in
     s[TNEXT] = _draw_fitting(s, T)

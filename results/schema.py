@@ -26,6 +26,7 @@ from core.kernel import (
     R_LOG_LOST,
     R_SEAT,
     R_SEAT_WIDTH,
+    R_TASKS_SHOWN,
     R_TURNS,
     R_WINNER,
     SEAT_COLUMNS,
@@ -85,6 +86,12 @@ _GAMES = [
         "log events that did not fit the kernel's per-game log; when > 0 the game's "
         "card_events/task_claims rows are incomplete",
     ),
+    (
+        "tasks_shown",
+        pa.int32(),
+        "High Form: bit i is set when task i (the order of sim/data/tasks.toml and of the "
+        "metadata key kalarite.task_names) was on display, available or next, during the game",
+    ),
     ("turn_cap", pa.int32(), "turn limit of the study"),
     (
         "beings_without_effects",
@@ -129,6 +136,8 @@ def file_metadata(table: str, info: dict) -> dict:
         v = info[k]
         md[f"{METADATA_PREFIX}{k}"] = ("true" if v else "false") if isinstance(v, bool) else str(v)
     md[f"{METADATA_PREFIX}study"] = json.dumps(info["study"], sort_keys=True)
+    if "task_names" in info:
+        md[f"{METADATA_PREFIX}task_names"] = json.dumps(info["task_names"])
     return md
 
 
@@ -172,6 +181,7 @@ def chunk_tables(
         "decisions": pa.array(rows[:, R_DECISIONS].astype(np.int32)),
         "error": pa.array(rows[:, R_ERROR].astype(np.int32)),
         "log_lost": pa.array(rows[:, R_LOG_LOST].astype(np.int32)),
+        "tasks_shown": pa.array(rows[:, R_TASKS_SHOWN].astype(np.int32)),
         "turn_cap": _repeat(turn_cap, n, pa.int32()),
         "beings_without_effects": _repeat(bwe, n, pa.bool_()),
     }

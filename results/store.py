@@ -66,6 +66,7 @@ def dataset_info(study, content) -> dict:
         "engine_version": engine_version(),
         "content_hash": content.content_hash,
         "beings_without_effects": study.beings_without_effects,
+        "task_names": list(content.task_names),
         "study": study.to_dict(),
     }
 
