@@ -20,6 +20,7 @@ Conventions:
   whose event log overflowed (``log_lost > 0``) are left out of the task and card tables.
 """
 
+import json
 import math
 import pathlib
 
@@ -27,7 +28,7 @@ import duckdb
 import pyarrow as pa
 
 from results import stats
-from results.schema import N_SEATS, PARTITION_COLUMNS, SCHEMAS, TABLES
+from results.schema import METADATA_PREFIX, N_SEATS, PARTITION_COLUMNS, SCHEMAS, TABLES
 from results.store import MANIFEST, open_table, read_manifest
 
 FORMAT = 1
@@ -46,10 +47,21 @@ SOURCE_LABELS = {
 SHARED_DECKS = ("legends", "flares")  # cards any seat may hold whatever its deck
 RARE_CLAIM = 0.01  # tasks claimed in fewer games than this are "rarely claimed"
 TASK_DISPLAY_NOTE = (
-    "The dataset records the tasks claimed, not the tasks on display: how often each task was "
-    "on display is not recorded, so a low claim rate cannot be split into 'rarely shown' and "
-    "'rarely claimed when shown'. Claim rates below are per game played."
+    "The dataset records the tasks claimed, not the tasks on display (it was made before the "
+    "games table had the tasks_shown column): how often each task was on display is not "
+    "recorded, so a low claim rate cannot be split into 'rarely shown' and 'rarely claimed "
+    "when shown'. Claim rates below are per game played."
 )
+TASK_SHOWN_NOTE = (
+    "A task is shown in a game when it was on display at some point: one of the 3 available "
+    "tasks or the face-up next task (games.tasks_shown). The claim rate given shown is the "
+    "share of the games in which the task was shown in which it was claimed: a task shown "
+    "often but rarely claimed when shown is hard to achieve (for these players); a high claim "
+    "rate given shown marks an easy task. A low claim rate per game may also just mean the task "
+    "is rarely shown."
+)
+HARD_GIVEN_SHOWN = 0.05  # "too hard": claimed in < 5% of the games shown (upper bound of CI)
+EASY_GIVEN_SHOWN = 0.5  # "too easy": claimed in > 50% of the games shown (lower bound of CI)
 CARD_NOTE = (
     "Win rate of the games in which the card was played (summoned, or played as a flare) vs "
     "those in which it was not, among the seat-games that could hold it. This is an "
@@ -110,6 +122,7 @@ class Dataset:
         if not _has_files(root / "games"):
             raise DatasetError(f"the study in {str(root)!r} has no games (games/ is empty)")
         self.con = duckdb.connect()
+        self.games_metadata = {}  # kalarite.* Parquet metadata of the games table
         for t in TABLES:
             if _has_files(root / t):
                 try:
@@ -121,6 +134,9 @@ class Dataset:
             else:
                 raise DatasetError(f"the study in {str(root)!r} is incomplete: {t}/ is missing")
             self.con.register(f"{t}_raw", data)
+            if t == "games":
+                md = data.schema.metadata or {}
+                self.games_metadata = {k.decode(): v.decode() for k, v in md.items()}
         self._check_counts(allow_incomplete)
 
     def rows(self, sql: str, params=None) -> list:
@@ -552,41 +568,121 @@ def _content(manifest):
     return c if c.content_hash == manifest.get("content_hash") else None
 
 
+def _has_column(d: Dataset, table: str, column: str) -> bool:
+    return any(r["column_name"] == column for r in d.rows(f"DESCRIBE SELECT * FROM {table}"))
+
+
+def _task_names(d: Dataset, content) -> tuple:
+    """The task names in bit order of ``games.tasks_shown``, and where they came from: the
+    manifest or the Parquet metadata (written with the study), else the current content."""
+    names = d.manifest.get("task_names")
+    source = "manifest"
+    if not names and f"{METADATA_PREFIX}task_names" in d.games_metadata:
+        try:
+            names = json.loads(d.games_metadata[f"{METADATA_PREFIX}task_names"])
+        except ValueError:
+            names = None
+        source = "parquet metadata"
+    if isinstance(names, list) and names and all(isinstance(x, str) for x in names):
+        return list(names), source
+    if content is not None:
+        return list(content.task_names), "content"
+    try:
+        from sim.content import load_content
+
+        return list(load_content().task_names), "current content (changed since the study)"
+    except Exception:
+        return [], None
+
+
 def _tasks(d: Dataset, groups, content) -> dict:
     hf = [g for g in groups if g["mode"] == "high-form"]
+    bit_names, names_source = _task_names(d, content)
+    display = _has_column(d, "games_raw", "tasks_shown") and bool(bit_names)
+    if display:
+        d.con.register(
+            "task_bits",
+            pa.Table.from_pylist([{"task": t, "bit": i} for i, t in enumerate(bit_names)]),
+        )
+        shown_bit = "((g.tasks_shown >> b.bit) & 1) = 1"
+        claimed_shown = (
+            "count(DISTINCT (t.matchup, t.policies, t.game_index)) "
+            f"FILTER (WHERE {shown_bit}) AS games_claimed_shown"
+        )
+        side_shown = f"count(*) FILTER (WHERE {shown_bit}) AS claims_shown"
+        join_bits = " LEFT JOIN task_bits b ON b.task = t.task"
+    else:
+        claimed_shown = "NULL AS games_claimed_shown"
+        side_shown = "NULL AS claims_shown"
+        join_bits = ""
     per_task = d.rows(
         "SELECT g.mode, g.pairing, t.task, count(*) AS claims, "
         "count(DISTINCT (t.matchup, t.policies, t.game_index)) AS games_claimed, "
+        f"{claimed_shown}, "
         "avg(t.points) AS points_mean, min(t.points) AS points_min, max(t.points) AS points_max, "
         "avg(t.turn) AS turn_mean, stddev_samp(t.turn) AS turn_sd, "
         "quantile_cont(t.turn, [0.1, 0.5, 0.9]) AS turn_q, min(t.turn) AS turn_min, "
         "max(t.turn) AS turn_max "
-        "FROM task_claims_raw t JOIN g USING (mode, matchup, policies, game_index) "
+        f"FROM task_claims_raw t JOIN g USING (mode, matchup, policies, game_index){join_bits} "
         "WHERE g.log_lost = 0 GROUP BY ALL"
     )
     by_side = d.rows(
-        "SELECT s.mode, s.pairing, t.task, s.deck, s.policy, count(*) AS claims "
+        f"SELECT s.mode, s.pairing, t.task, s.deck, s.policy, count(*) AS claims, {side_shown} "
         "FROM task_claims_raw t JOIN sg s USING (mode, matchup, policies, game_index, seat) "
-        "WHERE NOT s.log_lost GROUP BY ALL"
+        + (
+            "JOIN g USING (mode, matchup, policies, game_index) LEFT JOIN task_bits b "
+            "ON b.task = t.task "
+            if display
+            else ""
+        )
+        + "WHERE NOT s.log_lost GROUP BY ALL"
     )
     side_n = d.rows(
         "SELECT mode, pairing, deck, policy, count(*) AS n FROM sg WHERE NOT log_lost GROUP BY ALL"
     )
+    shown_n, side_shown_n = {}, {}
+    if display:
+        for r in d.rows(
+            "SELECT g.mode, g.pairing, b.task, count(*) AS n FROM g JOIN task_bits b "
+            f"ON {shown_bit} WHERE g.log_lost = 0 GROUP BY ALL"
+        ):
+            shown_n[(r["mode"], r["pairing"], r["task"])] = int(r["n"])
+        for r in d.rows(
+            "SELECT s.mode, s.pairing, b.task, s.deck, s.policy, count(*) AS n FROM sg s "
+            "JOIN g USING (mode, matchup, policies, game_index) JOIN task_bits b "
+            f"ON {shown_bit} WHERE NOT s.log_lost GROUP BY ALL"
+        ):
+            side_shown_n[(r["mode"], r["pairing"], r["task"], r["deck"], r["policy"])] = int(r["n"])
     games_n = {
         (r["mode"], r["pairing"]): r
         for r in d.rows(
             "SELECT mode, pairing, count(*) AS n, sum(seat0_tasks + seat1_tasks) AS claims, "
             "count(*) FILTER (WHERE seat0_tasks + seat1_tasks = 0) AS no_claim, "
             "avg(seat0_tasks + seat1_tasks) AS claims_mean, "
-            "stddev_samp(seat0_tasks + seat1_tasks) AS claims_sd "
-            "FROM g WHERE log_lost = 0 GROUP BY ALL"
+            "stddev_samp(seat0_tasks + seat1_tasks) AS claims_sd, "
+            + (
+                "avg(bit_count(tasks_shown)) AS shown_mean, "
+                "stddev_samp(bit_count(tasks_shown)) AS shown_sd "
+                if display
+                else "NULL AS shown_mean, NULL AS shown_sd "
+            )
+            + "FROM g WHERE log_lost = 0 GROUP BY ALL"
         )
     }
     out = []
     for g in hf:
         k = _key(g)
         gn = games_n.get(
-            k, {"n": 0, "claims": 0, "no_claim": 0, "claims_mean": None, "claims_sd": None}
+            k,
+            {
+                "n": 0,
+                "claims": 0,
+                "no_claim": 0,
+                "claims_mean": None,
+                "claims_sd": None,
+                "shown_mean": None,
+                "shown_sd": None,
+            },
         )
         n = int(gn["n"])
         decks = g["decks"]
@@ -598,16 +694,25 @@ def _tasks(d: Dataset, groups, content) -> dict:
                 deck_n[r["deck"]] = deck_n.get(r["deck"], 0) + r["n"]
                 pol_n[r["policy"]] = pol_n.get(r["policy"], 0) + r["n"]
         mine = {r["task"]: r for r in per_task if (r["mode"], r["pairing"]) == k}
-        names = list(content.task_names) if content is not None else []
+        names = list(bit_names) if (display or content is not None) else []
         names += sorted(set(mine) - set(names))
         rows = []
         for task in names:
             r = mine.get(task)
             claims_deck, claims_pol = {}, {}
+            cs_deck, cs_pol, sh_deck, sh_pol = {}, {}, {}, {}
             for s in by_side:
                 if (s["mode"], s["pairing"], s["task"]) == (*k, task):
                     claims_deck[s["deck"]] = claims_deck.get(s["deck"], 0) + s["claims"]
                     claims_pol[s["policy"]] = claims_pol.get(s["policy"], 0) + s["claims"]
+                    if display:
+                        cs = int(s["claims_shown"] or 0)
+                        cs_deck[s["deck"]] = cs_deck.get(s["deck"], 0) + cs
+                        cs_pol[s["policy"]] = cs_pol.get(s["policy"], 0) + cs
+            for (mo, pa_, t_, dk, po), m in side_shown_n.items():
+                if (mo, pa_, t_) == (*k, task):
+                    sh_deck[dk] = sh_deck.get(dk, 0) + m
+                    sh_pol[po] = sh_pol.get(po, 0) + m
             claimed = int(r["games_claimed"]) if r else 0
             rate = stats.proportion(claimed, n)
             row = {
@@ -625,6 +730,34 @@ def _tasks(d: Dataset, groups, content) -> dict:
                 "points": None,
                 "turn": None,
             }
+            if display:
+                shown = shown_n.get((*k, task), 0)
+                cs = int(r["games_claimed_shown"] or 0) if r else 0
+                given = stats.proportion(cs, shown)
+                in_bits = task in bit_names
+                row.update(
+                    {
+                        "shown": stats.proportion(shown, n),
+                        "claimed_given_shown": given,
+                        # claims of a task the display does not have (inconsistent data)
+                        "claimed_not_shown": claimed - cs,
+                        "never_shown": in_bits and shown == 0,
+                        "shown_never_claimed": shown > 0 and cs == 0,
+                        "hard": shown > 0
+                        and given["hi"] is not None
+                        and given["hi"] < HARD_GIVEN_SHOWN,
+                        "easy": shown > 0
+                        and given["lo"] is not None
+                        and given["lo"] > EASY_GIVEN_SHOWN,
+                        "by_deck_given_shown": {
+                            dk: stats.proportion(cs_deck.get(dk, 0), sh_deck.get(dk, 0))
+                            for dk in decks
+                        },
+                        "by_policy_given_shown": {
+                            p: stats.proportion(cs_pol.get(p, 0), sh_pol.get(p, 0)) for p in pols
+                        },
+                    }
+                )
             if r:
                 tq = [float(x) for x in r["turn_q"]]
                 row["points"] = {
@@ -641,27 +774,50 @@ def _tasks(d: Dataset, groups, content) -> dict:
                     "max": int(r["turn_max"]),
                 }
             rows.append(row)
-        rows.sort(key=lambda x: (-(x["claim_rate"]["k"]), x["task"]))
-        out.append(
-            {
-                "group": g["id"],
-                "games": n,
-                "decks": decks,
-                "policies": pols,
-                "deck_seat_games": {dk: int(deck_n.get(dk, 0)) for dk in decks},
-                "claims": int(gn["claims"] or 0),
-                "claims_per_game": stats.mean_ci(gn["claims_mean"], gn["claims_sd"], n),
-                "games_without_claim": stats.proportion(gn["no_claim"], n),
-                "tasks": rows,
-                "never_claimed": [x["task"] for x in rows if x["never_claimed"]],
-                "rarely_claimed": [x["task"] for x in rows if x["rarely_claimed"]],
-                "all_tasks_listed": content is not None,
-            }
-        )
+        if display:  # by claim rate given shown, never shown last
+            rows.sort(
+                key=lambda x: (
+                    x["never_shown"],
+                    -(x["claimed_given_shown"]["rate"] or 0),
+                    -x["claim_rate"]["k"],
+                    x["task"],
+                )
+            )
+        else:
+            rows.sort(key=lambda x: (-(x["claim_rate"]["k"]), x["task"]))
+        grp = {
+            "group": g["id"],
+            "games": n,
+            "decks": decks,
+            "policies": pols,
+            "deck_seat_games": {dk: int(deck_n.get(dk, 0)) for dk in decks},
+            "claims": int(gn["claims"] or 0),
+            "claims_per_game": stats.mean_ci(gn["claims_mean"], gn["claims_sd"], n),
+            "games_without_claim": stats.proportion(gn["no_claim"], n),
+            "tasks": rows,
+            "never_claimed": [x["task"] for x in rows if x["never_claimed"]],
+            "rarely_claimed": [x["task"] for x in rows if x["rarely_claimed"]],
+            "all_tasks_listed": display or content is not None,
+        }
+        if display:
+            grp.update(
+                {
+                    "shown_per_game": stats.mean_ci(gn["shown_mean"], gn["shown_sd"], n),
+                    "never_shown": [x["task"] for x in rows if x["never_shown"]],
+                    "shown_never_claimed": [x["task"] for x in rows if x["shown_never_claimed"]],
+                    "hard": [x["task"] for x in rows if x["hard"]],
+                    "easy": [x["task"] for x in rows if x["easy"]],
+                    "claimed_not_shown": sum(x["claimed_not_shown"] for x in rows),
+                }
+            )
+        out.append(grp)
     return {
-        "display_recorded": False,
-        "note": TASK_DISPLAY_NOTE,
+        "display_recorded": display,
+        "note": TASK_SHOWN_NOTE if display else TASK_DISPLAY_NOTE,
+        "task_names_source": names_source if display else None,
         "rare_threshold": RARE_CLAIM,
+        "hard_threshold": HARD_GIVEN_SHOWN,
+        "easy_threshold": EASY_GIVEN_SHOWN,
         "groups": out,
     }
 
@@ -952,6 +1108,7 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
     matchups = _matchups(d, groups)
     field = _deck_vs_field(d, groups)
     first_player = _first_player(d, groups, field)
+    tasks = _tasks(d, groups, content)
     summary = {
         "kalarite_report": 1,
         "run": {
@@ -968,20 +1125,20 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
         "methods": stats.METHODS,
         "data": data,
         "warnings": _warnings(d, data),
-        "missing_data": [
-            {"what": "task display", "text": TASK_DISPLAY_NOTE},
-        ],
+        "missing_data": [],
         "groups": groups,
         "matchups": matchups,
         "deck_vs_field": field,
         "first_player": first_player,
         "game_length": _game_length(d, groups),
         "end_reasons": _end_reasons(d, groups),
-        "tasks": _tasks(d, groups, content),
+        "tasks": tasks,
         "cards": _cards(d, groups, content),
         "deathmatch": _deathmatch(d, groups),
         "policies": _policies(d, groups, first_player),
     }
+    if not tasks["display_recorded"]:
+        summary["missing_data"].append({"what": "task display", "text": TASK_DISPLAY_NOTE})
     if content is None:
         summary["missing_data"].append(
             {

@@ -188,8 +188,10 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
             )
         )
 
-    # --- tasks: claim rate per game
-    tasks = []
+    # --- tasks: claim rate per game; with the display recorded in both studies, also the
+    # share of games in which the task was shown and the claim rate given shown
+    tasks, shown, given = [], [], []
+    display = sa["tasks"]["display_recorded"] and sb["tasks"]["display_recorded"]
     ta = {_gkey(analysis.group_index(sa)[x["group"]]): x for x in sa["tasks"]["groups"]}
     tb = {_gkey(analysis.group_index(sb)[x["group"]]): x for x in sb["tasks"]["groups"]}
     for k in ga:
@@ -213,6 +215,27 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
                     only_in=None if (a_ and b_) else ("A" if a_ else "B"),
                 )
             )
+            if not display:
+                continue
+            none = {"k": 0, "n": 0}
+            for out, field, metric in (
+                (shown, "shown", "share of games in which the task was shown"),
+                (given, "claimed_given_shown", "claim rate given shown"),
+            ):
+                ra = a_[field] if a_ else none
+                rb = b_[field] if b_ else none
+                out.append(
+                    _row(
+                        f"{glabel(k)}: {t}",
+                        [k[0], k[1], t],
+                        ra["k"],
+                        ra["n"],
+                        rb["k"],
+                        rb["n"],
+                        metric=metric,
+                        only_in=None if (a_ and b_) else ("A" if a_ else "B"),
+                    )
+                )
 
     # --- cards: played rate, and win rate when played
     played, win_played = [], []
@@ -269,6 +292,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
         "draws": _finish(draws),
         "first_player": _finish(first),
         "tasks": _finish(tasks),
+        **({"tasks_shown": _finish(shown), "tasks_given_shown": _finish(given)} if display else {}),
         "cards_played": _finish(played),
         "cards_win_when_played": _finish(win_played),
     }
@@ -288,6 +312,16 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
         notes.append(
             "same study seed: the games of A and B are correlated (common random numbers), "
             "which makes the independent-samples test conservative"
+        )
+    if not display:
+        notes.append(
+            "the task display is not recorded in "
+            + (
+                "either study"
+                if not (sa["tasks"]["display_recorded"] or sb["tasks"]["display_recorded"])
+                else ("A" if not sa["tasks"]["display_recorded"] else "B")
+            )
+            + ": only the claim rates per game are compared"
         )
     if sa["data"]["beings_without_effects"] or sb["data"]["beings_without_effects"]:
         notes.append("beings without effects: these results are not those of the real game")
@@ -324,6 +358,8 @@ TITLES = {
     "draws": "Matchups: draw rate",
     "first_player": "First mover win rate",
     "tasks": "Task claim rate per game",
+    "tasks_shown": "Task display: share of games in which the task was shown",
+    "tasks_given_shown": "Task claim rate given shown",
     "cards_played": "Cards: share of seat-games in which the card was played",
     "cards_win_when_played": "Cards: win rate of the seat-games in which the card was played",
 }

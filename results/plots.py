@@ -12,6 +12,7 @@ BLUE = "#2b6cb0"
 ORANGE = "#dd6b20"
 GREY = "#718096"
 RED = "#c53030"
+GREEN = "#2f855a"
 
 
 def _figure(w, h):
@@ -168,8 +169,60 @@ def end_reasons(path, title, reasons, labels, rows):
     _save(fig, path)
 
 
-def tasks(path, title, rows):
-    """Claim rate per game with intervals, and the claim turn (median, 10-90% range)."""
+def tasks(path, title, rows, display=False):
+    """Claim rate per game with intervals, and the claim turn (median, 10-90% range); with the
+    display recorded, also the share of games in which the task was shown and the claim rate
+    given shown."""
+    if not display:
+        return _tasks_claims(path, title, rows)
+    fig = _figure(12, 0.3 * len(rows) + 1.8)
+    ax0, ax1, ax2 = fig.subplots(1, 3, sharey=True, width_ratios=[2, 3, 2])
+    ys = np.arange(len(rows))[::-1]
+    for y, r in zip(ys, rows, strict=True):
+        sh, cg, cr = r["shown"], r["claimed_given_shown"], r["claim_rate"]
+        if sh["rate"] is not None:
+            ax0.barh(y, sh["rate"], color=GREY, alpha=0.7)
+            ax0.plot([sh["lo"], sh["hi"]], [y, y], color="black", lw=1)
+        bad = r["never_shown"] or r["shown_never_claimed"]
+        colour = RED if bad else (ORANGE if r["hard"] else (GREEN if r["easy"] else BLUE))
+        if cg["rate"] is not None:
+            ax1.barh(y, cg["rate"], color=colour, alpha=0.8)
+            ax1.plot([cg["lo"], cg["hi"]], [y, y], color="black", lw=1)
+        if cr["rate"] is not None:
+            ax1.plot([cr["rate"]], [y], "D", color="black", ms=3)
+        if r["turn"]:
+            t = r["turn"]
+            ax2.plot([t["p10"], t["p90"]], [y, y], color=GREY, lw=2)
+            ax2.plot([t["median"]], [y], "o", color=BLUE, ms=4)
+    labels = [
+        r["task"]
+        + (
+            " (never shown)"
+            if r["never_shown"]
+            else (" (never claimed)" if r["shown_never_claimed"] else "")
+        )
+        for r in rows
+    ]
+    ax0.set_yticks(ys, labels, fontsize=8)
+    for tick, r in zip(ax0.get_yticklabels(), rows, strict=True):
+        if r["never_shown"] or r["shown_never_claimed"]:
+            tick.set_color(RED)
+    ax0.xaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    ax0.set_xlabel("games in which it was shown")
+    ax1.xaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    ax1.set_xlabel("claim rate given shown (bar, 95% Wilson)\n◆ claim rate per game")
+    ax2.set_xlabel("claim turn: median, 10%–90%")
+    for ax in (ax0, ax1, ax2):
+        ax.grid(axis="x", alpha=0.3)
+    ax0.set_ylim(-0.7, len(rows) - 0.3)
+    fig.suptitle(
+        title + "\nred: never shown or never claimed, orange: hard, green: easy", fontsize=10
+    )
+    _save(fig, path)
+
+
+def _tasks_claims(path, title, rows):
+    """Without the display: claim rate per game and the claim turn."""
     fig = _figure(10, 0.3 * len(rows) + 1.6)
     ax1, ax2 = fig.subplots(1, 2, sharey=True, width_ratios=[3, 2])
     ys = np.arange(len(rows))[::-1]

@@ -219,6 +219,7 @@ class DatasetStore:
             "status": "running",
             **{k: self.info[k] for k in ("engine_hash", "engine_version", "content_hash")},
             "beings_without_effects": self.info["beings_without_effects"],
+            "task_names": self.info.get("task_names", []),
             "study": self.info["study"],
             "chunk_size": self.chunk_size,
             "tables": list(TABLES),

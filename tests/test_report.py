@@ -70,9 +70,16 @@ def write_dataset(
     content_hash="c0ffee",
     engine_hash="e1",
     bwe=False,
+    task_names=None,
+    display=True,
+    names_in_manifest=False,
 ):
     """Write ``games`` (dicts from ``_game``), card events and task claims (dicts with the
-    table's columns plus ``_mode``/``_matchup``/``_policies`` or a ``game`` key) as a study."""
+    table's columns plus ``_mode``/``_matchup``/``_policies`` or a ``game`` key) as a study.
+
+    ``task_names`` (the bit order of ``tasks_shown``) go to the Parquet metadata, as the
+    simulator writes them, and with ``names_in_manifest`` to study.json too. ``display=False``
+    writes a dataset of before the ``tasks_shown`` column (no column, no task names)."""
     root = pathlib.Path(root)
     parts = {}
     for g in games:
@@ -114,15 +121,25 @@ def write_dataset(
         "beings_without_effects": bwe,
         "study": study,
     }
+    if display and task_names is not None:
+        info["task_names"] = list(task_names)
+    schemas = {t: SCHEMAS[t] for t in TABLES}
+    if not display:
+        g = schemas["games"]
+        schemas["games"] = g.remove(g.get_field_index("tasks_shown"))
+        for gr in games:
+            gr.pop("tasks_shown", None)
     matchups = []
     for (mode, mu, po), tables in parts.items():
         part = f"mode={mode}/matchup={mu}/policies={po}"
         for t in TABLES:
             d = root / t / part
             d.mkdir(parents=True, exist_ok=True)
-            schema = SCHEMAS[t].with_metadata(file_metadata(t, info))
+            schema = schemas[t].with_metadata(file_metadata(t, info))
             for r in tables[t]:
                 r.setdefault("beings_without_effects", bwe)
+                if not display:
+                    r.pop("tasks_shown", None)
             pq.write_table(pa.Table.from_pylist(tables[t], schema=schema), d / "part-00000.parquet")
         matchups.append(
             {
@@ -151,6 +168,8 @@ def write_dataset(
         "completed": "2026-01-01T00:01:00+00:00" if status == "complete" else None,
         "runs": [],
     }
+    if display and task_names is not None and names_in_manifest:
+        manifest["task_names"] = list(task_names)
     (root / "study.json").write_text(json.dumps(manifest, indent=1))
     return root
 
@@ -159,7 +178,11 @@ HF_KEY = ("high-form", "imperial-vs-highland", "random-vs-random")
 DM_KEY = ("deathmatch", "imperial-vs-highland", "random-vs-random")
 
 
-def hand_dataset(root, bwe=False, status="complete"):
+def _bits(*bits):
+    return sum(1 << b for b in bits)
+
+
+def hand_dataset(root, bwe=False, status="complete", display=True, names_in_manifest=False):
     """10 High Form games of imperial (seat 0) vs highland (seat 1) and 4 Deathmatch games.
 
     High Form: imperial wins games 0-5, highland 6-7, 8-9 are draws; the first seat is
@@ -167,6 +190,10 @@ def hand_dataset(root, bwe=False, status="complete"):
     claimed by seat 0 in games 0 and 1 (2 points, turns 10 and 20), Destruction by seat 1 in
     game 2 (1 point, turn 5). imperial/swordmaster is drawn by seat 0 in every game and summoned
     in games 0-4; highland/dire-wolf is summoned by seat 1 in games 6 and 7.
+
+    Task display (``tasks_shown``, bit order ``TASKS``: Line Dominance, Destruction, Side Chain,
+    Imprisonment): Line Dominance shown in games 0-4, Destruction in every game, Side Chain in
+    games 0-2, Imprisonment never.
 
     Deathmatch: 4 games, seat 0 wins all; seat 0 scores 3 by destruction + 2 by legends, seat 1
     scores 1 from seat 0's flares.
@@ -189,6 +216,7 @@ def hand_dataset(root, bwe=False, status="complete"):
                 seat1_tasks=int(i == 2),
                 seat0_pts_task=2 * int(i < 2),
                 seat1_pts_task=int(i == 2),
+                tasks_shown=_bits(1, *([0] if i < 5 else []), *([2] if i < 3 else [])),
                 beings_without_effects=bwe,
             )
         )
@@ -260,7 +288,18 @@ def hand_dataset(root, bwe=False, status="complete"):
                 beings_without_effects=bwe,
             )
         )
-    return write_dataset(root, games, ce, tc, status=status, bwe=bwe, content_hash="synthetic")
+    return write_dataset(
+        root,
+        games,
+        ce,
+        tc,
+        status=status,
+        bwe=bwe,
+        content_hash="synthetic",
+        task_names=TASKS,
+        display=display,
+        names_in_manifest=names_in_manifest,
+    )
 
 
 DECKS = ("imperial", "highland", "sylvan")
@@ -278,6 +317,7 @@ def random_dataset(
     policies=(("random", "random"),),
     modes=("high-form", "deathmatch"),
     task_rate=None,
+    show_rate=None,
     play_rate=None,
     content_hash="c0ffee",
     turn_cap=200,
@@ -285,9 +325,12 @@ def random_dataset(
 ):
     """Games of every pairing of ``decks`` (mirrors included) drawn from known probabilities:
     seat 0 wins with ``p_seat0[(deck0, deck1)]`` (default 0.5) of the decisive games, 5% draws;
-    each task is claimed in ``task_rate[task]`` of the High Form games (default 5%); each card of
-    a seat's deck is drawn, and played with ``play_rate[card]`` (default 30%)."""
+    each task is shown in ``show_rate[task]`` of the High Form games (default 100%) and claimed
+    in ``task_rate[task]`` of the games it is shown in (default 5%); each card of a seat's deck
+    is drawn, and played with ``play_rate[card]`` (default 30%)."""
     rng = np.random.default_rng(seed)
+    rng_show = np.random.default_rng(seed + 1000)  # the display: its own stream
+    show_rate = show_rate or {}
     p_seat0 = p_seat0 or {}
     task_rate = task_rate or {}
     play_rate = play_rate or {}
@@ -303,8 +346,12 @@ def random_dataset(
                     w = -1 if u < 0.05 else (0 if rng.random() < p else 1)
                     turns = int(rng.integers(20, 40))
                     ntask = [0, 0]
+                    shown = 0
                     if mode == "high-form":
-                        for t in TASKS:
+                        for b, t in enumerate(TASKS):
+                            if rng_show.random() >= show_rate.get(t, 1.0):
+                                continue
+                            shown |= 1 << b
                             if rng.random() < task_rate.get(t, 0.05):
                                 s = int(rng.integers(0, 2))
                                 ntask[s] += 1
@@ -354,6 +401,7 @@ def random_dataset(
                             end_reason="score" if rng.random() < 0.3 else "deck",
                             seat0_tasks=ntask[0],
                             seat1_tasks=ntask[1],
+                            tasks_shown=shown,
                             seat0_pts_destruction=d0,
                             seat1_pts_destruction=d1,
                             seat0_score=d0,
@@ -372,7 +420,9 @@ def random_dataset(
         "turn_cap": turn_cap,
         "beings_without_effects": bwe,
     }
-    return write_dataset(root, rows, ce, tc, study=study, content_hash=content_hash, bwe=bwe)
+    return write_dataset(
+        root, rows, ce, tc, study=study, content_hash=content_hash, bwe=bwe, task_names=TASKS
+    )
 
 
 # --- analysis: known answers ---------------------------------------------------------------------
@@ -436,9 +486,15 @@ def test_first_player_field_length_and_end_reasons(hand):
     assert er["reasons"]["deck"]["rate"] == pytest.approx(0.3)
 
 
+def _task(tg, name):
+    return next(r for r in tg["tasks"] if r["task"] == name)
+
+
 def test_tasks(hand):
     t = hand["tasks"]
-    assert t["display_recorded"] is False and "not recorded" in t["note"]
+    assert t["display_recorded"] is True and t["task_names_source"] == "parquet metadata"
+    assert "claim rate given shown" in t["note"]
+    assert not any(m["what"] == "task display" for m in hand["missing_data"])
     (tg,) = t["groups"]
     assert tg["games"] == 10 and tg["claims"] == 3
     assert tg["games_without_claim"]["k"] == 7
@@ -453,6 +509,81 @@ def test_tasks(hand):
     assert line["turn"]["mean"]["mean"] == pytest.approx(15.0)
     dest = next(r for r in tg["tasks"] if r["task"] == "Destruction")
     assert dest["by_deck"]["highland"]["k"] == 1
+
+
+def test_task_display(hand):
+    (tg,) = hand["tasks"]["groups"]
+    assert [r["task"] for r in tg["tasks"]] == [  # by claim rate given shown, never shown last
+        "Line Dominance",
+        "Destruction",
+        "Side Chain",
+        "Imprisonment",
+    ]
+    # shown: Line Dominance in games 0-4, claimed in 0 and 1: 2 of 5 when shown
+    line = _task(tg, "Line Dominance")
+    assert (line["shown"]["k"], line["shown"]["n"]) == (5, 10)
+    assert (line["shown"]["lo"], line["shown"]["hi"]) == pytest.approx(wilson(5, 10))
+    given = line["claimed_given_shown"]
+    assert (given["k"], given["n"], given["rate"]) == (2, 5, pytest.approx(0.4))
+    assert (given["lo"], given["hi"]) == pytest.approx(wilson(2, 5))
+    assert line["claim_rate"]["rate"] == pytest.approx(0.2)  # per game played, as before
+    # by deck: both seats see the display; imperial claimed both, highland none
+    assert (
+        line["by_deck_given_shown"]["imperial"]["k"],
+        line["by_deck_given_shown"]["imperial"]["n"],
+    ) == (2, 5)
+    assert line["by_deck_given_shown"]["highland"]["k"] == 0
+    # Destruction: shown in all 10, claimed once (by highland)
+    dest = _task(tg, "Destruction")
+    assert dest["shown"]["rate"] == 1.0
+    assert dest["claimed_given_shown"]["rate"] == pytest.approx(0.1)
+    assert (
+        dest["by_deck_given_shown"]["highland"]["k"],
+        dest["by_deck_given_shown"]["highland"]["n"],
+    ) == (1, 10)
+    # Side Chain: shown in 3 games, never claimed; Imprisonment never shown
+    side = _task(tg, "Side Chain")
+    assert side["shown"]["k"] == 3 and side["shown_never_claimed"] and not side["never_shown"]
+    assert side["claimed_given_shown"]["hi"] == pytest.approx(wilson(0, 3)[1])
+    assert not side["hard"]  # 0 of 3: the interval reaches far above 5%
+    imp = _task(tg, "Imprisonment")
+    assert imp["never_shown"] and imp["shown"]["k"] == 0
+    assert imp["claimed_given_shown"]["rate"] is None
+    assert tg["never_shown"] == ["Imprisonment"]
+    assert tg["shown_never_claimed"] == ["Side Chain"]
+    assert tg["hard"] == [] and tg["easy"] == [] and tg["claimed_not_shown"] == 0
+    # shown per game: 3 tasks in games 0-2, 2 in 3-4, 1 in 5-9
+    assert tg["shown_per_game"]["mean"] == pytest.approx(1.8)
+
+
+def test_task_names_from_the_manifest(tmp_path):
+    s = analysis.analyze(hand_dataset(tmp_path / "run", names_in_manifest=True))
+    assert s["tasks"]["task_names_source"] == "manifest"
+    (tg,) = s["tasks"]["groups"]
+    assert _task(tg, "Line Dominance")["shown"]["k"] == 5
+
+
+def test_dataset_without_the_display_column_reports_with_the_note(tmp_path):
+    run = hand_dataset(tmp_path / "run", display=False)
+    r = make_report(run, tmp_path / "rep")
+    s = r["summary"]
+    t = s["tasks"]
+    assert t["display_recorded"] is False and "not recorded" in t["note"]
+    assert any(m["what"] == "task display" for m in s["missing_data"])
+    (tg,) = t["groups"]
+    line = _task(tg, "Line Dominance")
+    assert line["claim_rate"]["rate"] == pytest.approx(0.2) and "shown" not in line
+    assert "never_shown" not in tg
+    page = r["index"].read_text(encoding="utf-8")
+    assert "Task display not recorded" in page and "Missing data — task display" in page
+    shown = make_report(hand_dataset(tmp_path / "run2"), tmp_path / "rep2")["index"]
+    page = shown.read_text(encoding="utf-8")
+    assert "Task display not recorded" not in page and "Missing data — task display" not in page
+    assert "claim rate given shown" in page and "Shown but never claimed" in page
+    # compare: only the claim rates per game when one study lacks the display
+    c = compare(run, hand_dataset(tmp_path / "run3"))
+    assert "tasks_shown" not in c["tables"] and "tasks" in c["tables"]
+    assert any("display is not recorded in A" in n for n in c["notes"])
 
 
 def test_cards(hand):
@@ -605,7 +736,8 @@ def test_random_dataset_recovers_known_rates(tmp_path):
         games=3000,
         modes=("high-form",),
         p_seat0={("imperial", "highland"): 0.7},
-        task_rate={"Side Chain": 0.2},
+        task_rate={"Side Chain": 0.2, "Imprisonment": 0.8, "Destruction": 0.0},
+        show_rate={"Side Chain": 0.4},
         play_rate={"imperial/card-0": 0.6},
     )
     s = analysis.analyze(run)
@@ -614,8 +746,14 @@ def test_random_dataset_recovers_known_rates(tmp_path):
     ok = _cell(s, "high-form", "imperial", "sylvan")["combined"]["win_rate"]
     assert ok["lo"] < 0.5 < ok["hi"]
     (tg,) = s["tasks"]["groups"]
-    side = next(r for r in tg["tasks"] if r["task"] == "Side Chain")["claim_rate"]
-    assert side["lo"] < 0.2 < side["hi"]
+    side = _task(tg, "Side Chain")
+    # shown in 40% of games, claimed in 20% of those: 8% of games
+    assert side["shown"]["lo"] < 0.4 < side["shown"]["hi"]
+    assert side["claimed_given_shown"]["lo"] < 0.2 < side["claimed_given_shown"]["hi"]
+    assert side["claim_rate"]["lo"] < 0.08 < side["claim_rate"]["hi"]
+    assert tg["easy"] == ["Imprisonment"]  # claimed in 80% of the games shown
+    assert "Destruction" in tg["hard"] and tg["shown_never_claimed"] == ["Destruction"]
+    assert tg["never_shown"] == []
     (cg,) = s["cards"]["groups"]
     c0 = next(r for r in cg["cards"] if r["card"] == "imperial/card-0")["played"]
     assert c0["lo"] < 0.6 < c0["hi"]
@@ -636,6 +774,7 @@ def studies(tmp_path_factory):
         content_hash="changed",
         p_seat0={("imperial", "highland"): 0.62},
         task_rate={"Side Chain": 0.12},
+        show_rate={"Line Dominance": 0.7},
         play_rate={"sylvan/card-2": 0.45},
         **kw,
     )
@@ -652,7 +791,10 @@ def test_compare_detects_a_planted_difference(studies):
     (m,) = _sig(r, "matchups")
     assert m["key"][2:] == ["imperial", "highland"]
     assert m["diff"]["diff"] > 0.05 and m["diff"]["lo"] > 0
-    assert [x["key"][2] for x in _sig(r, "tasks")] == ["Side Chain"]
+    # Line Dominance shown less (70% of games): fewer claims per game, same rate given shown
+    assert sorted(x["key"][2] for x in _sig(r, "tasks")) == ["Line Dominance", "Side Chain"]
+    assert [x["key"][2] for x in _sig(r, "tasks_shown")] == ["Line Dominance"]
+    assert [x["key"][2] for x in _sig(r, "tasks_given_shown")] == ["Side Chain"]
     assert [x["key"][3] for x in _sig(r, "cards_played")] == ["sylvan/card-2"]
     assert not _sig(r, "first_player")
     text = format_text(r)
