@@ -11,7 +11,7 @@ import pathlib
 from results.store import MANIFEST
 
 
-def _report_out(run, out) -> pathlib.Path:
+def report_dir(run, out) -> pathlib.Path:
     out = pathlib.Path(out) if out else pathlib.Path(run) / "report"
     if out.exists() and not out.is_dir():
         raise OSError(f"--out {str(out)!r} exists and is not a directory")
@@ -36,7 +36,7 @@ def _report_out(run, out) -> pathlib.Path:
 def cmd_report(args):
     from results.report import make_report
 
-    out = _report_out(args.run, args.out)
+    out = report_dir(args.run, args.out)
     r = make_report(args.run, out, allow_incomplete=args.allow_incomplete)
     s = r["summary"]
     for w in s["warnings"]:

@@ -2,7 +2,7 @@
 
 import pathlib
 
-from results.commands import _report_out
+from results.commands import report_dir
 from results.report import make_report
 from sim.content import load_content
 from sim.study import load_study
@@ -25,7 +25,7 @@ def run_demo(out: str, games: int | None, workers: int | None) -> int:
         print(f"kalarite: interrupted: {e.summary.line()}")
         return 130
     print(f"kalarite: {summary.line()}")
-    report_dir = _report_out(out, None)
-    r = make_report(out, report_dir)
+    target = report_dir(out, None)
+    r = make_report(out, target)
     print(f"kalarite: demo report -> {r['index']}")
     return 0

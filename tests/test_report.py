@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from results import analysis
-from results.commands import _report_out, add_report_commands
+from results.commands import add_report_commands, report_dir
 from results.compare import ComparisonError, compare, format_text
 from results.report import SECTIONS, make_report
 from results.schema import SCHEMAS, TABLES, file_metadata
@@ -859,7 +859,7 @@ def test_report_command(tmp_path, capsys):
     assert "report of 14 games" in out and "warning" in out
     assert (tmp_path / "rep" / "index.html").is_file()
     assert (tmp_path / "rep" / "summary.json").is_file()
-    assert _report_out(run, None) == run / "report"  # the default --out
+    assert report_dir(run, None) == run / "report"  # the default --out
 
 
 def test_compare_command(studies, tmp_path, capsys):
