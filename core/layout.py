@@ -47,11 +47,9 @@ EV_LOST = EV_N + 1  # events that did not fit the log
 RNG = EV_LOST + 1  # 4 words of xoshiro128** state, each in [0, 2**32)
 EXTRA_DRAW_BEINGS = RNG + 4  # extra being cards to draw at the end of this turn
 EXTRA_DRAW_LEGENDS = EXTRA_DRAW_BEINGS + 1
-RETURN_MASK = EXTRA_DRAW_LEGENDS + 1  # discard action: hand slots already offered for return
-PICKED_FOR_PLACE = RETURN_MASK + 1  # place action after an out-of-stock pick-up
 
 # --- per seat -------------------------------------------------------------------------------
-SEAT_DECK = PICKED_FOR_PLACE + 1  # deck index per seat
+SEAT_DECK = EXTRA_DRAW_LEGENDS + 1  # deck index per seat
 STOCK = SEAT_DECK + MAX_PLAYERS  # double-sided common/heroic pieces in stock
 LSTOCK = STOCK + MAX_PLAYERS  # legendary pieces in stock
 POOL_TOTAL = LSTOCK + MAX_PLAYERS  # common/heroic pieces owned in this mode
