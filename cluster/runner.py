@@ -21,9 +21,11 @@ the driver after N chunks were written.
 
 import logging
 import os
+import signal
 import socket
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -330,11 +332,13 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
 
     show = sys.stdout.isatty() if progress is None else progress
     bar = _RichProgress if show else _NoProgress
+    stop = _CtrlC()
     try:
-        with bar(summary.games, skipped_games) as prog:
+        with stop, bar(summary.games, skipped_games) as prog:
             submit()
             while inflight:
                 ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
+                stop.check()
                 for ref in ready:
                     ch = inflight.pop(ref)
                     try:
@@ -367,6 +371,28 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
         raise
     store.end_run("complete", **stats())
     return summary
+
+
+class _CtrlC:
+    """Turn SIGINT into a flag checked between chunks: a KeyboardInterrupt raised inside a
+    Ray call can be swallowed there, and the study would then run on to the end."""
+
+    def __init__(self):
+        self.hit = threading.Event()
+        self.previous = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, lambda *_: self.hit.set())
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def check(self):
+        if self.hit.is_set():
+            raise KeyboardInterrupt
 
 
 def _cancel(ray, inflight):
