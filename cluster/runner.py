@@ -338,7 +338,6 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
             submit()
             while inflight:
                 ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
-                stop.check()
                 for ref in ready:
                     ch = inflight.pop(ref)
                     try:
@@ -358,7 +357,9 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
                     prog.advance(ch.n_games)
                     if interrupt_after is not None and summary.chunks_played >= interrupt_after:
                         raise KeyboardInterrupt
-                submit()
+                if not stop.hit.is_set():
+                    submit()
+            stop.check()  # Ctrl-C: the chunks in flight were finished and written, now stop
     except KeyboardInterrupt:
         _cancel(ray, inflight)
         summary.status = "interrupted"
@@ -374,8 +375,10 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
 
 
 class _CtrlC:
-    """Turn SIGINT into a flag checked between chunks: a KeyboardInterrupt raised inside a
-    Ray call can be swallowed there, and the study would then run on to the end."""
+    """Turn SIGINT into a flag: no new chunk is submitted, the few in flight are finished and
+    written, then the run stops. (A KeyboardInterrupt raised inside a Ray call could be
+    swallowed there, and cancelling busy tasks sometimes made Ray's core abort the driver.)
+    A second Ctrl-C stops at once."""
 
     def __init__(self):
         self.hit = threading.Event()
@@ -383,8 +386,13 @@ class _CtrlC:
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGINT, lambda *_: self.hit.set())
+            self.previous = signal.signal(signal.SIGINT, self._handler)
         return self
+
+    def _handler(self, *_):
+        if self.hit.is_set():
+            raise KeyboardInterrupt
+        self.hit.set()
 
     def __exit__(self, *exc):
         if self.previous is not None:

@@ -8,6 +8,8 @@ plain function, which the runner wraps as a Ray task.
 
 import os
 import pathlib
+import signal
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -77,6 +79,10 @@ def play_chunk_files(job: ChunkJob) -> dict:
     from sim.players import policy_codes, policy_params
 
     _maybe_die(job.kill_marker)
+    # Ctrl-C is the driver's business: it cancels the study; a worker killed by the same
+    # signal mid-chunk only makes Ray retry work that is about to be dropped
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     content, play_chunk = _engine()
     if ENGINE_HASH != job.info["engine_hash"] or content.content_hash != job.info["content_hash"]:
         raise EngineMismatch(
