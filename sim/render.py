@@ -17,17 +17,19 @@ def piece_token(code: int) -> str:
 
 
 def board_lines(s, tables) -> list[str]:
+    """The board of state row ``s``."""
+    return code_lines(s[BOARD : BOARD + NSQ], tables)
+
+
+def code_lines(codes, tables) -> list[str]:
+    """9 lines of 9 tokens from the 81 piece codes of a board."""
     lines = []
     for r in range(9):
         toks = []
         for c in range(9):
             sq = r * 9 + c
-            if tables.sq_color[sq] < 0:
-                toks.append("##")
-            elif s[BOARD + sq] == 0:
-                toks.append("..")
-            else:
-                toks.append(piece_token(int(s[BOARD + sq])))
+            code = int(codes[sq])
+            toks.append("##" if tables.sq_color[sq] < 0 else piece_token(code) if code else "..")
         lines.append(" ".join(toks))
     return lines
 

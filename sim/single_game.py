@@ -17,7 +17,7 @@ from core.policy import choose
 from core.setup import init_game
 from sim.content import Content
 from sim.players import policy_codes, policy_params
-from sim.render import event_text, piece_token
+from sim.render import code_lines, event_text
 
 LOG_ROWS = 50_000
 DEFAULT_TURN_CAP = 200
@@ -114,20 +114,7 @@ def _apply_event(board, row, tables):
 
 
 def _board_text(board, tables):
-    rows = []
-    for r in range(9):
-        toks = []
-        for col in range(9):
-            sq = r * 9 + col
-            toks.append(
-                "##"
-                if tables.sq_color[sq] < 0
-                else ".."
-                if board[sq] == 0
-                else piece_token(board[sq])
-            )
-        rows.append("    " + " ".join(toks))
-    return rows
+    return ["    " + line for line in code_lines(board, tables)]
 
 
 def format_game(content: Content, cfg: GameConfig, s, events) -> str:
