@@ -11,7 +11,7 @@ through the dataset store as it arrives.
   soon as it arrives.
 - A task whose worker dies is retried by Ray (``MAX_RETRIES``); its chunk is still written
   once, by the driver, under a name fixed by (matchup, chunk index).
-- Ctrl-C cancels the chunks in flight and leaves a resumable dataset.
+- Ctrl-C finishes the chunks in flight and leaves a resumable dataset.
 
 Test hooks (environment of the driver): ``KALARITE_TEST_KILL_CHUNK=N`` makes the worker of
 chunk N of the first matchup die once (``os._exit``), using the marker file
@@ -361,12 +361,12 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
                     submit()
             stop.check()  # Ctrl-C: the chunks in flight were finished and written, now stop
     except KeyboardInterrupt:
-        _cancel(ray, inflight)
+        _drop_inflight(inflight)
         summary.status = "interrupted"
         store.end_run("interrupted", **stats())
         raise StudyInterrupted(summary) from None
     except BaseException:
-        _cancel(ray, inflight)
+        _drop_inflight(inflight)
         summary.status = "failed"
         store.end_run("failed", **stats())
         raise
@@ -403,13 +403,10 @@ class _CtrlC:
             raise KeyboardInterrupt
 
 
-def _cancel(ray, inflight):
-    """Drop the chunks in flight. Not ``force=True``: killing workers that hold tasks with
-    retries left made Ray's core abort the driver now and then; a local session is shut down
-    right after anyway, and a cluster's workers just finish a chunk nobody writes."""
-    for ref in inflight:
-        try:
-            ray.cancel(ref, force=False)
-        except Exception:
-            pass
+def _drop_inflight(inflight):
+    """Drop the chunks in flight without cancelling them. ``ray.cancel`` raises
+    KeyboardInterrupt inside the worker; one that lands while the worker is still importing
+    numba leaves a half-imported numba behind, and every later chunk on that worker then fails
+    ("module 'numba' has no attribute 'core'"). A local session is shut down right after
+    anyway; a cluster's workers just finish a chunk nobody writes."""
     inflight.clear()

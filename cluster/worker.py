@@ -72,6 +72,11 @@ def _maybe_die(marker):
 
 def play_chunk_files(job: ChunkJob) -> dict:
     """Play one chunk; returns {"files": {table: Parquet bytes}, "games", "errors", "pid"}."""
+    # Ctrl-C is the driver's business: it stops the study; a worker interrupted by the same
+    # signal mid-chunk (worse: mid-import of numba, which leaves it half-imported for good)
+    # only makes Ray retry work that is about to be dropped. Ignore it before any import.
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     from core import ENGINE_HASH
     from core import constants as K
     from core.kernel import R_ERROR
@@ -79,10 +84,6 @@ def play_chunk_files(job: ChunkJob) -> dict:
     from sim.players import policy_codes, policy_params
 
     _maybe_die(job.kill_marker)
-    # Ctrl-C is the driver's business: it cancels the study; a worker killed by the same
-    # signal mid-chunk only makes Ray retry work that is about to be dropped
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
     content, play_chunk = _engine()
     if ENGINE_HASH != job.info["engine_hash"] or content.content_hash != job.info["content_hash"]:
         raise EngineMismatch(
