@@ -195,12 +195,13 @@ def count_in_hand(s, T, seat, kind):
 
 
 @njit(cache=True)
-def refill_hand(s, T, ev, seat, extra_beings, extra_legends):
-    """End of own turn: flare back to 1, legends to 2, beings to 3 (+ extra draws)."""
+def refill_hand(s, T, ev, seat, legends, extra_beings, extra_legends):
+    """End of own turn: flare back to 1, legends to ``legends`` (2; 0 under the new-player
+    rules), beings to 3 (+ extra draws)."""
     while count_in_hand(s, T, seat, CK_FLARE) < 1:
         if not draw_flare(s, ev, seat):
             break
-    while count_in_hand(s, T, seat, CK_LEGEND) < 2:
+    while count_in_hand(s, T, seat, CK_LEGEND) < legends:
         if not draw_legend(s, ev, seat):
             break
     while count_in_hand(s, T, seat, CK_BEING) < 3:

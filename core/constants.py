@@ -31,8 +31,20 @@ DIR_NAMES = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 
 # --- modes ----------------------------------------------------------------------------------
 MODE_HIGH_FORM = 0
-MODE_DEATHMATCH = 1
-MODE_NAMES = ("high-form", "deathmatch")
+MODE_DEATHMATCH = 1  # the two-player duel
+MODE_MELEE = 2  # Deathmatch, 3 or 4 players each for themself
+MODE_TEAM_HIGH_FORM = 3  # 4 players, seats 0+2 against 1+3
+MODE_TEAM_DEATHMATCH = 4
+MODE_NEW_PLAYER = 5  # the simplified first-game rules (two Imperial decks)
+MODE_NAMES = (
+    "high-form",
+    "deathmatch",
+    "melee",
+    "team-high-form",
+    "team-deathmatch",
+    "new-player",
+)
+MODE_SEATS = ((2,), (2,), (3, 4), (4,), (4,), (2,))  # allowed player counts per mode
 
 # --- card kinds -------------------------------------------------------------------------------
 CK_BEING = 0
@@ -47,8 +59,9 @@ PH_SUMMON_PICKUP = 3  # out of stock for a summon: pick up a piece not in the pa
 PH_RETURN = 4  # discard action: return further hand cards to the bottoms of their decks
 PH_EFFECT = 5  # an effect instruction waits for a target
 PH_CLAIM = 6  # High Form end of turn: claim one task
-PH_SETUP = 7  # Deathmatch: the second seat puts the two starting pieces
+PH_SETUP = 7  # Deathmatch: the starting pieces (duel: second seat; melee: last seat)
 PH_OVER = 8
+PH_COLOUR = 9  # melee: choose the colour column a point goes to
 PHASE_NAMES = (
     "action",
     "place-pickup",
@@ -59,6 +72,7 @@ PHASE_NAMES = (
     "claim",
     "setup",
     "over",
+    "colour",
 )
 
 # --- option kinds (column 0 of an option row; columns 1..3 are arguments) ------------------
@@ -74,8 +88,10 @@ OPT_TARGET = 8  # effect target: (sq, sq2, alternative index)
 OPT_SKIP = 9  # skip an optional effect part
 OPT_CLAIM = 10  # (task index)
 OPT_NO_CLAIM = 11
-OPT_SETUP = 12  # (square index 0/1 for the setting seat's own piece)
-N_OPT_KINDS = 13
+OPT_SETUP = 12  # duel: (square index 0/1 for the setting seat's own piece); melee: (sq)
+OPT_COLOUR = 13  # melee: (colour) the column that scores the pending point
+OPT_PASS = 14  # team play: hand control to the teammate for the rest of the turn
+N_OPT_KINDS = 15
 OPT_NAMES = (
     "place",
     "summon",
@@ -90,6 +106,8 @@ OPT_NAMES = (
     "claim",
     "no-claim",
     "setup",
+    "colour",
+    "pass",
 )
 OPT_WIDTH = 4
 MAX_OPTIONS = 6144
@@ -106,6 +124,11 @@ END_SCORE = 1  # a seat reached the score threshold
 END_DECK = 2  # a seat drew its last being card
 END_TURN_CAP = 3
 END_NAMES = ("none", "score", "deck", "turn-cap")
+
+# colour-choice reasons (melee)
+CW_NONE = 0
+CW_LEGEND = 1  # a legend was summoned: 1 point in a chosen enemy colour
+CW_PAIR = 2  # leftover commons of two colours make one more pair
 
 # --- events (rows of the game log: kind, turn, seat, a, b, c) ------------------------------
 EV_TURN = 0  # (actions)
@@ -128,6 +151,9 @@ EV_END = 16  # (reason, winner)
 EV_SKIP = 17  # (card) an optional effect part was skipped
 EV_SETUP_PIECE = 18  # (sq, code)
 EV_EFFECT_PLACE = 19  # (sq, code)
+EV_IMPROVISE = 20  # (colour) melee: this summon used that colour's improvisation
+EV_PASS = 21  # (teammate) team play: control passed
+EV_HAND_OVER = 22  # (card, teammate) team play: a legend card handed over
 EV_NAMES = (
     "turn",
     "place",
@@ -149,10 +175,13 @@ EV_NAMES = (
     "skip",
     "setup-piece",
     "effect-place",
+    "improvise",
+    "pass",
+    "hand-over",
 )
 EV_WIDTH = 6
 
-# score reasons (EV_SCORE b)
+# score reasons (EV_SCORE b; c is the colour column in melee, else 0)
 SR_TASK = 0
 SR_DESTRUCTION = 1
 SR_LEGEND = 2

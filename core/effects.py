@@ -25,6 +25,7 @@ from core.layout import (
     ACTIONS_LEFT,
     BOARD,
     BORROW_ENEMY,
+    COLOUR,
     CUR,
     DECK_CAP,
     DECK_CNT,
@@ -59,8 +60,8 @@ from core.layout import (
     EXTRA_DRAW_LEGENDS,
     EXTRA_TURN,
     MAX_AFFECTED,
-    N_PLAYERS,
 )
+from core.modes import n_colours
 from core.ops import (
     D_COLOURED,
     D_EMPTY,
@@ -515,12 +516,12 @@ def _shoot(s, T, ev, i, d, seat, dry):
 @njit(cache=True)
 def instruction_targets(s, T, ev, i, opts, n, alt):
     """Append the legal targets of instruction ``i`` (not OP_CHOOSE) to ``opts``."""
-    seat = s[CUR]
+    seat = s[COLOUR + s[CUR]]  # pieces belong to colours (teammates share one)
     op = T.ops[i, I_OP]
     onb = T.onboard
     if op == OP_PLACE:
         rank = T.ops[i, I_PARAM]
-        for owner in range(s[N_PLAYERS]):
+        for owner in range(n_colours(s)):
             if not _who_ok(s, T, i, owner, seat) or not has_stock(s, owner, rank):
                 continue
             for k in range(onb.shape[0]):
@@ -545,7 +546,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
         for k in range(T.ops[i, I_PARAM]):
             n = _emit(opts, n, k, -1, alt)
     elif op == OP_CARD_TO_TOP:
-        for k in range(s[DISC_N + seat]):
+        for k in range(s[DISC_N + s[CUR]]):
             n = _emit(opts, n, k, -1, alt)
     else:
         for k in range(onb.shape[0]):
@@ -643,7 +644,7 @@ def _do_move(s, T, ev, i, a, b, seat):
 @njit(cache=True)
 def apply_instruction(s, T, ev, i, a, b):
     """Carry out instruction ``i`` on target (a, b); sets the result registers."""
-    seat = s[CUR]
+    seat = s[COLOUR + s[CUR]]
     op = T.ops[i, I_OP]
     s[EFF_LAST_DESTROYED] = 0
     s[EFF_LAST_DESTROYED_LEGEND] = 0
@@ -666,7 +667,7 @@ def apply_instruction(s, T, ev, i, a, b):
     elif op == OP_PICK:
         s[EFF_CHOICE] = a
     elif op == OP_CARD_TO_TOP:
-        _card_to_top(s, seat, a)
+        _card_to_top(s, s[CUR], a)
     else:
         _select(s, T, a)
         _touch(s, a)
@@ -699,7 +700,7 @@ def _card_to_top(s, seat, k):
 def _run_automatic(s, T, ev, i):
     """Instructions without a choice. Returns False if ``i`` needs a target instead."""
     op = T.ops[i, I_OP]
-    seat = s[CUR]
+    seat = s[COLOUR + s[CUR]]
     if op == OP_GAIN_ACTION:
         s[ACTIONS_LEFT] += T.ops[i, I_PARAM]
         log_event(s, ev, EV_GAIN_ACTION, seat, T.ops[i, I_PARAM], 0, 0)
@@ -710,7 +711,7 @@ def _run_automatic(s, T, ev, i):
         s[EXTRA_DRAW_LEGENDS] += T.ops[i, I_PARAM2]
     elif op == OP_BORROW_ENEMY:
         s[BORROW_ENEMY] += 1
-    elif op == OP_CARD_TO_TOP and s[DISC_N + seat] == 0:
+    elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
     elif op == OP_DESTROY_ALL:
         s[EFF_LAST_DESTROYED] = 0

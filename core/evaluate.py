@@ -7,9 +7,10 @@ names); W_* index both arrays.
 
 from numba import njit
 
-from core.constants import CK_BEING, CK_LEGEND, COMMON, HEROIC, LEGENDARY, MODE_HIGH_FORM
+from core.constants import CK_BEING, CK_LEGEND, COMMON, HEROIC, LEGENDARY
 from core.layout import (
     BOARD,
+    COLOUR,
     DESTROYED,
     GAME_OVER,
     HAND,
@@ -17,12 +18,12 @@ from core.layout import (
     HAND_N,
     MODE,
     N_AVAIL,
-    N_PLAYERS,
     SCORE,
     TASK_PTS,
     TAVAIL,
     WINNER,
 )
+from core.modes import has_tasks, n_colours
 from core.patterns import card_summons
 from core.tasks import task_holds
 
@@ -53,34 +54,37 @@ def _pieces(s, T, seat, rank):
 
 
 @njit(cache=True)
-def _points(s, T, seat):
-    if s[MODE] == MODE_HIGH_FORM:
-        return s[TASK_PTS + seat] + _pieces(s, T, seat, LEGENDARY)
-    return s[SCORE + seat]
+def _points(s, T, colour):
+    if has_tasks(s[MODE]):
+        return s[TASK_PTS + colour] + _pieces(s, T, colour, LEGENDARY)
+    return s[SCORE + colour]
 
 
 @njit(cache=True)
 def evaluate(s, T, seat, w, opts):
-    """Value of state ``s`` for ``seat`` under weights ``w`` (``opts`` is scratch)."""
+    """Value of state ``s`` for ``seat`` (that is, for its colour: a team in team play)
+    under weights ``w`` (``opts`` is scratch)."""
+    me = s[COLOUR + seat]
+    ncol = n_colours(s)
     if s[GAME_OVER] == 1:
-        win = 0.0 if s[WINNER] < 0 else (1.0 if s[WINNER] == seat else -1.0)
-        return w[W_WIN] * win + w[W_POINTS] * (_points(s, T, seat) - _best_other(s, T, seat))
-    v = w[W_POINTS] * (_points(s, T, seat) - _best_other(s, T, seat))
-    if s[MODE] == MODE_HIGH_FORM and w[W_CLAIMABLE] != 0:
+        win = 0.0 if s[WINNER] < 0 else (1.0 if s[WINNER] == me else -1.0)
+        return w[W_WIN] * win + w[W_POINTS] * (_points(s, T, me) - _best_other(s, T, me))
+    v = w[W_POINTS] * (_points(s, T, me) - _best_other(s, T, me))
+    if has_tasks(s[MODE]) and w[W_CLAIMABLE] != 0:
         best = 0
         for k in range(N_AVAIL):
             t = s[TAVAIL + k]
-            if t >= 0 and T.task_points[t] > best and task_holds(s, T, t, seat):
+            if t >= 0 and T.task_points[t] > best and task_holds(s, T, t, me):
                 best = T.task_points[t]
         v += w[W_CLAIMABLE] * best
     d = 0
-    for c in range(s[N_PLAYERS]):
-        if c != seat:
+    for c in range(ncol):
+        if c != me:
             b = DESTROYED + c * 4
             d += s[b + COMMON] + 2 * s[b + HEROIC] + 4 * s[b + LEGENDARY]
     v += w[W_DESTROYED] * d
-    for p in range(s[N_PLAYERS]):
-        sign = 1.0 if p == seat else -1.0 / (s[N_PLAYERS] - 1)
+    for p in range(ncol):
+        sign = 1.0 if p == me else -1.0 / (ncol - 1)
         c1 = _pieces(s, T, p, COMMON)
         c2 = _pieces(s, T, p, HEROIC)
         c3 = _pieces(s, T, p, LEGENDARY)
@@ -92,16 +96,16 @@ def evaluate(s, T, seat, w, opts):
             if kind != CK_BEING and kind != CK_LEGEND:
                 continue
             wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
-            if wk != 0 and card_summons(s, T, seat, card, slot, opts, 0) > 0:
+            if wk != 0 and card_summons(s, T, me, card, slot, opts, 0) > 0:
                 v += wk
     return v
 
 
 @njit(cache=True)
-def _best_other(s, T, seat):
+def _best_other(s, T, me):
     best = -1_000_000
-    for p in range(s[N_PLAYERS]):
-        if p != seat:
+    for p in range(n_colours(s)):
+        if p != me:
             x = _points(s, T, p)
             if x > best:
                 best = x

@@ -8,12 +8,22 @@ so they share all the rules.
 
 from numba import njit
 
-from core.cards import discard_card, hand_card, hand_remove, refill_hand, return_to_bottom
+from core.cards import (
+    discard_card,
+    hand_add,
+    hand_card,
+    hand_remove,
+    refill_hand,
+    return_to_bottom,
+)
 from core.constants import (
     CK_BEING,
     CK_FLARE,
     CK_LEGEND,
     COMMON,
+    CW_LEGEND,
+    CW_NONE,
+    CW_PAIR,
     EK_BEING,
     EK_FLARE,
     EK_NONE,
@@ -24,6 +34,9 @@ from core.constants import (
     EV_DISCARD,
     EV_END,
     EV_FLARE,
+    EV_HAND_OVER,
+    EV_IMPROVISE,
+    EV_PASS,
     EV_PLACE,
     EV_RETURN,
     EV_SCORE,
@@ -33,13 +46,15 @@ from core.constants import (
     EV_TURN,
     HEROIC,
     LEGENDARY,
-    MODE_DEATHMATCH,
-    MODE_HIGH_FORM,
+    MODE_MELEE,
+    MODE_NEW_PLAYER,
     OPT_CLAIM,
+    OPT_COLOUR,
     OPT_DISCARD,
     OPT_END_TURN,
     OPT_FLARE,
     OPT_NO_CLAIM,
+    OPT_PASS,
     OPT_PICKUP,
     OPT_PLACE,
     OPT_RETURN,
@@ -49,6 +64,7 @@ from core.constants import (
     OPT_SUMMON,
     PH_ACTION,
     PH_CLAIM,
+    PH_COLOUR,
     PH_EFFECT,
     PH_OVER,
     PH_PLACE_PICKUP,
@@ -59,6 +75,7 @@ from core.constants import (
     SCRATCH_ROWS,
     SQ_GREEN,
     SQ_RED,
+    SR_DESTRUCTION,
     SR_FLARE,
     SR_LEGEND,
     SR_TASK,
@@ -70,6 +87,10 @@ from core.layout import (
     ACTIONS_LEFT,
     BOARD,
     BORROW_ENEMY,
+    COLOUR,
+    COLOUR_CHOICES,
+    COLOUR_WHY,
+    CONTROL,
     CUR,
     DECISIONS,
     DECK_CNT,
@@ -108,6 +129,7 @@ from core.layout import (
     FIRST,
     GAME_OVER,
     HAND_N,
+    IMPRO_LEFT,
     IS_EXTRA,
     LEGENDS_SUMMONED,
     LSTOCK,
@@ -118,11 +140,13 @@ from core.layout import (
     N_PLAYERS,
     N_SUMMONS,
     N_TASKS_CLAIMED,
+    PASSED,
     PEND_CARD,
     PEND_ORIENT,
     PEND_TARGET,
     PHASE,
-    SCORE,
+    SETUP_N,
+    SETUP_PAIRS,
     STOCK,
     SUMMONED_GREEN,
     SUMMONED_N,
@@ -135,9 +159,11 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
+from core.modes import has_tasks, is_team, n_colours, scores_destruction
 from core.patterns import anchor_squares, count_own, find_summons, pattern_squares
 from core.pieces import destroy, pick_up, put
 from core.scoring import (
+    add_points,
     decide_winner,
     pieces_on_board,
     refresh_scores,
@@ -148,6 +174,8 @@ from core.task_display import remove_claimed
 from core.tasks import task_holds
 
 MAX_PATTERN = 16
+SIDEWAYS_CARDS = 6  # team play: the bottom six cards of each deck lie sideways
+SLOT_BITS = 4  # OPT_SUMMON column 1: hand slot + 16 * (improvised colour + 1)
 
 # ---------------------------------------------------------------------------------------------
 # small helpers
@@ -166,9 +194,10 @@ def _opt(opts, n, kind, a, b, c):
 
 @njit(cache=True)
 def flare_halves(s, T, card, seat, opp):
-    """Bitmask of the flare halves allowed against ``opp``: 1 upper, 2 lower."""
-    upg = pieces_on_board(s, T, opp, HEROIC) - pieces_on_board(s, T, seat, HEROIC)
-    allp = pieces_on_board(s, T, opp, COMMON) - pieces_on_board(s, T, seat, COMMON)
+    """Bitmask of the flare halves allowed against colour ``opp``: 1 upper, 2 lower."""
+    me = s[COLOUR + seat]
+    upg = pieces_on_board(s, T, opp, HEROIC) - pieces_on_board(s, T, me, HEROIC)
+    allp = pieces_on_board(s, T, opp, COMMON) - pieces_on_board(s, T, me, COMMON)
     m = 0
     if upg >= T.flare_x[card]:
         m |= 1
@@ -183,36 +212,46 @@ def flare_halves(s, T, card, seat, opp):
 
 @njit(cache=True)
 def action_options(s, T, opts):
+    """Place / summon / discard while actions are left, flares, the team pass, end turn.
+
+    After a team pass the teammate may only place common pieces, and nobody plays flares."""
     seat = s[CUR]
+    me = s[COLOUR + seat]
+    passed = s[PASSED] == 1
     n = 0
     if s[ACTIONS_LEFT] > 0:
-        if s[STOCK + seat] > 0:
+        if s[STOCK + me] > 0:
             for i in range(T.onboard.shape[0]):
                 q = T.onboard[i]
                 if s[BOARD + q] == 0:
                     n = _opt(opts, n, OPT_PLACE, q, 0, 0)
-        elif pieces_on_board(s, T, seat, COMMON) - pieces_on_board(s, T, seat, LEGENDARY) > 0:
+        elif pieces_on_board(s, T, me, COMMON) - pieces_on_board(s, T, me, LEGENDARY) > 0:
             n = _opt(opts, n, OPT_PLACE, -1, 0, 0)  # pick a piece up first, then place
+    if s[ACTIONS_LEFT] > 0 and not passed:
         anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-        n_anchors = anchor_squares(s, T, seat, anchors)
-        own_leg = count_own(s, T, seat, True)
-        own_pool = count_own(s, T, seat, False)
+        n_anchors = anchor_squares(s, T, me, anchors)
+        own_leg = count_own(s, T, me, True)
+        own_pool = count_own(s, T, me, False)
+        can_discard = s[DISCARD_USED] == 0 and s[MODE] != MODE_NEW_PLAYER
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             kind = T.card_kind[card]
             if kind == CK_BEING or kind == CK_LEGEND:
                 n = find_summons(
-                    s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, own_leg
+                    s, T, me, card, slot, opts, n, anchors, n_anchors, own_pool, own_leg
                 )
-            if kind == CK_BEING and s[DISCARD_USED] == 0:
+            if kind == CK_BEING and can_discard:
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
     n_actions = n
-    for slot in range(s[HAND_N + seat]):
-        card = hand_card(s, seat, slot)
-        if T.card_kind[card] == CK_FLARE:
-            for opp in range(s[N_PLAYERS]):
-                if opp != seat and flare_halves(s, T, card, seat, opp) != 0:
-                    n = _opt(opts, n, OPT_FLARE, slot, opp, 0)
+    if not passed:
+        for slot in range(s[HAND_N + seat]):
+            card = hand_card(s, seat, slot)
+            if T.card_kind[card] == CK_FLARE:
+                for opp in range(n_colours(s)):
+                    if opp != me and flare_halves(s, T, card, seat, opp) != 0:
+                        n = _opt(opts, n, OPT_FLARE, slot, opp, 0)
+        if is_team(s[MODE]) and s[ACTIONS_LEFT] > 0 and n_actions > 0:
+            n = _opt(opts, n, OPT_PASS, 0, 0, 0)
     # the turn may end when no action is left or none is possible: a flare stays optional
     if s[ACTIONS_LEFT] == 0 or n_actions == 0:
         n = _opt(opts, n, OPT_END_TURN, 0, 0, 0)
@@ -224,7 +263,7 @@ def claim_options(s, T, opts):
     n = 0
     for k in range(3):
         t = s[TAVAIL + k]
-        if t >= 0 and task_holds(s, T, t, s[CUR]):
+        if t >= 0 and task_holds(s, T, t, s[COLOUR + s[CUR]]):
             n = _opt(opts, n, OPT_CLAIM, t, 0, 0)
     if n > 0:
         n = _opt(opts, n, OPT_NO_CLAIM, 0, 0, 0)
@@ -233,7 +272,7 @@ def claim_options(s, T, opts):
 
 @njit(cache=True)
 def _summon_pickup_options(s, T, opts):
-    seat = s[CUR]
+    seat = s[COLOUR + s[CUR]]
     card = s[PEND_CARD]
     legendary = T.card_rank[card] == LEGENDARY
     used = opts[opts.shape[0] - MAX_PATTERN :, 0]  # scratch: the pattern squares
@@ -260,6 +299,7 @@ def phase_options(s, T, ev, opts):
     """Options of the pending decision (the effect phase recomputes its step's targets)."""
     ph = s[PHASE]
     seat = s[CUR]
+    me = s[COLOUR + seat]
     n = 0
     if ph == PH_ACTION:
         return action_options(s, T, opts)
@@ -267,7 +307,7 @@ def phase_options(s, T, ev, opts):
         for i in range(T.onboard.shape[0]):
             q = T.onboard[i]
             code = s[BOARD + q]
-            if code != 0 and (code >> 2) == seat and (code & 3) != LEGENDARY:
+            if code != 0 and (code >> 2) == me and (code & 3) != LEGENDARY:
                 n = _opt(opts, n, OPT_PICKUP, q, 0, 0)
         return n
     if ph == PH_PLACE_SQUARE:
@@ -283,13 +323,34 @@ def phase_options(s, T, ev, opts):
             n = _opt(opts, n, OPT_RETURN, slot, 0, 0)
         return _opt(opts, n, OPT_RETURN_DONE, 0, 0, 0)
     if ph == PH_EFFECT:
-        return run_effect(s, T, ev, opts)
+        n = run_effect(s, T, ev, opts)
+        if n > 0 and is_team(s[MODE]) and s[PASSED] == 0:
+            n = _opt(opts, n, OPT_PASS, 0, 0, 0)  # the teammate may finish this effect
+        return n
     if ph == PH_CLAIM:
         return claim_options(s, T, opts)
     if ph == PH_SETUP:
+        if s[MODE] == MODE_MELEE:
+            return _melee_setup_options(s, T, opts)
         n = _opt(opts, n, OPT_SETUP, 0, 0, 0)
         return _opt(opts, n, OPT_SETUP, 1, 0, 0)
+    if ph == PH_COLOUR:
+        for c in range(s[N_PLAYERS]):
+            if (s[COLOUR_CHOICES] >> c) & 1:
+                n = _opt(opts, n, OPT_COLOUR, c, 0, 0)
+        return n
     return 0
+
+
+@njit(cache=True)
+def _melee_setup_options(s, T, opts):
+    """Both squares of every diamond pair not used yet."""
+    n = 0
+    for k in range(T.melee_start.shape[0]):
+        if (s[SETUP_PAIRS] >> k) & 1 == 0:
+            for j in range(2):
+                n = _opt(opts, n, OPT_SETUP, T.melee_start[k, j], 0, 0)
+    return n
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,6 +360,9 @@ def phase_options(s, T, ev, opts):
 @njit(cache=True)
 def start_turn(s, T, ev, seat, extra):
     s[CUR] = seat
+    s[CONTROL] = seat
+    s[PASSED] = 0
+    s[COLOUR_WHY] = CW_NONE
     s[IS_EXTRA] = extra
     s[TURN_NO] += 1
     s[ACTIONS_LEFT] = 1 if s[TURN_NO] == 1 else 2
@@ -333,15 +397,24 @@ def game_over(s, T, ev, reason):
 def finish_turn(s, T, ev):
     """After the optional task claim: refill, end checks, hand over to the next seat."""
     seat = s[CUR]
-    refill_hand(s, T, ev, seat, s[EXTRA_DRAW_BEINGS], s[EXTRA_DRAW_LEGENDS])
+    mode = s[MODE]
+    legends = 0 if mode == MODE_NEW_PLAYER else 2
+    refill_hand(s, T, ev, seat, legends, s[EXTRA_DRAW_BEINGS], s[EXTRA_DRAW_LEGENDS])
+    if is_team(mode):
+        _hand_legends_over(s, T, ev, seat)
     refresh_scores(s, T)
+    # team play: drawing the last card that is not turned sideways triggers the end
+    last_card = SIDEWAYS_CARDS if is_team(mode) else 0
     if s[END_SEAT] < 0:
         if score_reached(s):
             s[END_SEAT] = seat
             s[END_REASON] = END_SCORE
-        elif s[DECK_CNT + seat] == 0:
+        elif s[DECK_CNT + seat] <= last_card:
             s[END_SEAT] = seat
             s[END_REASON] = END_DECK
+        if s[END_SEAT] >= 0 and mode == MODE_NEW_PLAYER:
+            game_over(s, T, ev, 0)  # new-player rules: no final round
+            return
     if s[TURN_NO] >= s[TURN_CAP]:  # the simulator's safety net wins over extra turns
         game_over(s, T, ev, END_TURN_CAP)
         return
@@ -356,10 +429,31 @@ def finish_turn(s, T, ev):
 
 
 @njit(cache=True)
+def _hand_legends_over(s, T, ev, seat):
+    """Team play: the legend cards in hand go to the teammate, who plays next for the team
+    (so each team holds two legend cards between its members)."""
+    mate = (seat + 2) % 4
+    k = 0
+    while k < s[HAND_N + seat]:
+        card = hand_card(s, seat, k)
+        if T.card_kind[card] == CK_LEGEND:
+            hand_remove(s, seat, k)
+            hand_add(s, mate, card)
+            log_event(s, ev, EV_HAND_OVER, seat, card, mate, 0)
+        else:
+            k += 1
+
+
+@njit(cache=True)
 def end_turn(s, T, ev):
-    if s[MODE] == MODE_DEATHMATCH:
-        score_destruction(s, ev)
-    if s[MODE] == MODE_HIGH_FORM:
+    if scores_destruction(s[MODE]):
+        odd = score_destruction(s, ev)
+        if odd != 0:  # melee: leftover commons of two colours make one more pair
+            s[COLOUR_WHY] = CW_PAIR
+            s[COLOUR_CHOICES] = odd
+            s[PHASE] = PH_COLOUR
+            return
+    if has_tasks(s[MODE]):
         s[PHASE] = PH_CLAIM  # the claim phase is skipped by advance when nothing holds
         return
     finish_turn(s, T, ev)
@@ -401,11 +495,12 @@ def _start_program(s, start, end, next_start, next_end):
 @njit(cache=True)
 def _complete_summon(s, T, ev):
     seat = s[CUR]
+    me = s[COLOUR + seat]
     card = s[PEND_CARD]
     o = s[PEND_ORIENT]
     t = s[PEND_TARGET]
     rank = T.card_rank[card]
-    put(s, t, seat, rank)
+    put(s, t, me, rank)
     s[SUMMONED_N] += 1
     if T.sq_color[t] == SQ_RED:
         s[SUMMONED_RED] += 1
@@ -413,22 +508,25 @@ def _complete_summon(s, T, ev):
         s[SUMMONED_GREEN] += 1
     s[N_SUMMONS + seat] += 1
     log_event(s, ev, EV_SUMMON, seat, card, t, o)
-    if rank == LEGENDARY:
-        s[LEGENDS_SUMMONED] += 1
-        if s[MODE] == MODE_DEATHMATCH:
-            s[SCORE + seat] += 1
-            log_event(s, ev, EV_SCORE, seat, 1, SR_LEGEND, 0)
     s[EFF_CARD] = card
     s[EFF_KIND] = EK_BEING
     s[EFF_BEING_SQ] = t
     s[EFF_ORIENT] = o
     s[EFF_TARGET] = t
     _start_program(s, T.card_eff_start[card], T.card_eff_end[card], -1, -1)
+    if rank == LEGENDARY:
+        s[LEGENDS_SUMMONED] += 1
+        if s[MODE] == MODE_MELEE:  # the point goes to a colour column of the player's choice
+            s[COLOUR_WHY] = CW_LEGEND
+            s[COLOUR_CHOICES] = ((1 << s[N_PLAYERS]) - 1) & ~(1 << me)
+            s[PHASE] = PH_COLOUR
+        elif scores_destruction(s[MODE]):
+            add_points(s, ev, seat, 1, SR_LEGEND, 0)
 
 
 @njit(cache=True)
 def _needs_pickup(s, T, card):
-    seat = s[CUR]
+    seat = s[COLOUR + s[CUR]]
     if T.card_rank[card] == LEGENDARY:
         return s[LSTOCK + seat] == 0
     return s[STOCK + seat] == 0
@@ -441,9 +539,10 @@ def _play_flare(s, T, ev, slot, opp):
     halves = flare_halves(s, T, card, seat, opp)
     s[N_FLARES + seat] += 1
     log_event(s, ev, EV_FLARE, seat, card, opp, halves)
-    if s[MODE] == MODE_DEATHMATCH:
-        s[SCORE + opp] += 1
-        log_event(s, ev, EV_SCORE, opp, 1, SR_FLARE, 0)
+    if scores_destruction(s[MODE]):
+        # the opponent gains 1 (melee: in the flare player's column); in team play colour
+        # ``opp`` is also the seat number of one member of that team
+        add_points(s, ev, opp, 1, SR_FLARE, s[COLOUR + seat])
     s[EFF_CARD] = card
     s[EFF_KIND] = EK_FLARE
     s[EFF_BEING_SQ] = -1
@@ -474,8 +573,14 @@ def apply_option(s, T, ev, kind, a, b, c):
     """Carry out one option of the pending decision (no validation: options come from
     ``advance``)."""
     seat = s[CUR]
+    me = s[COLOUR + seat]
     s[DECISIONS] += 1
     ph = s[PHASE]
+    if kind == OPT_PASS:
+        s[PASSED] = 1
+        s[CONTROL] = (seat + 2) % 4
+        log_event(s, ev, EV_PASS, seat, s[CONTROL], 0, 0)
+        return
     if ph == PH_EFFECT:
         if kind == OPT_SKIP:
             log_event(s, ev, EV_SKIP, seat, s[EFF_CARD], s[EFF_PC], 0)
@@ -491,11 +596,11 @@ def apply_option(s, T, ev, kind, a, b, c):
             if a < 0:
                 s[PHASE] = PH_PLACE_PICKUP
                 return
-        put(s, a, seat, COMMON)
+        put(s, a, me, COMMON)
         log_event(s, ev, EV_PLACE, seat, a, COMMON, 0)
         s[PHASE] = PH_ACTION
     elif kind == OPT_PICKUP:
-        pick_up(s, ev, a, seat)
+        pick_up(s, ev, a, me)
         if ph == PH_PLACE_PICKUP:
             s[PHASE] = PH_PLACE_SQUARE
         else:
@@ -503,13 +608,17 @@ def apply_option(s, T, ev, kind, a, b, c):
     elif kind == OPT_SUMMON:
         s[ACTIONS_LEFT] -= 1
         s[ACTIONS_DONE] += 1
-        card = hand_remove(s, seat, a)
+        card = hand_remove(s, seat, a & ((1 << SLOT_BITS) - 1))
+        impro = (a >> SLOT_BITS) - 1
+        if impro >= 0:  # melee improvisation: once per game per opponent colour
+            s[IMPRO_LEFT + seat] &= ~(1 << impro)
+            log_event(s, ev, EV_IMPROVISE, seat, impro, 0, 0)
         s[BORROW_ENEMY] = 0  # a borrowed enemy piece serves the next summon only
         s[PEND_CARD] = card
         s[PEND_ORIENT] = b
         s[PEND_TARGET] = c
         if s[BOARD + c] != 0:
-            destroy(s, ev, c, seat, 1)  # oversummoning
+            destroy(s, ev, c, me, 1)  # oversummoning
         if _needs_pickup(s, T, card):
             s[PHASE] = PH_SUMMON_PICKUP
         else:
@@ -535,33 +644,75 @@ def apply_option(s, T, ev, kind, a, b, c):
         end_turn(s, T, ev)
     elif kind == OPT_CLAIM:
         pts = T.task_points[a]
-        s[TASK_PTS + seat] += pts
-        s[TCLAIMED + a] = seat
+        s[TASK_PTS + me] += pts
+        s[TCLAIMED + a] = me
         s[TCLAIM_TURN + a] = s[TURN_NO]
         s[N_TASKS_CLAIMED + seat] += 1
         log_event(s, ev, EV_CLAIM, seat, a, pts, 0)
-        log_event(s, ev, EV_SCORE, seat, pts, SR_TASK, 0)
+        log_event(s, ev, EV_SCORE, me, pts, SR_TASK, 0)
         remove_claimed(s, T, a)
         finish_turn(s, T, ev)
     elif kind == OPT_NO_CLAIM:
         finish_turn(s, T, ev)
     elif kind == OPT_SETUP:
-        _setup_pieces(s, T, ev, a)
+        if s[MODE] == MODE_MELEE:
+            _melee_setup_piece(s, T, ev, a)
+        else:
+            _setup_pieces(s, T, ev, a)
+    elif kind == OPT_COLOUR:
+        why = s[COLOUR_WHY]
+        s[COLOUR_WHY] = CW_NONE
+        s[COLOUR_CHOICES] = 0
+        if why == CW_LEGEND:
+            add_points(s, ev, seat, 1, SR_LEGEND, a)
+            s[PHASE] = PH_EFFECT  # the legend's effect was set up and waits
+        else:
+            add_points(s, ev, seat, 1, SR_DESTRUCTION, a)
+            finish_turn(s, T, ev)
 
 
 @njit(cache=True)
 def _setup_pieces(s, T, ev, own_index):
-    """Duel: the second seat puts its piece on duel_start[own_index], the first seat's on
-    the other square; then the first seat starts."""
+    """Duel (and team Deathmatch, for the two colours): the second seat puts its piece on
+    duel_start[own_index], the first seat's on the other square; then the first seat
+    starts."""
     setter = s[CUR]
     first = s[FIRST]
     mine = T.duel_start[own_index]
     theirs = T.duel_start[1 - own_index]
-    put(s, mine, setter, COMMON)
+    put(s, mine, s[COLOUR + setter], COMMON)
     log_event(s, ev, EV_SETUP_PIECE, setter, mine, s[BOARD + mine], 0)
-    put(s, theirs, first, COMMON)
+    put(s, theirs, s[COLOUR + first], COMMON)
     log_event(s, ev, EV_SETUP_PIECE, setter, theirs, s[BOARD + theirs], 0)
     start_turn(s, T, ev, first, 0)
+
+
+@njit(cache=True)
+def melee_setup_colour(first, n_players, k):
+    """Colour of the k-th melee starting piece: the third seat's, then the first's and the
+    second's (3 players) or the third's, the fourth's and the first's (4 players)."""
+    if n_players == 3:
+        step = (2, 0, 1)[k]
+    else:
+        step = (2, 3, 0)[k]
+    return (first + step) % n_players
+
+
+@njit(cache=True)
+def _melee_setup_piece(s, T, ev, sq):
+    """The last seat puts one starting piece next to a diamond mark; after three, the first
+    seat starts."""
+    setter = s[CUR]
+    k = s[SETUP_N]
+    colour = melee_setup_colour(s[FIRST], s[N_PLAYERS], k)
+    put(s, sq, colour, COMMON)
+    log_event(s, ev, EV_SETUP_PIECE, setter, sq, s[BOARD + sq], 0)
+    for pair in range(T.melee_start.shape[0]):
+        if T.melee_start[pair, 0] == sq or T.melee_start[pair, 1] == sq:
+            s[SETUP_PAIRS] |= 1 << pair
+    s[SETUP_N] = k + 1
+    if k + 1 == T.melee_start.shape[0]:
+        start_turn(s, T, ev, s[FIRST], 0)
 
 
 @njit(cache=True)

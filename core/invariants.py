@@ -14,13 +14,15 @@ from core.constants import (
     EV_SCORE,
     EV_TURN,
     LEGENDARY,
-    MODE_DEATHMATCH,
-    MODE_HIGH_FORM,
+    MODE_MELEE,
+    MODE_NEW_PLAYER,
+    SR_DESTRUCTION,
     SR_FLARE,
     SR_LEGEND,
 )
 from core.layout import (
     BOARD,
+    COLOUR,
     DECK,
     DECK_CAP,
     DECK_CNT,
@@ -46,6 +48,7 @@ from core.layout import (
     LDISC,
     LDISC_N,
     LSTOCK,
+    MAX_PLAYERS,
     MODE,
     N_PLAYERS,
     N_TASKS,
@@ -54,6 +57,7 @@ from core.layout import (
     PHASE,
     POOL_TOTAL,
     SCORE,
+    SCORE_COLOR,
     SEAT_DECK,
     SHARED_CAP,
     STOCK,
@@ -66,6 +70,8 @@ from core.layout import (
     TDECK_HEAD,
     TNEXT,
 )
+from core.modes import has_tasks, n_colours
+from core.setup import legendary_pool
 
 INV_OK = 0
 INV_VOID = 1
@@ -91,12 +97,12 @@ INV_NAMES = (
     "score differs from what the events imply",
     "piece of a seat that is not playing",
 )
-LEGENDS_TOTAL = 3
 
 
 @njit(cache=True)
 def _check_pieces(s, T):
-    np_ = s[N_PLAYERS]
+    np_ = n_colours(s)  # pieces and stocks belong to colours
+    legends_total = legendary_pool(s[MODE])
     for sq in range(NSQ):
         code = s[BOARD + sq]
         if code != 0:
@@ -116,9 +122,9 @@ def _check_pieces(s, T):
                     pool += 1
         if s[STOCK + p] < 0 or pool + s[STOCK + p] != s[POOL_TOTAL + p]:
             return INV_POOL
-        if leg > LEGENDS_TOTAL:  # before the stock check, which would report it first
+        if leg > legends_total:  # before the stock check, which would report it first
             return INV_LEGEND_CAP
-        if s[LSTOCK + p] < 0 or leg + s[LSTOCK + p] != LEGENDS_TOTAL:
+        if s[LSTOCK + p] < 0 or leg + s[LSTOCK + p] != legends_total:
             return INV_LEGEND_POOL
     return INV_OK
 
@@ -176,7 +182,7 @@ def _check_cards(s, T):
 
 @njit(cache=True)
 def _check_tasks(s, T):
-    if s[MODE] != MODE_HIGH_FORM:
+    if not has_tasks(s[MODE]):
         return INV_OK
     seen = np.zeros(N_TASKS, np.int64)
     _tally_queue(s, TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT, seen)
@@ -190,10 +196,11 @@ def _check_tasks(s, T):
         if s[TCLAIMED + t] >= 0:
             seen[t] += 1
             pts[s[TCLAIMED + t]] += T.task_points[t]
+    basic_only = s[MODE] == MODE_NEW_PLAYER  # the advanced tasks are out of the game
     for t in range(N_TASKS):
-        if seen[t] != 1:
+        if seen[t] != (0 if basic_only and T.task_advanced[t] == 1 else 1):
             return INV_TASKS
-    for p in range(s[N_PLAYERS]):
+    for p in range(n_colours(s)):
         if pts[p] != s[TASK_PTS + p]:
             return INV_TASK_POINTS
     return INV_OK
@@ -201,15 +208,19 @@ def _check_tasks(s, T):
 
 @njit(cache=True)
 def _check_score_events(s, T, ev):
-    """Recompute every seat's score from the log alone and compare.
+    """Recompute every colour's score from the log alone and compare.
 
-    High Form: score events must add up to the claimed task points. Deathmatch: points are
-    rebuilt from destroy/convert events (scored per finished turn: 2 legendary, 1 heroic,
-    1 per pair of commons per colour), legends summoned and flares played against a seat.
+    High Form rules: score events must add up to the claimed task points. Deathmatch:
+    points are rebuilt from destroy/convert events (scored per finished turn: 2 legendary,
+    1 heroic, 1 per pair of commons per colour), legends summoned and flares played against
+    a colour. Melee checks every opponent column the same way, plus the one extra pair of
+    leftover commons of two colours.
     """
     if s[EV_LOST] > 0 or ev.shape[0] == 0:
         return INV_OK  # an incomplete log proves nothing
-    np_ = s[N_PLAYERS]
+    if s[MODE] == MODE_MELEE:
+        return _check_melee_events(s, ev)
+    ncol = n_colours(s)
     total = np.zeros(4, np.int64)
     rebuilt = np.zeros(4, np.int64)
     tally = np.zeros(16, np.int64)
@@ -223,8 +234,8 @@ def _check_score_events(s, T, ev):
                 rebuilt[seat] += ev[i, 3]
         elif kind == EV_TURN:
             if mover >= 0:
-                rebuilt[mover] += _turn_points(tally, mover, np_)
-            mover = seat
+                rebuilt[mover] += _turn_points(tally, mover, ncol)
+            mover = s[COLOUR + seat]
             for k in range(16):
                 tally[k] = 0
         elif kind == EV_DESTROY and ev[i, 5] == 1:
@@ -232,15 +243,74 @@ def _check_score_events(s, T, ev):
         elif kind == EV_CONVERT:
             tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
     if s[GAME_OVER] == 1 and mover >= 0:
-        rebuilt[mover] += _turn_points(tally, mover, np_)
-    for p in range(np_):
-        if s[MODE] == MODE_HIGH_FORM:
+        rebuilt[mover] += _turn_points(tally, mover, ncol)
+    for p in range(ncol):
+        if has_tasks(s[MODE]):
             if total[p] != s[TASK_PTS + p]:
                 return INV_SCORE_EVENTS
-        elif s[MODE] == MODE_DEATHMATCH:
-            if total[p] != s[SCORE + p] or rebuilt[p] != s[SCORE + p]:
-                return INV_SCORE_EVENTS
+        elif total[p] != s[SCORE + p] or rebuilt[p] != s[SCORE + p]:
+            return INV_SCORE_EVENTS
     return INV_OK
+
+
+@njit(cache=True)
+def _check_melee_events(s, ev):
+    """Melee: column totals from the events equal SCORE_COLOR, every seat's score is its
+    lowest column, and each finished turn's destruction points match its destroy events."""
+    np_ = s[N_PLAYERS]
+    col = np.zeros((4, 4), np.int64)
+    tally = np.zeros(16, np.int64)
+    dpts = np.zeros(4, np.int64)
+    mover = -1
+    for i in range(s[EV_N]):
+        kind = ev[i, 0]
+        seat = ev[i, 2]
+        if kind == EV_SCORE:
+            col[seat, ev[i, 5]] += ev[i, 3]
+            if ev[i, 4] == SR_DESTRUCTION and seat == mover:
+                dpts[ev[i, 5]] += ev[i, 3]
+        elif kind == EV_TURN:
+            if mover >= 0 and not _melee_turn_ok(tally, dpts, mover, np_):
+                return INV_SCORE_EVENTS
+            mover = seat
+            tally[:] = 0
+            dpts[:] = 0
+        elif kind == EV_DESTROY and ev[i, 5] == 1:
+            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
+        elif kind == EV_CONVERT:
+            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
+    if s[GAME_OVER] == 1 and mover >= 0 and not _melee_turn_ok(tally, dpts, mover, np_):
+        return INV_SCORE_EVENTS
+    for p in range(np_):
+        low = 1 << 30
+        for c in range(np_):
+            if col[p, c] != s[SCORE_COLOR + p * MAX_PLAYERS + c]:
+                return INV_SCORE_EVENTS
+            if c != p and col[p, c] < low:
+                low = col[p, c]
+        if low != s[SCORE + p]:
+            return INV_SCORE_EVENTS
+    return INV_OK
+
+
+@njit(cache=True)
+def _melee_turn_ok(tally, dpts, mover, np_):
+    odd = 0
+    extra = 0
+    for c in range(np_):
+        if c == mover:
+            if dpts[c] != 0:
+                return False
+            continue
+        base = 2 * tally[c * 4 + 3] + tally[c * 4 + 2] + tally[c * 4 + 1] // 2
+        d = dpts[c] - base
+        if tally[c * 4 + 1] % 2 == 1:
+            odd += 1
+        if d == 1 and tally[c * 4 + 1] % 2 == 1:
+            extra += 1
+        elif d != 0:
+            return False
+    return extra == (1 if odd >= 2 else 0)
 
 
 @njit(cache=True)

@@ -26,23 +26,29 @@ from core.game import advance, apply_option
 from core.invariants import check_state
 from core.layout import (
     ACTIONS_DONE,
-    CUR,
+    COLOUR,
+    CONTROL,
     DECISIONS,
     END_REASON,
     EV_LOST,
     EV_N,
     FIRST,
+    MAX_PLAYERS,
+    MODE,
     N_DISCARDS,
     N_FLARES,
     N_PLACES,
+    N_PLAYERS,
     N_SUMMONS,
     N_TASKS_CLAIMED,
     SCORE,
+    SCORE_COLOR,
     STATE_SIZE,
     TASKS_SHOWN,
     TURN_NO,
     WINNER,
 )
+from core.modes import is_team
 from core.policy import PP_WIDTH, choose
 from core.scoring import pieces_on_board
 from core.setup import init_game
@@ -57,6 +63,7 @@ R_DECISIONS = 5
 R_ERROR = 6  # 0 ok, else the invariant code / -1 for an unknown policy / 999 log overflow
 R_LOG_LOST = 7  # events that did not fit the log (card events of that game are incomplete)
 R_TASKS_SHOWN = 8  # bitmask: task t was on display (available or next) during the game
+# R_WINNER: the winning seat; in team play the winning team (0: seats 0+2, 1: seats 1+3)
 R_SEAT = 9  # per-seat block of R_SEAT_WIDTH columns, MAX_PLAYERS blocks
 S_SCORE = 0
 S_SUMMONS = 1
@@ -71,11 +78,13 @@ S_PTS_TASK = 9  # points by source, from the score events
 S_PTS_DESTRUCTION = 10
 S_PTS_LEGEND = 11
 S_PTS_FLARE = 12
-R_SEAT_WIDTH = 13
+S_COLUMN = 13  # melee: points in each colour's column (MAX_PLAYERS columns)
+R_SEAT_WIDTH = 17
 R_WIDTH = R_SEAT + 4 * R_SEAT_WIDTH
 SEAT_COLUMNS = (
     "score", "summons", "places", "discards", "flares", "tasks", "upgraded_end", "pieces_end",
     "legends_end", "pts_task", "pts_destruction", "pts_legend", "pts_flare",
+    "col0", "col1", "col2", "col3",
 )  # fmt: skip
 
 # card event rows: (game offset in batch, seat, card, what, turn)
@@ -107,7 +116,7 @@ def play_to_end(s, T, ev, opts, policies, params, check):
     work, wopts, ev0 = workspace()
     n = advance(s, T, ev, opts)
     while n > 0:
-        seat = s[CUR]
+        seat = s[CONTROL]  # the seat deciding: the teammate after a team pass
         k = choose(s, T, opts, n, policies[seat], params[seat], work, wopts, ev0)
         if k < 0:
             return ERR_POLICY
@@ -137,15 +146,18 @@ def _record(out, g, s, T, n_players, err):
     out[g, R_TASKS_SHOWN] = s[TASKS_SHOWN]
     for p in range(n_players):
         b = R_SEAT + p * R_SEAT_WIDTH
-        out[g, b + S_SCORE] = s[SCORE + p]
+        col = s[COLOUR + p]  # pieces and scores belong to colours (a team in team play)
+        out[g, b + S_SCORE] = s[SCORE + col]
         out[g, b + S_SUMMONS] = s[N_SUMMONS + p]
         out[g, b + S_PLACES] = s[N_PLACES + p]
         out[g, b + S_DISCARDS] = s[N_DISCARDS + p]
         out[g, b + S_FLARES] = s[N_FLARES + p]
         out[g, b + S_TASKS] = s[N_TASKS_CLAIMED + p]
-        out[g, b + S_UPGRADED_END] = pieces_on_board(s, T, p, HEROIC)
-        out[g, b + S_PIECES_END] = pieces_on_board(s, T, p, 1)
-        out[g, b + S_LEGENDS_END] = pieces_on_board(s, T, p, LEGENDARY)
+        out[g, b + S_UPGRADED_END] = pieces_on_board(s, T, col, HEROIC)
+        out[g, b + S_PIECES_END] = pieces_on_board(s, T, col, 1)
+        out[g, b + S_LEGENDS_END] = pieces_on_board(s, T, col, LEGENDARY)
+        for c in range(MAX_PLAYERS):
+            out[g, b + S_COLUMN + c] = s[SCORE_COLOR + p * MAX_PLAYERS + c]
 
 
 @njit(cache=True)
@@ -172,7 +184,9 @@ def _extract(s, ev, g, out, cev, nce, tcl, ntc):
             tcl[ntc, 4] = ev[i, 4]
             ntc += 1
         elif kind == EV_SCORE:
-            out[g, R_SEAT + ev[i, 2] * R_SEAT_WIDTH + S_PTS_TASK + ev[i, 4]] += ev[i, 3]
+            # team play logs the team (colour); both of its seats get the points
+            for p in range(ev[i, 2], s[N_PLAYERS], 2 if is_team(s[MODE]) else s[N_PLAYERS]):
+                out[g, R_SEAT + p * R_SEAT_WIDTH + S_PTS_TASK + ev[i, 4]] += ev[i, 3]
         if what >= 0 and nce < cev.shape[0]:
             cev[nce, 0] = g
             cev[nce, 1] = ev[i, 2]

@@ -6,6 +6,8 @@ is then a single 2-D array, and cloning a position for lookahead players is one 
 offsets below are plain module constants, so numba folds them at compile time.
 
 Seat-indexed blocks always have room for MAX_PLAYERS seats, even in two-player modes.
+Pieces, stocks and scores belong to a *colour*: the seat itself, except in team play where
+teammates share one (COLOUR[seat] = seat % 2); hands, decks and counters stay per seat.
 """
 
 MAX_PLAYERS = 4
@@ -50,12 +52,14 @@ EXTRA_DRAW_LEGENDS = EXTRA_DRAW_BEINGS + 1
 
 # --- per seat -------------------------------------------------------------------------------
 SEAT_DECK = EXTRA_DRAW_LEGENDS + 1  # deck index per seat
+# STOCK, LSTOCK, POOL_TOTAL, TASK_PTS and SCORE are indexed by colour (see COLOUR)
 STOCK = SEAT_DECK + MAX_PLAYERS  # double-sided common/heroic pieces in stock
 LSTOCK = STOCK + MAX_PLAYERS  # legendary pieces in stock
 POOL_TOTAL = LSTOCK + MAX_PLAYERS  # common/heroic pieces owned in this mode
 TASK_PTS = POOL_TOTAL + MAX_PLAYERS  # High Form: points from claimed tasks
 SCORE = TASK_PTS + MAX_PLAYERS  # Deathmatch: points; High Form: derived (tasks + legends)
-SCORE_COLOR = SCORE + MAX_PLAYERS  # melee: [seat, colour] (reserved for melee)
+# melee: [seat, colour] points in each opponent's column; SCORE is then the lowest column
+SCORE_COLOR = SCORE + MAX_PLAYERS
 FROZEN = SCORE_COLOR + MAX_PLAYERS * MAX_PLAYERS  # Everfrost stored card (reserved), -1 none
 GATEWAY = FROZEN + MAX_PLAYERS  # Nethervoid Gateway square (reserved), -1 none
 PENDING = GATEWAY + MAX_PLAYERS  # Etherweave pending being (reserved), -1 none
@@ -131,8 +135,18 @@ EFF_AFFECTED_COLOURS = EFF_AFFECTED + MAX_AFFECTED  # bitmask of colours touched
 EFF_OPP = EFF_AFFECTED_COLOURS + 1  # opponent a flare was played against
 BORROW_ENEMY = EFF_OPP + 1  # next summon this turn may use this many enemy pieces
 
+# --- modes beyond the duel ------------------------------------------------------------------
+COLOUR = BORROW_ENEMY + 1  # per seat: piece colour (team play: seat % 2; else the seat)
+IMPRO_LEFT = COLOUR + MAX_PLAYERS  # melee, per seat: bitmask of colours still improvisable
+CONTROL = IMPRO_LEFT + MAX_PLAYERS  # seat making this turn's decisions (team pass), else CUR
+PASSED = CONTROL + 1  # 1 once control was passed this turn
+COLOUR_WHY = PASSED + 1  # melee: why a colour is being chosen (constants.CW_*)
+COLOUR_CHOICES = COLOUR_WHY + 1  # melee: bitmask of the colours that may be chosen
+SETUP_N = COLOUR_CHOICES + 1  # melee set-up: starting pieces put so far
+SETUP_PAIRS = SETUP_N + 1  # melee set-up: bitmask of the diamond pairs used
+
 # --- a summon waiting for an out-of-stock pick-up --------------------------------------------
-PEND_CARD = BORROW_ENEMY + 1
+PEND_CARD = SETUP_PAIRS + 1
 PEND_ORIENT = PEND_CARD + 1
 PEND_TARGET = PEND_ORIENT + 1
 

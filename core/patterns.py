@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON, SCRATCH_ROWS
-from core.layout import BOARD, BORROW_ENEMY, LSTOCK, NSQ, STOCK
+from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, NSQ, STOCK
 
 MAX_CELLS = 12
 MAX_MARKS = 24
@@ -77,31 +77,42 @@ def _square_at(sq, dr, dc):
 
 
 @njit(cache=True)
-def pattern_fits(s, T, seat, o, target, being_rank, borrow):
-    """Is orientation ``o`` matched by the seat's pieces with the being entering ``target``?
-
-    ``borrow``: how many enemy pieces may stand in for your own (War Summoner)."""
+def pattern_enemies(s, T, seat, o, target, being_rank):
+    """Can orientation ``o`` be matched with the being entering ``target``, counting every
+    piece as if it were the seat's own? -1 if not; else the number of enemy pieces the match
+    needs * 16 + the bitmask of their colours (an own piece required on the target stays
+    own)."""
     if T.sq_color[target] < 0:
-        return False
+        return -1
     tcode = s[BOARD + target]
     req = T.or_target_req[o]
     if req > 0:
         if tcode == 0 or (tcode >> 2) != seat or (tcode & 3) < req or (tcode & 3) > being_rank:
-            return False
+            return -1
     elif tcode != 0 and (tcode & 3) > being_rank:
-        return False
+        return -1
+    n = 0
+    mask = 0
     for k in range(T.or_ncells[o]):
         q = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
         if q < 0 or T.sq_color[q] < 0:
-            return False
+            return -1
         code = s[BOARD + q]
         if code == 0 or (code & 3) < T.or_cells[o, k, 2]:
-            return False
+            return -1
         if (code >> 2) != seat:
-            if borrow == 0:
-                return False
-            borrow -= 1
-    return True
+            n += 1
+            mask |= 1 << (code >> 2)
+    return n * 16 + mask
+
+
+@njit(cache=True)
+def pattern_fits(s, T, seat, o, target, being_rank, borrow):
+    """Is orientation ``o`` matched by the seat's pieces with the being entering ``target``?
+
+    ``borrow``: how many enemy pieces may stand in for your own (War Summoner)."""
+    e = pattern_enemies(s, T, seat, o, target, being_rank)
+    return e >= 0 and (e >> 4) <= borrow
 
 
 @njit(cache=True)
@@ -138,17 +149,40 @@ def count_own(s, T, seat, legendary):
 
 @njit(cache=True)
 def anchor_squares(s, T, seat, out):
-    """Squares whose pieces may anchor a pattern: yours, or every piece while an enemy piece
-    may be borrowed. Written to ``out``; returns the count."""
+    """Squares whose pieces may anchor a pattern: yours, every piece while an enemy piece
+    may be borrowed, and pieces of colours you may still improvise with (melee). Written to
+    ``out``; returns the count."""
     m = 0
     borrow = s[BORROW_ENEMY]
+    impro = s[IMPRO_LEFT + seat]
     for i in range(T.onboard.shape[0]):
         p = T.onboard[i]
         code = s[BOARD + p]
-        if code != 0 and (borrow > 0 or (code >> 2) == seat):
+        if code != 0 and (borrow > 0 or (code >> 2) == seat or (impro >> (code >> 2)) & 1):
             out[m] = p
             m += 1
     return m
+
+
+@njit(cache=True)
+def _emit(s, T, seat, card, slot, o, t, rank, own_kind, borrow, impro, opts, n):
+    """Append the summon rows of (orientation, target): one plain row when borrowed pieces
+    cover every enemy piece; else, when one enemy piece is left over, one row per colour
+    whose melee improvisation could cover it (hand slot + 16 * (colour + 1))."""
+    e = pattern_enemies(s, T, seat, o, t, rank)
+    if e < 0:
+        return n
+    ne = e >> 4
+    if ne > borrow + 1 or (ne == borrow + 1 and (impro & e & 15) == 0):
+        return n
+    if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+        return n
+    if ne <= borrow:
+        return _add(opts, n, slot, o, t)
+    for c in range(4):
+        if (impro & e) >> c & 1:
+            n = _add(opts, n, slot + 16 * (c + 1), o, t)
+    return n
 
 
 @njit(cache=True)
@@ -160,15 +194,13 @@ def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, 
     rank = T.card_rank[card]
     own_kind = own_leg if rank == LEGENDARY else own_pool
     borrow = s[BORROW_ENEMY]
+    impro = s[IMPRO_LEFT + seat]
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
         if T.or_ncells[o] == 0:
             for i in range(T.onboard.shape[0]):
                 t = T.onboard[i]
-                if pattern_fits(s, T, seat, o, t, rank, borrow) and summon_stock_ok(
-                    s, T, seat, o, t, rank, own_kind
-                ):
-                    n = _add(opts, n, slot, o, t)
+                n = _emit(s, T, seat, card, slot, o, t, rank, own_kind, borrow, impro, opts, n)
             continue
         ar = T.or_cells[o, 0, 0]
         ac = T.or_cells[o, 0, 1]
@@ -180,10 +212,7 @@ def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, 
             t = _square_at(p, -ar, -ac)
             if t < 0:
                 continue
-            if pattern_fits(s, T, seat, o, t, rank, borrow) and summon_stock_ok(
-                s, T, seat, o, t, rank, own_kind
-            ):
-                n = _add(opts, n, slot, o, t)
+            n = _emit(s, T, seat, card, slot, o, t, rank, own_kind, borrow, impro, opts, n)
     return n
 
 
@@ -213,13 +242,12 @@ def reference_summons(s, T, seat, card, slot, opts, n):
     """Plain scan: every orientation at every square; the yardstick for ``find_summons``."""
     rank = T.card_rank[card]
     own_kind = count_own(s, T, seat, rank == LEGENDARY)
+    borrow = s[BORROW_ENEMY]
+    impro = s[IMPRO_LEFT + seat]
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
         for t in range(NSQ):
-            if pattern_fits(s, T, seat, o, t, rank, s[BORROW_ENEMY]) and summon_stock_ok(
-                s, T, seat, o, t, rank, own_kind
-            ):
-                n = _add(opts, n, slot, o, t)
+            n = _emit(s, T, seat, card, slot, o, t, rank, own_kind, borrow, impro, opts, n)
     return n
 
 

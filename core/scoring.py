@@ -1,4 +1,8 @@
-"""Scores, end triggers and the winner, for High Form and the Deathmatch duel."""
+"""Scores, end triggers and the winner, for every mode.
+
+Scores belong to colours (a seat, or a team in team play). Melee keeps one column per
+opponent colour (SCORE_COLOR) and a seat's score is its lowest column.
+"""
 
 from numba import njit
 
@@ -7,69 +11,148 @@ from core.constants import (
     EV_SCORE,
     HEROIC,
     LEGENDARY,
-    MODE_HIGH_FORM,
+    MODE_MELEE,
+    MODE_NEW_PLAYER,
     SR_DESTRUCTION,
 )
 from core.events import log_event
-from core.layout import BOARD, CUR, DESTROYED, MODE, N_PLAYERS, SCORE, TASK_PTS, WINNER
+from core.layout import (
+    BOARD,
+    COLOUR,
+    CUR,
+    DESTROYED,
+    MAX_PLAYERS,
+    MODE,
+    N_PLAYERS,
+    SCORE,
+    SCORE_COLOR,
+    TASK_PTS,
+    WINNER,
+)
+from core.modes import has_tasks, n_colours
 
 HIGH_FORM_TARGET = 9
-DUEL_TARGET = 18
+NEW_PLAYER_TARGET = 6
+DUEL_TARGET = 18  # also team Deathmatch (a team scores like one duel player)
+MELEE_TARGET_3 = 12  # in any single colour column
+MELEE_TARGET_4 = 10
 
 
 @njit(cache=True)
-def pieces_on_board(s, T, seat, rank_min):
+def pieces_on_board(s, T, colour, rank_min):
     n = 0
     for i in range(T.onboard.shape[0]):
         code = s[BOARD + T.onboard[i]]
-        if code != 0 and (code >> 2) == seat and (code & 3) >= rank_min:
+        if code != 0 and (code >> 2) == colour and (code & 3) >= rank_min:
             n += 1
     return n
 
 
 @njit(cache=True)
-def high_form_score(s, T, seat):
-    """Claimed task points + 1 per legendary piece of the seat on the board right now."""
-    return s[TASK_PTS + seat] + pieces_on_board(s, T, seat, LEGENDARY)
+def high_form_score(s, T, colour):
+    """Claimed task points + 1 per legendary piece of the colour on the board right now."""
+    return s[TASK_PTS + colour] + pieces_on_board(s, T, colour, LEGENDARY)
+
+
+@njit(cache=True)
+def melee_low(s, seat):
+    """A melee seat's score: its lowest opponent column."""
+    low = 1 << 30
+    for c in range(s[N_PLAYERS]):
+        if c != seat and s[SCORE_COLOR + seat * MAX_PLAYERS + c] < low:
+            low = s[SCORE_COLOR + seat * MAX_PLAYERS + c]
+    return low
 
 
 @njit(cache=True)
 def refresh_scores(s, T):
-    if s[MODE] == MODE_HIGH_FORM:
+    if has_tasks(s[MODE]):
+        for c in range(n_colours(s)):
+            s[SCORE + c] = high_form_score(s, T, c)
+    elif s[MODE] == MODE_MELEE:
         for p in range(s[N_PLAYERS]):
-            s[SCORE + p] = high_form_score(s, T, p)
+            s[SCORE + p] = melee_low(s, p)
+
+
+@njit(cache=True)
+def add_points(s, ev, seat, pts, reason, column):
+    """``pts`` for ``seat`` (in melee: in ``column``); logged as a score event."""
+    if pts == 0:
+        return
+    if s[MODE] == MODE_MELEE:
+        s[SCORE_COLOR + seat * MAX_PLAYERS + column] += pts
+        s[SCORE + seat] = melee_low(s, seat)
+        log_event(s, ev, EV_SCORE, seat, pts, reason, column)
+    else:
+        col = s[COLOUR + seat]
+        s[SCORE + col] += pts
+        log_event(s, ev, EV_SCORE, col, pts, reason, 0)
+
+
+@njit(cache=True)
+def colour_points(s, colour):
+    """Destruction points of this turn against one colour: 2 per legendary, 1 per heroic,
+    1 per pair of commons."""
+    base = DESTROYED + colour * 4
+    return 2 * s[base + LEGENDARY] + s[base + HEROIC] + s[base + COMMON] // 2
 
 
 @njit(cache=True)
 def score_destruction(s, ev):
-    """Deathmatch end of turn: 2 per legendary, 1 per heroic, 1 per pair of commons."""
+    """Deathmatch end of turn. Melee scores each colour in its own column and returns the
+    bitmask of colours with an unpaired common when two or more have one (their leftovers
+    make one more pair, scored in a column the player chooses); else returns 0."""
     seat = s[CUR]
-    pts = 0
+    me = s[COLOUR + seat]
+    if s[MODE] != MODE_MELEE:
+        pts = 0
+        for colour in range(n_colours(s)):
+            if colour != me:
+                pts += colour_points(s, colour)
+        add_points(s, ev, seat, pts, SR_DESTRUCTION, 0)
+        return 0
+    odd = 0
+    n_odd = 0
     for colour in range(s[N_PLAYERS]):
-        if colour == seat:
+        if colour == me:
             continue
-        base = DESTROYED + colour * 4
-        pts += 2 * s[base + LEGENDARY] + s[base + HEROIC] + s[base + COMMON] // 2
-    if pts > 0:
-        s[SCORE + seat] += pts
-        log_event(s, ev, EV_SCORE, seat, pts, SR_DESTRUCTION, 0)
+        add_points(s, ev, seat, colour_points(s, colour), SR_DESTRUCTION, colour)
+        if s[DESTROYED + colour * 4 + COMMON] % 2 == 1:
+            odd |= 1 << colour
+            n_odd += 1
+    return odd if n_odd >= 2 else 0
 
 
 @njit(cache=True)
 def score_reached(s):
-    target = HIGH_FORM_TARGET if s[MODE] == MODE_HIGH_FORM else DUEL_TARGET
-    for p in range(s[N_PLAYERS]):
-        if s[SCORE + p] >= target:
+    mode = s[MODE]
+    if mode == MODE_MELEE:
+        target = MELEE_TARGET_3 if s[N_PLAYERS] == 3 else MELEE_TARGET_4
+        for p in range(s[N_PLAYERS]):
+            for c in range(s[N_PLAYERS]):
+                if c != p and s[SCORE_COLOR + p * MAX_PLAYERS + c] >= target:
+                    return True
+        return False
+    if mode == MODE_NEW_PLAYER:
+        target = NEW_PLAYER_TARGET
+    elif has_tasks(mode):
+        target = HIGH_FORM_TARGET
+    else:
+        target = DUEL_TARGET
+    for c in range(n_colours(s)):
+        if s[SCORE + c] >= target:
             return True
     return False
 
 
 @njit(cache=True)
 def decide_winner(s, T):
-    """Most points; ties: more upgraded pieces on the board, then more pieces; else shared."""
+    """Most points (melee: the highest lowest column, then the next lowest...); ties: more
+    upgraded pieces on the board, then more pieces; else shared. Team play names the
+    winning team (0: seats 0 and 2, 1: seats 1 and 3)."""
     best = -1
     shared = False
-    for p in range(s[N_PLAYERS]):
+    for p in range(n_colours(s)):
         if best < 0:
             best = p
             continue
@@ -83,10 +166,32 @@ def decide_winner(s, T):
 
 
 @njit(cache=True)
+def _kth_lowest(s, seat, k):
+    """The k-th lowest (0-based) of a melee seat's opponent columns."""
+    vals = [0, 0, 0]
+    m = 0
+    for c in range(s[N_PLAYERS]):
+        if c != seat:
+            vals[m] = s[SCORE_COLOR + seat * MAX_PLAYERS + c]
+            m += 1
+    for i in range(m):
+        for j in range(i + 1, m):
+            if vals[j] < vals[i]:
+                vals[i], vals[j] = vals[j], vals[i]
+    return vals[k]
+
+
+@njit(cache=True)
 def _compare(s, T, a, b):
-    da = s[SCORE + a] - s[SCORE + b]
-    if da != 0:
-        return da
+    if s[MODE] == MODE_MELEE:
+        for k in range(s[N_PLAYERS] - 1):
+            d = _kth_lowest(s, a, k) - _kth_lowest(s, b, k)
+            if d != 0:
+                return d
+    else:
+        da = s[SCORE + a] - s[SCORE + b]
+        if da != 0:
+            return da
     du = pieces_on_board(s, T, a, HEROIC) - pieces_on_board(s, T, b, HEROIC)
     if du != 0:
         return du

@@ -3,10 +3,19 @@
 from numba import njit
 
 from core.cards import deck_base, draw_being, draw_flare, draw_legend, q_shuffle
-from core.constants import MODE_DEATHMATCH, MODE_HIGH_FORM, PH_SETUP
+from core.constants import (
+    MODE_DEATHMATCH,
+    MODE_MELEE,
+    MODE_NEW_PLAYER,
+    MODE_TEAM_DEATHMATCH,
+    MODE_TEAM_HIGH_FORM,
+    PH_SETUP,
+)
 from core.game import start_turn
 from core.layout import (
     ALLOW_NO_EFFECT,
+    COLOUR,
+    CONTROL,
     CUR,
     DECK_CAP,
     DECK_CNT,
@@ -28,6 +37,7 @@ from core.layout import (
     GATEWAY,
     HAND,
     HAND_CAP,
+    IMPRO_LEFT,
     LDECK,
     LDECK_CNT,
     LDECK_HEAD,
@@ -50,6 +60,7 @@ from core.layout import (
     TURN_CAP,
     WINNER,
 )
+from core.modes import has_tasks, is_team, n_colours
 from core.rng import seed_game
 from core.task_display import setup_tasks
 
@@ -59,11 +70,33 @@ LEGENDARY_POOL = 3
 
 @njit(cache=True)
 def pool_size(mode, n_players):
-    """Double-sided pieces per colour: 17 in High Form, 18 minus the players in Deathmatch
-    (BGA; the reference notes this smaller Deathmatch stock is BGA-only)."""
-    if mode == MODE_HIGH_FORM:
+    """Double-sided pieces per colour: 17 with High Form rules (also teams and new players),
+    18 minus the players in Deathmatch (BGA; the reference notes this smaller stock is
+    BGA-only). Team Deathmatch is not in BGA: two colours face each other as in the duel,
+    so it gets the duel's 16 (our reading)."""
+    if has_tasks(mode):
         return HIGH_FORM_POOL
+    if mode == MODE_TEAM_DEATHMATCH:
+        return 16
     return 18 - n_players
+
+
+@njit(cache=True)
+def legendary_pool(mode):
+    """Legendary pieces per colour: none under the new-player rules."""
+    return 0 if mode == MODE_NEW_PLAYER else LEGENDARY_POOL
+
+
+@njit(cache=True)
+def draws_legends(mode, first, n_players, seat):
+    """Opening legend cards: none for new players; in team play only the first member of
+    each team to play holds the team's two (they are handed to the teammate after each
+    turn, so the team holds two between its members: our reading of the team rules)."""
+    if mode == MODE_NEW_PLAYER:
+        return False
+    if mode == MODE_TEAM_HIGH_FORM or mode == MODE_TEAM_DEATHMATCH:
+        return (seat - first) % n_players < 2
+    return True
 
 
 @njit(cache=True)
@@ -111,11 +144,16 @@ def init_game(
     s[ALLOW_NO_EFFECT] = allow_no_effect
     pool = pool_size(mode, n_players)
     for p in range(n_players):
+        s[COLOUR + p] = p % 2 if is_team(mode) else p
+        if mode == MODE_MELEE:  # one improvisation per opponent colour
+            s[IMPRO_LEFT + p] = ((1 << n_players) - 1) & ~(1 << p)
+    for c in range(n_colours(s)):
+        s[STOCK + c] = pool
+        s[POOL_TOTAL + c] = pool
+        s[LSTOCK + c] = legendary_pool(mode)
+    for p in range(n_players):
         d = decks[p]
         s[SEAT_DECK + p] = d
-        s[STOCK + p] = pool
-        s[POOL_TOTAL + p] = pool
-        s[LSTOCK + p] = LEGENDARY_POOL
         base = deck_base(p)
         for k in range(T.deck_size[d]):
             s[base + k] = T.deck_cards[d, k]
@@ -134,13 +172,19 @@ def init_game(
         p = (first + i) % n_players
         for _ in range(3):
             draw_being(s, ev, p)
-        for _ in range(2):
-            draw_legend(s, ev, p)
+        if draws_legends(mode, first, n_players, p):
+            for _ in range(2):
+                draw_legend(s, ev, p)
         draw_flare(s, ev, p)
-    if mode == MODE_HIGH_FORM:
-        setup_tasks(s, T)
-    if mode == MODE_DEATHMATCH:
+    if has_tasks(mode):
+        setup_tasks(s, T, mode == MODE_NEW_PLAYER)
+    if mode == MODE_DEATHMATCH or mode == MODE_TEAM_DEATHMATCH:
         s[CUR] = (first + 1) % n_players  # the second seat puts the starting pieces
+        s[CONTROL] = s[CUR]
+        s[PHASE] = PH_SETUP
+    elif mode == MODE_MELEE:
+        s[CUR] = (first + n_players - 1) % n_players  # the last seat puts them
+        s[CONTROL] = s[CUR]
         s[PHASE] = PH_SETUP
     else:
         start_turn(s, T, ev, first, 0)

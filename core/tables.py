@@ -17,6 +17,7 @@ TABLE_FIELDS = (
     "side_id",  # int8[81]: 0 top, 1 bottom, 2 left, 3 right edge, -1 other
     "corner_id",  # int8[81]: 0 nw, 1 se, 2 ne, 3 sw corner edge, -1 other
     "duel_start",  # int16[2]: Deathmatch duel starting squares
+    "melee_start",  # int16[3, 2]: melee: the two squares beside each diamond mark
     # cards (global card ids)
     "card_kind",  # int8[C]: CK_BEING / CK_LEGEND / CK_FLARE
     "card_deck",  # int16[C]: deck index of a being, -1 for legends and flares

@@ -47,11 +47,16 @@ def _draw_fitting(s, T):
 
 
 @njit(cache=True)
-def setup_tasks(s, T):
+def setup_tasks(s, T, basic_only):
+    """Shuffle the task deck and lay out the display; ``basic_only`` (new-player rules)
+    leaves the advanced tasks out of the game."""
     s[TDECK_HEAD] = 0
-    s[TDECK_CNT] = N_TASKS
+    n = 0
     for t in range(N_TASKS):
-        s[TDECK + t] = t
+        if not (basic_only and T.task_advanced[t] == 1):
+            s[TDECK + n] = t
+            n += 1
+    s[TDECK_CNT] = n
     q_shuffle(s, TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT)
     for k in range(N_AVAIL):
         s[TAVAIL + k] = -1

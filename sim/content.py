@@ -326,6 +326,9 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         side_id=geo["side_id"],
         corner_id=geo["corner_id"],
         duel_start=np.array([r * 9 + c for r, c in board["duel_start"]], np.int16),
+        melee_start=np.array(
+            [[r * 9 + c for r, c in pair] for pair in board["melee_start"]], np.int16
+        ),
         card_kind=kind,
         card_deck=deck_of,
         card_rank=rank,

@@ -60,6 +60,9 @@ def tables() -> Tables:
         b = tomllib.load(f)
     fields = build_geometry(b["rows"], b["central"], b["sides"], b["corners"])
     fields["duel_start"] = np.array([r * 9 + c for r, c in b["duel_start"]], np.int16)
+    fields["melee_start"] = np.array(
+        [[r * 9 + c for r, c in pair] for pair in b["melee_start"]], np.int16
+    )
     tasks = load_tasks()
     for name in TABLE_FIELDS:
         if name.startswith("task_"):
