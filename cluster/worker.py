@@ -113,6 +113,7 @@ def play_chunk_files(job: ChunkJob) -> dict:
         tcl,
         first_game=job.first_game,
         seed=job.seed,
+        mode=job.mode,
         decks=job.decks,
         policies=job.policies,
         turn_cap=job.turn_cap,

@@ -634,7 +634,7 @@ def _do_move(s, T, ev, i, a, b, seat):
             s[EFF_COMBAT_USED] = 1
     s[BOARD + a] = 0
     s[BOARD + b] = mover
-    log_event(s, ev, EV_MOVE, seat, a, b, mover)
+    log_event(s, ev, EV_MOVE, s[CUR], a, b, mover)
     if s[EFF_BEING_SQ] == a:
         s[EFF_BEING_SQ] = b
         s[EFF_BEING_MOVED] = 1
@@ -651,7 +651,7 @@ def apply_instruction(s, T, ev, i, a, b):
     counts = (T.ops[i, I_FLAGS] & F_NO_COUNT) == 0
     if op == OP_PLACE:
         put(s, a, b, T.ops[i, I_PARAM])
-        log_event(s, ev, EV_EFFECT_PLACE, seat, a, s[BOARD + a], 0)
+        log_event(s, ev, EV_EFFECT_PLACE, s[CUR], a, s[BOARD + a], 0)
         if s[EFF_PLACED_N] < 2:
             s[EFF_PLACED_OWNER + s[EFF_PLACED_N]] = b
         s[EFF_PLACED_N] += 1
@@ -703,7 +703,7 @@ def _run_automatic(s, T, ev, i):
     seat = s[COLOUR + s[CUR]]
     if op == OP_GAIN_ACTION:
         s[ACTIONS_LEFT] += T.ops[i, I_PARAM]
-        log_event(s, ev, EV_GAIN_ACTION, seat, T.ops[i, I_PARAM], 0, 0)
+        log_event(s, ev, EV_GAIN_ACTION, s[CUR], T.ops[i, I_PARAM], 0, 0)
     elif op == OP_GAIN_TURN:
         s[EXTRA_TURN] = 1
     elif op == OP_DRAW_EXTRA:

@@ -1,7 +1,8 @@
 """Pieces on the board and in stock: every change of a square goes through here.
 
 Keeping stock bookkeeping in these few functions is what lets the invariant checker demand
-"board + stock = total" after every action.
+"board + stock = total" after every action. ``seat`` arguments here are piece colours (a
+team's shared colour in team play); the log names the seat whose turn it is.
 """
 
 from numba import njit
@@ -17,7 +18,7 @@ from core.constants import (
     LEGENDARY,
 )
 from core.events import log_event
-from core.layout import BOARD, DESTROYED, LSTOCK, STOCK
+from core.layout import BOARD, CUR, DESTROYED, LSTOCK, STOCK
 
 
 @njit(cache=True, inline="always")
@@ -80,7 +81,7 @@ def destroy(s, ev, sq, by_seat, counts):
     if counts and (code >> 2) != by_seat:
         s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1
         counted = 1
-    log_event(s, ev, EV_DESTROY, by_seat, sq, code, counted)
+    log_event(s, ev, EV_DESTROY, s[CUR], sq, code, counted)
     return code
 
 
@@ -88,7 +89,7 @@ def destroy(s, ev, sq, by_seat, counts):
 def pick_up(s, ev, sq, seat):
     """Out-of-stock step: a seat takes one of its own pieces back (never counted)."""
     code = lift(s, sq)
-    log_event(s, ev, EV_PICKUP, seat, sq, code, 0)
+    log_event(s, ev, EV_PICKUP, s[CUR], sq, code, 0)
 
 
 @njit(cache=True, inline="always")
@@ -112,7 +113,7 @@ def upgrade(s, ev, sq, by_seat):
         s[STOCK + who] += 1
         s[LSTOCK + who] -= 1
         s[BOARD + sq] = who * 4 + LEGENDARY
-    log_event(s, ev, EV_UPGRADE, by_seat, sq, s[BOARD + sq], 0)
+    log_event(s, ev, EV_UPGRADE, s[CUR], sq, s[BOARD + sq], 0)
 
 
 @njit(cache=True, inline="always")
@@ -136,7 +137,7 @@ def downgrade(s, ev, sq, by_seat):
         s[LSTOCK + who] += 1
         s[STOCK + who] -= 1
         s[BOARD + sq] = who * 4 + HEROIC
-    log_event(s, ev, EV_DOWNGRADE, by_seat, sq, s[BOARD + sq], 0)
+    log_event(s, ev, EV_DOWNGRADE, s[CUR], sq, s[BOARD + sq], 0)
 
 
 @njit(cache=True)
@@ -145,4 +146,4 @@ def convert(s, ev, sq, seat, rank):
     code = lift(s, sq)
     s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1
     put(s, sq, seat, rank)
-    log_event(s, ev, EV_CONVERT, seat, sq, code, s[BOARD + sq])
+    log_event(s, ev, EV_CONVERT, s[CUR], sq, code, s[BOARD + sq])

@@ -18,6 +18,12 @@ Conventions:
   and the draw rate is given beside it, over all games.
 - Games with an engine error are left out of every table (their count is a warning); games
   whose event log overflowed (``log_lost > 0``) are left out of the task and card tables.
+- Every section above is about two-seat games (``n_players = 2``: high-form, deathmatch,
+  new-player). Games of three or four seats (melee, team-high-form, team-deathmatch) have
+  their own section, ``multiplayer`` (``_multiplayer``): a group there is one mode, one seat
+  count and one list of seat policies; the win rate of a deck, a turn position or a team
+  composition is over decisive games (shared wins left out, shown as the shared rate) and is
+  tested against the fair share (1/n in melee, 1/2 in team play).
 """
 
 import json
@@ -32,7 +38,16 @@ from results.schema import METADATA_PREFIX, N_SEATS, PARTITION_COLUMNS, SCHEMAS,
 from results.store import MANIFEST, open_table, read_manifest
 
 FORMAT = 1
-MODE_LABELS = {"high-form": "High Form", "deathmatch": "Deathmatch"}
+MODE_LABELS = {
+    "high-form": "High Form",
+    "deathmatch": "Deathmatch",
+    "new-player": "New Player",
+    "melee": "Melee",
+    "team-high-form": "Team High Form",
+    "team-deathmatch": "Team Deathmatch",
+}
+TEAM_MODES = ("team-high-form", "team-deathmatch")
+POSITION_LABELS = ("1st player", "2nd player", "3rd player", "4th player")
 END_REASONS = ("score", "deck", "turn-cap")
 END_LABELS = {"score": "score reached", "deck": "deck exhausted", "turn-cap": "turn cap"}
 CARD_EVENTS = ("drawn", "summoned", "discarded", "returned", "flare-played")
@@ -193,6 +208,8 @@ def _spec_order(manifest) -> tuple:
                 decks.append(d)
     pairings = []  # (P, Q) oriented as first seen in the spec
     for pair in study.get("policies", []):
+        if len(pair) > 2:  # a policy per seat of a game of 3 or 4 seats
+            continue
         p, q = pair[0], pair[-1]
         if not any({p, q} == {a, b} for a, b in pairings):
             pairings.append((p, q))
@@ -203,11 +220,22 @@ def _pairing_label(p, q) -> str:
     return f"{p} vs {q}"
 
 
+def _two_seat(d: Dataset, alias: str = "") -> str:
+    """SQL condition of the two-seat games (every game of a dataset made before the
+    ``n_players`` column)."""
+    return f"{alias}n_players = 2" if _has_column(d, "games_raw", "n_players") else "TRUE"
+
+
 def _register_groups(d: Dataset) -> list:
-    """The groups of the dataset, and the ``g`` (games) and ``sg`` (seat-games) tables."""
+    """The groups of the dataset's two-seat games, and the ``g`` (games) and ``sg``
+    (seat-games) tables of those games."""
     decks_order, pairings = _spec_order(d.manifest)
     modes_order = list(d.manifest["study"].get("modes", []))
-    seen = d.rows("SELECT DISTINCT mode, seat0_policy, seat1_policy FROM games_raw ORDER BY ALL")
+    two = _two_seat(d)
+    seen = d.rows(
+        "SELECT DISTINCT mode, seat0_policy, seat1_policy FROM games_raw "
+        f"WHERE {two} ORDER BY ALL"
+    )
     for r in seen:
         a, b = r["seat0_policy"], r["seat1_policy"]
         if not any({a, b} == {p, q} for p, q in pairings):
@@ -224,12 +252,17 @@ def _register_groups(d: Dataset) -> list:
     d.execute(
         "CREATE TEMP TABLE g AS SELECT gr.*, p.pairing, p.p_policy, p.sym "
         "FROM games_raw gr JOIN pairings_raw p USING (seat0_policy, seat1_policy) "
-        "WHERE gr.error = 0"
+        f"WHERE gr.error = 0 AND {_two_seat(d, 'gr.')}"
     )
+    present_cols = _columns(d, "games_raw")
     seat_cols = [f.name[6:] for f in SCHEMAS["games"] if f.name.startswith("seat0_")]
-    seat_cols = [c for c in seat_cols if c not in ("deck", "policy")]
+    seat_cols = [
+        c
+        for c in seat_cols
+        if c not in ("deck", "policy") and f"seat0_{c}" in present_cols
+    ]
     selects = []
-    for s in range(N_SEATS):
+    for s in range(2):
         o = 1 - s
         cols = ", ".join(f"seat{s}_{c} AS {c}" for c in seat_cols)
         selects.append(
@@ -568,8 +601,12 @@ def _content(manifest):
     return c if c.content_hash == manifest.get("content_hash") else None
 
 
+def _columns(d: Dataset, table: str) -> set:
+    return {r["column_name"] for r in d.rows(f"DESCRIBE SELECT * FROM {table}")}
+
+
 def _has_column(d: Dataset, table: str, column: str) -> bool:
-    return any(r["column_name"] == column for r in d.rows(f"DESCRIBE SELECT * FROM {table}"))
+    return column in _columns(d, table)
 
 
 def _task_names(d: Dataset, content) -> tuple:

@@ -35,7 +35,7 @@ from core.kernel import (
 TABLES = ("games", "card_events", "task_claims")
 PARTITION_COLUMNS = ("mode", "matchup", "policies")
 PARTITION_SCHEMA = pa.schema([(c, pa.string()) for c in PARTITION_COLUMNS])
-N_SEATS = 2
+N_SEATS = 4  # seat columns for up to four seats; those of absent seats are null
 METADATA_PREFIX = "kalarite."
 
 _SEAT_DOCS = {
@@ -52,13 +52,17 @@ _SEAT_DOCS = {
     "pts_destruction": "points scored for destroying enemy pieces (Deathmatch)",
     "pts_legend": "points scored for summoning legends (Deathmatch)",
     "pts_flare": "points received when the opponent played a flare (Deathmatch)",
+    "col0": "melee: points in colour 0's column (0 in other modes)",
+    "col1": "melee: points in colour 1's column (0 in other modes)",
+    "col2": "melee: points in colour 2's column (0 in other modes)",
+    "col3": "melee: points in colour 3's column (0 in other modes)",
 }
 assert tuple(_SEAT_DOCS) == tuple(SEAT_COLUMNS)
 
 PARTITION_DOCS = {
-    "mode": "game mode: high-form or deathmatch (partition)",
-    "matchup": "seat decks, seat 0 first: e.g. imperial-vs-highland (partition)",
-    "policies": "seat players, seat 0 first: e.g. random-vs-random (partition)",
+    "mode": "game mode: " + ", ".join(K.MODE_NAMES) + " (partition)",
+    "matchup": "seat decks in seat order: e.g. imperial-vs-highland (partition)",
+    "policies": "seat players in seat order: e.g. random-vs-random (partition)",
 }
 
 _GAMES = [
@@ -69,12 +73,22 @@ _GAMES = [
         "the matchup's 64-bit seed; (seed, game_index) determine the game "
         "(`kalarite play --seed SEED --game GAME_INDEX` replays it)",
     ),
-    ("first_seat", pa.int8(), "seat that took the first turn (game_index % 2)"),
-    ("winner", pa.int8(), "winning seat; -1 when the win is shared"),
+    ("n_players", pa.int8(), "seats in the game (2, 3 or 4)"),
+    ("first_seat", pa.int8(), "seat that took the first turn (game_index % n_players)"),
+    (
+        "winner",
+        pa.int8(),
+        "winning seat; -1 when the win is shared; null in team play (see winning_team)",
+    ),
+    (
+        "winning_team",
+        pa.int8(),
+        "team play: 0 (seats 0 and 2) or 1 (seats 1 and 3), -1 when shared; null otherwise",
+    ),
     ("turns", pa.int32(), "turns played"),
     ("end_reason", pa.string(), "why the game ended: " + ", ".join(K.END_NAMES[1:])),
-    ("actions", pa.int32(), "actions taken (both seats)"),
-    ("decisions", pa.int32(), "decisions made by the policies (both seats)"),
+    ("actions", pa.int32(), "actions taken (all seats)"),
+    ("decisions", pa.int32(), "decisions made by the policies (all seats)"),
     (
         "error",
         pa.int32(),
@@ -100,10 +114,21 @@ _GAMES = [
     ),
 ]
 for _s in range(N_SEATS):
-    _GAMES.append((f"seat{_s}_deck", pa.string(), f"deck of seat {_s}"))
-    _GAMES.append((f"seat{_s}_policy", pa.string(), f"player spec of seat {_s}"))
+    _absent = "" if _s < 2 else " (null when the game has fewer seats)"
+    _GAMES.append((f"seat{_s}_deck", pa.string(), f"deck of seat {_s}{_absent}"))
+    _GAMES.append((f"seat{_s}_policy", pa.string(), f"player spec of seat {_s}{_absent}"))
+    _GAMES.append(
+        (
+            f"seat{_s}_won",
+            pa.bool_(),
+            f"seat {_s} won (alone, or with its team in team play); false when the win is "
+            f"shared{_absent}",
+        )
+    )
     for _c in SEAT_COLUMNS:
-        _GAMES.append((f"seat{_s}_{_c}", pa.int32(), f"seat {_s}: {_SEAT_DOCS[_c]}"))
+        _GAMES.append(
+            (f"seat{_s}_{_c}", pa.int32(), f"seat {_s}: {_SEAT_DOCS[_c]}{_absent}")
+        )
 
 _CARD_EVENTS = [
     ("game_index", pa.int64(), "game of the event (join with games on partition + game_index)"),
@@ -141,6 +166,9 @@ def file_metadata(table: str, info: dict) -> dict:
     return md
 
 
+TEAM_MODES = ("team-high-form", "team-deathmatch")
+
+
 def _names(codes, names, what):
     codes = np.asarray(codes, np.int32)
     if len(codes) and (codes.min() < 0 or codes.max() >= len(names)):
@@ -159,6 +187,7 @@ def chunk_tables(
     *,
     first_game: int,
     seed: int,
+    mode: str,
     decks,
     policies,
     turn_cap: int,
@@ -169,12 +198,18 @@ def chunk_tables(
 ) -> dict:
     """The three tables of one chunk from ``core.kernel.play_chunk`` output."""
     n = len(rows)
+    n_players = len(decks)
+    team = mode in TEAM_MODES
     bwe = bool(beings_without_effects)
+    winner = rows[:, R_WINNER].astype(np.int8)
+    no_winner = pa.nulls(n, pa.int8())
     g = {
         "game_index": pa.array(np.arange(first_game, first_game + n, dtype=np.int64)),
         "seed": _repeat(seed, n, pa.uint64()),
+        "n_players": _repeat(n_players, n, pa.int8()),
         "first_seat": pa.array(rows[:, R_FIRST].astype(np.int8)),
-        "winner": pa.array(rows[:, R_WINNER].astype(np.int8)),
+        "winner": no_winner if team else pa.array(winner),
+        "winning_team": pa.array(winner) if team else no_winner,
         "turns": pa.array(rows[:, R_TURNS].astype(np.int32)),
         "end_reason": _names(rows[:, R_END_REASON], K.END_NAMES, "end reason"),
         "actions": pa.array(rows[:, R_ACTIONS].astype(np.int32)),
@@ -186,8 +221,16 @@ def chunk_tables(
         "beings_without_effects": _repeat(bwe, n, pa.bool_()),
     }
     for s in range(N_SEATS):
+        if s >= n_players:
+            g[f"seat{s}_deck"] = pa.nulls(n, pa.string())
+            g[f"seat{s}_policy"] = pa.nulls(n, pa.string())
+            g[f"seat{s}_won"] = pa.nulls(n, pa.bool_())
+            for c in SEAT_COLUMNS:
+                g[f"seat{s}_{c}"] = pa.nulls(n, pa.int32())
+            continue
         g[f"seat{s}_deck"] = _repeat(decks[s], n, pa.string())
         g[f"seat{s}_policy"] = _repeat(policies[s], n, pa.string())
+        g[f"seat{s}_won"] = pa.array(winner == (s % 2 if team else s))
         base = R_SEAT + s * R_SEAT_WIDTH
         for k, c in enumerate(SEAT_COLUMNS):
             g[f"seat{s}_{c}"] = pa.array(rows[:, base + k].astype(np.int32))

@@ -3,9 +3,9 @@ hand that they compute.
 
 - a proportion (a win rate, a claim rate): Wilson score interval,
   ``statsmodels.stats.proportion.proportion_confint(method="wilson")``; its test against 50%
-  is the score test that the Wilson interval inverts
-  (``proportions_ztest(value=0.5, prop_var=0.5)``), so "the interval excludes 50%" and
-  "p < 0.05" agree;
+  (against the fair share 1/n of a game of n sides) is the score test that the Wilson
+  interval inverts (``proportions_ztest(value=0.5, prop_var=0.5)``), so "the interval
+  excludes 50%" and "p < 0.05" agree;
 - a difference of two independent proportions (first vs second player, summoned vs not, study
   B vs study A): Newcombe's hybrid score interval (built from the two Wilson intervals),
   ``confint_proportions_2indep(method="newcomb")``, and the score test
@@ -72,14 +72,20 @@ def proportion(k, n) -> dict:
     }
 
 
-def test_half(k, n):
-    """Two-sided p-value of the score test of ``rate == 0.5`` (None when n == 0)."""
+def test_share(k, n, share):
+    """Two-sided p-value of the score test of ``rate == share`` (None when n == 0): the test
+    the Wilson interval inverts, so "the interval excludes ``share``" and "p < 0.05" agree."""
     if n <= 0:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        _, p = proportions_ztest(int(k), int(n), value=0.5, prop_var=0.5)
+        _, p = proportions_ztest(int(k), int(n), value=share, prop_var=share)
     return _f(p)
+
+
+def test_half(k, n):
+    """Two-sided p-value of the score test of ``rate == 0.5`` (None when n == 0)."""
+    return test_share(k, n, 0.5)
 
 
 def win_record(wins, losses, draws) -> dict:
@@ -99,6 +105,19 @@ def win_record(wins, losses, draws) -> dict:
         "win_rate": wr,
         "draw_rate": proportion(draws, decisive + draws),
     }
+
+
+def share_record(wins, losses, draws, share) -> dict:
+    """``win_record`` of a seat (or team) in a game of more than two sides: the win rate over
+    decisive games is tested against its fair ``share`` (1/3, 1/4, 1/2) instead of 50%;
+    ``win_rate`` holds ``share`` and ``excludes_share`` (the interval excludes it)."""
+    rec = win_record(wins, losses, draws)
+    wr = rec["win_rate"]
+    del wr["excludes_half"]
+    wr["share"] = float(share)
+    wr["p_value"] = test_share(rec["wins"], rec["decisive"], share)
+    wr["excludes_share"] = wr["rate"] is not None and (wr["lo"] > share or wr["hi"] < share)
+    return rec
 
 
 def add_records(*recs) -> dict:

@@ -1,8 +1,10 @@
 """Position files (TOML) -> a state row, and the `moves` query over it.
 
 Format (documented in README.md): `mode`, `to_move`, one `[[seat]]` table per player with
-`deck` and `hand` (card ids), `board` as 9 lines of 9 tokens, and an optional `[turn]` table
-with what already happened this turn (for the turn-based High Form tasks).
+`deck` and `hand` (card ids) (melee: optional `improvised`, the colours already improvised
+with), `board` as 9 lines of 9 tokens (the digit is the piece colour: the seat, or the team
+in team play), and an optional `[turn]` table with what already happened this turn (for the
+turn-based High Form tasks).
 """
 
 import tomllib
@@ -14,12 +16,15 @@ from core.game import action_options, flare_halves
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
+    COLOUR,
+    CONTROL,
     CUR,
     DESTROYED,
     FIRST,
     HAND,
     HAND_CAP,
     HAND_N,
+    IMPRO_LEFT,
     LEGENDS_SUMMONED,
     LSTOCK,
     MODE,
@@ -35,8 +40,9 @@ from core.layout import (
     TURN_CAP,
     TURN_NO,
 )
+from core.modes import has_tasks, n_colours
 from core.patterns import pattern_squares
-from core.setup import blank_state, pool_size
+from core.setup import blank_state, legendary_pool, pool_size
 from core.tasks import task_holds
 from sim.content import ContentError
 from sim.render import board_from_lines
@@ -88,8 +94,10 @@ def position_from_dict(data, content, path="position"):
     T = content.tables
     mode = mode_code(_need(data, "mode", path))
     seats = _need(data, "seat", path)
-    if not isinstance(seats, list) or len(seats) != 2:
-        raise PositionError(f"{path}: {K.MODE_NAMES[mode]} needs exactly 2 [[seat]] tables")
+    allowed = K.MODE_SEATS[mode]
+    if not isinstance(seats, list) or len(seats) not in allowed:
+        need = " or ".join(str(x) for x in allowed)
+        raise PositionError(f"{path}: {K.MODE_NAMES[mode]} needs {need} [[seat]] tables")
     n = len(seats)
     to_move = _need(data, "to_move", path)
     if type(to_move) is not int or not 0 <= to_move < n:
@@ -103,14 +111,29 @@ def position_from_dict(data, content, path="position"):
     s = np.zeros(STATE_SIZE, np.int32)
     blank_state(s)
     s[MODE], s[N_PLAYERS], s[CUR], s[FIRST] = mode, n, to_move, 0
+    s[CONTROL] = to_move
     s[TURN_NO], s[ACTIONS_LEFT], s[PHASE] = 2, 2, K.PH_ACTION
     s[TURN_CAP] = POSITION_TURN_CAP
+    team = K.MODE_NAMES[mode] in ("team-high-form", "team-deathmatch")
+    for p in range(n):
+        s[COLOUR + p] = p % 2 if team else p
+    ncol = int(n_colours(s))
     try:
-        codes = board_from_lines(board, T, n)
+        codes = board_from_lines(board, T, ncol)
     except ValueError as e:
         raise PositionError(f"{path}: {e}") from None
     s[BOARD : BOARD + 81] = codes
     pool = pool_size(mode, n)
+    leg_pool = legendary_pool(mode)
+    for colour in range(ncol):
+        where = f"{path}: colour {colour}"
+        pieces = [x for x in codes if x and x >> 2 == colour]
+        legends = sum(1 for x in pieces if x & 3 == K.LEGENDARY)
+        if legends > leg_pool or len(pieces) - legends > pool:
+            raise PositionError(f"{where}: more pieces on the board than the stock holds")
+        s[POOL_TOTAL + colour] = pool
+        s[STOCK + colour] = pool - (len(pieces) - legends)
+        s[LSTOCK + colour] = leg_pool - legends
     for p, seat in enumerate(seats):
         where = f"{path}: seat {p}"
         deck = _content(content.deck_index, _need(seat, "deck", where), where)
@@ -125,14 +148,16 @@ def position_from_dict(data, content, path="position"):
                 raise PositionError(f"{where}: {cid} is not a card of the {seat['deck']} deck")
             s[HAND + p * HAND_CAP + i] = card
         s[HAND_N + p] = len(hand)
-        pieces = [x for x in codes if x and x >> 2 == p]
-        legends = sum(1 for x in pieces if x & 3 == K.LEGENDARY)
-        if legends > 3 or len(pieces) - legends > pool:
-            raise PositionError(f"{where}: more pieces on the board than the stock holds")
-        s[POOL_TOTAL + p] = pool
-        s[STOCK + p] = pool - (len(pieces) - legends)
-        s[LSTOCK + p] = 3 - legends
-    _turn_counters(s, T, data.get("turn", {}), to_move, path)
+        if K.MODE_NAMES[mode] == "melee":
+            used = seat.get("improvised", [])
+            if not isinstance(used, list) or not all(
+                type(c) is int and 0 <= c < n and c != p for c in used
+            ):
+                raise PositionError(f"{where}: improvised must list opponent colours 0..{n - 1}")
+            s[IMPRO_LEFT + p] = ((1 << n) - 1) & ~(1 << p) & ~sum(1 << c for c in set(used))
+        elif "improvised" in seat:
+            raise PositionError(f"{where}: improvised is a melee rule")
+    _turn_counters(s, T, data.get("turn", {}), int(s[COLOUR + to_move]), path)
     return s
 
 
@@ -147,7 +172,7 @@ def _turn_counters(s, T, turn, mover, path):
             raise PositionError(
                 f"{path}: [turn] destroyed: expected common/heroic/legendary counts"
             )
-        enemy = 1 - mover
+        enemy = (mover + 1) % int(n_colours(s))  # the next colour (the only one in duels)
         s[DESTROYED + enemy * 4 + K.RANK_NAMES.index(name)] = count
     summoned = turn.get("summoned", [])
     if not isinstance(summoned, list):
@@ -185,17 +210,20 @@ def legal_moves(s, content) -> dict:
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     n = action_options(s, T, opts)
     seat = int(s[CUR])
+    me = int(s[COLOUR + seat])
     out = {"to_move": seat, "place": [], "summons": [], "discard": [], "flares": []}
     scratch = np.zeros(16, np.int64)
     for kind, a, b, c in opts[:n].tolist():
         if kind == K.OPT_PLACE:
             out["place"].append([a // 9, a % 9] if a >= 0 else "pick-up-first")
         elif kind == K.OPT_SUMMON:
-            card = int(s[HAND + seat * HAND_CAP + a])
+            card = int(s[HAND + seat * HAND_CAP + (a & 15)])
             m = pattern_squares(T, b, c, scratch)
             sym = int(T.or_sym[b])
+            extra = {"improvised_colour": (a >> 4) - 1} if a >> 4 else {}
             out["summons"].append(
                 {
+                    **extra,
                     "card": content.cards[card].id,
                     "target": [c // 9, c % 9],
                     "pattern": sorted([int(q) // 9, int(q) % 9] for q in scratch[:m]),
@@ -219,10 +247,12 @@ def legal_moves(s, content) -> dict:
                     "lower": bool(halves & 2),
                 }
             )
-    if s[MODE] == K.MODE_HIGH_FORM:
+        elif kind == K.OPT_PASS:
+            out["pass_to_teammate"] = True
+    if has_tasks(int(s[MODE])):
         out["claimable_tasks"] = [
             content.task_names[t]
             for t in range(len(content.task_names))
-            if task_holds(s, T, t, seat)
+            if task_holds(s, T, t, me)
         ]
     return out

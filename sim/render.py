@@ -63,10 +63,13 @@ def board_from_lines(lines, tables, n_players) -> list[int]:
     return codes
 
 
-def event_text(row, content) -> str | None:
-    """One readable line for a logged event, or None for bookkeeping-only events."""
+def event_text(row, content, mode: str = "high-form") -> str | None:
+    """One readable line for a logged event, or None for bookkeeping-only events.
+
+    Pieces are named by colour (c0, h1...): in team play teammates share colour 0 or 1."""
     kind, turn, seat, a, b, c = (int(x) for x in row)
     cards = content.cards
+    team = mode in ("team-high-form", "team-deathmatch")
     who = f"seat {seat}"
     if kind == K.EV_PLACE:
         return f"{who} places a common piece on {square_name(a)}"
@@ -78,7 +81,8 @@ def event_text(row, content) -> str | None:
         return f"{who} returns {cards[a].name} to the bottom of its deck"
     if kind == K.EV_FLARE:
         halves = {1: "upper half", 2: "lower half", 3: "both halves"}[c]
-        return f"{who} plays {cards[a].name} against seat {b} ({halves})"
+        against = f"team {b}" if team else f"seat {b}"
+        return f"{who} plays {cards[a].name} against {against} ({halves})"
     if kind == K.EV_CLAIM:
         return f"{who} claims task {content.task_names[a]} (+{b})"
     if kind == K.EV_DESTROY:
@@ -95,7 +99,17 @@ def event_text(row, content) -> str | None:
         return f"{who} picks up {piece_token(b)} from {square_name(a)} (out of stock)"
     if kind == K.EV_SCORE:
         reason = ("task", "destruction", "legend summoned", "flare played against")[b]
+        if team:
+            return f"team {seat} scores {a} ({reason})"
+        if mode == "melee":
+            return f"{who} scores {a} in colour {c}'s column ({reason})"
         return f"{who} scores {a} ({reason})"
+    if kind == K.EV_IMPROVISE:
+        return f"{who} improvises with a piece of colour {a} (its one improvisation with it)"
+    if kind == K.EV_PASS:
+        return f"{who} passes control to teammate seat {a}"
+    if kind == K.EV_HAND_OVER:
+        return f"{who} hands {cards[a].name} to teammate seat {b}"
     if kind == K.EV_GAIN_ACTION:
         return f"{who} gains {a} action(s)"
     if kind == K.EV_SKIP:
@@ -103,6 +117,6 @@ def event_text(row, content) -> str | None:
     if kind in (K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
         return f"{who} puts {piece_token(b)} on {square_name(a)}"
     if kind == K.EV_END:
-        winner = "shared" if b < 0 else f"seat {b} wins"
+        winner = "shared" if b < 0 else f"team {b} wins" if team else f"seat {b} wins"
         return f"game over ({K.END_NAMES[a]}): {winner}"
     return None

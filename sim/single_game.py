@@ -12,7 +12,7 @@ import numpy as np
 from core import constants as K
 from core.game import advance, apply_option
 from core.kernel import workspace
-from core.layout import CUR, EV_LOST, EV_N, SCORE, STATE_SIZE
+from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
 from core.policy import choose
 from core.setup import init_game
 from sim.content import Content
@@ -36,8 +36,16 @@ class GameConfig:
     def validate(self, content: Content):
         if self.mode not in K.MODE_NAMES:
             raise ValueError(f"unknown mode {self.mode!r} (known: {', '.join(K.MODE_NAMES)})")
-        if len(self.decks) != 2:
-            raise ValueError(f"{self.mode} needs 2 decks, got {len(self.decks)}")
+        seats = K.MODE_SEATS[K.MODE_NAMES.index(self.mode)]
+        if len(self.decks) not in seats:
+            need = " or ".join(str(n) for n in seats)
+            raise ValueError(f"{self.mode} needs {need} decks, got {len(self.decks)}")
+        if self.mode == "new-player" and any(d != "imperial" for d in self.decks):
+            raise ValueError("new-player rules are played with two imperial decks")
+        if len(self.policies) != len(self.decks):
+            raise ValueError(
+                f"need one policy per seat ({len(self.decks)}), got {len(self.policies)}"
+            )
         policy_params(self.policies)  # raises ValueError on an unknown or malformed policy
         if self.turn_cap <= 0:
             raise ValueError("the turn cap must be positive")
@@ -79,7 +87,7 @@ def play_logged(content: Content, cfg: GameConfig):
     )
     n = advance(s, T, ev, opts)
     while n > 0:
-        seat = s[CUR]
+        seat = s[CONTROL]  # the teammate after a team pass
         k = choose(s, T, opts, n, pols[seat], params[seat], work, wopts, ev0)
         apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
         n = advance(s, T, ev, opts)
@@ -88,20 +96,28 @@ def play_logged(content: Content, cfg: GameConfig):
     return s, ev[: s[EV_N]].copy()
 
 
-def replay_board(events, tables, upto=None) -> list[int]:
-    """Rebuild the board from the events alone."""
+def seat_colours(mode: str, n_players: int) -> list[int]:
+    """Piece colour of each seat: teammates share one in team play."""
+    team = mode in ("team-high-form", "team-deathmatch")
+    return [p % 2 if team else p for p in range(n_players)]
+
+
+def replay_board(events, tables, upto=None, colours=None) -> list[int]:
+    """Rebuild the board from the events alone (``colours``: see ``seat_colours``; each seat
+    its own colour by default)."""
     board = [0] * 81
+    colours = colours or list(range(MAX_PLAYERS))
     for row in events[:upto]:
-        _apply_event(board, row, tables)
+        _apply_event(board, row, tables, colours)
     return board
 
 
-def _apply_event(board, row, tables):
+def _apply_event(board, row, tables, colours):
     kind, _, seat, a, b, c = (int(x) for x in row)
     if kind == K.EV_PLACE:
-        board[a] = seat * 4 + K.COMMON
+        board[a] = colours[seat] * 4 + K.COMMON
     elif kind == K.EV_SUMMON:
-        board[b] = seat * 4 + int(tables.card_rank[a])
+        board[b] = colours[seat] * 4 + int(tables.card_rank[a])
     elif kind in (K.EV_DESTROY, K.EV_PICKUP):
         board[a] = 0
     elif kind in (K.EV_UPGRADE, K.EV_DOWNGRADE, K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
@@ -120,41 +136,73 @@ def _board_text(board, tables):
 def format_game(content: Content, cfg: GameConfig, s, events) -> str:
     """The turn-by-turn log: events of each turn, then the board and the scores."""
     T = content.tables
-    lines = [
-        f"kalarite game: {cfg.mode}, seat 0 = {cfg.decks[0]}, seat 1 = {cfg.decks[1]}, "
-        f"seed {cfg.seed}, game {cfg.game_index}"
-    ]
+    n = len(cfg.decks)
+    colours = seat_colours(cfg.mode, n)
+    seats = ", ".join(f"seat {p} = {d}" for p, d in enumerate(cfg.decks))
+    lines = [f"kalarite game: {cfg.mode}, {seats}, seed {cfg.seed}, game {cfg.game_index}"]
+    if cfg.mode in ("team-high-form", "team-deathmatch"):
+        lines.append("teams: 0 = seats 0 and 2, 1 = seats 1 and 3 (pieces: colour 0 / 1)")
     if cfg.beings_without_effects:
         lines.append("NOTE: beings without an implemented effect were played with no effect")
     board = [0] * 81
-    score = [0, 0]
+    score = [[0] * MAX_PLAYERS for _ in range(MAX_PLAYERS)]  # [scorer][column]
     in_turn = False
     for row in events:
         kind, turn, seat, a, b, c = (int(x) for x in row)
         if kind in (K.EV_TURN, K.EV_END) and in_turn:
             lines.extend(_board_text(board, T))
             lines.append("    score: " + _score_text(cfg, board, score))
-        _apply_event(board, row, T)
+        _apply_event(board, row, T, colours)
         if kind == K.EV_SCORE:
-            score[seat] += a
+            score[seat][c] += a
         if kind == K.EV_TURN:
             in_turn = True
             extra = " (extra turn)" if b else ""
             lines.append(f"Turn {turn}: seat {seat} ({cfg.decks[seat]}), {a} action(s){extra}")
         elif kind == K.EV_END:
-            lines.append(event_text(row, content))
-            lines.append(f"final score: seat 0 {int(s[SCORE])}, seat 1 {int(s[SCORE + 1])}")
+            lines.append(event_text(row, content, cfg.mode))
+            lines.append("final score: " + _final_text(cfg, s))
         elif kind != K.EV_DRAW:
-            text = event_text(row, content)
+            text = event_text(row, content, cfg.mode)
             if text:
                 lines.append("  " + text)
     return "\n".join(lines)
 
 
-def _score_text(cfg, board, score):
-    if cfg.mode == "high-form":
-        legends = [
-            sum(1 for x in board if x and x >> 2 == p and x & 3 == K.LEGENDARY) for p in range(2)
-        ]
-        return ", ".join(f"seat {p} {score[p] + legends[p]}" for p in range(2))
-    return ", ".join(f"seat {p} {score[p]}" for p in range(2))
+def _final_text(cfg, s) -> str:
+    n = len(cfg.decks)
+    if cfg.mode in ("team-high-form", "team-deathmatch"):
+        return ", ".join(f"team {t} {int(s[SCORE + t])}" for t in range(2))
+    if cfg.mode == "melee":
+        return ", ".join(
+            f"seat {p} {int(s[SCORE + p])} (columns "
+            + " ".join(
+                f"{c}:{int(s[SCORE_COLOR + p * MAX_PLAYERS + c])}" for c in range(n) if c != p
+            )
+            + ")"
+            for p in range(n)
+        )
+    return ", ".join(f"seat {p} {int(s[SCORE + p])}" for p in range(n))
+
+
+def _score_text(cfg, board, score) -> str:
+    """Scores so far from the events (High Form rules add the legendary pieces on the
+    board); melee shows each seat's lowest column and the columns."""
+    n = len(cfg.decks)
+    if cfg.mode == "melee":
+        parts = []
+        for p in range(n):
+            cols = {c: score[p][c] for c in range(n) if c != p}
+            text = " ".join(f"{c}:{v}" for c, v in cols.items())
+            parts.append(f"seat {p} {min(cols.values())} ({text})")
+        return ", ".join(parts)
+    team = cfg.mode in ("team-high-form", "team-deathmatch")
+    who = [(f"team {t}", t) for t in range(2)] if team else [(f"seat {p}", p) for p in range(n)]
+    tasks_rules = cfg.mode in ("high-form", "team-high-form", "new-player")
+    out = []
+    for name, colour in who:
+        pts = score[colour][0]
+        if tasks_rules:
+            pts += sum(1 for x in board if x and x >> 2 == colour and x & 3 == K.LEGENDARY)
+        out.append(f"{name} {pts}")
+    return ", ".join(out)

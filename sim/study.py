@@ -11,9 +11,10 @@ any game of a study from its ``seed`` and ``game_index`` columns.
 Spec keys (TOML, top level)::
 
     name = "example"                 # optional, free text
-    decks = "all"                    # "all", a list of deck names, or a list of [seat0, seat1]
+    decks = "all"                    # "all", a list of deck names, or a list of seat lists
     modes = ["high-form", "deathmatch"]   # "all", one mode name, or a list (key "mode" too)
-    policies = "random"              # one spec for both seats, [seat0, seat1], or a list of pairs
+    melee_players = [3]              # melee seat counts built from a deck name list (3, 4)
+    policies = "random"              # one spec for every seat, [seat0, seat1...], or a list
     games = 1000                     # games per matchup (and mode), > 0
     seed = 1                         # study seed, 0 <= seed < 2**64 (default 0)
     turn_cap = 200                   # default 200
@@ -26,6 +27,14 @@ in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32
 ``decks = "all"`` (or a list of names) means every pairing of those decks including mirror
 matches: unordered pairs when both seats use the same policy (the first player alternates, so
 A-vs-B and B-vs-A are the same experiment), ordered pairs when the seat policies differ.
+Modes with more seats get their deck lists from the same names: melee every multiset of 3
+(``melee_players``: 3 and/or 4) decks; four seats (team play, 4-player melee) every pair of
+team decks against every pair, seated A1, B1, A2, B2 (teams are seats 0+2 and 1+3). The
+new-player rules always use two Imperial decks.
+
+Explicit seat lists (``decks = [["imperial", "highland", "sylvan"]]``) go to every chosen
+mode that takes that many seats: 2 (high-form, deathmatch, new-player), 3-4 (melee), 4
+(team-high-form, team-deathmatch). A policy list must have one spec or one per seat.
 """
 
 import hashlib
@@ -40,7 +49,7 @@ from core import constants as K
 
 DEFAULT_TURN_CAP = 200
 DEFAULT_CHUNK_SIZE = 2000
-N_SEATS = 2
+NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
 MAX_SEED = 2**64
 MAX_TURN_CAP = 100_000
 # names end up in directory names (hive partitions): keep them plain
@@ -54,6 +63,7 @@ SPEC_KEYS = (
     "mode",
     "policies",
     "policy",
+    "melee_players",
     "games",
     "seed",
     "turn_cap",
@@ -112,9 +122,9 @@ class Study:
     """A validated, expanded study: what is played. ``chunk_size`` is how the work is split
     (it never changes a result) and is not part of ``to_dict``."""
 
-    decks: list  # [(seat0 deck, seat1 deck), ...]
+    decks: list  # [(seat0 deck, seat1 deck, ...), ...]; modes take the lists of their seats
     modes: list
-    policies: list  # [(seat0 policy, seat1 policy), ...]
+    policies: list  # [(one spec for every seat,) or (seat0 policy, seat1 policy, ...), ...]
     games: int
     seed: int = 0
     turn_cap: int = DEFAULT_TURN_CAP
@@ -139,16 +149,20 @@ class Study:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     def matchups(self) -> list:
+        """Every (mode, policies, decks) whose seat count fits the mode."""
         out = []
         for mode in self.modes:
             for pols in self.policies:
                 for decks in self.decks:
+                    if not fits(mode, decks, pols):
+                        continue
+                    seat_pols = tuple(pols) * len(decks) if len(pols) == 1 else tuple(pols)
                     out.append(
                         Matchup(
                             mode=mode,
                             decks=tuple(decks),
-                            policies=tuple(pols),
-                            seed=matchup_seed(self.seed, mode, decks, pols),
+                            policies=seat_pols,
+                            seed=matchup_seed(self.seed, mode, decks, seat_pols),
                             games=self.games,
                         )
                     )
@@ -156,7 +170,22 @@ class Study:
 
     @property
     def total_games(self) -> int:
-        return self.games * len(self.modes) * len(self.policies) * len(self.decks)
+        return self.games * len(self.matchups())
+
+
+def fits(mode: str, decks, policies) -> bool:
+    """Does this seat list (and policy list) belong to ``mode``?"""
+    seats = K.MODE_SEATS[K.MODE_NAMES.index(mode)]
+    if len(decks) not in seats or len(policies) not in (1, len(decks)):
+        return False
+    if mode == "new-player":
+        return all(d == NEW_PLAYER_DECK for d in decks)
+    return True
+
+
+def seats_text(mode: str) -> str:
+    seats = K.MODE_SEATS[K.MODE_NAMES.index(mode)]
+    return " or ".join(str(n) for n in seats)
 
 
 def policy_label(spec: str) -> str:
@@ -200,10 +229,28 @@ def _is_int(v) -> bool:
 
 
 def _pairings(names, policies):
-    """All deck pairings of ``names`` for one policy pair (see the module docstring)."""
-    if policies[0] == policies[1]:
+    """All deck pairings of ``names`` for one policy list (see the module docstring)."""
+    if len(set(policies)) == 1:
         return list(itertools.combinations_with_replacement(names, 2))
     return list(itertools.product(names, repeat=2))
+
+
+def _seatings(names, n, policies):
+    """Seat lists of ``n`` decks from ``names``: 3 seats, every multiset (every ordering
+    when the seat policies differ); 4 seats, every team pair against every team pair, seated
+    A1, B1, A2, B2."""
+    uniform = len(set(policies)) == 1
+    if n == 3:
+        if uniform:
+            return list(itertools.combinations_with_replacement(names, 3))
+        return list(itertools.product(names, repeat=3))
+    pairs = list(itertools.combinations_with_replacement(names, 2))
+    teams = (
+        itertools.combinations_with_replacement(pairs, 2)
+        if uniform
+        else itertools.product(pairs, repeat=2)
+    )
+    return [(a[0], b[0], a[1], b[1]) for a, b in teams]
 
 
 def _dedupe(items):
@@ -218,53 +265,66 @@ def _str_list(value, key, where):
     raise StudyError(f"{where}: {key!r} must be a name or a non-empty list of names")
 
 
-def _policy_pairs(value, where):
+def _policy_lists(value, where):
+    """Policies as tuples: (spec,) for every seat, or one spec per seat (2 to 4)."""
     key = "policies"
+
+    def ok(v):
+        return isinstance(v, list) and len(v) in (1, 2, 3, 4) and all(isinstance(x, str) for x in v)
+
     if isinstance(value, str):
-        return [(value, value)]
-    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        if len(value) == 1:
-            return [(value[0], value[0])]
-        if len(value) == N_SEATS:
-            return [tuple(value)]
-    elif isinstance(value, list) and value and all(isinstance(v, list) for v in value):
-        pairs = []
-        for v in value:
-            if len(v) == 1 and isinstance(v[0], str):
-                v = [v[0], v[0]]
-            if len(v) != N_SEATS or not all(isinstance(x, str) for x in v):
-                break
-            pairs.append(tuple(v))
-        else:
-            return _dedupe(pairs)
+        return [(value,)]
+    if ok(value):
+        return [tuple(value)]
+    if isinstance(value, list) and value and all(ok(v) for v in value):
+        return _dedupe(tuple(v) for v in value)
     raise StudyError(
-        f"{where}: {key!r} must be a policy name, [seat0, seat1], or a list of such pairs"
+        f"{where}: {key!r} must be a policy name, a list with one per seat, or a list of such lists"
     )
 
 
-def _deck_pairs(value, policy_pairs, all_decks, where):
-    """List of (decks pair) per policy pair -> flattened, in a stable order."""
+def _melee_players(value, where):
+    vals = [value] if _is_int(value) else value
+    if not isinstance(vals, list) or not vals or not all(v in (3, 4) for v in vals):
+        raise StudyError(f"{where}: 'melee_players' must be 3, 4 or a list of them")
+    return sorted(set(vals))
+
+
+def _deck_lists(value, policies, modes, melee_players, all_decks, where):
+    """Seat lists of the study, in a stable order."""
     if value == "all":
         names = list(all_decks)
     elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         names = _dedupe(value)
     elif isinstance(value, list) and value and all(isinstance(v, list) for v in value):
-        pairs = []
+        lists = []
         for v in value:
-            if len(v) != N_SEATS or not all(isinstance(x, str) for x in v):
+            if not 2 <= len(v) <= 4 or not all(isinstance(x, str) for x in v):
                 raise StudyError(
-                    f"{where}: each entry of 'decks' must be [seat0 deck, seat1 deck], got {v!r}"
+                    f"{where}: each entry of 'decks' must list 2 to 4 deck names (one per "
+                    f"seat), got {v!r}"
                 )
-            pairs.append(tuple(v))
-        return _dedupe(pairs)
+            lists.append(tuple(v))
+        return _dedupe(lists)
     else:
         raise StudyError(
-            f"{where}: 'decks' must be \"all\", a list of deck names, "
-            "or a list of [seat0, seat1] pairs"
+            f"{where}: 'decks' must be \"all\", a list of deck names, or a list of seat lists"
         )
+    seats = set()
+    for mode in modes:
+        if mode in ("melee",):
+            seats.update(melee_players)
+        elif mode in K.MODE_NAMES and mode != "new-player":
+            seats.update(K.MODE_SEATS[K.MODE_NAMES.index(mode)])
     out = []
-    for pols in policy_pairs:
-        out.extend(_pairings(names, pols))
+    for pols in policies:
+        if 2 in seats:
+            out.extend(_pairings(names, pols))
+        for n in (3, 4):
+            if n in seats:
+                out.extend(_seatings(names, n, pols))
+    if "new-player" in modes:
+        out.append((NEW_PLAYER_DECK, NEW_PLAYER_DECK))
     return _dedupe(out)
 
 
@@ -293,7 +353,8 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     modes = list(K.MODE_NAMES) if modes_v == "all" else _str_list(modes_v, "modes", where)
 
     pols_v = data.get("policies", data.get("policy", "random"))
-    policy_pairs = _policy_pairs(pols_v, where)
+    policy_lists = _policy_lists(pols_v, where)
+    melee_players = _melee_players(data.get("melee_players", [3]), where)
 
     games = data["games"]
     if not _is_int(games) or games <= 0:
@@ -313,10 +374,11 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     if chunk_size is not None and (not _is_int(chunk_size) or chunk_size <= 0):
         raise StudyError(f"{where}: 'chunk_size' must be a positive integer, got {chunk_size!r}")
 
+    modes = _dedupe(modes)
     study = Study(
-        decks=_deck_pairs(data["decks"], policy_pairs, content.decks, where),
-        modes=_dedupe(modes),
-        policies=policy_pairs,
+        decks=_deck_lists(data["decks"], policy_lists, modes, melee_players, content.decks, where),
+        modes=modes,
+        policies=policy_lists,
         games=games,
         seed=seed,
         turn_cap=turn_cap,
@@ -351,6 +413,24 @@ def validate(study: Study, content, where: str = "study"):
             raise StudyError(
                 f"{where}: policies {list(pair)} and {list(labels[label])} have the same "
                 f"directory name {label!r}"
+            )
+    for mode in study.modes:
+        if not any(fits(mode, d, p) for d in study.decks for p in study.policies):
+            need = (
+                "two 'imperial' decks"
+                if mode == "new-player"
+                else f"a seat list of {seats_text(mode)} decks"
+            )
+            raise StudyError(
+                f"{where}: mode {mode!r} has no game to play: it needs {need} (and one policy, "
+                "or one per seat)"
+            )
+    for decks in study.decks:
+        if not any(fits(m, decks, p) for m in study.modes for p in study.policies):
+            raise StudyError(
+                f"{where}: no chosen mode plays the seat list {list(decks)} (seats: "
+                + "; ".join(f"{m} {seats_text(m)}" for m in study.modes)
+                + ")"
             )
     for pair in study.decks:
         for d in pair:
@@ -405,10 +485,17 @@ def simulate_study(
 ) -> Study:
     """The one-matchup study of ``kalarite simulate``."""
     where = "simulate"
-    if len(decks) != N_SEATS:
-        raise StudyError(f"--decks needs {N_SEATS} deck names (one per seat), got {len(decks)}")
-    if len(policies) != N_SEATS:
-        raise StudyError(f"--policy needs 1 or {N_SEATS} names")
+    if mode not in K.MODE_NAMES:
+        raise StudyError(f"unknown mode {mode!r} (known modes: {', '.join(K.MODE_NAMES)})")
+    if len(decks) not in K.MODE_SEATS[K.MODE_NAMES.index(mode)]:
+        raise StudyError(
+            f"--decks needs {seats_text(mode)} deck names for {mode} (one per seat), "
+            f"got {len(decks)}"
+        )
+    if len(policies) not in (1, len(decks)):
+        raise StudyError(f"--policy needs 1 or {len(decks)} names")
+    if mode == "new-player" and any(d != NEW_PLAYER_DECK for d in decks):
+        raise StudyError("new-player rules are played with two imperial decks")
     if games <= 0:
         raise StudyError(f"--games must be a positive integer, got {games}")
     if not 0 <= seed < MAX_SEED:

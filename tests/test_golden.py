@@ -34,6 +34,32 @@ CONFIGS = {
     "deathmatch_highland-imperial_seed2_game1": dict(
         decks=["highland", "imperial"], mode="deathmatch", seed=2, game_index=1
     ),
+    "melee_imperial-highland-sylvan_seed4": dict(
+        decks=["imperial", "highland", "sylvan"], mode="melee", seed=4, policies=("random",) * 3
+    ),
+    "melee_sylvan-imperial-highland-highland_seed6_game2": dict(
+        decks=["sylvan", "imperial", "highland", "highland"],
+        mode="melee",
+        seed=6,
+        game_index=2,
+        policies=("random",) * 4,
+    ),
+    "team-high-form_imperial-highland-sylvan-sylvan_seed8": dict(
+        decks=["imperial", "highland", "sylvan", "sylvan"],
+        mode="team-high-form",
+        seed=8,
+        policies=("random",) * 4,
+    ),
+    "team-deathmatch_highland-sylvan-imperial-highland_seed9_game1": dict(
+        decks=["highland", "sylvan", "imperial", "highland"],
+        mode="team-deathmatch",
+        seed=9,
+        game_index=1,
+        policies=("random",) * 4,
+    ),
+    "new-player_imperial-imperial_seed10": dict(
+        decks=["imperial", "imperial"], mode="new-player", seed=10
+    ),
 }
 
 

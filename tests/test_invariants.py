@@ -63,7 +63,7 @@ from core.layout import (
 from core.policy import choose_random
 from core.setup import init_game
 from sim.content import BASE_DECKS, load_content
-from sim.single_game import GameConfig, play_logged, replay_board
+from sim.single_game import GameConfig, play_logged, replay_board, seat_colours
 
 CONTENT = load_content()
 T = CONTENT.tables
@@ -100,7 +100,7 @@ def _score(rows, seat):
 def _game_columns(rows):
     """The columns that describe the game itself (not what the log could record)."""
     seat_cols = [
-        R_SEAT + p * R_SEAT_WIDTH + k for p in range(2) for k in range(S_SCORE, S_LEGENDS_END + 1)
+        R_SEAT + p * R_SEAT_WIDTH + k for p in range(4) for k in range(S_SCORE, S_LEGENDS_END + 1)
     ]
     cols = [R_WINNER, R_FIRST, R_END_REASON, R_TURNS, R_ACTIONS, R_DECISIONS, *seat_cols]
     return rows[:, cols]
@@ -109,7 +109,7 @@ def _game_columns(rows):
 # --- the checker over random games --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", MODES, ids=K.MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES, ids=[K.MODE_NAMES[m] for m in MODES])
 @pytest.mark.parametrize("pair", PAIRS, ids=["-".join(p) for p in PAIRS])
 def test_random_games_keep_every_invariant(mode, pair):
     rows = _batch(mode, pair, GAMES_PER_CONFIG)
@@ -124,6 +124,51 @@ def test_random_games_keep_every_invariant(mode, pair):
     assert (rows[:, R_END_REASON] != K.END_NONE).all()
     assert (rows[:, R_ACTIONS] > 0).all()
     assert (rows[:, R_LOG_LOST] == 0).all()
+
+
+# modes beyond the duel: (mode, seat decks); teams are seats 0+2 against 1+3
+MULTI = [
+    (K.MODE_MELEE, ("imperial", "highland", "sylvan")),
+    (K.MODE_MELEE, ("sylvan", "sylvan", "highland")),
+    (K.MODE_MELEE, ("sylvan", "imperial", "highland", "highland")),
+    (K.MODE_MELEE, ("imperial", "imperial", "imperial", "sylvan")),
+    (K.MODE_TEAM_HIGH_FORM, ("imperial", "highland", "sylvan", "sylvan")),
+    (K.MODE_TEAM_HIGH_FORM, ("highland", "imperial", "highland", "sylvan")),
+    (K.MODE_TEAM_DEATHMATCH, ("imperial", "highland", "sylvan", "sylvan")),
+    (K.MODE_TEAM_DEATHMATCH, ("sylvan", "imperial", "highland", "imperial")),
+    (K.MODE_NEW_PLAYER, ("imperial", "imperial")),
+]
+MULTI_GAMES = 250
+
+
+def _multi_batch(mode, decks, n, check=1, ev_rows=EV_ROWS, seed=SEED):
+    hi, lo = (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
+    d = np.array([CONTENT.deck_index(x) for x in decks], np.int32)
+    pols = np.zeros(len(decks), np.int32)
+    return play_batch(T, mode, len(decks), d, pols, hi, lo, 0, n, TURN_CAP, 1, check, ev_rows)
+
+
+@pytest.mark.parametrize(
+    "mode,decks", MULTI, ids=[f"{K.MODE_NAMES[m]}-{'-'.join(d)}" for m, d in MULTI]
+)
+def test_random_games_of_every_mode_keep_every_invariant(mode, decks):
+    rows = _multi_batch(mode, decks, MULTI_GAMES)
+    bad = [(g, int(rows[g, R_ERROR])) for g in range(MULTI_GAMES) if rows[g, R_ERROR]]
+    assert not bad, "; ".join(
+        f"{K.MODE_NAMES[mode]} {decks}, seed {SEED}, game {g}: invariant {code} broken "
+        f"({_error_name(code)})"
+        for g, code in bad[:10]
+    )
+    assert (rows[:, R_END_REASON] != K.END_NONE).all()
+    assert (rows[:, R_LOG_LOST] == 0).all()
+    n = len(decks)
+    assert list(rows[:, R_FIRST]) == [g % n for g in range(MULTI_GAMES)]
+    winners = set(rows[:, R_WINNER].tolist())
+    sides = 2 if mode in (K.MODE_TEAM_HIGH_FORM, K.MODE_TEAM_DEATHMATCH) else n
+    assert winners <= set(range(-1, sides)) and len(winners - {-1}) == sides
+    # the same games again without checker or log: identical results
+    again = _multi_batch(mode, decks, MULTI_GAMES, check=0, ev_rows=0)
+    assert np.array_equal(_game_columns(rows), _game_columns(again))
 
 
 def test_score_check_sees_deathmatch_points():
@@ -370,7 +415,7 @@ def test_deathmatch_legend_point_is_consistent():
 # --- determinism -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", MODES, ids=K.MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES, ids=[K.MODE_NAMES[m] for m in MODES])
 def test_same_seed_same_games(mode):
     pair = ("highland", "sylvan")
     a = _batch(mode, pair, 40, check=0, ev_rows=0)
@@ -384,7 +429,7 @@ def test_same_seed_same_games(mode):
     assert np.array_equal(a[25:], tail)
 
 
-@pytest.mark.parametrize("mode", MODES, ids=K.MODE_NAMES)
+@pytest.mark.parametrize("mode", MODES, ids=[K.MODE_NAMES[m] for m in MODES])
 def test_different_games_differ(mode):
     pair = ("imperial", "imperial")
     a = _batch(mode, pair, 40, check=0, ev_rows=0)
@@ -434,15 +479,29 @@ def test_logged_game_matches_the_batch_kernel():
 # --- the event log rebuilds the board -------------------------------------------------------------
 
 
+def _seat_lists(mode, g):
+    """Deck lists of a mode's seats, varied by game number."""
+    n = {"melee": 3 + g % 2, "team-high-form": 4, "team-deathmatch": 4}.get(mode, 2)
+    if mode == "new-player":
+        return ["imperial", "imperial"]
+    return [BASE_DECKS[(g + k * (g // 3 + 1)) % len(BASE_DECKS)] for k in range(n)]
+
+
 @pytest.mark.parametrize("mode", K.MODE_NAMES)
 def test_replay_rebuilds_final_board(mode):
     for g in range(25):
-        pair = PAIRS[g % len(PAIRS)]
+        decks = _seat_lists(mode, g)
         cfg = GameConfig(
-            decks=list(pair), mode=mode, seed=1234, game_index=g, beings_without_effects=True
+            decks=decks,
+            mode=mode,
+            seed=1234,
+            game_index=g,
+            policies=("random",) * len(decks),
+            beings_without_effects=True,
         )
         s, events = play_logged(CONTENT, cfg)
-        board = replay_board(events, T)
+        board = replay_board(events, T, colours=seat_colours(mode, len(decks)))
+        pair = decks
         engine = [int(x) for x in s[BOARD : BOARD + NSQ]]
         diff = [(q // 9, q % 9, board[q], engine[q]) for q in range(NSQ) if board[q] != engine[q]]
         assert not diff, f"{mode} {pair} game {g}: (row, col, replayed, engine) {diff[:8]}"
