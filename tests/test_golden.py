@@ -100,7 +100,7 @@ def test_golden_log(name):
         )
 
 
-def test_golden_configs_are_distinct_and_cover_both_first_seats():
+def test_golden_configs_are_distinct_and_cover_several_first_seats():
     logs = [game_log(name) for name in CONFIGS]
     assert len(set(logs)) == len(logs)
     starters = set()
@@ -108,4 +108,4 @@ def test_golden_configs_are_distinct_and_cover_both_first_seats():
         assert log.splitlines()[-1].startswith("final score: ")
         turn1 = next(line for line in log.splitlines() if line.startswith("Turn 1: "))
         starters.add(turn1.split()[3])
-    assert starters == {"0", "1"}
+    assert {"0", "1", "2"} <= starters

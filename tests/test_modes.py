@@ -1,0 +1,468 @@
+"""Scenario tests of the modes beyond the duel: melee (3-4 players), team play, new-player
+rules. Each sets up a position or a fresh game, acts, and checks exact boards and counters.
+"""
+
+import numpy as np
+import pytest
+from harness import CONTENT, EMPTY_BOARD, Game, T, sq
+
+from core import constants as K
+from core.game import advance, apply_option, melee_setup_colour
+from core.layout import (
+    ACTIONS_LEFT,
+    BOARD,
+    COLOUR,
+    COLOUR_CHOICES,
+    CONTROL,
+    CUR,
+    DECK_CNT,
+    DESTROYED,
+    END_REASON,
+    END_SEAT,
+    EV_N,
+    GAME_OVER,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    IMPRO_LEFT,
+    LSTOCK,
+    MAX_PLAYERS,
+    N_TASKS,
+    PASSED,
+    PHASE,
+    POOL_TOTAL,
+    SCORE,
+    SCORE_COLOR,
+    STATE_SIZE,
+    STOCK,
+    TASK_PTS,
+    TAVAIL,
+    TDECK,
+    TDECK_CNT,
+    TDECK_HEAD,
+    TNEXT,
+    TURN_NO,
+    WINNER,
+)
+from core.scoring import decide_winner
+from core.setup import init_game
+
+MELEE3 = ("imperial", "highland", "sylvan")
+MELEE4 = ("imperial", "highland", "sylvan", "highland")
+TEAM = ("imperial", "highland", "sylvan", "sylvan")
+
+
+def board(pieces):
+    rows = [line.split() for line in EMPTY_BOARD]
+    for (r, c), tok in pieces.items():
+        rows[r][c] = tok
+    return [" ".join(r) for r in rows]
+
+
+def fresh(mode, decks, first=0, seed=11):
+    """A new game (before ``advance``): state, log, option buffer."""
+    s = np.zeros(STATE_SIZE, np.int32)
+    ev = np.zeros((20_000, K.EV_WIDTH), np.int32)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    d = np.array([CONTENT.deck_index(x) for x in decks], np.int32)
+    init_game(s, T, ev, K.MODE_NAMES.index(mode), len(decks), d, first, 0, seed, 0, 200, 1)
+    return s, ev, opts
+
+
+def options(s, ev, opts):
+    n = advance(s, T, ev, opts)
+    return [tuple(int(x) for x in row) for row in opts[:n]]
+
+
+def events(s, ev, kind):
+    return [tuple(int(x) for x in row[2:]) for row in ev[: s[EV_N]] if row[0] == kind]
+
+
+def hand(s, seat):
+    return [int(s[HAND + seat * HAND_CAP + i]) for i in range(s[HAND_N + seat])]
+
+
+def kinds(cards):
+    return sorted(int(T.card_kind[c]) for c in cards)
+
+
+def column(s, seat, colour):
+    return int(s[SCORE_COLOR + seat * MAX_PLAYERS + colour])
+
+
+def end_actions(g):
+    """Use up the mover's actions and end the turn (``advance`` ends it by itself when
+    ending is the only option)."""
+    g.s[ACTIONS_LEFT] = 0
+    opt = g.refresh()
+    if (K.OPT_END_TURN, 0, 0, 0) in opt:
+        return g.act(K.OPT_END_TURN)
+    return opt
+
+
+# --- melee set-up ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "decks,first,setter,colours",
+    [
+        (MELEE3, 0, 2, [2, 0, 1]),  # third seat's, first's, second's
+        (MELEE3, 1, 0, [0, 1, 2]),
+        (MELEE4, 0, 3, [2, 3, 0]),  # third, fourth, first; the second seat gets none
+        (MELEE4, 2, 1, [0, 1, 2]),
+    ],
+)
+def test_melee_starting_pieces_put_by_the_last_seat(decks, first, setter, colours):
+    s, ev, opts = fresh("melee", decks, first)
+    assert [melee_setup_colour(first, len(decks), k) for k in range(3)] == colours
+    opt = options(s, ev, opts)
+    assert s[PHASE] == K.PH_SETUP and s[CUR] == setter and s[CONTROL] == setter
+    pairs = [[sq(1, 5), sq(1, 6)], [sq(5, 6), sq(6, 6)], [sq(6, 1), sq(6, 2)]]
+    assert sorted(o[1] for o in opt) == sorted(q for p in pairs for q in p)
+    # the setter picks a square of the middle pair first: that pair is then used up
+    apply_option(s, T, ev, K.OPT_SETUP, sq(6, 6), 0, 0)
+    opt = options(s, ev, opts)
+    assert sorted(o[1] for o in opt) == sorted(pairs[0] + pairs[2])
+    apply_option(s, T, ev, K.OPT_SETUP, sq(1, 5), 0, 0)
+    assert sorted(o[1] for o in options(s, ev, opts)) == pairs[2]
+    apply_option(s, T, ev, K.OPT_SETUP, sq(6, 2), 0, 0)
+    options(s, ev, opts)
+    codes = [int(s[BOARD + q]) for q in (sq(6, 6), sq(1, 5), sq(6, 2))]
+    assert codes == [c * 4 + K.COMMON for c in colours]
+    assert sum(1 for q in range(81) if s[BOARD + q]) == 3
+    # then the first seat starts with a single action
+    assert s[CUR] == first and s[ACTIONS_LEFT] == 1 and s[TURN_NO] == 1
+    pool = 18 - len(decks)
+    for c in range(len(decks)):
+        assert s[POOL_TOTAL + c] == pool
+        assert s[STOCK + c] == pool - colours.count(c)
+        assert s[LSTOCK + c] == 3
+        assert s[IMPRO_LEFT + c] == ((1 << len(decks)) - 1) & ~(1 << c)
+
+
+# --- melee scoring ------------------------------------------------------------------------------
+
+
+def melee_game(n=3, pieces=None, hands=None, to_move=0):
+    decks = MELEE3 if n == 3 else MELEE4
+    g = Game(
+        board(pieces or {}),
+        mode="melee",
+        to_move=to_move,
+        hands=hands or tuple(() for _ in range(n)),
+        decks=decks,
+    )
+    g.refresh()
+    return g
+
+
+def test_melee_destruction_scores_each_colour_and_pairs_two_leftovers():
+    g = melee_game()
+    # this turn seat 0 destroyed: colour 1: 3 commons + 1 heroic; colour 2: 1 common, 1 legendary
+    g.s[DESTROYED + 1 * 4 + K.COMMON] = 3
+    g.s[DESTROYED + 1 * 4 + K.HEROIC] = 1
+    g.s[DESTROYED + 2 * 4 + K.COMMON] = 1
+    g.s[DESTROYED + 2 * 4 + K.LEGENDARY] = 1
+    opt = end_actions(g)
+    # colour 1: 1 pair + 1 heroic = 2; colour 2: 2 for the legendary; both have a leftover
+    assert (column(g.s, 0, 1), column(g.s, 0, 2)) == (2, 2)
+    assert g.s[PHASE] == K.PH_COLOUR and g.s[COLOUR_CHOICES] == 0b110
+    assert opt == [(K.OPT_COLOUR, 1, 0, 0), (K.OPT_COLOUR, 2, 0, 0)]
+    g.act(K.OPT_COLOUR, 2)
+    assert (column(g.s, 0, 1), column(g.s, 0, 2)) == (2, 3)
+    assert g.s[SCORE + 0] == 2  # the lowest column
+    scores = [e for e in events(g.s, g.ev, K.EV_SCORE) if e[0] == 0]
+    assert scores == [(0, 2, K.SR_DESTRUCTION, 1), (0, 2, K.SR_DESTRUCTION, 2)] + [
+        (0, 1, K.SR_DESTRUCTION, 2)
+    ]
+    assert g.s[CUR] == 1  # the turn went on to the next seat
+
+
+def test_melee_one_leftover_common_is_lost():
+    g = melee_game()
+    g.s[DESTROYED + 1 * 4 + K.COMMON] = 1
+    g.s[DESTROYED + 2 * 4 + K.COMMON] = 2
+    end_actions(g)
+    assert g.s[PHASE] != K.PH_COLOUR
+    assert (column(g.s, 0, 1), column(g.s, 0, 2)) == (0, 1)
+    assert g.s[SCORE + 0] == 0
+
+
+def test_melee_four_players_three_leftovers_make_one_pair():
+    g = melee_game(4)
+    for c in (1, 2, 3):
+        g.s[DESTROYED + c * 4 + K.COMMON] = 1
+    opt = end_actions(g)
+    assert [o[1] for o in opt] == [1, 2, 3]
+    g.act(K.OPT_COLOUR, 3)
+    assert [column(g.s, 0, c) for c in (1, 2, 3)] == [0, 0, 1]
+
+
+def test_melee_legend_scores_one_in_a_chosen_colour_then_its_effect_runs():
+    # Hell Bull: "c . c / h @c h / . c ." with a common of yours on the target
+    pieces = {
+        (3, 3): "c0",
+        (3, 5): "c0",
+        (4, 3): "h0",
+        (4, 4): "c0",
+        (4, 5): "h0",
+        (5, 4): "c0",
+    }
+    g = melee_game(pieces=pieces, hands=(["legends/hell-bull"], (), ()))
+    slot = g.hand_slot(0, "legends/hell-bull")
+    summons = [o for o in g.options() if o[0] == K.OPT_SUMMON and o[1] == slot]
+    assert {o[3] for o in summons} == {sq(4, 4)}
+    opt = g.act(*summons[0])
+    assert g.s[PHASE] == K.PH_COLOUR
+    assert opt == [(K.OPT_COLOUR, 1, 0, 0), (K.OPT_COLOUR, 2, 0, 0)]
+    g.act(K.OPT_COLOUR, 1)
+    assert (column(g.s, 0, 1), column(g.s, 0, 2)) == (1, 0)
+    assert g.s[PHASE] == K.PH_EFFECT  # the Bull's charge is next
+    assert int(g.s[BOARD + sq(4, 4)]) == 0 * 4 + K.LEGENDARY
+
+
+def test_melee_flare_gives_the_chosen_opponent_a_point_in_the_players_column():
+    # seat 2 has many more pieces than seat 0 (seat 1 does not): only seat 2 can be chosen
+    enemy = {(8, c): "c2" for c in range(2, 7)}
+    enemy.update({(7, c): "h2" for c in range(1, 8)})
+    flare = next(c.id for c in CONTENT.cards if c.kind == K.CK_FLARE)
+    g = melee_game(pieces=enemy, hands=([flare], (), ()))
+    flares = [o for o in g.options() if o[0] == K.OPT_FLARE]
+    assert flares and {o[2] for o in flares} == {2}
+    g.act(*flares[0])
+    assert column(g.s, 2, 0) == 1  # seat 2 gains 1 in seat 0's column
+    assert all(column(g.s, p, c) == 0 for p in range(3) for c in range(3) if (p, c) != (2, 0))
+
+
+@pytest.mark.parametrize("n,target", [(3, 12), (4, 10)])
+def test_melee_end_trigger_in_a_single_column(n, target):
+    g = melee_game(n)
+    g.s[SCORE_COLOR + 0 * MAX_PLAYERS + 1] = target - 1
+    g.s[DECK_CNT + 0] = 5  # no deck trigger
+    end_actions(g)
+    assert g.s[END_SEAT] == -1
+    g = melee_game(n)
+    g.s[SCORE_COLOR + 0 * MAX_PLAYERS + 1] = target
+    g.s[DECK_CNT + 0] = 5
+    end_actions(g)
+    assert g.s[END_SEAT] == 0 and g.s[END_REASON] == K.END_SCORE
+    assert g.s[GAME_OVER] == 0  # everyone plays one more turn
+
+
+def test_melee_winner_by_lowest_then_next_lowest_column():
+    g = melee_game()
+    cols = {0: {1: 5, 2: 7}, 1: {0: 6, 2: 5}, 2: {0: 4, 1: 9}}
+    for p, cs in cols.items():
+        for c, v in cs.items():
+            g.s[SCORE_COLOR + p * MAX_PLAYERS + c] = v
+    decide_winner(g.s, T)
+    assert g.s[WINNER] == 0  # 5/7 beats 5/6 on the second lowest; 4 is lowest of all
+    g.s[SCORE_COLOR + 1 * MAX_PLAYERS + 0] = 7
+    decide_winner(g.s, T)
+    assert g.s[WINNER] == -1  # 5/7 and 5/7, same pieces on the board: shared
+
+
+# --- melee improvisation -------------------------------------------------------------------------
+
+SWORD = "imperial/swordmaster"  # c above and c below the target
+
+
+def sword_options(g):
+    slot = g.hand_slot(0, SWORD)
+    return sorted(
+        (o[1] >> 4, o[3]) for o in g.options() if o[0] == K.OPT_SUMMON and (o[1] & 15) == slot
+    )
+
+
+def test_improvisation_lets_one_enemy_piece_stand_in_once_per_colour():
+    pieces = {(3, 4): "c0", (5, 4): "c1"}
+    g = melee_game(pieces=pieces, hands=([SWORD, SWORD], (), ()))
+    assert sword_options(g) == [(2, sq(4, 4))]  # colour 1 (coded colour + 1)
+    slot = g.hand_slot(0, SWORD)
+    row = next(o for o in g.options() if o[0] == K.OPT_SUMMON and o[1] == slot + 16 * 2)
+    g.act(*row)
+    assert int(g.s[BOARD + sq(5, 4)]) == 1 * 4 + K.COMMON  # still the enemy's piece
+    assert int(g.s[BOARD + sq(4, 4)]) == 0 * 4 + K.COMMON
+    assert g.s[IMPRO_LEFT + 0] == 0b100
+    assert events(g.s, g.ev, K.EV_IMPROVISE) == [(0, 1, 0, 0)]
+    # colour 1 is used up: the same pattern with another colour-1 piece no longer fits
+    g.s[BOARD + sq(4, 4)] = 0
+    g.s[STOCK + 0] += 1
+    g.s[BOARD + sq(3, 4)] = 1 * 4 + K.COMMON
+    g.s[STOCK + 0] += 1
+    g.s[STOCK + 1] -= 1
+    g.s[BOARD + sq(5, 4)] = 0 * 4 + K.COMMON
+    g.s[STOCK + 1] += 1
+    g.s[STOCK + 0] -= 1
+    while g.s[PHASE] == K.PH_EFFECT:
+        g.act(K.OPT_SKIP, -1, -1, -1)
+    g.s[ACTIONS_LEFT] = 1
+    g.refresh()
+    assert sword_options(g) == []
+    # a colour-2 piece may still stand in
+    g.s[BOARD + sq(3, 4)] = 2 * 4 + K.COMMON
+    g.s[STOCK + 1] += 1
+    g.s[STOCK + 2] -= 1
+    g.refresh()
+    assert sword_options(g) == [(3, sq(4, 4))]
+
+
+def test_improvisation_allows_one_enemy_piece_per_summoning():
+    pieces = {(3, 4): "c1", (5, 4): "c2"}
+    g = melee_game(pieces=pieces, hands=([SWORD], (), ()))
+    assert sword_options(g) == []
+
+
+def test_no_improvisation_in_the_duel():
+    g = Game(board({(3, 4): "c0", (5, 4): "c1"}), mode="deathmatch", hands=([SWORD], ()))
+    g.refresh()
+    assert [o for o in g.options() if o[0] == K.OPT_SUMMON] == []
+
+
+# --- team play ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["team-high-form", "team-deathmatch"])
+def test_team_colours_stocks_and_legend_cards(mode):
+    s, ev, opts = fresh(mode, TEAM, first=1)
+    assert [int(s[COLOUR + p]) for p in range(4)] == [0, 1, 0, 1]
+    pool = 17 if mode == "team-high-form" else 16
+    for c in range(2):
+        assert s[POOL_TOTAL + c] == pool and s[LSTOCK + c] == 3
+    for c in range(2, 4):
+        assert s[POOL_TOTAL + c] == 0
+    # the first player of each team (seats 1 and 2) holds the team's two legend cards
+    legends = [kinds(hand(s, p)).count(K.CK_LEGEND) for p in range(4)]
+    assert legends == [0, 2, 2, 0]
+
+
+def test_team_legend_cards_go_to_the_teammate_after_a_turn():
+    s, ev, opts = fresh("team-high-form", TEAM, first=0)
+    options(s, ev, opts)
+    before = [c for c in hand(s, 0) if T.card_kind[c] == K.CK_LEGEND]
+    apply_option(s, T, ev, K.OPT_PLACE, sq(4, 4), 0, 0)  # the first turn's only action
+    options(s, ev, opts)  # ending the turn is the only option left: advance does it
+    assert s[CUR] == 1
+    assert int(s[BOARD + sq(4, 4)]) == 0 * 4 + K.COMMON
+    assert [c for c in hand(s, 0) if T.card_kind[c] == K.CK_LEGEND] == []
+    assert sorted(c for c in hand(s, 2) if T.card_kind[c] == K.CK_LEGEND) == sorted(before)
+    assert sorted((e[1], e[2]) for e in events(s, ev, K.EV_HAND_OVER)) == sorted(
+        (c, 2) for c in before
+    )
+
+
+def team_game(pieces=None, hands=((), (), (), ()), mode="team-high-form"):
+    g = Game(board(pieces or {}), mode=mode, hands=hands, decks=TEAM)
+    g.refresh()
+    return g
+
+
+def test_team_pieces_of_the_teammate_count_as_own():
+    # a common of seat 2 (colour 0) above, seat 0's below: a Swordmaster for seat 0
+    g = team_game({(3, 4): "c0", (5, 4): "c0"}, hands=([SWORD], (), (), ()))
+    assert sword_options(g) == [(0, sq(4, 4))]
+
+
+def test_team_pass_control_to_the_teammate():
+    flare = next(c.id for c in CONTENT.cards if c.kind == K.CK_FLARE)
+    enemy = {(8, c): "h1" for c in range(2, 7)}
+    g = team_game(enemy, hands=([SWORD, flare], (), (), ()))
+    opt = g.options()
+    assert (K.OPT_PASS, 0, 0, 0) in opt and any(o[0] == K.OPT_FLARE for o in opt)
+    opt = g.act(K.OPT_PASS)
+    assert g.s[PASSED] == 1 and g.s[CONTROL] == 2 and g.s[CUR] == 0
+    # the teammate may only place commons; no flare, no discard, no second pass
+    assert {o[0] for o in opt} == {K.OPT_PLACE}
+    assert events(g.s, g.ev, K.EV_PASS) == [(0, 2, 0, 0)]
+    g.act(K.OPT_PLACE, sq(4, 4))
+    g.act(K.OPT_PLACE, sq(4, 5))  # then ending is the only option: the turn ends
+    assert int(g.s[BOARD + sq(4, 4)]) == int(g.s[BOARD + sq(4, 5)]) == 0 * 4 + K.COMMON
+    assert g.s[CUR] == 1 and g.s[CONTROL] == 1 and g.s[PASSED] == 0
+    assert CONTENT.card_index(flare) in hand(g.s, 0)  # no flare was played
+
+
+def test_team_pass_in_the_middle_of_an_effect():
+    g = team_game({(3, 4): "c0", (5, 4): "c0", (3, 3): "c1"}, hands=([SWORD], (), (), ()))
+    slot = g.hand_slot(0, SWORD)
+    row = next(o for o in g.options() if o[0] == K.OPT_SUMMON and o[1] == slot)
+    opt = g.act(*row)
+    assert g.s[PHASE] == K.PH_EFFECT and (K.OPT_PASS, 0, 0, 0) in opt
+    opt = g.act(K.OPT_PASS)
+    assert g.s[CONTROL] == 2 and g.s[PHASE] == K.PH_EFFECT
+    assert (K.OPT_PASS, 0, 0, 0) not in opt
+    # the teammate finishes the Swordmaster: destroy the diagonal enemy common, upgrade
+    t = next(o for o in opt if o[0] == K.OPT_TARGET and o[1] == sq(3, 3))
+    g.act(*t)
+    assert int(g.s[BOARD + sq(3, 3)]) == 0
+    assert int(g.s[BOARD + sq(4, 4)]) == 0 * 4 + K.HEROIC
+    assert {o[0] for o in g.options()} == {K.OPT_PLACE}
+
+
+def test_team_deck_trigger_at_the_sideways_cards():
+    s, ev, opts = fresh("team-deathmatch", TEAM, first=0)
+    options(s, ev, opts)  # the duel-style set-up for the two colours
+    apply_option(s, T, ev, K.OPT_SETUP, 0, 0, 0)
+    options(s, ev, opts)
+    assert s[CUR] == 0
+    s[DECK_CNT + 0] = 6  # only the sideways cards are left
+    apply_option(s, T, ev, K.OPT_PLACE, sq(4, 4), 0, 0)
+    options(s, ev, opts)
+    apply_option(s, T, ev, K.OPT_END_TURN, 0, 0, 0)
+    options(s, ev, opts)
+    assert s[END_SEAT] == 0 and s[END_REASON] == K.END_DECK and s[GAME_OVER] == 0
+
+
+def test_team_flare_point_goes_to_the_other_team():
+    flare = next(c.id for c in CONTENT.cards if c.kind == K.CK_FLARE)
+    enemy = {(8, c): "h1" for c in range(2, 7)}
+    enemy.update({(7, c): "h1" for c in range(1, 8)})
+    g = team_game(enemy, hands=([flare], (), (), ()), mode="team-deathmatch")
+    flares = [o for o in g.options() if o[0] == K.OPT_FLARE]
+    assert {o[2] for o in flares} == {1}  # the other team's colour
+    g.act(*flares[0])
+    assert (g.s[SCORE + 0], g.s[SCORE + 1]) == (0, 1)
+
+
+# --- new-player rules ---------------------------------------------------------------------------
+
+
+def test_new_player_setup():
+    s, ev, opts = fresh("new-player", ("imperial", "imperial"))
+    for p in range(2):
+        assert kinds(hand(s, p)) == [K.CK_BEING] * 3 + [K.CK_FLARE]
+        assert s[LSTOCK + p] == 0 and s[POOL_TOTAL + p] == 17
+    shown = [int(s[TAVAIL + k]) for k in range(3)] + [int(s[TNEXT])]
+    deck = [int(s[TDECK + (s[TDECK_HEAD] + i) % 32]) for i in range(s[TDECK_CNT])]
+    basic = [t for t in range(N_TASKS) if not T.task_advanced[t]]
+    assert sorted(shown + deck) == basic
+    opt = options(s, ev, opts)
+    assert not any(o[0] == K.OPT_DISCARD for o in opt)
+
+
+def test_new_player_needs_two_imperial_decks():
+    from sim.single_game import GameConfig
+
+    with pytest.raises(ValueError, match="two imperial decks"):
+        GameConfig(decks=["imperial", "sylvan"], mode="new-player").validate(CONTENT)
+
+
+def test_new_player_game_ends_at_six_points_without_a_final_round():
+    g = Game(mode="new-player", decks=("imperial", "imperial"), hands=((), ()))
+    g.refresh()
+    g.s[DECK_CNT + 0] = 5
+    g.s[TASK_PTS + 0] = 5
+    end_actions(g)
+    assert g.s[GAME_OVER] == 0 and g.s[CUR] == 1
+    g = Game(mode="new-player", decks=("imperial", "imperial"), hands=((), ()))
+    g.refresh()
+    g.s[DECK_CNT + 0] = 5
+    g.s[TASK_PTS + 0] = 6
+    end_actions(g)
+    assert g.s[GAME_OVER] == 1 and g.s[END_REASON] == K.END_SCORE and g.s[WINNER] == 0
+
+
+def test_new_player_game_ends_when_a_deck_runs_out():
+    g = Game(mode="new-player", decks=("imperial", "imperial"), hands=((), ()))
+    g.refresh()
+    end_actions(g)  # position decks are empty: seat 0 drew its last card
+    assert g.s[GAME_OVER] == 1 and g.s[END_REASON] == K.END_DECK
