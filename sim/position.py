@@ -251,8 +251,6 @@ def legal_moves(s, content) -> dict:
             out["pass_to_teammate"] = True
     if has_tasks(int(s[MODE])):
         out["claimable_tasks"] = [
-            content.task_names[t]
-            for t in range(len(content.task_names))
-            if task_holds(s, T, t, me)
+            content.task_names[t] for t in range(len(content.task_names)) if task_holds(s, T, t, me)
         ]
     return out

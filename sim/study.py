@@ -13,7 +13,7 @@ Spec keys (TOML, top level)::
     name = "example"                 # optional, free text
     decks = "all"                    # "all", a list of deck names, or a list of seat lists
     modes = ["high-form", "deathmatch"]   # "all", one mode name, or a list (key "mode" too)
-    melee_players = [3]              # melee seat counts built from a deck name list (3, 4)
+    melee_players = [3]              # melee seat counts: default 3 with deck names, else 3, 4
     policies = "random"              # one spec for every seat, [seat0, seat1...], or a list
     games = 1000                     # games per matchup (and mode), > 0
     seed = 1                         # study seed, 0 <= seed < 2**64 (default 0)
@@ -131,6 +131,7 @@ class Study:
     beings_without_effects: bool = False
     name: str = ""
     chunk_size: int | None = field(default=None, compare=False)
+    melee_players: tuple = (3, 4)  # seat counts melee is played with
 
     def to_dict(self) -> dict:
         """The normalized spec: stored in the dataset metadata and compared on resume."""
@@ -143,6 +144,7 @@ class Study:
             "seed": self.seed,
             "turn_cap": self.turn_cap,
             "beings_without_effects": self.beings_without_effects,
+            "melee_players": list(self.melee_players),
         }
 
     def to_json(self) -> str:
@@ -155,6 +157,8 @@ class Study:
             for pols in self.policies:
                 for decks in self.decks:
                     if not fits(mode, decks, pols):
+                        continue
+                    if mode == "melee" and len(decks) not in self.melee_players:
                         continue
                     seat_pols = tuple(pols) * len(decks) if len(pols) == 1 else tuple(pols)
                     out.append(
@@ -354,7 +358,10 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
 
     pols_v = data.get("policies", data.get("policy", "random"))
     policy_lists = _policy_lists(pols_v, where)
-    melee_players = _melee_players(data.get("melee_players", [3]), where)
+    names_given = not (
+        isinstance(data["decks"], list) and all(isinstance(v, list) for v in data["decks"])
+    )
+    melee_players = _melee_players(data.get("melee_players", [3] if names_given else [3, 4]), where)
 
     games = data["games"]
     if not _is_int(games) or games <= 0:
@@ -385,6 +392,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
         beings_without_effects=bwe,
         name=name,
         chunk_size=chunk_size,
+        melee_players=tuple(melee_players),
     )
     validate(study, content, where)
     return study
@@ -415,7 +423,11 @@ def validate(study: Study, content, where: str = "study"):
                 f"directory name {label!r}"
             )
     for mode in study.modes:
-        if not any(fits(mode, d, p) for d in study.decks for p in study.policies):
+        if not any(
+            fits(mode, d, p) and (mode != "melee" or len(d) in study.melee_players)
+            for d in study.decks
+            for p in study.policies
+        ):
             need = (
                 "two 'imperial' decks"
                 if mode == "new-player"

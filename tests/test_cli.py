@@ -326,7 +326,7 @@ BAD_POSITIONS = {
         "not a card of the imperial deck",
     ),
     "unknown-deck": (position_text(decks=("imperial", "dwarves")), "unknown deck 'dwarves'"),
-    "unknown-mode": (position_text(mode="melee"), "unknown mode 'melee'"),
+    "unknown-mode": (position_text(mode="chess"), "unknown mode 'chess'"),
     "mode-not-a-string": (position_text().replace('"high-form"', '["high-form"]', 1), "mode"),
     "to-move-out-of-range": (position_text(to_move=2), "to_move"),
     "one-seat": (position_text().rsplit("[[seat]]", 1)[0], "2 [[seat]]"),
@@ -390,7 +390,15 @@ BAD_ARGS = {
         "2 decks",
     ),
     "no-decks": (["play", "--decks", ","], "--decks"),
-    "unknown-mode": (["play", "--decks", "imperial,highland", "--mode", "melee"], "--mode"),
+    "unknown-mode": (["play", "--decks", "imperial,highland", "--mode", "chess"], "--mode"),
+    "too-few-melee-decks": (
+        ["play", "--decks", "imperial,highland", "--mode", "melee"],
+        "melee needs 3 or 4 decks",
+    ),
+    "new-player-decks": (
+        ["play", "--decks", "imperial,sylvan", "--mode", "new-player"],
+        "two imperial decks",
+    ),
     "unknown-policy": (
         ["play", "--decks", "imperial,highland", "--policy", "genius", "--beings-without-effects"],
         "unknown policy 'genius'",

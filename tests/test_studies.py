@@ -97,11 +97,44 @@ def test_all_decks_and_policy_pairings():
     same = study_from_dict({"decks": "all", "games": 1, "beings_without_effects": True}, CONTENT)
     n = len(CONTENT.decks)
     assert len(same.decks) == n * (n + 1) // 2
-    assert same.modes == ["high-form"] and same.policies == [("random", "random")]
-    both = study_from_dict(
+    assert same.modes == ["high-form"] and same.policies == [("random",)]
+    assert [m.policies for m in same.matchups()] == [("random", "random")] * len(same.decks)
+    every = study_from_dict(
         {"decks": "all", "games": 1, "modes": "all", "beings_without_effects": True}, CONTENT
     )
-    assert both.modes == list(K.MODE_NAMES)
+    assert every.modes == list(K.MODE_NAMES)
+    per_mode = {}
+    for m in every.matchups():
+        per_mode.setdefault(m.mode, []).append(m.decks)
+        assert len(m.policies) == len(m.decks)
+    pairs = n * (n + 1) // 2
+    assert len(per_mode["high-form"]) == len(per_mode["deathmatch"]) == pairs
+    assert len(per_mode["melee"]) == n * (n + 1) * (n + 2) // 6  # multisets of 3 decks
+    assert len(per_mode["team-high-form"]) == pairs * (pairs + 1) // 2  # team pair vs pair
+    assert per_mode["new-player"] == [("imperial", "imperial")]
+    four = study_from_dict(
+        {"decks": ["imperial", "sylvan"], "games": 1, "modes": "melee", "melee_players": 4},
+        CONTENT,
+    )
+    assert sorted(m.decks for m in four.matchups()) == sorted(
+        [
+            ("imperial", "imperial", "imperial", "imperial"),
+            ("imperial", "imperial", "imperial", "sylvan"),
+            ("imperial", "imperial", "sylvan", "sylvan"),
+            ("imperial", "sylvan", "imperial", "sylvan"),
+            ("imperial", "sylvan", "sylvan", "sylvan"),
+            ("sylvan", "sylvan", "sylvan", "sylvan"),
+        ]
+    )
+    # explicit seat lists go to the modes with that many seats
+    mixed = make_study(
+        decks=[["highland", "imperial"], ["sylvan", "imperial", "highland"]],
+        modes=["high-form", "melee"],
+    )
+    assert [(m.mode, m.decks) for m in mixed.matchups()] == [
+        ("high-form", ("highland", "imperial")),
+        ("melee", ("sylvan", "imperial", "highland")),
+    ]
     exact = make_study(decks=[["highland", "imperial"]])
     assert exact.decks == [("highland", "imperial")]
 
@@ -145,7 +178,13 @@ BAD_SPECS = [
     ('decks = "all"\ngames = 5\nmodes = ["chess"]', "unknown mode 'chess'"),
     ('decks = "all"\ngames = 5\npolicies = ["alphazero", "random"]', "unknown policy 'alphazero'"),
     ('decks = "all"\ngames = 5\npolicies = "greedy:speed=3"', "unknown parameter 'speed'"),
-    ('decks = "all"\ngames = 5\npolicies = ["a", "b", "c"]', "policies"),
+    ('decks = "all"\ngames = 5\npolicies = ["a", "b", "c", "d", "e"]', "policies"),
+    ('decks = [["imperial", "sylvan", "highland"]]\ngames = 5', "no game to play"),
+    (
+        'decks = "all"\ngames = 5\nmodes = "new-player"\npolicies = ["random", "greedy", "mc"]',
+        "no game to play",
+    ),
+    ('decks = "all"\ngames = 5\nmodes = "melee"\nmelee_players = 5', "melee_players"),
     ('decks = "all"\ngames = 5\nbeings_without_effects = "yes"', "beings_without_effects"),
     ('decks = "all"\ngames = 5\nchunk_size = 0', "chunk_size"),
 ]
@@ -384,7 +423,7 @@ def test_results_readme_documents_every_column():
     for table, docs in COLUMN_DOCS.items():
         assert f"`{table}`" in text
         for col in [*docs, *PARTITION_COLUMNS]:
-            name = re.sub(r"^seat[01]_", "seatN_", col)
+            name = re.sub(r"^seat[0-3]_", "seatN_", col)
             assert f"`{name}`" in text, f"{table}.{col} undocumented"
     for key in ("kalarite.engine_hash", "kalarite.content_hash", "kalarite.study", MANIFEST):
         assert key in text
