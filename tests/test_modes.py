@@ -466,3 +466,46 @@ def test_new_player_game_ends_when_a_deck_runs_out():
     g.refresh()
     end_actions(g)  # position decks are empty: seat 0 drew its last card
     assert g.s[GAME_OVER] == 1 and g.s[END_REASON] == K.END_DECK
+
+
+# --- the commands ------------------------------------------------------------------------------
+
+
+def test_moves_lists_an_improvised_summon():
+    from sim.position import legal_moves, position_from_dict
+
+    data = {
+        "mode": "melee",
+        "to_move": 0,
+        "board": board({(3, 4): "c0", (5, 4): "c1", (2, 2): "c2"}),
+        "seat": [
+            {"deck": "imperial", "hand": [SWORD]},
+            {"deck": "highland", "hand": []},
+            {"deck": "sylvan", "hand": []},
+        ],
+    }
+    moves = legal_moves(position_from_dict(data, CONTENT), CONTENT)
+    assert [(m["card"], m["target"], m.get("improvised_colour")) for m in moves["summons"]] == [
+        (SWORD, [4, 4], 1)
+    ]
+    data["seat"][0]["improvised"] = [1]
+    moves = legal_moves(position_from_dict(data, CONTENT), CONTENT)
+    assert moves["summons"] == []
+
+
+def test_play_logs_a_melee_and_a_team_game(capsys):
+    from sim.cli import main
+
+    assert main(
+        ["play", "--decks", "imperial,highland,sylvan", "--mode", "melee", "--seed", "2"]
+    ) in (0, None)
+    out = capsys.readouterr().out
+    assert out.startswith("kalarite game: melee, seat 0 = imperial, seat 1 = highland, seat 2")
+    assert "seat 2 puts c2 on" in out  # the last seat puts the starting pieces
+    assert "final score: seat 0 " in out and "(columns 1:" in out
+    assert main(
+        ["play", "--decks", "imperial,highland,sylvan,sylvan", "--mode", "team-high-form"]
+    ) in (0, None)
+    out = capsys.readouterr().out
+    assert "hands" in out and "to teammate seat 2" in out
+    assert "final score: team 0 " in out
