@@ -40,18 +40,21 @@ def _content():
     return load_content()
 
 
-def throughput(mode: str, policy: str, games: int, seed: int = 11) -> dict:
+def throughput(
+    mode: str, policy: str, games: int, seed: int = 11, decks=("imperial", "highland")
+) -> dict:
     """Games on one core in this process (the kernel compiled beforehand)."""
     from core.kernel import R_ACTIONS, R_DECISIONS, play_chunk
     from sim.players import policy_codes, policy_params
 
-    T = _content().tables
-    specs = [policy, policy]
+    content = _content()
+    T = content.tables
+    specs = [policy] * len(decks)
     args = (
         T,
         K.MODE_NAMES.index(mode),
-        2,
-        np.array([0, 1], np.int32),
+        len(decks),
+        np.array([content.deck_index(d) for d in decks], np.int32),
         policy_codes(specs),
         policy_params(specs),
         0,
@@ -64,7 +67,7 @@ def throughput(mode: str, policy: str, games: int, seed: int = 11) -> dict:
     return {
         "mode": mode,
         "policy": policy,
-        "decks": "imperial-vs-highland",
+        "decks": "-vs-".join(decks),
         "games": games,
         "seconds": round(dt, 3),
         "games_per_s_per_core": round(games / dt, 1),
@@ -228,6 +231,15 @@ def jit_warmup() -> dict:
     return {"cold_cache_s": round(times[0], 1), "warm_cache_s": round(times[1], 2)}
 
 
+MULTI_SEAT = [
+    ("random_melee_3", "melee", ("imperial", "highland", "sylvan")),
+    ("random_melee_4", "melee", ("imperial", "highland", "sylvan", "highland")),
+    ("random_team_high_form", "team-high-form", ("imperial", "highland", "sylvan", "sylvan")),
+    ("random_team_deathmatch", "team-deathmatch", ("imperial", "highland", "sylvan", "sylvan")),
+    ("random_new_player", "new-player", ("imperial", "imperial")),
+]
+
+
 def run(quick: bool) -> dict:
     res = {"machine": machine_info(), "quick": quick, "date": time.strftime("%Y-%m-%dT%H:%M:%S")}
     hf = throughput("high-form", "random", 1000 if quick else 5000)
@@ -245,6 +257,8 @@ def run(quick: bool) -> dict:
     res["random_deathmatch"] = throughput("deathmatch", "random", 5000)
     res["greedy_high_form"] = throughput("high-form", "greedy", 100)
     res["greedy_deathmatch"] = throughput("deathmatch", "greedy", 100)
+    for key, mode, decks in MULTI_SEAT:
+        res[key] = throughput(mode, "random", 2000, decks=decks)
     res["summon_search"] = summon_search()
     res["large_study_memory"] = ray_run(200_000, 2, 2000, measure_memory=True)
     res["jit_warmup"] = jit_warmup()
@@ -254,18 +268,14 @@ def run(quick: bool) -> dict:
 def markdown_table(res: dict) -> str:
     """The README table of a full run."""
     rows = [("measure", "value")]
-    for key in ("random_high_form", "random_deathmatch", "greedy_high_form", "greedy_deathmatch"):
+    keys = ["random_high_form", "random_deathmatch", "greedy_high_form", "greedy_deathmatch"]
+    for key in keys + [k for k, _, _ in MULTI_SEAT]:
         if key in res:
             r = res[key]
-            rows.append(
-                (
-                    f"{r['policy']} {r['mode']}: actions/s per core",
-                    f"{r['actions_per_s_per_core']:,}",
-                )
-            )
-            rows.append(
-                (f"{r['policy']} {r['mode']}: games/s per core", f"{r['games_per_s_per_core']:,}")
-            )
+            seats = r["decks"].count("-vs-") + 1
+            what = f"{r['policy']} {r['mode']}" + (f" ({seats} seats)" if seats > 2 else "")
+            rows.append((f"{what}: actions/s per core", f"{r['actions_per_s_per_core']:,}"))
+            rows.append((f"{what}: games/s per core", f"{r['games_per_s_per_core']:,}"))
     rows.append(("JIT speed-up vs NUMBA_DISABLE_JIT=1", f"{res['jit_speedup']}x"))
     rows.append(("Ray: 2 workers vs 1", f"{res['ray_2_vs_1']}x"))
     if "summon_search" in res:

@@ -110,9 +110,29 @@ def pattern_enemies(s, T, seat, o, target, being_rank):
 def pattern_fits(s, T, seat, o, target, being_rank, borrow):
     """Is orientation ``o`` matched by the seat's pieces with the being entering ``target``?
 
-    ``borrow``: how many enemy pieces may stand in for your own (War Summoner)."""
-    e = pattern_enemies(s, T, seat, o, target, being_rank)
-    return e >= 0 and (e >> 4) <= borrow
+    ``borrow``: how many enemy pieces may stand in for your own (War Summoner). The summon
+    search's hot path: it stops at the first cell that does not fit."""
+    if T.sq_color[target] < 0:
+        return False
+    tcode = s[BOARD + target]
+    req = T.or_target_req[o]
+    if req > 0:
+        if tcode == 0 or (tcode >> 2) != seat or (tcode & 3) < req or (tcode & 3) > being_rank:
+            return False
+    elif tcode != 0 and (tcode & 3) > being_rank:
+        return False
+    for k in range(T.or_ncells[o]):
+        q = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
+        if q < 0 or T.sq_color[q] < 0:
+            return False
+        code = s[BOARD + q]
+        if code == 0 or (code & 3) < T.or_cells[o, k, 2]:
+            return False
+        if (code >> 2) != seat:
+            if borrow == 0:
+                return False
+            borrow -= 1
+    return True
 
 
 @njit(cache=True)
@@ -165,7 +185,7 @@ def anchor_squares(s, T, seat, out):
 
 
 @njit(cache=True)
-def _emit(s, T, seat, card, slot, o, t, rank, own_kind, borrow, impro, opts, n):
+def _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
     """Append the summon rows of (orientation, target): one plain row when borrowed pieces
     cover every enemy piece; else, when one enemy piece is left over, one row per colour
     whose melee improvisation could cover it (hand slot + 16 * (colour + 1))."""
@@ -190,29 +210,49 @@ def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, 
     """Append an OPT_SUMMON row for every legal (orientation, target) of ``card``.
 
     ``anchors``: from ``anchor_squares``; ``own_pool`` / ``own_leg``: your common+heroic and
-    legendary pieces on the board (for the out-of-stock rule)."""
+    legendary pieces on the board (for the out-of-stock rule). The candidate test is written
+    out in this loop on purpose: moving it into a helper that also takes ``opts`` made the
+    search 12 times slower (numba's reference counting on every call)."""
     rank = T.card_rank[card]
     own_kind = own_leg if rank == LEGENDARY else own_pool
     borrow = s[BORROW_ENEMY]
     impro = s[IMPRO_LEFT + seat]
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
-        if T.or_ncells[o] == 0:
-            for i in range(T.onboard.shape[0]):
-                t = T.onboard[i]
-                n = _emit(s, T, seat, card, slot, o, t, rank, own_kind, borrow, impro, opts, n)
-            continue
+        anywhere = T.or_ncells[o] == 0  # no pattern cells (Time Traveler): any square
         ar = T.or_cells[o, 0, 0]
         ac = T.or_cells[o, 0, 1]
         amin = T.or_cells[o, 0, 2]
-        for i in range(n_anchors):
-            p = anchors[i]
-            if (s[BOARD + p] & 3) < amin:
+        for i in range(T.onboard.shape[0] if anywhere else n_anchors):
+            if anywhere:
+                t = T.onboard[i]
+            else:
+                p = anchors[i]
+                if (s[BOARD + p] & 3) < amin:
+                    continue
+                t = _square_at(p, -ar, -ac)
+                if t < 0:
+                    continue
+            if impro == 0:
+                if pattern_fits(s, T, seat, o, t, rank, borrow) and summon_stock_ok(
+                    s, T, seat, o, t, rank, own_kind
+                ):
+                    n = _add(opts, n, slot, o, t)
                 continue
-            t = _square_at(p, -ar, -ac)
-            if t < 0:
+            e = pattern_enemies(s, T, seat, o, t, rank)
+            if e < 0:
                 continue
-            n = _emit(s, T, seat, card, slot, o, t, rank, own_kind, borrow, impro, opts, n)
+            ne = e >> 4
+            if ne > borrow + 1 or (ne == borrow + 1 and (impro & e & 15) == 0):
+                continue
+            if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+                continue
+            if ne <= borrow:
+                n = _add(opts, n, slot, o, t)
+                continue
+            for c in range(4):
+                if (impro & e) >> c & 1:
+                    n = _add(opts, n, slot + 16 * (c + 1), o, t)
     return n
 
 
@@ -239,7 +279,8 @@ def _add(opts, n, slot, o, t):
 
 @njit(cache=True)
 def reference_summons(s, T, seat, card, slot, opts, n):
-    """Plain scan: every orientation at every square; the yardstick for ``find_summons``."""
+    """Plain scan: every orientation at every square, written independently of
+    ``find_summons``'s loop; the yardstick it is tested against."""
     rank = T.card_rank[card]
     own_kind = count_own(s, T, seat, rank == LEGENDARY)
     borrow = s[BORROW_ENEMY]
@@ -247,7 +288,7 @@ def reference_summons(s, T, seat, card, slot, opts, n):
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
         for t in range(NSQ):
-            n = _emit(s, T, seat, card, slot, o, t, rank, own_kind, borrow, impro, opts, n)
+            n = _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
     return n
 
 

@@ -247,7 +247,16 @@ def _register_groups(d: Dataset) -> list:
             rows.append(
                 {"seat0_policy": a, "seat1_policy": b, "pairing": i, "p_policy": p, "sym": p == q}
             )
-    d.con.register("pairings_raw", pa.Table.from_pylist(rows))
+    pairing_schema = pa.schema(
+        [
+            ("seat0_policy", pa.string()),
+            ("seat1_policy", pa.string()),
+            ("pairing", pa.int64()),
+            ("p_policy", pa.string()),
+            ("sym", pa.bool_()),
+        ]
+    )  # explicit: a study without two-seat games has no pairing
+    d.con.register("pairings_raw", pa.Table.from_pylist(rows, schema=pairing_schema))
     d.execute(
         "CREATE TEMP TABLE g AS SELECT gr.*, p.pairing, p.p_policy, p.sym "
         "FROM games_raw gr JOIN pairings_raw p USING (seat0_policy, seat1_policy) "
@@ -1311,7 +1320,13 @@ def _multiplayer(d: Dataset) -> dict:
                         "record": stats.share_record(x["wins"], x["losses"], x["draws"], 0.5),
                     }
                 )
-            crows.sort(key=lambda x: ([rank(order, dk) for dk in x["decks"]], x["label"]))
+            crows.sort(
+                key=lambda x: (
+                    [rank(order, dk) for dk in x["decks"]],
+                    [rank(seat_pols, pk) for pk in x["policies"] or []],
+                    x["label"],
+                )
+            )
             stats.mark_holm([x["record"]["win_rate"] for x in crows])
             g["compositions"] = crows
             g["composition_mirror_team_games"] = comp_mirror.get(k, 0)

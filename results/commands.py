@@ -41,9 +41,10 @@ def cmd_report(args):
     s = r["summary"]
     for w in s["warnings"]:
         print(f"kalarite: warning: {w['text']}")
+    n_groups = len(s["groups"]) + len(s["multiplayer"]["groups"])
     print(
         f"kalarite: report of {s['data']['games_analyzed']:,} games in "
-        f"{len(s['groups'])} group(s) -> {r['index']} ({len(r['plots'])} plots, summary.json)"
+        f"{n_groups} group(s) -> {r['index']} ({len(r['plots'])} plots, summary.json)"
     )
     return 0
 
@@ -79,7 +80,8 @@ def add_report_commands(subparsers):
 
     comp = subparsers.add_parser(
         "compare",
-        help="compare two studies that differ in one thing (content, engine or policies)",
+        help="compare two studies that differ in one thing (content, engine or policies); "
+        "two-seat games only",
     )
     comp.add_argument("a", help="baseline study dataset directory")
     comp.add_argument("b", help="changed study dataset directory")

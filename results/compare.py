@@ -10,6 +10,9 @@ makes the test conservative.
 
 Everything else must be the same: modes, deck pairings, turn cap, beings without effects.
 The number of games and the study seed may differ.
+
+Only two-seat games (high-form, deathmatch, new-player) are compared: the games of three or
+four seats (melee, team play) of either study are left out, and a note says how many.
 """
 
 from results import analysis, stats
@@ -322,6 +325,13 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
                 else ("A" if not sa["tasks"]["display_recorded"] else "B")
             )
             + ": only the claim rates per game are compared"
+        )
+    multi_a = sa["data"].get("games_multi_seat", 0)
+    multi_b = sb["data"].get("games_multi_seat", 0)
+    if multi_a or multi_b:
+        notes.append(
+            "only two-seat games are compared: the games of three or four seats (melee, team "
+            f"play) are left out ({multi_a:,} in A, {multi_b:,} in B)"
         )
     if sa["data"]["beings_without_effects"] or sb["data"]["beings_without_effects"]:
         notes.append("beings without effects: these results are not those of the real game")

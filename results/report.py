@@ -23,6 +23,7 @@ SECTIONS = (
     ("cards", "Cards"),
     ("deathmatch", "Deathmatch: points by source"),
     ("policies", "Policies (players)"),
+    ("multiplayer", "Multiplayer: melee and team play"),
     ("method", "Method"),
 )
 SMALL_MARK = "†"
@@ -88,9 +89,9 @@ class Cell:
         self.cls = cls
 
 
-def rate_cell(r, flag_half=False, show_n=True) -> Cell:
+def rate_cell(r, flag_half=False, show_n=True, flag_key="excludes_half") -> Cell:
     """A proportion with its interval and n; ``flag_half`` highlights an interval that
-    excludes 50%."""
+    excludes 50% (with ``flag_key="excludes_share"``: that excludes the fair share)."""
     if not r or r.get("rate") is None:
         return Cell("–" + (" (n=0)" if show_n else ""), "small")
     txt = pct(r["rate"]) + interval(r)
@@ -100,7 +101,7 @@ def rate_cell(r, flag_half=False, show_n=True) -> Cell:
     if r.get("small"):
         txt += " " + SMALL_MARK
         cls = "small"
-    if flag_half and r.get("excludes_half"):
+    if flag_half and r.get(flag_key):
         txt += " *"
         cls = "flag"
     if r.get("significant") and flag_half:
@@ -141,6 +142,23 @@ def record_cells(rec, flag=True) -> list:
         Cell(esc(f"{rec['wins']:,}–{rec['losses']:,}–{rec['draws']:,}")),
         rate_cell(rec["draw_rate"], show_n=False),
     ]
+
+
+def share_record_cells(rec) -> list:
+    """A multiplayer record: win rate [CI] flagged against the fair share, W–L–shared, shared
+    rate."""
+    if not rec:
+        return [Cell("–", "small"), Cell("–", "small"), Cell("–", "small")]
+    return [
+        rate_cell(rec["win_rate"], flag_half=True, flag_key="excludes_share"),
+        Cell(esc(f"{rec['wins']:,}–{rec['losses']:,}–{rec['draws']:,}")),
+        rate_cell(rec["draw_rate"], show_n=False),
+    ]
+
+
+def _policy_list(p) -> str:
+    """A study's policy list: one spec for every seat, or one per seat."""
+    return f"{p[0]} (every seat)" if len(p) == 1 else " vs ".join(p)
 
 
 def table(headers, rows, caption, left=1) -> str:
@@ -244,8 +262,8 @@ class _Builder:
             ["study name", st.get("name", "")],
             ["status", run["status"]],
             ["modes", ", ".join(st.get("modes", []))],
-            ["deck pairings", ", ".join(f"{a} vs {b}" for a, b in st.get("decks", []))],
-            ["policy pairings", ", ".join(f"{a} vs {b}" for a, b in st.get("policies", []))],
+            ["deck pairings", ", ".join(" vs ".join(x) for x in st.get("decks", []))],
+            ["policy pairings", ", ".join(_policy_list(x) for x in st.get("policies", []))],
             ["games per matchup", f"{st.get('games', 0):,}"],
             ["study seed", st.get("seed")],
             ["turn cap", st.get("turn_cap")],
@@ -255,6 +273,14 @@ class _Builder:
             ["played", f"{run['created']} – {run['completed']}"],
             ["games in the dataset", f"{data['games']:,} of {data['games_expected']:,}"],
             ["games analyzed", f"{data['games_analyzed']:,}"],
+            *(
+                [
+                    ["of which two-seat games", f"{data['games_two_seat']:,}"],
+                    ["of which games of 3 or 4 seats", f"{data['games_multi_seat']:,}"],
+                ]
+                if data.get("games_multi_seat")
+                else []
+            ),
             ["games with an engine error (left out)", f"{data['games_error']:,}"],
             ["games with an incomplete event log", f"{data['games_log_lost']:,}"],
         ]
@@ -270,17 +296,64 @@ class _Builder:
             ]
             for g in self.s["groups"]
         ]
+        if grows:
+            self.w(
+                "<p class='note'>Every section is given per <b>group</b>: one game mode and one "
+                "pairing of policies (players).</p>",
+                table(
+                    ["group", "mode", "policies", "decks", "matchups", "games"],
+                    grows,
+                    rests_on(data["games_two_seat"]),
+                    left=4,
+                ),
+            )
+        mp = self.s["multiplayer"]["groups"]
+        if mp:
+            mrows = [
+                [
+                    g["label"],
+                    g["mode"],
+                    str(g["n_players"]),
+                    " / ".join(g["seat_policies"]),
+                    ", ".join(g["decks"]),
+                    f"{g['matchups']:,}",
+                    f"{g['games']:,}",
+                ]
+                for g in mp
+            ]
+            self.w(
+                "<p class='note'>Games of three or four seats have their own section, "
+                "<a href='#multiplayer'>Multiplayer</a>, per <b>multiplayer group</b>: one "
+                "mode, one seat count and one list of seat policies. The sections before it "
+                "are about two-seat games only.</p>",
+                table(
+                    [
+                        "multiplayer group",
+                        "mode",
+                        "seats",
+                        "seat policies",
+                        "decks",
+                        "matchups",
+                        "games",
+                    ],
+                    mrows,
+                    rests_on(self.s["multiplayer"]["games"]),
+                    left=5,
+                ),
+            )
+        self.end()
+
+    def no_two_seat(self) -> bool:
+        """End a two-seat section with nothing to show (a study of games of 3 or 4 seats
+        only); True when it did."""
+        if self.s["groups"]:
+            return False
         self.w(
-            "<p class='note'>Every section is given per <b>group</b>: one game mode and one "
-            "pairing of policies (players).</p>",
-            table(
-                ["group", "mode", "policies", "decks", "matchups", "games"],
-                grows,
-                rests_on(data["games_analyzed"]),
-                left=4,
-            ),
+            "<p>This study has no two-seat games (High Form, Deathmatch, New Player): see "
+            "<a href='#multiplayer'>Multiplayer</a>.</p>"
         )
         self.end()
+        return True
 
     def warnings(self):
         self.h2("warnings")
@@ -298,6 +371,8 @@ class _Builder:
 
     def matchups(self):
         self.h2("matchups")
+        if self.no_two_seat():
+            return
         self.w(
             "<p class='note'>Win rate of the row deck over decisive games (draws — shared wins "
             "— are left out of it and shown as the draw rate), with its 95% Wilson interval. "
@@ -348,6 +423,8 @@ class _Builder:
 
     def field(self):
         self.h2("deck-vs-field")
+        if self.no_two_seat():
+            return
         for f in self.s["deck_vs_field"]:
             g = self.groups[f["group"]]
             self.w(f"<h3>{esc(g['label'])}</h3>", f"<p class='note'>{esc(f['note'])}.</p>")
@@ -384,6 +461,8 @@ class _Builder:
 
     def first_player(self):
         self.h2("first-player")
+        if self.no_two_seat():
+            return
         self.w(
             "<p class='note'>The first player alternates between the seats (game index "
             "parity). First-mover win rate over decisive games; per deck: the deck's win rate "
@@ -476,6 +555,8 @@ class _Builder:
 
     def game_length(self):
         self.h2("game-length")
+        if self.no_two_seat():
+            return
         for gl in self.s["game_length"]:
             g = self.groups[gl["group"]]
             self.w(f"<h3>{esc(g['label'])}</h3>")
@@ -521,6 +602,8 @@ class _Builder:
 
     def end_reasons(self):
         self.h2("end-reasons")
+        if self.no_two_seat():
+            return
         self.w(
             "<p class='note'>Why games ended: <b>score reached</b> (a seat reached the target "
             "score), <b>deck exhausted</b> (a seat drew its last being card), <b>turn cap</b> "
@@ -565,6 +648,8 @@ class _Builder:
 
     def tasks(self):
         self.h2("tasks")
+        if self.no_two_seat():
+            return
         t = self.s["tasks"]
         shown = t["display_recorded"]
         if shown:
@@ -580,6 +665,7 @@ class _Builder:
             self.w(f'<div class="missing"><b>Task display not recorded.</b> {esc(t["note"])}</div>')
         if not t["groups"]:
             self.w("<p>This study has no High Form games.</p>")
+        self.multi_note()
         for tg in t["groups"]:
             g = self.groups[tg["group"]]
             self.w(f"<h3>{esc(g['label'])}</h3>")
@@ -714,6 +800,8 @@ class _Builder:
 
     def cards(self):
         self.h2("cards")
+        if self.no_two_seat():
+            return
         c = self.s["cards"]
         self.w(
             f'<div class="missing"><b>Association, not causation.</b> {esc(c["note"])}</div>',
@@ -724,6 +812,7 @@ class _Builder:
             "difference has a 95% Newcombe interval and is marked when significant after "
             "Holm's correction over the cards of the table.</p>",
         )
+        self.multi_note()
         for cg in c["groups"]:
             self.w(f"<h3>{esc(cg['label'])}</h3>")
             rows = []
@@ -777,6 +866,8 @@ class _Builder:
 
     def deathmatch(self):
         self.h2("deathmatch")
+        if self.no_two_seat():
+            return
         dm = self.s["deathmatch"]
         if not dm["groups"]:
             self.w("<p>This study has no Deathmatch games.</p>")
@@ -819,6 +910,8 @@ class _Builder:
 
     def policies(self):
         self.h2("policies")
+        if self.no_two_seat():
+            return
         p = self.s["policies"]
         self.w(
             f"<p class='note'>{esc(p['note'])}. Win rate of the first-named policy over "
@@ -889,6 +982,213 @@ class _Builder:
                 )
         self.end()
 
+    def multi_note(self):
+        """The one line saying that a two-seat-only section leaves games of 3-4 seats out."""
+        mp = self.s["multiplayer"]
+        if mp["groups"]:
+            self.w(f"<p class='note'>{esc(mp['cards_note'])}</p>")
+
+    def multiplayer(self):
+        self.h2("multiplayer")
+        mp = self.s["multiplayer"]
+        if not mp["groups"]:
+            self.w("<p>This study has no games of three or four seats (melee, team play).</p>")
+            self.end()
+            return
+        self.w(
+            f"<p class='note'>{esc(mp['note'])} Each win rate has its 95% Wilson interval; "
+            "<span class='flag'>*</span> the interval excludes the fair share; "
+            "<span class='sig'>red</span>: the score test against the fair share is also "
+            "significant after Holm's correction over the rows of the table; "
+            f"{SMALL_MARK}: fewer than {SMALL_SAMPLE} decisive seat-games. W–L–S: wins, "
+            "losses, shared wins.</p>",
+            f"<p class='note'>{esc(mp['cards_note'])}</p>",
+        )
+        reasons = mp["reasons"]
+        erows = []
+        for g in mp["groups"]:
+            er = g["end_reasons"]["reasons"]
+            erows.append(
+                [
+                    g["label"],
+                    *[rate_cell(er[r], show_n=False) for r in reasons],
+                    rate_cell(g["shared"], show_n=False),
+                    mean_cell(g["turns"], 1),
+                    f"{g['games']:,}",
+                ]
+            )
+        self.w(
+            "<h3>End reasons, shared wins and game length</h3>",
+            table(
+                [
+                    "multiplayer group",
+                    *[analysis.END_LABELS.get(r, r) for r in reasons],
+                    "shared win",
+                    "turns: mean [95% CI]",
+                    "games",
+                ],
+                erows,
+                rests_on(mp["games"]),
+            ),
+        )
+        self.img(
+            "multiplayer-end-reasons",
+            plots.end_reasons,
+            "Multiplayer: end reasons",
+            reasons,
+            analysis.END_LABELS,
+            [(g["label"], g["end_reasons"]["reasons"]) for g in mp["groups"]],
+        )
+        for g in mp["groups"]:
+            share = g["fair_share"]
+            self.w(f"<h3>{esc(g['label'])}</h3>")
+            facts = (
+                f"{g['games']:,} games in {g['matchups']:,} matchups; seat policies "
+                f"{' / '.join(g['seat_policies'])}; fair share of a "
+                + ("team" if g["team"] else "seat")
+                + f": {pct(share)}. Shared wins: {pct(g['shared']['rate'])}"
+                + interval(g["shared"])
+                + f". Turns: {num(g['turns']['mean'], 1)}"
+                + (
+                    f" [{num(g['turns']['lo'], 1)}, {num(g['turns']['hi'], 1)}]"
+                    if g["turns"]["lo"] is not None
+                    else ""
+                )
+                + "."
+            )
+            self.w(f"<p>{esc(facts)}</p>")
+            if g["melee"]:
+                ml = g["melee"]
+                self.w(
+                    table(
+                        ["final score (lowest colour column)", "mean [95% CI]", "n"],
+                        [
+                            ["winner", mean_cell(ml["winner_score"]), ml["winner_score"]["n"]],
+                            ["all seats", mean_cell(ml["seat_score"]), ml["seat_score"]["n"]],
+                        ],
+                        rests_on(g["games"], extra="Winner: games with a single winner."),
+                    )
+                )
+            uniform = g["uniform_policies"]
+            if g["per_deck"]:
+                rows = [
+                    [
+                        r["deck"] + ("" if uniform else f" ({r['policy']})"),
+                        *share_record_cells(r["record"]),
+                        mean_cell(r["score"]),
+                        f"{r['seat_games']:,}",
+                    ]
+                    for r in g["per_deck"]
+                ]
+                self.w(
+                    table(
+                        [
+                            "deck" + ("" if uniform else " (policy)"),
+                            f"win rate [95% CI] vs fair share {pct(share)}",
+                            "W–L–S",
+                            "shared",
+                            "final score: mean [95% CI]",
+                            "seat-games",
+                        ],
+                        rows,
+                        rests_on(
+                            g["games"],
+                            extra=f"Per deck: its seat-games; the {g['mirror_games']:,} games "
+                            "in which every seat plays the same deck are left out.",
+                        ),
+                    )
+                )
+            else:
+                self.w("<p>No games between different decks in this group.</p>")
+            prow = [
+                [r["label"], *share_record_cells(r["record"]), f"{r['record']['games']:,}"]
+                for r in g["positions"]
+            ]
+            self.w(
+                table(
+                    [
+                        "turn position",
+                        f"win rate [95% CI] vs fair share {pct(share)}",
+                        "W–L–S",
+                        "shared",
+                        "seat-games",
+                    ],
+                    prow,
+                    rests_on(
+                        g["games"],
+                        extra="First-player edge: the seat moving 1st, 2nd... in turn order"
+                        + (
+                            " (in team play the 1st and 3rd players are teammates, as are the "
+                            "2nd and 4th)."
+                            if g["team"]
+                            else "."
+                        ),
+                    ),
+                )
+            )
+            forest = [
+                (r["label"], *_est(r["record"]["win_rate"]), plots.ORANGE, None)
+                for r in g["positions"]
+            ]
+            forest += [
+                (
+                    r["deck"] + ("" if uniform else f" ({r['policy']})"),
+                    *_est(r["record"]["win_rate"]),
+                    plots.BLUE,
+                    f"n={r['record']['win_rate']['n']}",
+                )
+                for r in g["per_deck"]
+            ]
+            if g["team"]:
+                ft = g["first_team"]
+                self.w(
+                    table(
+                        ["", "win rate [95% CI] vs 50%", "W–L–S", "shared", "games"],
+                        [["team of the first player", *record_cells(ft), f"{ft['games']:,}"]],
+                        rests_on(g["games"]),
+                    )
+                )
+                crows = [
+                    [r["label"], *share_record_cells(r["record"]), f"{r['record']['games']:,}"]
+                    for r in g["compositions"]
+                ]
+                if crows:
+                    self.w(
+                        table(
+                            [
+                                "team composition",
+                                "win rate [95% CI] vs 50%",
+                                "W–L–S",
+                                "shared",
+                                "team-games",
+                            ],
+                            crows,
+                            rests_on(
+                                g["games"],
+                                extra="Per team composition (the two teammates' decks): its "
+                                f"team-games; the {g['composition_mirror_team_games']:,} "
+                                "team-games against the same composition are left out.",
+                            ),
+                        )
+                    )
+                else:
+                    self.w("<p>No games between different team compositions in this group.</p>")
+                forest.insert(0, ("first player's team", *_est(ft["win_rate"]), plots.RED, None))
+                forest += [
+                    (r["label"], *_est(r["record"]["win_rate"]), plots.GREEN, None)
+                    for r in g["compositions"]
+                ]
+            self.img(
+                f"multiplayer-{g['id']}",
+                plots.forest,
+                f"{g['label']}: win rates (turn positions, decks"
+                + (", team compositions)" if g["team"] else ")"),
+                forest,
+                f"win rate (decisive games, 95% Wilson); dashed: fair share {pct(share)}",
+                share,
+            )
+        self.end()
+
     def method(self):
         self.h2("method")
         rows = [[k, str(v)] for k, v in METHODS.items()]
@@ -915,6 +1215,7 @@ class _Builder:
         self.cards()
         self.deathmatch()
         self.policies()
+        self.multiplayer()
         self.method()
         self.w("</body></html>")
         return "\n".join(self.parts)

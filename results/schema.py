@@ -126,9 +126,7 @@ for _s in range(N_SEATS):
         )
     )
     for _c in SEAT_COLUMNS:
-        _GAMES.append(
-            (f"seat{_s}_{_c}", pa.int32(), f"seat {_s}: {_SEAT_DOCS[_c]}{_absent}")
-        )
+        _GAMES.append((f"seat{_s}_{_c}", pa.int32(), f"seat {_s}: {_SEAT_DOCS[_c]}{_absent}"))
 
 _CARD_EVENTS = [
     ("game_index", pa.int64(), "game of the event (join with games on partition + game_index)"),

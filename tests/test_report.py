@@ -37,10 +37,15 @@ def wilson(k, n):
 
 
 def _game(mode, decks, policies, i, winner, **kw):
-    row = {c: 0 for c in SCHEMAS["games"].names}
+    """A two-seat game row: the columns of seats 2 and 3 (and winning_team) are null."""
+    row = {
+        c: None if c.startswith(("seat2_", "seat3_")) or c == "winning_team" else 0
+        for c in SCHEMAS["games"].names
+    }
     row.update(
         game_index=i,
         seed=12345,
+        n_players=2,
         first_seat=i % 2,
         winner=winner,
         turns=30,
@@ -55,8 +60,20 @@ def _game(mode, decks, policies, i, winner, **kw):
         seat1_policy=policies[1],
     )
     row.update(kw)
+    row["seat0_won"], row["seat1_won"] = row["winner"] == 0, row["winner"] == 1
     row["_mode"] = mode
     return row
+
+
+# the games columns added with games of 3 and 4 seats: a dataset made before has none of them
+MULTI_SEAT_COLUMNS = {
+    c
+    for c in SCHEMAS["games"].names
+    if c in ("n_players", "winning_team")
+    or c.startswith(("seat2_", "seat3_"))
+    or c.endswith("_won")
+    or (c.startswith(("seat0_col", "seat1_col")))
+}
 
 
 def write_dataset(
@@ -73,13 +90,15 @@ def write_dataset(
     task_names=None,
     display=True,
     names_in_manifest=False,
+    legacy=False,
 ):
     """Write ``games`` (dicts from ``_game``), card events and task claims (dicts with the
     table's columns plus ``_mode``/``_matchup``/``_policies`` or a ``game`` key) as a study.
 
     ``task_names`` (the bit order of ``tasks_shown``) go to the Parquet metadata, as the
     simulator writes them, and with ``names_in_manifest`` to study.json too. ``display=False``
-    writes a dataset of before the ``tasks_shown`` column (no column, no task names)."""
+    writes a dataset of before the ``tasks_shown`` column (no column, no task names);
+    ``legacy=True`` one of before games of 3 and 4 seats (no ``MULTI_SEAT_COLUMNS``)."""
     root = pathlib.Path(root)
     parts = {}
     for g in games:
@@ -129,6 +148,12 @@ def write_dataset(
         schemas["games"] = g.remove(g.get_field_index("tasks_shown"))
         for gr in games:
             gr.pop("tasks_shown", None)
+    if legacy:
+        g = schemas["games"]
+        schemas["games"] = pa.schema([f for f in g if f.name not in MULTI_SEAT_COLUMNS])
+        for gr in games:
+            for c in MULTI_SEAT_COLUMNS:
+                gr.pop(c, None)
     matchups = []
     for (mode, mu, po), tables in parts.items():
         part = f"mode={mode}/matchup={mu}/policies={po}"
@@ -182,7 +207,9 @@ def _bits(*bits):
     return sum(1 << b for b in bits)
 
 
-def hand_dataset(root, bwe=False, status="complete", display=True, names_in_manifest=False):
+def hand_dataset(
+    root, bwe=False, status="complete", display=True, names_in_manifest=False, legacy=False
+):
     """10 High Form games of imperial (seat 0) vs highland (seat 1) and 4 Deathmatch games.
 
     High Form: imperial wins games 0-5, highland 6-7, 8-9 are draws; the first seat is
@@ -299,6 +326,7 @@ def hand_dataset(root, bwe=False, status="complete", display=True, names_in_mani
         task_names=TASKS,
         display=display,
         names_in_manifest=names_in_manifest,
+        legacy=legacy,
     )
 
 
@@ -619,6 +647,36 @@ def test_no_warning_on_a_clean_dataset(hand):
     assert hand["warnings"] == []
     assert hand["data"]["beings_without_effects"] is False
     assert hand["data"]["games_analyzed"] == 14
+    assert hand["data"]["games_two_seat"] == 14 and hand["data"]["games_multi_seat"] == 0
+    assert hand["multiplayer"]["groups"] == [] and hand["multiplayer"]["games"] == 0
+
+
+TWO_SEAT_SECTIONS = (
+    "groups",
+    "matchups",
+    "deck_vs_field",
+    "first_player",
+    "game_length",
+    "end_reasons",
+    "tasks",
+    "cards",
+    "deathmatch",
+    "policies",
+)
+
+
+def test_dataset_of_before_games_of_more_seats(hand, tmp_path):
+    """A dataset without n_players, winning_team, seatN_won, seatN_col*, seat2_*, seat3_*:
+    every game has two seats and every number is the same."""
+    run = hand_dataset(tmp_path / "run", legacy=True)
+    names = pq.read_schema(next((run / "games").rglob("*.parquet"))).names
+    assert "n_players" not in names and "seat2_deck" not in names
+    s = analysis.analyze(run)
+    for section in TWO_SEAT_SECTIONS:
+        assert s[section] == hand[section], section
+    assert s["multiplayer"]["groups"] == [] and s["data"]["games_multi_seat"] == 0
+    page = make_report(run, tmp_path / "rep")["index"].read_text(encoding="utf-8")
+    assert "This study has no games of three or four seats" in page
 
 
 # --- the HTML report -----------------------------------------------------------------------------
