@@ -36,7 +36,7 @@ from core.rng import rand_below
 # --- circular queues ------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def q_pop_top(s, base, cap, head_f, cnt_f):
     """Remove and return the top card, or -1 if the pile is empty."""
     if s[cnt_f] == 0:
@@ -47,20 +47,20 @@ def q_pop_top(s, base, cap, head_f, cnt_f):
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def q_push_bottom(s, base, cap, head_f, cnt_f, card):
     s[base + (s[head_f] + s[cnt_f]) % cap] = card
     s[cnt_f] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def q_push_top(s, base, cap, head_f, cnt_f, card):
     s[head_f] = (s[head_f] + cap - 1) % cap
     s[base + s[head_f]] = card
     s[cnt_f] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def q_shuffle(s, base, cap, head_f, cnt_f):
     """Fisher-Yates over the queue's cards, in place (head kept)."""
     n = s[cnt_f]
@@ -77,24 +77,24 @@ def q_shuffle(s, base, cap, head_f, cnt_f):
 # --- per-seat piles -----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def deck_base(seat):
     return DECK + seat * DECK_CAP
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def hand_card(s, seat, slot):
     return s[HAND + seat * HAND_CAP + slot]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def hand_add(s, seat, card):
     n = s[HAND_N + seat]
     s[HAND + seat * HAND_CAP + n] = card
     s[HAND_N + seat] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_remove(s, seat, slot):
     """Take a card out of the hand, keeping the order of the others; returns the card."""
     base = HAND + seat * HAND_CAP
@@ -107,13 +107,13 @@ def hand_remove(s, seat, slot):
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def discard_own(s, seat, card):
     s[DISC + seat * DISC_CAP + s[DISC_N + seat]] = card
     s[DISC_N + seat] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_card(s, T, seat, card):
     """Put a used or discarded card on the discard pile it belongs to."""
     kind = T.card_kind[card]
@@ -127,7 +127,7 @@ def discard_card(s, T, seat, card):
         s[FDISC_N] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def return_to_bottom(s, T, seat, card):
     """Discard action: a hand card goes under the deck it came from."""
     kind = T.card_kind[card]
@@ -139,7 +139,7 @@ def return_to_bottom(s, T, seat, card):
         q_push_bottom(s, FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT, card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reshuffle_shared(s, base, head_f, cnt_f, disc, disc_n):
     """A shared deck ran out: its discard pile becomes the new deck, shuffled."""
     s[head_f] = 0
@@ -150,7 +150,7 @@ def _reshuffle_shared(s, base, head_f, cnt_f, disc, disc_n):
     q_shuffle(s, base, SHARED_CAP, head_f, cnt_f)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_being(s, ev, seat):
     """Own deck is never reshuffled; returns False when it is empty."""
     card = q_pop_top(s, deck_base(seat), DECK_CAP, DECK_HEAD + seat, DECK_CNT + seat)
@@ -161,7 +161,7 @@ def draw_being(s, ev, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_legend(s, ev, seat):
     if s[LDECK_CNT] == 0:
         _reshuffle_shared(s, LDECK, LDECK_HEAD, LDECK_CNT, LDISC, LDISC_N)
@@ -173,7 +173,7 @@ def draw_legend(s, ev, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_flare(s, ev, seat):
     if s[FDECK_CNT] == 0:
         _reshuffle_shared(s, FDECK, FDECK_HEAD, FDECK_CNT, FDISC, FDISC_N)
@@ -185,7 +185,7 @@ def draw_flare(s, ev, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_in_hand(s, T, seat, kind):
     n = 0
     for i in range(s[HAND_N + seat]):
@@ -194,7 +194,7 @@ def count_in_hand(s, T, seat, kind):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def refill_hand(s, T, ev, seat, legends, extra_beings, extra_legends):
     """End of own turn: flare back to 1, legends to ``legends`` (2; 0 under the new-player
     rules), beings to 3 (+ extra draws)."""

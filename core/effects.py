@@ -174,14 +174,14 @@ from core.pieces import (
 # geometry helpers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _ref(s):
     """Reference square of regions: the being, or where it entered once it is gone."""
     b = s[EFF_BEING_SQ]
     return b if b >= 0 else s[EFF_TARGET]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mark_at(s, T, q, kind):
     """Is ``q`` a mark of this kind in the orientation used for the summon?"""
     o = s[EFF_ORIENT]
@@ -198,7 +198,7 @@ def _mark_at(s, T, q, kind):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _has_arrow(s, T, d):
     o = s[EFF_ORIENT]
     if o < 0:
@@ -209,7 +209,7 @@ def _has_arrow(s, T, d):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _on_arrow_ray(s, T, q):
     ref = _ref(s)
     for d in range(8):
@@ -223,7 +223,7 @@ def _on_arrow_ray(s, T, q):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_to(s, T, q, colour):
     for d in range(8):
         p = T.nbr[q, d]
@@ -232,7 +232,7 @@ def _next_to(s, T, q, colour):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_to_owner(s, T, q, seat, other_than):
     for d in range(8):
         p = T.nbr[q, d]
@@ -243,7 +243,7 @@ def _next_to_owner(s, T, q, seat, other_than):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _is_affected(s, q):
     for k in range(s[EFF_AFFECTED_N]):
         if s[EFF_AFFECTED + k] == q:
@@ -251,7 +251,7 @@ def _is_affected(s, q):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_to_affected(s, T, q):
     for k in range(s[EFF_AFFECTED_N]):
         a = s[EFF_AFFECTED + k]
@@ -260,7 +260,7 @@ def _next_to_affected(s, T, q):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_region(s, T, i, q, seat):
     inc = T.ops[i, I_REGION]
     ex = T.ops[i, I_EXCLUDE]
@@ -312,7 +312,7 @@ def _in_region(s, T, i, q, seat):
 # selectors
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count(s, T, seat, rank_min, rank_max):
     n = 0
     for k in range(T.onboard.shape[0]):
@@ -322,7 +322,7 @@ def _count(s, T, seat, rank_min, rank_max):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _who_ok(s, T, i, owner, seat):
     who = T.ops[i, I_WHO]
     if who == W_SELF:
@@ -345,7 +345,7 @@ def _who_ok(s, T, i, owner, seat):
     return True  # W_ANY
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _selected(s, T, i, q, seat):
     """Does the piece on ``q`` match the instruction's owner / rank / region selector?"""
     code = s[BOARD + q]
@@ -365,7 +365,7 @@ def _selected(s, T, i, q, seat):
 # moves
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _is_combat(s, T, i, q):
     kind = T.ops[i, I_MOVE_KIND]
     if kind == MK_COMBAT_ONCE:
@@ -375,7 +375,7 @@ def _is_combat(s, T, i, q):
     return kind == MK_COMBAT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _can_enter(s, dest, mover_rank, combat):
     code = s[BOARD + dest]
     if code == 0:
@@ -385,7 +385,7 @@ def _can_enter(s, dest, mover_rank, combat):
     return (code & 3) < mover_rank
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dest_ok(s, T, i, q, d, seat):
     dm = T.ops[i, I_DEST]
     if dm == 0:
@@ -404,7 +404,7 @@ def _dest_ok(s, T, i, q, d, seat):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _emit(opts, n, a, b, alt):
     if n < opts.shape[0] - 1:  # keep one row free for a skip option
         opts[n, 0] = OPT_TARGET
@@ -415,7 +415,7 @@ def _emit(opts, n, a, b, alt):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move_targets(s, T, i, q, seat, opts, n, alt):
     r = s[BOARD + q] & 3
     combat = _is_combat(s, T, i, q)
@@ -453,7 +453,7 @@ def _move_targets(s, T, i, q, seat, opts, n, alt):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _direction(T, a, b):
     """Direction index from a towards b if they are on one line, else -1."""
     dr = b // 9 - a // 9
@@ -473,7 +473,7 @@ def _direction(T, a, b):
 # shots
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shoot_line(s, T, ev, i, d, seat, dry):
     """Walk from the being along ``d``; destroy (unless ``dry``) what the shot hits."""
     kill = T.ops[i, I_RANKS]
@@ -500,7 +500,7 @@ def _shoot_line(s, T, ev, i, d, seat, dry):
     return hits
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shoot(s, T, ev, i, d, seat, dry):
     hits = _shoot_line(s, T, ev, i, d, seat, dry)
     if T.ops[i, I_FLAGS] & F_FAN:
@@ -513,7 +513,7 @@ def _shoot(s, T, ev, i, d, seat, dry):
 # targets
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def instruction_targets(s, T, ev, i, opts, n, alt):
     """Append the legal targets of instruction ``i`` (not OP_CHOOSE) to ``opts``."""
     seat = s[COLOUR + s[CUR]]  # pieces belong to colours (teammates share one)
@@ -567,7 +567,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_targets(s, T, ev, pc, opts):
     """Options for the instruction at ``pc`` (a choice block unions its alternatives)."""
     n = 0
@@ -583,7 +583,7 @@ def step_targets(s, T, ev, pc, opts):
 # carrying instructions out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _kill(s, ev, q, seat, counts):
     code = destroy(s, ev, q, seat, counts)
     if code != 0:
@@ -595,7 +595,7 @@ def _kill(s, ev, q, seat, counts):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _touch(s, q):
     """Remember a square (and its piece's colour) as affected by this effect."""
     n = s[EFF_AFFECTED_N]
@@ -607,7 +607,7 @@ def _touch(s, q):
         s[EFF_AFFECTED_COLOURS] |= 1 << (code >> 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _select(s, T, q):
     code = s[BOARD + q]
     s[EFF_SEL_SQ] = q
@@ -616,7 +616,7 @@ def _select(s, T, q):
     s[EFF_SEL_WAS_RED] = 1 if T.sq_color[q] == SQ_RED else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _do_move(s, T, ev, i, a, b, seat):
     mover = s[BOARD + a]
     counts = (T.ops[i, I_FLAGS] & F_NO_COUNT) == 0
@@ -641,7 +641,7 @@ def _do_move(s, T, ev, i, a, b, seat):
     s[EFF_DIR] = d if T.dist[a, b] == 1 or T.ops[i, I_MOVE_TYPE] == MT_CHARGE else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_instruction(s, T, ev, i, a, b):
     """Carry out instruction ``i`` on target (a, b); sets the result registers."""
     seat = s[COLOUR + s[CUR]]
@@ -684,7 +684,7 @@ def apply_instruction(s, T, ev, i, a, b):
     s[EFF_LAST_DONE] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _card_to_top(s, seat, k):
     """Kiskin Spirit: card number ``k`` of the discard pile goes on top of the deck."""
     base = DISC + seat * DISC_CAP
@@ -696,7 +696,7 @@ def _card_to_top(s, seat, k):
     q_push_top(s, deck_base(seat), DECK_CAP, DECK_HEAD + seat, DECK_CNT + seat, card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _run_automatic(s, T, ev, i):
     """Instructions without a choice. Returns False if ``i`` needs a target instead."""
     op = T.ops[i, I_OP]
@@ -727,7 +727,7 @@ def _run_automatic(s, T, ev, i):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _width(T, pc):
     """Rows taken by the step at ``pc`` (a choice block includes its alternatives)."""
     if T.ops[pc, I_OP] == OP_CHOOSE:
@@ -735,14 +735,14 @@ def _width(T, pc):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _full_moon(s, T):
     t = s[EFF_TARGET]
     c = T.sq_color[t]
     return c == SQ_GREEN or (c == SQ_RED and T.sq_central[t] == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cond_holds(s, T, pc):
     c = T.ops[pc, I_COND]
     if c == 0:
@@ -791,7 +791,7 @@ def cond_holds(s, T, pc):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_target(s, T, ev, a, b, alt):
     """The pending step's target was chosen: carry it out and move past the step."""
     pc = s[EFF_PC]
@@ -803,7 +803,7 @@ def apply_target(s, T, ev, a, b, alt):
     s[EFF_PC] = pc + _width(T, pc)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def skip_step(s, T):
     """The step ran but did nothing (declined, or no legal target)."""
     pc = s[EFF_PC]
@@ -813,7 +813,7 @@ def skip_step(s, T):
     s[EFF_PC] = pc + _width(T, pc)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_effect(s, T, ev, opts):
     """Run instructions until one needs a decision (returns its option count, options in
     ``opts``) or the program ends (returns 0)."""

@@ -8,7 +8,7 @@ from numba import njit
 from core.layout import EV_LOST, EV_N, TURN_NO
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def log_event(s, ev, kind, seat, a, b, c):
     """Append one event; ``seat`` is the seat it concerns (usually the one to move)."""
     n = s[EV_N]

@@ -181,7 +181,7 @@ SLOT_BITS = 4  # OPT_SUMMON column 1: hand slot + 16 * (improvised colour + 1)
 # small helpers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _opt(opts, n, kind, a, b, c):
     if n < opts.shape[0]:
         opts[n, 0] = kind
@@ -192,7 +192,7 @@ def _opt(opts, n, kind, a, b, c):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flare_halves(s, T, card, seat, opp):
     """Bitmask of the flare halves allowed against colour ``opp``: 1 upper, 2 lower."""
     me = s[COLOUR + seat]
@@ -210,7 +210,7 @@ def flare_halves(s, T, card, seat, opp):
 # options per phase
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def action_options(s, T, opts):
     """Place / summon / discard while actions are left, flares, the team pass, end turn.
 
@@ -258,7 +258,7 @@ def action_options(s, T, opts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def claim_options(s, T, opts):
     n = 0
     for k in range(3):
@@ -270,7 +270,7 @@ def claim_options(s, T, opts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _summon_pickup_options(s, T, opts):
     seat = s[COLOUR + s[CUR]]
     card = s[PEND_CARD]
@@ -294,7 +294,7 @@ def _summon_pickup_options(s, T, opts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def phase_options(s, T, ev, opts):
     """Options of the pending decision (the effect phase recomputes its step's targets)."""
     ph = s[PHASE]
@@ -342,7 +342,7 @@ def phase_options(s, T, ev, opts):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _melee_setup_options(s, T, opts):
     """Both squares of every diamond pair not used yet."""
     n = 0
@@ -357,7 +357,7 @@ def _melee_setup_options(s, T, opts):
 # turn flow
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_turn(s, T, ev, seat, extra):
     s[CUR] = seat
     s[CONTROL] = seat
@@ -382,7 +382,7 @@ def start_turn(s, T, ev, seat, extra):
     log_event(s, ev, EV_TURN, seat, s[ACTIONS_LEFT], extra, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def game_over(s, T, ev, reason):
     refresh_scores(s, T)
     if reason != 0:
@@ -393,7 +393,7 @@ def game_over(s, T, ev, reason):
     log_event(s, ev, EV_END, s[CUR], s[END_REASON], s[WINNER], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_turn(s, T, ev):
     """After the optional task claim: refill, end checks, hand over to the next seat."""
     seat = s[CUR]
@@ -428,7 +428,7 @@ def finish_turn(s, T, ev):
     start_turn(s, T, ev, (seat + 1) % s[N_PLAYERS], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_legends_over(s, T, ev, seat):
     """Team play: the legend cards in hand go to the teammate, who plays next for the team
     (so each team holds two legend cards between its members)."""
@@ -444,7 +444,7 @@ def _hand_legends_over(s, T, ev, seat):
             k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_turn(s, T, ev):
     if scores_destruction(s[MODE]):
         odd = score_destruction(s, ev)
@@ -459,7 +459,7 @@ def end_turn(s, T, ev):
     finish_turn(s, T, ev)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _effect_done(s, T):
     """The running program ended: the card goes to its discard pile."""
     if s[EFF_CARD] >= 0:
@@ -469,7 +469,7 @@ def _effect_done(s, T):
     s[PHASE] = PH_ACTION
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_program(s, start, end, next_start, next_end):
     s[EFF_PC] = start
     s[EFF_END] = end
@@ -492,7 +492,7 @@ def _start_program(s, start, end, next_start, next_end):
     s[PHASE] = PH_EFFECT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _complete_summon(s, T, ev):
     seat = s[CUR]
     me = s[COLOUR + seat]
@@ -524,7 +524,7 @@ def _complete_summon(s, T, ev):
             add_points(s, ev, seat, 1, SR_LEGEND, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _needs_pickup(s, T, card):
     seat = s[COLOUR + s[CUR]]
     if T.card_rank[card] == LEGENDARY:
@@ -532,7 +532,7 @@ def _needs_pickup(s, T, card):
     return s[STOCK + seat] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_flare(s, T, ev, slot, opp):
     seat = s[CUR]
     card = hand_remove(s, seat, slot)
@@ -568,7 +568,7 @@ def _play_flare(s, T, ev, slot, opp):
 # applying options
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_option(s, T, ev, kind, a, b, c):
     """Carry out one option of the pending decision (no validation: options come from
     ``advance``)."""
@@ -671,7 +671,7 @@ def apply_option(s, T, ev, kind, a, b, c):
             finish_turn(s, T, ev)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _setup_pieces(s, T, ev, own_index):
     """Duel (and team Deathmatch, for the two colours): the second seat puts its piece on
     duel_start[own_index], the first seat's on the other square; then the first seat
@@ -687,7 +687,7 @@ def _setup_pieces(s, T, ev, own_index):
     start_turn(s, T, ev, first, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def melee_setup_colour(first, n_players, k):
     """Colour of the k-th melee starting piece: the third seat's, then the first's and the
     second's (3 players) or the third's, the fourth's and the first's (4 players)."""
@@ -698,7 +698,7 @@ def melee_setup_colour(first, n_players, k):
     return (first + step) % n_players
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _melee_setup_piece(s, T, ev, sq):
     """The last seat puts one starting piece next to a diamond mark; after three, the first
     seat starts."""
@@ -715,7 +715,7 @@ def _melee_setup_piece(s, T, ev, sq):
         start_turn(s, T, ev, s[FIRST], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(s, T, ev, opts):
     """Resolve everything automatic; return the number of options of the next decision
     (rows of ``opts``), or 0 when the game is over."""

@@ -99,7 +99,7 @@ INV_NAMES = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _check_pieces(s, T):
     np_ = n_colours(s)  # pieces and stocks belong to colours
     legends_total = legendary_pool(s[MODE])
@@ -129,13 +129,13 @@ def _check_pieces(s, T):
     return INV_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _tally_queue(s, base, cap, head_f, cnt_f, seen):
     for i in range(s[cnt_f]):
         seen[s[base + (s[head_f] + i) % cap]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _check_cards(s, T):
     C = T.card_kind.shape[0]
     seen = np.zeros(C, np.int64)
@@ -180,7 +180,7 @@ def _check_cards(s, T):
     return INV_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _check_tasks(s, T):
     if not has_tasks(s[MODE]):
         return INV_OK
@@ -206,7 +206,7 @@ def _check_tasks(s, T):
     return INV_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _check_score_events(s, T, ev):
     """Recompute every colour's score from the log alone and compare.
 
@@ -253,7 +253,7 @@ def _check_score_events(s, T, ev):
     return INV_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _check_melee_events(s, ev):
     """Melee: column totals from the events equal SCORE_COLOR, every seat's score is its
     lowest column, and each finished turn's destruction points match its destroy events."""
@@ -293,7 +293,7 @@ def _check_melee_events(s, ev):
     return INV_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _melee_turn_ok(tally, dpts, mover, np_):
     odd = 0
     extra = 0
@@ -313,7 +313,7 @@ def _melee_turn_ok(tally, dpts, mover, np_):
     return extra == (1 if odd >= 2 else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _turn_points(tally, mover, np_):
     pts = 0
     for c in range(np_):
@@ -322,7 +322,7 @@ def _turn_points(tally, mover, np_):
     return pts
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def check_state(s, T, ev):
     err = _check_pieces(s, T)
     if err == 0:

@@ -100,7 +100,7 @@ ERR_POLICY = -1
 ERR_LOG = 999
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def workspace():
     """Scratch buffers of the lookahead players, allocated once per kernel call."""
     work = np.zeros((3, STATE_SIZE), np.int32)
@@ -109,7 +109,7 @@ def workspace():
     return work, wopts, ev0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def play_to_end(s, T, ev, opts, policies, params, check):
     """Play the game in ``s`` to its end; with ``check`` run the invariant checker after
     every applied option. Returns 0, or the first error code."""
@@ -133,7 +133,7 @@ def play_to_end(s, T, ev, opts, policies, params, check):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _record(out, g, s, T, n_players, err):
     out[g, R_WINNER] = s[WINNER]
     out[g, R_FIRST] = s[FIRST]
@@ -160,7 +160,7 @@ def _record(out, g, s, T, n_players, err):
             out[g, b + S_COLUMN + c] = s[SCORE_COLOR + p * MAX_PLAYERS + c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _extract(s, ev, g, out, cev, nce, tcl, ntc):
     """Card events and task claims of game ``g`` from its log."""
     for i in range(s[EV_N]):
@@ -197,7 +197,7 @@ def _extract(s, ev, g, out, cev, nce, tcl, ntc):
     return nce, ntc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def play_batch(
     T,
     mode,
@@ -234,7 +234,7 @@ def play_batch(
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def play_chunk(
     T,
     mode,

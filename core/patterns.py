@@ -67,7 +67,7 @@ def compile_orientations(cells, target_req, marks):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _square_at(sq, dr, dc):
     r = sq // 9 + dr
     c = sq % 9 + dc
@@ -76,7 +76,7 @@ def _square_at(sq, dr, dc):
     return r * 9 + c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pattern_enemies(s, T, seat, o, target, being_rank):
     """Can orientation ``o`` be matched with the being entering ``target``, counting every
     piece as if it were the seat's own? -1 if not; else the number of enemy pieces the match
@@ -106,7 +106,7 @@ def pattern_enemies(s, T, seat, o, target, being_rank):
     return n * 16 + mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pattern_fits(s, T, seat, o, target, being_rank, borrow):
     """Is orientation ``o`` matched by the seat's pieces with the being entering ``target``?
 
@@ -135,7 +135,7 @@ def pattern_fits(s, T, seat, o, target, being_rank, borrow):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def summon_stock_ok(s, T, seat, o, target, being_rank, own_of_kind):
     """The summoned piece can be found: stock, an oversummoned own piece of the same kind,
     or one of your pieces of that kind outside the pattern to pick up."""
@@ -157,7 +157,7 @@ def summon_stock_ok(s, T, seat, o, target, being_rank, own_of_kind):
     return own_of_kind - used > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_own(s, T, seat, legendary):
     n = 0
     for i in range(T.onboard.shape[0]):
@@ -167,7 +167,7 @@ def count_own(s, T, seat, legendary):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def anchor_squares(s, T, seat, out):
     """Squares whose pieces may anchor a pattern: yours, every piece while an enemy piece
     may be borrowed, and pieces of colours you may still improvise with (melee). Written to
@@ -184,7 +184,7 @@ def anchor_squares(s, T, seat, out):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
     """Append the summon rows of (orientation, target): one plain row when borrowed pieces
     cover every enemy piece; else, when one enemy piece is left over, one row per colour
@@ -205,7 +205,7 @@ def _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, own_leg):
     """Append an OPT_SUMMON row for every legal (orientation, target) of ``card``.
 
@@ -256,7 +256,7 @@ def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, 
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_summons(s, T, seat, card, slot, opts, n):
     """``find_summons`` for one card, doing its own set-up (the turn loop shares it)."""
     anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
@@ -266,7 +266,7 @@ def card_summons(s, T, seat, card, slot, opts, n):
     return find_summons(s, T, seat, card, slot, opts, n, anchors, m, pool, leg)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _add(opts, n, slot, o, t):
     if n < opts.shape[0] - SCRATCH_ROWS:
         opts[n, 0] = OPT_SUMMON
@@ -277,7 +277,7 @@ def _add(opts, n, slot, o, t):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reference_summons(s, T, seat, card, slot, opts, n):
     """Plain scan: every orientation at every square, written independently of
     ``find_summons``'s loop; the yardstick it is tested against."""
@@ -292,7 +292,7 @@ def reference_summons(s, T, seat, card, slot, opts, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pattern_squares(T, o, target, out):
     """Squares of your pieces used by the pattern (the target excluded); returns the count."""
     m = 0

@@ -21,22 +21,22 @@ from core.events import log_event
 from core.layout import BOARD, CUR, DESTROYED, LSTOCK, STOCK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def owner_of(code):
     return code >> 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def rank_of(code):
     return code & 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def piece_code(owner, rank):
     return owner * 4 + rank
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def has_stock(s, seat, rank):
     """A piece of this rank can come from the seat's stock (legendary pieces are separate)."""
     if rank == LEGENDARY:
@@ -44,7 +44,7 @@ def has_stock(s, seat, rank):
     return s[STOCK + seat] > 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def lift(s, sq):
     """Take the piece off ``sq`` back into its owner's stock; returns its code."""
     code = s[BOARD + sq]
@@ -57,7 +57,7 @@ def lift(s, sq):
     return code
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def put(s, sq, seat, rank):
     """Put a piece from the seat's stock on an empty square (caller checked the stock)."""
     if rank == LEGENDARY:
@@ -67,7 +67,7 @@ def put(s, sq, seat, rank):
     s[BOARD + sq] = seat * 4 + rank
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def destroy(s, ev, sq, by_seat, counts):
     """Destroy the piece on ``sq``; an enemy piece adds to the mover's turn counters.
 
@@ -85,14 +85,14 @@ def destroy(s, ev, sq, by_seat, counts):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_up(s, ev, sq, seat):
     """Out-of-stock step: a seat takes one of its own pieces back (never counted)."""
     code = lift(s, sq)
     log_event(s, ev, EV_PICKUP, s[CUR], sq, code, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def can_upgrade(s, sq):
     code = s[BOARD + sq]
     r = code & 3
@@ -103,7 +103,7 @@ def can_upgrade(s, sq):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def upgrade(s, ev, sq, by_seat):
     code = s[BOARD + sq]
     who = code >> 2
@@ -116,7 +116,7 @@ def upgrade(s, ev, sq, by_seat):
     log_event(s, ev, EV_UPGRADE, s[CUR], sq, s[BOARD + sq], 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def can_downgrade(s, sq):
     code = s[BOARD + sq]
     r = code & 3
@@ -127,7 +127,7 @@ def can_downgrade(s, sq):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def downgrade(s, ev, sq, by_seat):
     code = s[BOARD + sq]
     who = code >> 2
@@ -140,7 +140,7 @@ def downgrade(s, ev, sq, by_seat):
     log_event(s, ev, EV_DOWNGRADE, s[CUR], sq, s[BOARD + sq], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def convert(s, ev, sq, seat, rank):
     """Replace an enemy piece by the seat's piece of ``rank``; counts as destroyed."""
     code = lift(s, sq)

@@ -13,12 +13,12 @@ from core.layout import RNG
 M32 = 0xFFFFFFFF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _rotl(x, k):
     return ((x << k) | (x >> (32 - k))) & M32
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _mul32(a, b):
     """(a * b) mod 2**32 without 64-bit overflow: split b into 16-bit halves."""
     lo = a * (b & 0xFFFF)
@@ -26,13 +26,13 @@ def _mul32(a, b):
     return (lo + hi) & M32
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _store(s, i, v):
     """Write a 32-bit unsigned word into the signed int32 state row."""
     s[i] = v - (1 << 32) if v >= (1 << 31) else v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mix32(h):
     """murmur3 finaliser: spreads the bits of a 32-bit value."""
     h = h & M32
@@ -44,7 +44,7 @@ def _mix32(h):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_game(s, seed_hi, seed_lo, game_index):
     """Seed from (study seed, game index) only, so results never depend on scheduling."""
     a = np.int64(seed_hi) & M32
@@ -59,7 +59,7 @@ def seed_game(s, seed_hi, seed_lo, game_index):
         next32(s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def next32(s):
     s0 = np.int64(s[RNG]) & M32
     s1 = np.int64(s[RNG + 1]) & M32
@@ -80,7 +80,7 @@ def next32(s):
     return result
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def rand_below(s, n):
     """Uniform integer in [0, n) (Lemire's multiply-shift; n < 2**31)."""
     return (next32(s) * np.int64(n)) >> 32

@@ -38,7 +38,7 @@ MELEE_TARGET_3 = 12  # in any single colour column
 MELEE_TARGET_4 = 10
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pieces_on_board(s, T, colour, rank_min):
     n = 0
     for i in range(T.onboard.shape[0]):
@@ -48,13 +48,13 @@ def pieces_on_board(s, T, colour, rank_min):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def high_form_score(s, T, colour):
     """Claimed task points + 1 per legendary piece of the colour on the board right now."""
     return s[TASK_PTS + colour] + pieces_on_board(s, T, colour, LEGENDARY)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def melee_low(s, seat):
     """A melee seat's score: its lowest opponent column."""
     low = 1 << 30
@@ -64,7 +64,7 @@ def melee_low(s, seat):
     return low
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def refresh_scores(s, T):
     if has_tasks(s[MODE]):
         for c in range(n_colours(s)):
@@ -74,7 +74,7 @@ def refresh_scores(s, T):
             s[SCORE + p] = melee_low(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_points(s, ev, seat, pts, reason, column):
     """``pts`` for ``seat`` (in melee: in ``column``); logged as a score event."""
     if pts == 0:
@@ -89,7 +89,7 @@ def add_points(s, ev, seat, pts, reason, column):
         log_event(s, ev, EV_SCORE, col, pts, reason, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def colour_points(s, colour):
     """Destruction points of this turn against one colour: 2 per legendary, 1 per heroic,
     1 per pair of commons."""
@@ -97,7 +97,7 @@ def colour_points(s, colour):
     return 2 * s[base + LEGENDARY] + s[base + HEROIC] + s[base + COMMON] // 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_destruction(s, ev):
     """Deathmatch end of turn. Melee scores each colour in its own column and returns the
     bitmask of colours with an unpaired common when two or more have one (their leftovers
@@ -123,7 +123,7 @@ def score_destruction(s, ev):
     return odd if n_odd >= 2 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_reached(s):
     mode = s[MODE]
     if mode == MODE_MELEE:
@@ -145,7 +145,7 @@ def score_reached(s):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_winner(s, T):
     """Most points (melee: the highest lowest column, then the next lowest...); ties: more
     upgraded pieces on the board, then more pieces; else shared. Team play names the
@@ -165,23 +165,31 @@ def decide_winner(s, T):
     s[WINNER] = -1 if shared else best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _kth_lowest(s, seat, k):
-    """The k-th lowest (0-based) of a melee seat's opponent columns."""
-    vals = [0, 0, 0]
-    m = 0
-    for c in range(s[N_PLAYERS]):
-        if c != seat:
-            vals[m] = s[SCORE_COLOR + seat * MAX_PLAYERS + c]
-            m += 1
-    for i in range(m):
-        for j in range(i + 1, m):
-            if vals[j] < vals[i]:
-                vals[i], vals[j] = vals[j], vals[i]
-    return vals[k]
+    """The k-th lowest (0-based) of a melee seat's opponent columns: the column value that
+    has at most k columns below it and more than k at or below it."""
+    n = s[N_PLAYERS]
+    for c in range(n):
+        if c == seat:
+            continue
+        v = s[SCORE_COLOR + seat * MAX_PLAYERS + c]
+        below = 0
+        at_or_below = 0
+        for d in range(n):
+            if d == seat:
+                continue
+            w = s[SCORE_COLOR + seat * MAX_PLAYERS + d]
+            if w < v:
+                below += 1
+            if w <= v:
+                at_or_below += 1
+        if below <= k < at_or_below:
+            return v
+    return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _compare(s, T, a, b):
     if s[MODE] == MODE_MELEE:
         for k in range(s[N_PLAYERS] - 1):

@@ -68,7 +68,7 @@ HIGH_FORM_POOL = 17
 LEGENDARY_POOL = 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pool_size(mode, n_players):
     """Double-sided pieces per colour: 17 with High Form rules (also teams and new players),
     18 minus the players in Deathmatch (BGA; the reference notes this smaller stock is
@@ -81,13 +81,13 @@ def pool_size(mode, n_players):
     return 18 - n_players
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legendary_pool(mode):
     """Legendary pieces per colour: none under the new-player rules."""
     return 0 if mode == MODE_NEW_PLAYER else LEGENDARY_POOL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draws_legends(mode, first, n_players, seat):
     """Opening legend cards: none for new players; in team play only the first member of
     each team to play holds the team's two (they are handed to the teammate after each
@@ -99,7 +99,7 @@ def draws_legends(mode, first, n_players, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blank_state(s):
     """Zero the row, then mark every "none" field with -1 (empty hands, no task, no card)."""
     for i in range(STATE_SIZE):
@@ -129,7 +129,7 @@ def blank_state(s):
             s[HAND + p * HAND_CAP + k] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_game(
     s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, game_index, turn_cap, allow_no_effect
 ):

@@ -21,7 +21,7 @@ from core.layout import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _same_type_shown(s, T, task):
     n = 0
     for k in range(N_AVAIL):
@@ -31,7 +31,7 @@ def _same_type_shown(s, T, task):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_fitting(s, T):
     """Next task that is not the third of its type on display; -1 if none in the deck.
 
@@ -46,7 +46,7 @@ def _draw_fitting(s, T):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup_tasks(s, T, basic_only):
     """Shuffle the task deck and lay out the display; ``basic_only`` (new-player rules)
     leaves the advanced tasks out of the game."""
@@ -77,7 +77,7 @@ def setup_tasks(s, T, basic_only):
     s[TNEXT] = _draw_fitting(s, T)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove_claimed(s, T, task):
     """A claimed task leaves the display; the next one moves up and a new next is drawn."""
     for k in range(N_AVAIL):

@@ -57,14 +57,14 @@ CM_GREEN = 2
 SIZE = 9  # board side: square = row * SIZE + col
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _in_mask(colour, mask):
     return (colour == SQ_RED and (mask & CM_RED) != 0) or (
         colour == SQ_GREEN and (mask & CM_GREEN) != 0
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _side(s, seat, code):
     """+1 own piece, -1 enemy piece, 0 empty (or a seat outside the game)."""
     if code == 0:
@@ -77,7 +77,7 @@ def _side(s, seat, code):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _destroyed(s, seat, rank):
     """This turn's destroy counter for one rank, summed over the enemy colours."""
     n = 0
@@ -87,7 +87,7 @@ def _destroyed(s, seat, rank):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _centre(T):
     """The central square all of whose neighbours are central too."""
     for i in range(T.onboard.shape[0]):
@@ -104,7 +104,7 @@ def _centre(T):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _diagonal_ok(s, T, seat, centre, d, min_pieces, min_up):
     """Own pieces on the full line through the centre along direction d (and its opposite)."""
     code = s[BOARD + centre]
@@ -122,7 +122,7 @@ def _diagonal_ok(s, T, seat, centre, d, min_pieces, min_up):
     return mine >= min_pieces and up >= min_up
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _chain(s, T, seat, ids, a, b):
     """Is an own piece with ids == a 8-connected through own pieces to one with ids == b?"""
     seen = np.zeros(NSQ, np.int8)
@@ -149,7 +149,7 @@ def _chain(s, T, seat, ids, a, b):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _near_other_enemy(s, T, seat, q, p):
     """Is square q adjacent to an enemy piece other than the one on p?"""
     for d in range(8):
@@ -159,7 +159,7 @@ def _near_other_enemy(s, T, seat, q, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _isolated(s, T, seat, p, ring, max_moves):
     """Enemy piece on p: a fellow at exactly `ring`, yet no short empty path to any fellow."""
     has_ring = False
@@ -193,7 +193,7 @@ def _isolated(s, T, seat, p, ring, max_moves):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def task_holds(s, T, task, seat):
     """Does `seat` meet the condition of task `task` in the single game row `s`?"""
     kind = T.task_kind[task]
