@@ -10,7 +10,7 @@ every array an engine function receives, on every call; with the Tables namedtup
 of arrays) passed down to small helpers hundreds of times per action, those atomic updates
 took about three quarters of all cycles. The engine functions never allocate, so they are
 compiled with ``_nrt=False`` (no reference counting; 3.5x faster). Only functions that
-allocate (the kernel drivers, the invariant checker, the lookahead players and a few task
+allocate (the kernel drivers, the invariant checker, the Monte Carlo player and a few task
 criteria that use scratch arrays) keep the runtime, marked ``_nrt=True`` explicitly: a
 function without the flag would inherit its caller's setting. ``_nrt`` is a numba compiler
 option with a leading underscore, so pyproject pins the numba versions it was tested with.

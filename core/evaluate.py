@@ -43,7 +43,7 @@ WEIGHT_NAMES = (
 )  # fmt: skip
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _pieces(s, T, seat, rank):
     n = 0
     for i in range(T.onboard.shape[0]):
@@ -53,14 +53,14 @@ def _pieces(s, T, seat, rank):
     return n
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _points(s, T, colour):
     if has_tasks(s[MODE]):
         return s[TASK_PTS + colour] + _pieces(s, T, colour, LEGENDARY)
     return s[SCORE + colour]
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def evaluate(s, T, seat, w, opts):
     """Value of state ``s`` for ``seat`` (that is, for its colour: a team in team play)
     under weights ``w`` (``opts`` is scratch)."""
@@ -101,7 +101,7 @@ def evaluate(s, T, seat, w, opts):
     return v
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _best_other(s, T, me):
     best = -1_000_000
     for p in range(n_colours(s)):

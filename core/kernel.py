@@ -109,11 +109,11 @@ def workspace():
     return work, wopts, ev0
 
 
-@njit(cache=True, _nrt=True)
-def play_to_end(s, T, ev, opts, policies, params, check):
+@njit(cache=True, _nrt=False)
+def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0):
     """Play the game in ``s`` to its end; with ``check`` run the invariant checker after
-    every applied option. Returns 0, or the first error code."""
-    work, wopts, ev0 = workspace()
+    every applied option. ``work``, ``wopts``, ``ev0``: the lookahead players' buffers
+    (``workspace``). Returns 0, or the first error code."""
     n = advance(s, T, ev, opts)
     while n > 0:
         seat = s[CONTROL]  # the seat deciding: the teammate after a team pass
@@ -264,6 +264,7 @@ def play_chunk(
     s = np.zeros(STATE_SIZE, np.int32)
     opts = np.zeros((MAX_OPTIONS, OPT_WIDTH), np.int32)
     ev = np.zeros((ev_rows, 6), np.int32)
+    work, wopts, ev0 = workspace()
     for g in range(n_games):
         gi = first_index + g
         init_game(
@@ -280,7 +281,7 @@ def play_chunk(
             turn_cap,
             allow_no_effect,
         )
-        err = play_to_end(s, T, ev, opts, policies, params, check)
+        err = play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0)
         if check and ev_rows > 0 and s[EV_LOST] > 0 and err == 0:
             err = ERR_LOG
         _record(out, g, s, T, n_players, err)

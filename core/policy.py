@@ -32,7 +32,7 @@ PP_WIDTH = N_WEIGHTS + 3
 EPS = 1e-9
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _nth_of_kind(opts, n, kind, j):
     for i in range(n):
         if opts[i, 0] == kind:
@@ -42,7 +42,7 @@ def _nth_of_kind(opts, n, kind, j):
     return -1
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _count_kind(opts, n, kind):
     c = 0
     for i in range(n):
@@ -51,7 +51,7 @@ def _count_kind(opts, n, kind):
     return c
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def choose_random(s, opts, n):
     ph = s[PHASE]
     if ph == PH_ACTION:
@@ -77,18 +77,25 @@ def choose_random(s, opts, n):
     return rand_below(s, n)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, inline="always", _nrt=False)
+def _copy_row(dst, src):
+    """``dst[:] = src`` without numba's runtime (a slice assignment needs it)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
 def _option_value(s, T, opts, k, w, work, wopts, ev0):
     """Greedy value of option ``k``: apply it to a copy, run to the next decision, score."""
     seat = s[CUR]
     c = work[0]
-    c[:] = s
+    _copy_row(c, s)
     apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
     advance(c, T, ev0, wopts[0])
     return evaluate(c, T, seat, w, wopts[0])
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def choose_greedy(s, T, opts, n, params, work, wopts, ev0):
     best = -np.inf
     ties = 0
@@ -107,7 +114,7 @@ def choose_greedy(s, T, opts, n, params, work, wopts, ev0):
     return pick
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _playout(s, T, seat, w, horizon, work, wopts, ev0):
     """Random play from ``work[1]`` for ``horizon`` turns; the value for ``seat``."""
     c = work[1]
@@ -155,7 +162,7 @@ def choose_mc(s, T, opts, n, params, work, wopts, ev0):
     return pick
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _reseed(c, s):
     """Give the playout copy fresh random words drawn from the real game's generator, so
     playouts differ from each other but the game stays reproducible."""
@@ -164,7 +171,7 @@ def _reseed(c, s):
         c[RNG + i] = v if v != 0 else 1
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def choose(s, T, opts, n, policy, params, work, wopts, ev0):
     """Dispatch on the seat's policy code (constants.POL_*); -1 for an unknown code."""
     if n == 1:
