@@ -16,7 +16,6 @@ from core.layout import (
     LEGENDS_SUMMONED,
     MAX_PLAYERS,
     N_PLAYERS,
-    NSQ,
     SUMMONED_GREEN,
     SUMMONED_N,
     SUMMONED_RED,
@@ -57,14 +56,14 @@ CM_GREEN = 2
 SIZE = 9  # board side: square = row * SIZE + col
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _in_mask(colour, mask):
     return (colour == SQ_RED and (mask & CM_RED) != 0) or (
         colour == SQ_GREEN and (mask & CM_GREEN) != 0
     )
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _side(s, seat, code):
     """+1 own piece, -1 enemy piece, 0 empty (or a seat outside the game)."""
     if code == 0:
@@ -77,7 +76,7 @@ def _side(s, seat, code):
     return 0
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _destroyed(s, seat, rank):
     """This turn's destroy counter for one rank, summed over the enemy colours."""
     n = 0
@@ -87,7 +86,7 @@ def _destroyed(s, seat, rank):
     return n
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _centre(T):
     """The central square all of whose neighbours are central too."""
     for i in range(T.onboard.shape[0]):
@@ -104,7 +103,7 @@ def _centre(T):
     return -1
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _diagonal_ok(s, T, seat, centre, d, min_pieces, min_up):
     """Own pieces on the full line through the centre along direction d (and its opposite)."""
     code = s[BOARD + centre]
@@ -122,34 +121,51 @@ def _diagonal_ok(s, T, seat, centre, d, min_pieces, min_up):
     return mine >= min_pieces and up >= min_up
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, inline="always", _nrt=False)
+def _in(lo, hi, q):
+    """Is square q in the 81-square set held as two 64-bit words?"""
+    if q < 64:
+        return (lo >> q) & 1 == 1
+    return (hi >> (q - 64)) & 1 == 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _with(lo, hi, q):
+    """The set (lo, hi) plus square q."""
+    if q < 64:
+        return lo | (np.int64(1) << q), hi
+    return lo, hi | (np.int64(1) << (q - 64))
+
+
+@njit(cache=True, _nrt=False)
 def _chain(s, T, seat, ids, a, b):
-    """Is an own piece with ids == a 8-connected through own pieces to one with ids == b?"""
-    seen = np.zeros(NSQ, np.int8)
-    queue = np.empty(NSQ, np.int16)
-    head = 0
-    tail = 0
+    """Is an own piece with ids == a 8-connected through own pieces to one with ids == b?
+    (Grows the reached set until it stops changing: square sets are bitmasks, so nothing is
+    allocated.)"""
+    lo = np.int64(0)
+    hi = np.int64(0)
     for i in range(T.onboard.shape[0]):
         q = T.onboard[i]
         if ids[q] == a and _side(s, seat, s[BOARD + q]) == 1:
-            seen[q] = 1
-            queue[tail] = q
-            tail += 1
-    while head < tail:
-        q = queue[head]
-        head += 1
-        if ids[q] == b:
-            return True
-        for d in range(8):
-            n = T.nbr[q, d]
-            if n >= 0 and seen[n] == 0 and _side(s, seat, s[BOARD + n]) == 1:
-                seen[n] = 1
-                queue[tail] = n
-                tail += 1
+            lo, hi = _with(lo, hi, q)
+    grown = True
+    while grown:
+        grown = False
+        for i in range(T.onboard.shape[0]):
+            q = T.onboard[i]
+            if not _in(lo, hi, q):
+                continue
+            if ids[q] == b:
+                return True
+            for d in range(8):
+                n = T.nbr[q, d]
+                if n >= 0 and not _in(lo, hi, n) and _side(s, seat, s[BOARD + n]) == 1:
+                    lo, hi = _with(lo, hi, n)
+                    grown = True
     return False
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _near_other_enemy(s, T, seat, q, p):
     """Is square q adjacent to an enemy piece other than the one on p?"""
     for d in range(8):
@@ -159,7 +175,7 @@ def _near_other_enemy(s, T, seat, q, p):
     return False
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _isolated(s, T, seat, p, ring, max_moves):
     """Enemy piece on p: a fellow at exactly `ring`, yet no short empty path to any fellow."""
     has_ring = False
@@ -170,30 +186,30 @@ def _isolated(s, T, seat, p, ring, max_moves):
             break
     if not has_ring:
         return False
-    # breadth-first search over empty squares, depth <= max_moves, from p itself (depth 0)
-    depth = np.full(NSQ, -1, np.int16)
-    queue = np.empty(NSQ, np.int16)
-    depth[p] = 0
-    queue[0] = p
-    head = 0
-    tail = 1
-    while head < tail:
-        q = queue[head]
-        head += 1
-        if _near_other_enemy(s, T, seat, q, p):
-            return False
-        if depth[q] >= max_moves:
-            continue
-        for d in range(8):
-            n = T.nbr[q, d]
-            if n >= 0 and depth[n] < 0 and s[BOARD + n] == 0:
-                depth[n] = depth[q] + 1
-                queue[tail] = n
-                tail += 1
+    # breadth-first over empty squares, one ring of depth at a time, from p itself (depth 0)
+    seen_lo, seen_hi = _with(np.int64(0), np.int64(0), p)
+    front_lo, front_hi = seen_lo, seen_hi
+    for depth in range(max_moves + 1):
+        next_lo = np.int64(0)
+        next_hi = np.int64(0)
+        for i in range(T.onboard.shape[0]):
+            q = T.onboard[i]
+            if not _in(front_lo, front_hi, q):
+                continue
+            if _near_other_enemy(s, T, seat, q, p):
+                return False
+            if depth == max_moves:
+                continue
+            for d in range(8):
+                n = T.nbr[q, d]
+                if n >= 0 and s[BOARD + n] == 0 and not _in(seen_lo, seen_hi, n):
+                    seen_lo, seen_hi = _with(seen_lo, seen_hi, n)
+                    next_lo, next_hi = _with(next_lo, next_hi, n)
+        front_lo, front_hi = next_lo, next_hi
     return True
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def task_holds(s, T, task, seat):
     """Does `seat` meet the condition of task `task` in the single game row `s`?"""
     kind = T.task_kind[task]
@@ -266,16 +282,17 @@ def task_holds(s, T, task, seat):
         return False
 
     if kind == TK_LINE_DOMINANCE:
-        rows = np.zeros(SIZE, np.int16)  # own minus enemy pieces per row / column
-        cols = np.zeros(SIZE, np.int16)
+        # own minus enemy pieces in the row and in the column of each central square
         for i in range(T.onboard.shape[0]):
             q = T.onboard[i]
-            v = _side(s, seat, s[BOARD + q])
-            rows[q // SIZE] += v
-            cols[q % SIZE] += v
-        for i in range(T.onboard.shape[0]):
-            q = T.onboard[i]
-            if T.sq_central[q] != 0 and (rows[q // SIZE] >= a0 or cols[q % SIZE] >= a0):
+            if T.sq_central[q] == 0:
+                continue
+            row = 0
+            col = 0
+            for k in range(SIZE):
+                row += _side(s, seat, s[BOARD + (q // SIZE) * SIZE + k])
+                col += _side(s, seat, s[BOARD + k * SIZE + q % SIZE])
+            if row >= a0 or col >= a0:
                 return True
         return False
 
