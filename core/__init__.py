@@ -9,10 +9,10 @@ Reference counting: numba's runtime (NRT) increments and decrements the referenc
 every array an engine function receives, on every call; with the Tables namedtuple (dozens
 of arrays) passed down to small helpers hundreds of times per action, those atomic updates
 took about three quarters of all cycles. The engine functions never allocate, so they are
-compiled with ``_nrt=False`` (no reference counting; 3.5x faster). Only functions that
-allocate (the kernel drivers, the invariant checker, the Monte Carlo player and a few task
-criteria that use scratch arrays) keep the runtime, marked ``_nrt=True`` explicitly: a
-function without the flag would inherit its caller's setting. ``_nrt`` is a numba compiler
+compiled with ``_nrt=False`` (no reference counting; about 4.5x faster). Only functions
+that allocate (the kernel drivers, the invariant checker, the Monte Carlo player) keep the
+runtime, marked ``_nrt=True`` explicitly: a function without the flag would inherit its
+caller's setting. ``_nrt`` is a numba compiler
 option with a leading underscore, so pyproject pins the numba versions it was tested with.
 """
 
