@@ -436,3 +436,15 @@ def test_bad_arguments(capsys, case):
     argv, needle = BAD_ARGS[case]
     rc, out, err = run(capsys, *argv)
     assert_one_line_error(rc, out, err, needle)
+
+
+def test_readme_position_example_runs(capsys, tmp_path):
+    """The position file shown in README.md is valid as written."""
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"### Position files.*?```toml\n(.*?)```", text, re.S).group(1)
+    path = tmp_path / "readme.toml"
+    path.write_text(block)
+    code, out, err = run(capsys, "moves", str(path))
+    assert code == 0, err
+    moves = json.loads(out)
+    assert moves["to_move"] == 0 and moves["place"] and "claimable_tasks" in moves
