@@ -536,3 +536,43 @@ def test_greedy_seat_zero_wins_most_games_of_every_mode(mode, decks):
     )
     assert (rows[:, R_ERROR] == 0).all()
     assert (rows[:, 0] == 0).sum() >= 9  # R_WINNER: seat 0, or team 0 in team play
+
+
+@pytest.mark.parametrize("mode,decks", [("team-deathmatch", TEAM), ("melee", MELEE3)])
+def test_result_rows_credit_points_to_the_right_seats(mode, decks):
+    """Team play: both teammates carry the team's score and points by source; melee: a
+    seat's points by source add up to its columns, and its score is its lowest column."""
+    from core.kernel import (
+        R_SEAT,
+        R_SEAT_WIDTH,
+        S_COLUMN,
+        S_PTS_DESTRUCTION,
+        S_PTS_FLARE,
+        S_PTS_LEGEND,
+        S_SCORE,
+        play_chunk,
+    )
+
+    n = len(decks)
+    d = np.array([CONTENT.deck_index(x) for x in decks], np.int32)
+    pols = np.zeros(n, np.int32)
+    rows, _, _ = play_chunk(
+        T, K.MODE_NAMES.index(mode), n, d, pols, np.zeros((n, 16)), 0, 8, 0, 60, 300, 1, 1, 4000
+    )
+
+    def col(p, k):
+        return rows[:, R_SEAT + p * R_SEAT_WIDTH + k]
+
+    sources = (S_PTS_DESTRUCTION, S_PTS_LEGEND, S_PTS_FLARE)
+    for p in range(n):
+        by_source = sum(col(p, k) for k in sources)
+        if mode == "melee":
+            columns = [col(p, S_COLUMN + c) for c in range(n) if c != p]
+            assert (by_source == sum(columns)).all()
+            assert (col(p, S_SCORE) == np.minimum.reduce(columns)).all()
+        else:
+            assert (by_source == col(p, S_SCORE)).all()
+    if mode != "melee":
+        assert (col(0, S_SCORE) == col(2, S_SCORE)).all()
+        assert (col(1, S_SCORE) == col(3, S_SCORE)).all()
+    assert sum(col(p, S_SCORE).sum() for p in range(n)) > 0  # points were scored at all
