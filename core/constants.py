@@ -45,6 +45,8 @@ MODE_NAMES = (
     "new-player",
 )
 MODE_SEATS = ((2,), (2,), (3, 4), (4,), (4,), (2,))  # allowed player counts per mode
+TEAM_MODE_NAMES = ("team-high-form", "team-deathmatch")  # seats 0+2 against 1+3
+TASK_MODE_NAMES = ("high-form", "team-high-form", "new-player")  # scored by tasks + legends
 
 # --- card kinds -------------------------------------------------------------------------------
 CK_BEING = 0

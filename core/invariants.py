@@ -302,8 +302,7 @@ def _melee_turn_ok(tally, dpts, mover, np_):
             if dpts[c] != 0:
                 return False
             continue
-        base = 2 * tally[c * 4 + 3] + tally[c * 4 + 2] + tally[c * 4 + 1] // 2
-        d = dpts[c] - base
+        d = dpts[c] - _tally_points(tally, c)
         if tally[c * 4 + 1] % 2 == 1:
             odd += 1
         if d == 1 and tally[c * 4 + 1] % 2 == 1:
@@ -314,11 +313,17 @@ def _melee_turn_ok(tally, dpts, mover, np_):
 
 
 @njit(cache=True, _nrt=True)
+def _tally_points(tally, c):
+    """Points for the enemy pieces of colour c in a turn's destroy tally."""
+    return 2 * tally[c * 4 + 3] + tally[c * 4 + 2] + tally[c * 4 + 1] // 2
+
+
+@njit(cache=True, _nrt=True)
 def _turn_points(tally, mover, np_):
     pts = 0
     for c in range(np_):
         if c != mover:
-            pts += 2 * tally[c * 4 + 3] + tally[c * 4 + 2] + tally[c * 4 + 1] // 2
+            pts += _tally_points(tally, c)
     return pts
 
 

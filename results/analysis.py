@@ -34,7 +34,7 @@ import duckdb
 import pyarrow as pa
 
 from results import stats
-from results.schema import METADATA_PREFIX, PARTITION_COLUMNS, SCHEMAS, TABLES
+from results.schema import METADATA_PREFIX, PARTITION_COLUMNS, SCHEMAS, TABLES, TEAM_MODES
 from results.store import MANIFEST, open_table, read_manifest
 
 FORMAT = 1
@@ -46,7 +46,6 @@ MODE_LABELS = {
     "team-high-form": "Team High Form",
     "team-deathmatch": "Team Deathmatch",
 }
-TEAM_MODES = ("team-high-form", "team-deathmatch")
 POSITION_LABELS = ("1st player", "2nd player", "3rd player", "4th player")
 END_REASONS = ("score", "deck", "turn-cap")
 END_LABELS = {"score": "score reached", "deck": "deck exhausted", "turn-cap": "turn cap"}

@@ -164,7 +164,7 @@ def file_metadata(table: str, info: dict) -> dict:
     return md
 
 
-TEAM_MODES = ("team-high-form", "team-deathmatch")
+TEAM_MODES = K.TEAM_MODE_NAMES
 
 
 def _names(codes, names, what):

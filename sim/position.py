@@ -46,6 +46,7 @@ from core.setup import blank_state, legendary_pool, pool_size
 from core.tasks import task_holds
 from sim.content import ContentError
 from sim.render import board_from_lines
+from sim.single_game import seat_colours
 
 MODES = {name: i for i, name in enumerate(K.MODE_NAMES)}
 POSITION_TURN_CAP = 1_000  # a position may be played on; its own decks start empty
@@ -114,9 +115,7 @@ def position_from_dict(data, content, path="position"):
     s[CONTROL] = to_move
     s[TURN_NO], s[ACTIONS_LEFT], s[PHASE] = 2, 2, K.PH_ACTION
     s[TURN_CAP] = POSITION_TURN_CAP
-    team = K.MODE_NAMES[mode] in ("team-high-form", "team-deathmatch")
-    for p in range(n):
-        s[COLOUR + p] = p % 2 if team else p
+    s[COLOUR : COLOUR + n] = seat_colours(K.MODE_NAMES[mode], n)
     ncol = int(n_colours(s))
     try:
         codes = board_from_lines(board, T, ncol)

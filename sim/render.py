@@ -69,7 +69,7 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
     Pieces are named by colour (c0, h1...): in team play teammates share colour 0 or 1."""
     kind, turn, seat, a, b, c = (int(x) for x in row)
     cards = content.cards
-    team = mode in ("team-high-form", "team-deathmatch")
+    team = mode in K.TEAM_MODE_NAMES
     who = f"seat {seat}"
     if kind == K.EV_PLACE:
         return f"{who} places a common piece on {square_name(a)}"

@@ -98,7 +98,7 @@ def play_logged(content: Content, cfg: GameConfig):
 
 def seat_colours(mode: str, n_players: int) -> list[int]:
     """Piece colour of each seat: teammates share one in team play."""
-    team = mode in ("team-high-form", "team-deathmatch")
+    team = mode in K.TEAM_MODE_NAMES
     return [p % 2 if team else p for p in range(n_players)]
 
 
@@ -140,7 +140,7 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
     colours = seat_colours(cfg.mode, n)
     seats = ", ".join(f"seat {p} = {d}" for p, d in enumerate(cfg.decks))
     lines = [f"kalarite game: {cfg.mode}, {seats}, seed {cfg.seed}, game {cfg.game_index}"]
-    if cfg.mode in ("team-high-form", "team-deathmatch"):
+    if cfg.mode in K.TEAM_MODE_NAMES:
         lines.append("teams: 0 = seats 0 and 2, 1 = seats 1 and 3 (pieces: colour 0 / 1)")
     if cfg.beings_without_effects:
         lines.append("NOTE: beings without an implemented effect were played with no effect")
@@ -171,7 +171,7 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
 
 def _final_text(cfg, s) -> str:
     n = len(cfg.decks)
-    if cfg.mode in ("team-high-form", "team-deathmatch"):
+    if cfg.mode in K.TEAM_MODE_NAMES:
         return ", ".join(f"team {t} {int(s[SCORE + t])}" for t in range(2))
     if cfg.mode == "melee":
         return ", ".join(
@@ -196,9 +196,9 @@ def _score_text(cfg, board, score) -> str:
             text = " ".join(f"{c}:{v}" for c, v in cols.items())
             parts.append(f"seat {p} {min(cols.values())} ({text})")
         return ", ".join(parts)
-    team = cfg.mode in ("team-high-form", "team-deathmatch")
+    team = cfg.mode in K.TEAM_MODE_NAMES
     who = [(f"team {t}", t) for t in range(2)] if team else [(f"seat {p}", p) for p in range(n)]
-    tasks_rules = cfg.mode in ("high-form", "team-high-form", "new-player")
+    tasks_rules = cfg.mode in K.TASK_MODE_NAMES
     out = []
     for name, colour in who:
         pts = score[colour][0]

@@ -156,9 +156,7 @@ class Study:
         for mode in self.modes:
             for pols in self.policies:
                 for decks in self.decks:
-                    if not fits(mode, decks, pols):
-                        continue
-                    if mode == "melee" and len(decks) not in self.melee_players:
+                    if not self.plays(mode, decks, pols):
                         continue
                     seat_pols = tuple(pols) * len(decks) if len(pols) == 1 else tuple(pols)
                     out.append(
@@ -171,6 +169,12 @@ class Study:
                         )
                     )
         return out
+
+    def plays(self, mode: str, decks, policies) -> bool:
+        """Does this study play ``mode`` with these seat decks and policies?"""
+        if mode == "melee" and len(decks) not in self.melee_players:
+            return False
+        return fits(mode, decks, policies)
 
     @property
     def total_games(self) -> int:
@@ -316,7 +320,7 @@ def _deck_lists(value, policies, modes, melee_players, all_decks, where):
         )
     seats = set()
     for mode in modes:
-        if mode in ("melee",):
+        if mode == "melee":
             seats.update(melee_players)
         elif mode in K.MODE_NAMES and mode != "new-player":
             seats.update(K.MODE_SEATS[K.MODE_NAMES.index(mode)])
@@ -423,11 +427,7 @@ def validate(study: Study, content, where: str = "study"):
                 f"directory name {label!r}"
             )
     for mode in study.modes:
-        if not any(
-            fits(mode, d, p) and (mode != "melee" or len(d) in study.melee_players)
-            for d in study.decks
-            for p in study.policies
-        ):
+        if not any(study.plays(mode, d, p) for d in study.decks for p in study.policies):
             need = (
                 "two 'imperial' decks"
                 if mode == "new-player"

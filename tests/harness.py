@@ -24,6 +24,15 @@ EMPTY_BOARD = [
 ]
 
 
+def board_with(pieces):
+    """EMPTY_BOARD with ``pieces`` ({(row, col): token}) put on empty squares."""
+    rows = [line.split() for line in EMPTY_BOARD]
+    for (r, c), tok in pieces.items():
+        assert rows[r][c] == "..", (r, c)
+        rows[r][c] = tok
+    return [" ".join(r) for r in rows]
+
+
 class Game:
     """A position under test with its event log and option buffer."""
 

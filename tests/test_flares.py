@@ -7,7 +7,7 @@ High Form and in Deathmatch, where the opponent gains 1 point for the flare (rul
 """
 
 import pytest
-from harness import CONTENT, EMPTY_BOARD, Game, T, skip, sq, target, targets
+from harness import CONTENT, Game, T, board_with, skip, sq, target, targets
 
 from core import constants as K
 from core.game import flare_halves
@@ -32,14 +32,6 @@ FILL_ENEMY = [(8, c) for c in range(2, 7)] + [(7, c) for c in range(1, 8)] + [(6
 FILL_OWN = [(0, c) for c in range(2, 7)] + [(1, c) for c in range(1, 8)]
 
 
-def board(pieces):
-    rows = [line.split() for line in EMPTY_BOARD]
-    for (r, c), tok in pieces.items():
-        assert rows[r][c] == "..", (r, c)
-        rows[r][c] = tok
-    return [" ".join(r) for r in rows]
-
-
 def fill(enemy=(), own=()):
     """Filler pieces: ``enemy``/``own`` are token lists such as ["h1", "h1", "c1"]."""
     assert len(enemy) <= len(FILL_ENEMY) and len(own) <= len(FILL_OWN)
@@ -47,7 +39,7 @@ def fill(enemy=(), own=()):
 
 
 def setup(flare, pieces, mode="high-form", extra_hand=()):
-    g = Game(board(pieces), mode=mode, hands=([f"flares/{flare}", *extra_hand], ()))
+    g = Game(board_with(pieces), mode=mode, hands=([f"flares/{flare}", *extra_hand], ()))
     g.refresh()
     return g
 
@@ -134,7 +126,7 @@ def test_own_upgraded_pieces_count_against_the_upper_half():
 
 
 def test_flare_offered_with_no_action_left_and_not_to_the_other_seat():
-    g = Game(board(fill(["c1"] * 4)), hands=(["flares/f44"], ["flares/f44"]))
+    g = Game(board_with(fill(["c1"] * 4)), hands=(["flares/f44"], ["flares/f44"]))
     g.s[ACTIONS_LEFT] = 0
     assert g.refresh() == [(K.OPT_FLARE, 0, 1, 0), (K.OPT_END_TURN, 0, 0, 0)]
 
@@ -153,7 +145,7 @@ def test_f36_both_halves_conditions_judged_once(mode):
     assert flare_halves(g.s, T, CONTENT.card_index("flares/f36"), 0, 1) == 1
     assert place_targets(g) == empties(g)
     target(g, sq(4, 5), 0)
-    assert g.board() == board({**pieces, (4, 4): "c0", (4, 5): "h0"})
+    assert g.board() == board_with({**pieces, (4, 4): "c0", (4, 5): "h0"})
     finished(g, "f36", mode)
     stock = 17 if mode == "high-form" else 16
     assert g.s[STOCK] == stock - 2
@@ -165,7 +157,7 @@ def test_f44_lower_half_only(mode):
     g = setup("f44", pieces, mode)
     play(g, "f44", 2)
     target(g, sq(2, 2), 0)
-    assert g.board() == board({**pieces, (2, 2): "c0"})
+    assert g.board() == board_with({**pieces, (2, 2): "c0"})
     finished(g, "f44", mode)
 
 
@@ -181,7 +173,7 @@ def test_f35_moves_stop_early_then_gain_action(mode):
     target(g, sq(3, 4), sq(2, 4))
     assert set(targets(g)) == {(sq(2, 4), d) for d in neighbours(2, 4)}
     skip(g)  # the third move is declined; the lower half follows
-    assert g.board() == board({**fill(["h1"] * 3 + ["c1"] * 3), (2, 4): "c0", (4, 3): "c1"})
+    assert g.board() == board_with({**fill(["h1"] * 3 + ["c1"] * 3), (2, 4): "c0", (4, 3): "c1"})
     finished(g, "f35", mode, actions=3)
     assert [int(e[0]) for e in g.events()].count(K.EV_SKIP) == 1
 
@@ -202,7 +194,7 @@ def test_f45_lower_half_converts_an_enemy_common(mode):
     assert K.OPT_SKIP not in {o[0] for o in opts}
     stock0, stock1 = int(g.s[STOCK]), int(g.s[STOCK + 1])
     g.act(K.OPT_TARGET, sq(2, 6), -1, 1)
-    assert g.board() == board({**pieces, (2, 6): "c0"})
+    assert g.board() == board_with({**pieces, (2, 6): "c0"})
     assert g.s[DESTROYED + 1 * 4 + K.COMMON] == 1  # a conversion counts as destroyed
     assert (g.s[STOCK], g.s[STOCK + 1]) == (stock0 - 1, stock1 + 1)
     finished(g, "f45", mode)
@@ -224,11 +216,11 @@ def test_f36b_upper_half_choose(mode, choice):
     assert len(opts) == len(g.options())  # compulsory: no skip
     if choice == "upgrade":
         g.act(K.OPT_TARGET, sq(4, 4), -1, 1)
-        assert g.board() == board({**pieces, (4, 4): "h0"})
+        assert g.board() == board_with({**pieces, (4, 4): "h0"})
     else:
         g.act(K.OPT_TARGET, sq(4, 4), sq(5, 5), 0)
         del pieces[(4, 4)]
-        assert g.board() == board({**pieces, (5, 5): "c0"})
+        assert g.board() == board_with({**pieces, (5, 5): "c0"})
     finished(g, "f36b", mode)
 
 
@@ -239,7 +231,7 @@ def test_f36b_lower_half_puts_two_commons(mode):
     play(g, "f36b", 2)
     target(g, sq(3, 3), 0)
     target(g, sq(5, 5), 0)
-    assert g.board() == board({**pieces, (3, 3): "c0", (5, 5): "c0"})
+    assert g.board() == board_with({**pieces, (3, 3): "c0", (5, 5): "c0"})
     finished(g, "f36b", mode)
 
 
@@ -261,7 +253,7 @@ def test_f44b_place_then_combat_leap_onto_an_enemy_common(mode):
     assert (K.OPT_SKIP, -1, -1, -1) in g.options()
     target(g, sq(4, 4), sq(4, 6))
     del pieces[(4, 4)]
-    assert g.board() == board({**pieces, (0, 4): "c0", (4, 6): "c0"})
+    assert g.board() == board_with({**pieces, (0, 4): "c0", (4, 6): "c0"})
     assert g.s[DESTROYED + 1 * 4 + K.COMMON] == 1
     finished(g, "f44b", mode)
 
@@ -271,7 +263,7 @@ def test_f46_lower_half_forced_upgrade_and_action(mode):
     pieces = {(4, 4): "c0", **fill(["c1"] * 7)}  # pieces +6: lower only
     g = setup("f46", pieces, mode)
     play(g, "f46", 2)  # the only target is taken without asking
-    assert g.board() == board({**pieces, (4, 4): "h0"})
+    assert g.board() == board_with({**pieces, (4, 4): "h0"})
     finished(g, "f46", mode, actions=3)
 
 
@@ -279,7 +271,7 @@ def test_f46_action_gained_even_without_a_common_to_upgrade():
     pieces = {(4, 4): "h0", **fill(["c1"] * 7)}
     g = setup("f46", pieces)
     play(g, "f46", 2)
-    assert g.board() == board(pieces)
+    assert g.board() == board_with(pieces)
     finished(g, "f46", "high-form", actions=3)
 
 
@@ -290,7 +282,7 @@ def test_f45b_both_halves(mode):
     play(g, "f45b", 3)
     assert g.s[ACTIONS_LEFT] == 3  # upper done before the lower placement is chosen
     target(g, sq(6, 4), 0)
-    assert g.board() == board({**pieces, (6, 4): "c0"})
+    assert g.board() == board_with({**pieces, (6, 4): "c0"})
     finished(g, "f45b", mode, actions=3)
 
 
@@ -310,7 +302,7 @@ def test_f54_second_move_standard_after_equal_capture(mode):
     assert K.OPT_SKIP not in {o[0] for o in g.options()}
     target(g, sq(4, 5), sq(3, 5))
     pieces = {k: v for k, v in F54.items() if k not in ((4, 4), (4, 5))}
-    assert g.board() == board({**pieces, (3, 5): "c0"})
+    assert g.board() == board_with({**pieces, (3, 5): "c0"})
     assert g.s[DESTROYED + 1 * 4 + K.COMMON] == 1
     finished(g, "f54", mode)
 
@@ -322,7 +314,7 @@ def test_f54_second_move_may_capture_after_a_quiet_first_move():
     assert (sq(3, 4), sq(4, 5)) in targets(g)  # still a combat move
     target(g, sq(3, 4), sq(4, 5))
     pieces = {k: v for k, v in F54.items() if k not in ((4, 4),)}
-    assert g.board() == board({**pieces, (4, 5): "c0"})
+    assert g.board() == board_with({**pieces, (4, 5): "c0"})
     assert g.s[DESTROYED + 1 * 4 + K.COMMON] == 1
     finished(g, "f54", "high-form")
 
@@ -331,7 +323,7 @@ def test_f54_skipping_the_first_move_ends_the_flare():
     g = setup("f54", F54)
     play(g, "f54", 2)
     skip(g)
-    assert g.board() == board(F54)
+    assert g.board() == board_with(F54)
     finished(g, "f54", "high-form")
 
 
@@ -341,7 +333,7 @@ def test_f54_upper_half_puts_a_heroic_piece(mode):
     g = setup("f54", pieces, mode)
     play(g, "f54", 1)
     target(g, sq(4, 4), 0)
-    assert g.board() == board({**pieces, (4, 4): "h0"})
+    assert g.board() == board_with({**pieces, (4, 4): "h0"})
     finished(g, "f54", mode)
 
 
@@ -352,7 +344,7 @@ def test_f55_both_halves_three_commons(mode):
     play(g, "f55", 3)
     for r, c in ((3, 3), (3, 4), (3, 5)):
         target(g, sq(r, c), 0)
-    assert g.board() == board({**pieces, (3, 3): "c0", (3, 4): "c0", (3, 5): "c0"})
+    assert g.board() == board_with({**pieces, (3, 3): "c0", (3, 4): "c0", (3, 5): "c0"})
     finished(g, "f55", mode)
 
 
@@ -369,7 +361,7 @@ def test_f34_no_second_move_after_equal_capture(mode):
     assert first == {(sq(4, 4), d) for d in neighbours(4, 4)}  # combat: [4,5] and [3,3]
     target(g, sq(4, 4), sq(4, 5))
     pieces = {k: v for k, v in F34.items() if k != (4, 4)}
-    assert g.board() == board({**pieces, (4, 5): "h0"})
+    assert g.board() == board_with({**pieces, (4, 5): "h0"})
     assert g.s[DESTROYED + 1 * 4 + K.HEROIC] == 1
     finished(g, "f34", mode)  # no second move offered
 
@@ -383,7 +375,7 @@ def test_f34_second_standard_move_after_lower_capture():
     assert (K.OPT_SKIP, -1, -1, -1) in g.options()
     target(g, sq(3, 3), sq(2, 3))
     pieces = {k: v for k, v in F34.items() if k not in ((4, 4), (3, 3))}
-    assert g.board() == board({**pieces, (2, 3): "h0"})
+    assert g.board() == board_with({**pieces, (2, 3): "h0"})
     assert g.s[DESTROYED + 1 * 4 + K.COMMON] == 1
     finished(g, "f34", "high-form")
 
@@ -406,7 +398,7 @@ def test_f25_optional_leap_skipped(mode):
     assert set(targets(g)) == {(sq(4, 4), d) for d in empties(g)}
     assert (K.OPT_SKIP, -1, -1, -1) in g.options()
     skip(g)
-    assert g.board() == board(pieces)
+    assert g.board() == board_with(pieces)
     assert int(g.s[HAND_N]) == 0
     finished(g, "f25", mode)
 
@@ -417,7 +409,7 @@ def test_f25_leap_then_gain_action_with_both_halves():
     play(g, "f25", 3)
     target(g, sq(4, 4), sq(0, 2))
     del pieces[(4, 4)]
-    assert g.board() == board({**pieces, (0, 2): "c0"})
+    assert g.board() == board_with({**pieces, (0, 2): "c0"})
     finished(g, "f25", "high-form", actions=3)
 
 
@@ -428,5 +420,5 @@ def test_flare_place_without_stock_does_nothing():
     g.s[STOCK] = 0
     g.refresh()
     play(g, "f44", 2)
-    assert g.board() == board(pieces)
+    assert g.board() == board_with(pieces)
     finished(g, "f44", "high-form")

@@ -4,7 +4,7 @@ rules. Each sets up a position or a fresh game, acts, and checks exact boards an
 
 import numpy as np
 import pytest
-from harness import CONTENT, EMPTY_BOARD, Game, T, sq
+from harness import CONTENT, Game, T, board_with, sq
 
 from core import constants as K
 from core.game import advance, apply_option, melee_setup_colour
@@ -50,13 +50,6 @@ from core.setup import init_game
 MELEE3 = ("imperial", "highland", "sylvan")
 MELEE4 = ("imperial", "highland", "sylvan", "highland")
 TEAM = ("imperial", "highland", "sylvan", "sylvan")
-
-
-def board(pieces):
-    rows = [line.split() for line in EMPTY_BOARD]
-    for (r, c), tok in pieces.items():
-        rows[r][c] = tok
-    return [" ".join(r) for r in rows]
 
 
 def fresh(mode, decks, first=0, seed=11):
@@ -146,7 +139,7 @@ def test_melee_starting_pieces_put_by_the_last_seat(decks, first, setter, colour
 def melee_game(n=3, pieces=None, hands=None, to_move=0):
     decks = MELEE3 if n == 3 else MELEE4
     g = Game(
-        board(pieces or {}),
+        board_with(pieces or {}),
         mode="melee",
         to_move=to_move,
         hands=hands or tuple(() for _ in range(n)),
@@ -314,7 +307,7 @@ def test_improvisation_allows_one_enemy_piece_per_summoning():
 
 
 def test_no_improvisation_in_the_duel():
-    g = Game(board({(3, 4): "c0", (5, 4): "c1"}), mode="deathmatch", hands=([SWORD], ()))
+    g = Game(board_with({(3, 4): "c0", (5, 4): "c1"}), mode="deathmatch", hands=([SWORD], ()))
     g.refresh()
     assert [o for o in g.options() if o[0] == K.OPT_SUMMON] == []
 
@@ -352,7 +345,7 @@ def test_team_legend_cards_go_to_the_teammate_after_a_turn():
 
 
 def team_game(pieces=None, hands=((), (), (), ()), mode="team-high-form"):
-    g = Game(board(pieces or {}), mode=mode, hands=hands, decks=TEAM)
+    g = Game(board_with(pieces or {}), mode=mode, hands=hands, decks=TEAM)
     g.refresh()
     return g
 
@@ -477,7 +470,7 @@ def test_moves_lists_an_improvised_summon():
     data = {
         "mode": "melee",
         "to_move": 0,
-        "board": board({(3, 4): "c0", (5, 4): "c1", (2, 2): "c2"}),
+        "board": board_with({(3, 4): "c0", (5, 4): "c1", (2, 2): "c2"}),
         "seat": [
             {"deck": "imperial", "hand": [SWORD]},
             {"deck": "highland", "hand": []},
