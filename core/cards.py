@@ -162,27 +162,30 @@ def draw_being(s, ev, seat):
 
 
 @njit(cache=True, _nrt=False)
-def draw_legend(s, ev, seat):
-    if s[LDECK_CNT] == 0:
-        _reshuffle_shared(s, LDECK, LDECK_HEAD, LDECK_CNT, LDISC, LDISC_N)
-    card = q_pop_top(s, LDECK, SHARED_CAP, LDECK_HEAD, LDECK_CNT)
+def _draw_shared(s, ev, seat, base, head_f, cnt_f, disc, disc_n):
+    """Draw from a shared deck. A draw that empties it shuffles its discard pile in at once
+    (BGA; the rules summary only says "when they run out"); a deck still empty at the next
+    draw (its pile was empty then) is refilled from the pile first."""
+    if s[cnt_f] == 0:
+        _reshuffle_shared(s, base, head_f, cnt_f, disc, disc_n)
+    card = q_pop_top(s, base, SHARED_CAP, head_f, cnt_f)
     if card < 0:
         return False
     hand_add(s, seat, card)
     log_event(s, ev, EV_DRAW, seat, card, 0, 0)
+    if s[cnt_f] == 0:
+        _reshuffle_shared(s, base, head_f, cnt_f, disc, disc_n)
     return True
 
 
 @njit(cache=True, _nrt=False)
+def draw_legend(s, ev, seat):
+    return _draw_shared(s, ev, seat, LDECK, LDECK_HEAD, LDECK_CNT, LDISC, LDISC_N)
+
+
+@njit(cache=True, _nrt=False)
 def draw_flare(s, ev, seat):
-    if s[FDECK_CNT] == 0:
-        _reshuffle_shared(s, FDECK, FDECK_HEAD, FDECK_CNT, FDISC, FDISC_N)
-    card = q_pop_top(s, FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT)
-    if card < 0:
-        return False
-    hand_add(s, seat, card)
-    log_event(s, ev, EV_DRAW, seat, card, 0, 0)
-    return True
+    return _draw_shared(s, ev, seat, FDECK, FDECK_HEAD, FDECK_CNT, FDISC, FDISC_N)
 
 
 @njit(cache=True, _nrt=False)
@@ -195,19 +198,26 @@ def count_in_hand(s, T, seat, kind):
 
 
 @njit(cache=True, _nrt=False)
-def refill_hand(s, T, ev, seat, legends, extra_beings, extra_legends):
-    """End of own turn: flare back to 1, legends to ``legends`` (2; 0 under the new-player
-    rules), beings to 3 (+ extra draws)."""
-    while count_in_hand(s, T, seat, CK_FLARE) < 1:
-        if not draw_flare(s, ev, seat):
-            break
+def refill_legends(s, T, ev, seat, legends, extra_legends):
+    """Legend cards back to ``legends``, then ``extra_legends`` more."""
     while count_in_hand(s, T, seat, CK_LEGEND) < legends:
         if not draw_legend(s, ev, seat):
             break
+    for _ in range(extra_legends):
+        draw_legend(s, ev, seat)
+
+
+@njit(cache=True, _nrt=False)
+def refill_hand(s, T, ev, seat, legends, extra_beings, extra_legends):
+    """End of own turn: flare back to 1, legends to ``legends`` (2; 0 under the new-player
+    rules and in team play, where the teammate draws them), beings to 3 (+ extra draws)."""
+    while count_in_hand(s, T, seat, CK_FLARE) < 1:
+        if not draw_flare(s, ev, seat):
+            break
+    refill_legends(s, T, ev, seat, legends, 0)
     while count_in_hand(s, T, seat, CK_BEING) < 3:
         if not draw_being(s, ev, seat):
             break
-    for _ in range(extra_legends):
-        draw_legend(s, ev, seat)
+    refill_legends(s, T, ev, seat, 0, extra_legends)
     for _ in range(extra_beings):
         draw_being(s, ev, seat)

@@ -61,7 +61,7 @@ PH_SUMMON_PICKUP = 3  # out of stock for a summon: pick up a piece not in the pa
 PH_RETURN = 4  # discard action: return further hand cards to the bottoms of their decks
 PH_EFFECT = 5  # an effect instruction waits for a target
 PH_CLAIM = 6  # High Form end of turn: claim one task
-PH_SETUP = 7  # Deathmatch: the starting pieces (duel: second seat; melee: last seat)
+PH_SETUP = 7  # Deathmatch: the starting pieces (duel: 2nd seat; team: 4th; melee: last)
 PH_OVER = 8
 PH_COLOUR = 9  # melee: choose the colour column a point goes to
 PHASE_NAMES = (
@@ -156,6 +156,7 @@ EV_EFFECT_PLACE = 19  # (sq, code)
 EV_IMPROVISE = 20  # (colour) melee: this summon used that colour's improvisation
 EV_PASS = 21  # (teammate) team play: control passed
 EV_HAND_OVER = 22  # (card, teammate) team play: a legend card handed over
+EV_END_TRIGGER = 23  # (end reason, who reached the score or -1, seats in the game)
 EV_NAMES = (
     "turn",
     "place",
@@ -180,6 +181,7 @@ EV_NAMES = (
     "improvise",
     "pass",
     "hand-over",
+    "end-trigger",
 )
 EV_WIDTH = 6
 

@@ -539,8 +539,17 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
             if d >= 0 and _shoot(s, T, ev, i, d, seat, True) > 0:
                 n = _emit(opts, n, d, -1, alt)
         else:
+            # a compulsory shot may take any arrow whose square is on the board, even one
+            # that destroys nothing (Fire Dragon: BGA offers every arrow square); an optional
+            # shot offers only directions that destroy something (else it is a skip)
+            free = T.ops[i, I_OPTIONAL] == 0
+            ref = _ref(s)
             for d in range(8):
-                if _has_arrow(s, T, d) and _shoot(s, T, ev, i, d, seat, True) > 0:
+                if not _has_arrow(s, T, d):
+                    continue
+                if free and T.nbr[ref, d] >= 0:
+                    n = _emit(opts, n, d, -1, alt)
+                elif not free and _shoot(s, T, ev, i, d, seat, True) > 0:
                     n = _emit(opts, n, d, -1, alt)
     elif op == OP_PICK:
         for k in range(T.ops[i, I_PARAM]):

@@ -14,6 +14,7 @@ from core.cards import (
     hand_card,
     hand_remove,
     refill_hand,
+    refill_legends,
     return_to_bottom,
 )
 from core.constants import (
@@ -33,6 +34,7 @@ from core.constants import (
     EV_CLAIM,
     EV_DISCARD,
     EV_END,
+    EV_END_TRIGGER,
     EV_FLARE,
     EV_HAND_OVER,
     EV_IMPROVISE,
@@ -168,7 +170,7 @@ from core.scoring import (
     pieces_on_board,
     refresh_scores,
     score_destruction,
-    score_reached,
+    score_reacher,
 )
 from core.task_display import remove_claimed
 from core.tasks import task_holds
@@ -398,23 +400,33 @@ def finish_turn(s, T, ev):
     """After the optional task claim: refill, end checks, hand over to the next seat."""
     seat = s[CUR]
     mode = s[MODE]
-    legends = 0 if mode == MODE_NEW_PLAYER else 2
-    refill_hand(s, T, ev, seat, legends, s[EXTRA_DRAW_BEINGS], s[EXTRA_DRAW_LEGENDS])
     if is_team(mode):
+        # team play: instead of drawing legends, hand them all to the teammate, who draws up
+        # to 2 and any extra legend this turn earned (rules summary, reference fact 68)
         _hand_legends_over(s, T, ev, seat)
+        refill_hand(s, T, ev, seat, 0, s[EXTRA_DRAW_BEINGS], 0)
+        refill_legends(s, T, ev, (seat + 2) % 4, 2, s[EXTRA_DRAW_LEGENDS])
+    else:
+        legends = 0 if mode == MODE_NEW_PLAYER else 2
+        refill_hand(s, T, ev, seat, legends, s[EXTRA_DRAW_BEINGS], s[EXTRA_DRAW_LEGENDS])
     refresh_scores(s, T)
-    # team play: drawing the last card that is not turned sideways triggers the end
+    # team play: the bottom six cards of a deck lie sideways (a card returned to the bottom
+    # is turned sideways and the uppermost sideways one straightened, so six stay sideways);
+    # drawing the last card that is not sideways triggers the end
     last_card = SIDEWAYS_CARDS if is_team(mode) else 0
     if s[END_SEAT] < 0:
-        if score_reached(s):
+        reacher = score_reacher(s)
+        if reacher >= 0:
             s[END_SEAT] = seat
             s[END_REASON] = END_SCORE
         elif s[DECK_CNT + seat] <= last_card:
             s[END_SEAT] = seat
             s[END_REASON] = END_DECK
-        if s[END_SEAT] >= 0 and mode == MODE_NEW_PLAYER:
-            game_over(s, T, ev, 0)  # new-player rules: no final round
-            return
+        if s[END_SEAT] >= 0:
+            log_event(s, ev, EV_END_TRIGGER, seat, s[END_REASON], reacher, s[N_PLAYERS])
+            if mode == MODE_NEW_PLAYER:
+                game_over(s, T, ev, 0)  # new-player rules: no final round
+                return
     if s[TURN_NO] >= s[TURN_CAP]:  # the simulator's safety net wins over extra turns
         game_over(s, T, ev, END_TURN_CAP)
         return
@@ -431,7 +443,7 @@ def finish_turn(s, T, ev):
 @njit(cache=True, _nrt=False)
 def _hand_legends_over(s, T, ev, seat):
     """Team play: the legend cards in hand go to the teammate, who plays next for the team
-    (so each team holds two legend cards between its members)."""
+    (so each team holds its legend cards between its members)."""
     mate = (seat + 2) % 4
     k = 0
     while k < s[HAND_N + seat]:
@@ -589,15 +601,17 @@ def apply_option(s, T, ev, kind, a, b, c):
             apply_target(s, T, ev, a, b, c)
         return
     if kind == OPT_PLACE:
+        # after a team pass the teammate places: logged and counted under the teammate
+        placer = s[CONTROL]
         if ph == PH_ACTION:
             s[ACTIONS_LEFT] -= 1
             s[ACTIONS_DONE] += 1
-            s[N_PLACES + seat] += 1
+            s[N_PLACES + placer] += 1
             if a < 0:
                 s[PHASE] = PH_PLACE_PICKUP
                 return
         put(s, a, me, COMMON)
-        log_event(s, ev, EV_PLACE, seat, a, COMMON, 0)
+        log_event(s, ev, EV_PLACE, placer, a, COMMON, 0)
         s[PHASE] = PH_ACTION
     elif kind == OPT_PICKUP:
         pick_up(s, ev, a, me)
@@ -673,8 +687,9 @@ def apply_option(s, T, ev, kind, a, b, c):
 
 @njit(cache=True, _nrt=False)
 def _setup_pieces(s, T, ev, own_index):
-    """Duel (and team Deathmatch, for the two colours): the second seat puts its piece on
-    duel_start[own_index], the first seat's on the other square; then the first seat
+    """Duel (and team Deathmatch, for the two colours): the second seat (team Deathmatch:
+    the fourth, of the other team than the first) puts its colour's piece on
+    duel_start[own_index], the first seat's colour on the other square; then the first seat
     starts."""
     setter = s[CUR]
     first = s[FIRST]

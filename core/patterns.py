@@ -80,19 +80,23 @@ def _square_at(sq, dr, dc):
 def pattern_enemies(s, T, seat, o, target, being_rank):
     """Can orientation ``o`` be matched with the being entering ``target``, counting every
     piece as if it were the seat's own? -1 if not; else the number of enemy pieces the match
-    needs * 16 + the bitmask of their colours (an own piece required on the target stays
-    own)."""
+    needs * 16 + the bitmask of their colours. An enemy piece may also stand on a target
+    square that must hold your piece; the being then replaces it (BGA, War Summoner and
+    improvised summoning alike)."""
     if T.sq_color[target] < 0:
         return -1
     tcode = s[BOARD + target]
     req = T.or_target_req[o]
-    if req > 0:
-        if tcode == 0 or (tcode >> 2) != seat or (tcode & 3) < req or (tcode & 3) > being_rank:
-            return -1
-    elif tcode != 0 and (tcode & 3) > being_rank:
-        return -1
     n = 0
     mask = 0
+    if req > 0:
+        if tcode == 0 or (tcode & 3) < req or (tcode & 3) > being_rank:
+            return -1
+        if (tcode >> 2) != seat:
+            n = 1
+            mask = 1 << (tcode >> 2)
+    elif tcode != 0 and (tcode & 3) > being_rank:
+        return -1
     for k in range(T.or_ncells[o]):
         q = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
         if q < 0 or T.sq_color[q] < 0:
@@ -110,15 +114,20 @@ def pattern_enemies(s, T, seat, o, target, being_rank):
 def pattern_fits(s, T, seat, o, target, being_rank, borrow):
     """Is orientation ``o`` matched by the seat's pieces with the being entering ``target``?
 
-    ``borrow``: how many enemy pieces may stand in for your own (War Summoner). The summon
-    search's hot path: it stops at the first cell that does not fit."""
+    ``borrow``: how many enemy pieces may stand in for your own (War Summoner), on any cell
+    including a target square that must hold your piece. The summon search's hot path: it
+    stops at the first cell that does not fit."""
     if T.sq_color[target] < 0:
         return False
     tcode = s[BOARD + target]
     req = T.or_target_req[o]
     if req > 0:
-        if tcode == 0 or (tcode >> 2) != seat or (tcode & 3) < req or (tcode & 3) > being_rank:
+        if tcode == 0 or (tcode & 3) < req or (tcode & 3) > being_rank:
             return False
+        if (tcode >> 2) != seat:
+            if borrow == 0:
+                return False
+            borrow -= 1
     elif tcode != 0 and (tcode & 3) > being_rank:
         return False
     for k in range(T.or_ncells[o]):

@@ -18,7 +18,7 @@ from core.constants import (
     LEGENDARY,
 )
 from core.events import log_event
-from core.layout import BOARD, CUR, DESTROYED, LSTOCK, STOCK
+from core.layout import BOARD, CONTROL, CUR, DESTROYED, LSTOCK, STOCK
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -87,9 +87,10 @@ def destroy(s, ev, sq, by_seat, counts):
 
 @njit(cache=True, _nrt=False)
 def pick_up(s, ev, sq, seat):
-    """Out-of-stock step: a seat takes one of its own pieces back (never counted)."""
+    """Out-of-stock step: a seat takes one of its own pieces back (never counted). Logged
+    under the seat in control (the teammate placing after a team pass)."""
     code = lift(s, sq)
-    log_event(s, ev, EV_PICKUP, s[CUR], sq, code, 0)
+    log_event(s, ev, EV_PICKUP, s[CONTROL], sq, code, 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -124,25 +124,37 @@ def score_destruction(s, ev):
 
 
 @njit(cache=True, _nrt=False)
-def score_reached(s):
-    mode = s[MODE]
+def target_score(mode, n_players):
+    """Points that trigger the end (melee: in any one colour column)."""
     if mode == MODE_MELEE:
-        target = MELEE_TARGET_3 if s[N_PLAYERS] == 3 else MELEE_TARGET_4
+        return MELEE_TARGET_3 if n_players == 3 else MELEE_TARGET_4
+    if mode == MODE_NEW_PLAYER:
+        return NEW_PLAYER_TARGET
+    if has_tasks(mode):
+        return HIGH_FORM_TARGET
+    return DUEL_TARGET
+
+
+@njit(cache=True, _nrt=False)
+def score_reacher(s):
+    """Who has reached the target score: a melee seat (in some column) or a colour (a seat,
+    or a team in team play); -1 if nobody."""
+    target = target_score(s[MODE], s[N_PLAYERS])
+    if s[MODE] == MODE_MELEE:
         for p in range(s[N_PLAYERS]):
             for c in range(s[N_PLAYERS]):
                 if c != p and s[SCORE_COLOR + p * MAX_PLAYERS + c] >= target:
-                    return True
-        return False
-    if mode == MODE_NEW_PLAYER:
-        target = NEW_PLAYER_TARGET
-    elif has_tasks(mode):
-        target = HIGH_FORM_TARGET
-    else:
-        target = DUEL_TARGET
+                    return p
+        return -1
     for c in range(n_colours(s)):
         if s[SCORE + c] >= target:
-            return True
-    return False
+            return c
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def score_reached(s):
+    return score_reacher(s) >= 0
 
 
 @njit(cache=True, _nrt=False)

@@ -178,8 +178,12 @@ def init_game(
         draw_flare(s, ev, p)
     if has_tasks(mode):
         setup_tasks(s, T, mode == MODE_NEW_PLAYER)
-    if mode == MODE_DEATHMATCH or mode == MODE_TEAM_DEATHMATCH:
+    if mode == MODE_DEATHMATCH:
         s[CUR] = (first + 1) % n_players  # the second seat puts the starting pieces
+        s[CONTROL] = s[CUR]
+        s[PHASE] = PH_SETUP
+    elif mode == MODE_TEAM_DEATHMATCH:
+        s[CUR] = (first + 3) % n_players  # the fourth seat puts them (rules summary, fact 66)
         s[CONTROL] = s[CUR]
         s[PHASE] = PH_SETUP
     elif mode == MODE_MELEE:

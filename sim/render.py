@@ -6,6 +6,7 @@ letter (c, h, l) + seat digit.
 
 from core import constants as K
 from core.layout import BOARD, NSQ
+from core.scoring import target_score
 
 
 def square_name(sq: int) -> str:
@@ -116,7 +117,30 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
         return f"{who} skips an optional part of {cards[a].name}"
     if kind in (K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
         return f"{who} puts {piece_token(b)} on {square_name(a)}"
+    if kind == K.EV_END_TRIGGER:
+        return f"end triggered by {who}: " + _end_trigger_text(mode, seat, a, b, c)
     if kind == K.EV_END:
         winner = "shared" if b < 0 else f"team {b} wins" if team else f"seat {b} wins"
         return f"game over ({K.END_NAMES[a]}): {winner}"
     return None
+
+
+def _end_trigger_text(mode: str, seat: int, reason: int, reacher: int, n_seats: int) -> str:
+    """Why the end was triggered and who still plays (every seat one more turn, the
+    triggering seat last; none under the new-player rules)."""
+    team = mode in K.TEAM_MODE_NAMES
+    if reason == K.END_SCORE:
+        target = target_score(K.MODE_NAMES.index(mode), n_seats)
+        if mode == "melee":
+            why = f"seat {reacher} reached {target} points in a colour column"
+        else:
+            why = f"{'team' if team else 'seat'} {reacher} reached {target} points"
+    elif team:
+        why = "it drew the last card of its deck that is not turned sideways"
+    else:
+        why = "it drew the last card of its deck"
+    if mode == "new-player":
+        return why + "; no final round, the game ends now"
+    order = [f"seat {(seat + k) % n_seats}" for k in range(1, n_seats + 1)]
+    seats = ", ".join(order[:-1]) + f" and {order[-1]}"
+    return f"{why}; final round: {seats} play one more turn each"

@@ -303,30 +303,51 @@ ASSASSIN_AFTER = {
 }
 
 
-@pytest.mark.parametrize("marked", ["h1", "c0", ".."])
-def test_assassin_destroys_the_marked_piece_or_steps_there(marked):
-    before = [
-        "## ## .. .. .. .. .. ## ##",
-        "## .. .. .. .. .. .. .. ##",
-        ".. .. .. .. c0 .. .. .. ..",
-        ".. .. .. c0 .. .. .. .. ..",
-        ".. .. c0 .. .. .. c1 .. ..",
-        ".. .. .. .. .. .. .. .. ..",
-        ".. .. .. .. c1 .. .. .. ..",
-        "## .. .. .. .. .. .. .. ##",
-        "## ## .. .. .. .. .. ## ##",
-    ]
-    if marked != "..":
-        row = before[4].split()
-        row[4] = marked
-        before[4] = " ".join(row)
+ASSASSIN_BEFORE = [
+    "## ## .. .. .. .. .. ## ##",
+    "## .. .. .. .. .. .. .. ##",
+    ".. .. .. .. c0 .. .. .. ..",
+    ".. .. .. c0 .. .. .. .. ..",
+    ".. .. c0 .. .. .. c1 .. ..",
+    ".. .. .. .. .. .. .. .. ..",
+    ".. .. .. .. c1 .. .. .. ..",
+    "## .. .. .. .. .. .. .. ##",
+    "## ## .. .. .. .. .. ## ##",
+]
+
+
+@pytest.mark.parametrize("marked", ["h1", "c0"])
+def test_assassin_destroys_the_piece_on_the_marked_square(marked):
+    before = list(ASSASSIN_BEFORE)
+    row = before[4].split()
+    row[4] = marked
+    before[4] = " ".join(row)
     g = start(before, "imperial/assassin", IMPERIAL)
     summon(g, "imperial/assassin", sq(5, 5))
-    # everything is compulsory and has one target: no choice is asked; the other pieces
-    # next to the Assassin are untouched (the marked square is [4,4] only)
+    # the destroy is compulsory with one target: no choice is asked, and no move follows;
+    # the other pieces next to the Assassin are untouched (the marked square is [4,4] only)
     assert not in_effect(g)
     assert g.board() == ASSASSIN_AFTER[marked]
     assert destroyed(g) == ({HEROIC: 1} if marked == "h1" else {})
+
+
+@pytest.mark.parametrize("step", [True, False])
+def test_assassin_may_step_onto_the_empty_marked_square(step):
+    # Card text: "If the marked square was empty, the Assassin MAY move onto it"; BGA lets the
+    # player skip the step when the square is empty (reference cards.json notes, issue 10).
+    g = start(ASSASSIN_BEFORE, "imperial/assassin", IMPERIAL)
+    summon(g, "imperial/assassin", sq(5, 5))
+    assert targets(g) == [(sq(5, 5), sq(4, 4))] and can_skip(g)
+    if step:
+        target(g, sq(5, 5), sq(4, 4))
+        assert g.board() == ASSASSIN_AFTER[".."]
+    else:
+        skip(g)
+        want = list(ASSASSIN_BEFORE)
+        want[5] = ".. .. .. .. .. h0 .. .. .."
+        assert g.board() == want
+    assert not in_effect(g)
+    assert destroyed(g) == {}
 
 
 @pytest.mark.parametrize("marked", ["h1", "c0"])
@@ -1377,6 +1398,48 @@ def test_war_summoner_lends_an_enemy_piece_to_the_next_summon():
         "## .. .. c0 .. c1 .. .. ##",
         "## ## .. .. .. .. .. ## ##",
     ]
+
+
+def test_war_summoner_borrowed_enemy_piece_may_stand_on_the_target_square():
+    # BGA foundPattern/playCard (reference cards.json, War Summoner notes; issue 10): the
+    # borrowed enemy piece may be on any cell, even a target square that must hold one of
+    # your pieces (War Drummer's "@c"); the new being then replaces that enemy piece, which
+    # counts as destroyed by the summon like any oversummoned enemy piece.
+    before = [
+        "## ## .. .. .. .. .. ## ##",
+        "## .. .. .. .. .. .. .. ##",
+        ".. .. .. .. .. .. .. .. ..",
+        ".. .. .. c0 .. c0 .. .. ..",
+        ".. .. .. .. c0 .. .. .. ..",
+        ".. .. .. .. c0 .. .. .. ..",
+        ".. .. .. .. .. .. c1 c0 ..",
+        "## .. .. .. .. .. c0 c0 ##",
+        "## ## .. .. .. .. .. ## ##",
+    ]
+    g = start(before, "highland/war-summoner", HIGHLAND, extra=["highland/war-drummer"])
+    drummer = g.hand_slot(0, "highland/war-drummer")
+    assert not [o for o in g.options() if o[0] == K.OPT_SUMMON and o[1] == drummer]
+    summon(g, "highland/war-summoner", sq(3, 4))
+    drummer = g.hand_slot(0, "highland/war-drummer")
+    on = sorted(o[3] for o in g.options() if o[0] == K.OPT_SUMMON and o[1] == drummer)
+    # the enemy piece on the target, or as a plain pattern cell next to the target
+    assert on == [sq(6, 6), sq(6, 7), sq(7, 6), sq(7, 7)]
+    summon(g, "highland/war-drummer", sq(6, 6))
+    skip(g)  # no move with the Drummer's effect
+    assert not in_effect(g)
+    assert g.s[BORROW_ENEMY] == 0 and g.s[ACTIONS_LEFT] == 1
+    assert g.board() == [
+        "## ## .. .. .. .. .. ## ##",
+        "## .. .. .. .. .. .. .. ##",
+        ".. .. .. .. .. .. .. .. ..",
+        ".. .. .. c0 h0 c0 .. .. ..",
+        ".. .. .. .. c0 .. .. .. ..",
+        ".. .. .. .. c0 .. .. .. ..",
+        ".. .. .. .. .. .. h0 c0 ..",
+        "## .. .. .. .. .. c0 c0 ##",
+        "## ## .. .. .. .. .. ## ##",
+    ]
+    assert destroyed(g) == {COMMON: 1}
 
 
 def test_ritual_master_on_green_gains_two_actions():

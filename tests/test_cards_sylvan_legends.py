@@ -933,8 +933,9 @@ def test_fire_dragon_fan_of_three_directions_range_two():
     )
     summon(g, "legends/fire-dragon", sq(4, 4))
     assert not can_skip(g)
-    # arrows W, SW, S, SE, E; E (with NE and SE) would hit nothing within two squares
-    assert targets(g) == [(SE, -1), (S, -1), (SW, -1), (W, -1)]
+    # arrows W, SW, S, SE, E: every one is offered, E (with NE and SE) too, although it
+    # would hit nothing within two squares
+    assert targets(g) == [(E, -1), (SE, -1), (S, -1), (SW, -1), (W, -1)]
     target(g, S)  # S, plus SW and SE
     assert effect_over(g)
     assert g.board() == lines(
@@ -952,6 +953,67 @@ def test_fire_dragon_fan_of_three_directions_range_two():
     )
     # the legend on (5,3) is passed over; the own common on (6,4) is lost but not counted
     assert destroyed(g, 1, C) == 1 and destroyed(g, 1, H) == 1 and destroyed(g, 1, L) == 0
+
+
+def test_fire_dragon_may_fire_where_nothing_is_destroyed():
+    # The shot is compulsory but the direction free: any of the five arrows, even one along
+    # which nothing would be destroyed (BGA offers every arrow square; reference cards.json
+    # notes, issue 10). Here every other direction would cost the player its own pieces.
+    g = game(
+        """
+        ## ## .. .. .. .. .. ## ##
+        ## .. .. h0 .. h0 .. .. ##
+        .. .. .. .. c0 .. .. .. ..
+        .. .. .. .. h0 .. .. .. ..
+        .. .. c0 .. .. .. .. .. ..
+        .. .. .. .. .. .. .. .. ..
+        .. .. .. .. c0 .. .. .. ..
+        ## .. .. .. .. .. .. .. ##
+        ## ## .. .. .. .. .. ## ##
+        """,
+        "legends/fire-dragon",
+    )
+    summon(g, "legends/fire-dragon", sq(4, 4))
+    assert not can_skip(g)
+    assert targets(g) == [(E, -1), (SE, -1), (S, -1), (SW, -1), (W, -1)]
+    target(g, E)  # E, NE and SE: nothing within two squares
+    assert effect_over(g)
+    assert g.board() == lines(
+        """
+        ## ## .. .. .. .. .. ## ##
+        ## .. .. h0 .. h0 .. .. ##
+        .. .. .. .. c0 .. .. .. ..
+        .. .. .. .. h0 .. .. .. ..
+        .. .. c0 .. l0 .. .. .. ..
+        .. .. .. .. .. .. .. .. ..
+        .. .. .. .. c0 .. .. .. ..
+        ## .. .. .. .. .. .. .. ##
+        ## ## .. .. .. .. .. ## ##
+        """
+    )
+    assert not [e for e in g.events() if e[0] == K.EV_DESTROY]
+
+
+def test_fire_dragon_arrow_off_the_board_is_not_offered():
+    # at the edge the arrows pointing off the board have no square to choose
+    g = game(
+        """
+        ## ## .. .. .. .. .. ## ##
+        ## .. .. .. .. .. .. .. ##
+        .. .. .. .. .. .. .. .. ..
+        .. .. .. .. .. .. .. .. ..
+        h0 .. h0 .. .. .. .. .. ..
+        .. c0 .. .. .. .. .. .. ..
+        .. h0 .. .. .. .. .. .. ..
+        ## .. .. .. .. .. .. .. ##
+        ## ## .. .. .. .. .. ## ##
+        """,
+        "legends/fire-dragon",
+    )
+    summon(g, "legends/fire-dragon", sq(7, 1))
+    # the pattern points N from the target: arrows W, SW, S, SE, E; from [7,1] W is [7,0]
+    # (void), SW and S are off the board
+    assert targets(g) == [(E, -1), (SE, -1)]
 
 
 def test_hell_bull_charge_stops_on_a_destroyed_legend():
@@ -1028,15 +1090,45 @@ def test_angel_of_death_upgrades_then_takes_the_piece():
     assert g.s[LSTOCK + 1] == 2  # the upgrade took a legendary piece; it came back
 
 
-def test_angel_of_death_legend_cannot_be_upgraded_nothing_follows():
+def test_angel_of_death_leaps_onto_a_legend_that_cannot_be_upgraded():
+    # The upgrade does nothing on a legendary piece, but the Angel still combat-leaps onto it
+    # and destroys it (BGA: both steps automatic; reference cards.json notes, issue 10).
     g = game(ANGEL_BOARD, "legends/angel-of-death")
     summon(g, "legends/angel-of-death", sq(4, 4))
     target(g, sq(6, 7))
     assert effect_over(g)
     want = lines(ANGEL_BOARD)
+    want[4] = ".. .. c0 .. .. .. c0 .. .."
+    want[6] = ".. .. .. .. .. .. .. l0 .."
+    assert g.board() == want
+    assert destroyed(g, 1, L) == 1
+    assert not [e for e in g.events() if e[0] == K.EV_UPGRADE]
+
+
+def test_angel_of_death_leaps_onto_a_heroic_whose_owner_has_no_legend_left():
+    # A heroic piece cannot become legendary when its owner has no legendary piece in stock:
+    # the upgrade does nothing, the leap still follows (BGA; issue 10).
+    g = game(ANGEL_BOARD, "legends/angel-of-death")
+    g.s[LSTOCK + 1] = 0
+    summon(g, "legends/angel-of-death", sq(4, 4))
+    target(g, sq(1, 4))
+    assert effect_over(g)
+    want = lines(ANGEL_BOARD)
+    want[1] = "## .. .. .. l0 .. .. .. ##"
+    want[4] = ".. .. c0 .. .. .. c0 .. .."
+    assert g.board() == want
+    assert destroyed(g, 1, H) == 1 and destroyed(g, 1, L) == 0
+    assert g.s[LSTOCK + 1] == 0
+
+
+def test_angel_of_death_skipped_does_nothing():
+    g = game(ANGEL_BOARD, "legends/angel-of-death")
+    summon(g, "legends/angel-of-death", sq(4, 4))
+    skip(g)
+    assert effect_over(g)
+    want = lines(ANGEL_BOARD)
     want[4] = ".. .. c0 .. l0 .. c0 .. .."
     assert g.board() == want
-    assert destroyed(g, 1, L) == 0
 
 
 def test_the_eldest_tree_three_different_adjacent_squares():

@@ -7,6 +7,7 @@ import pytest
 from harness import CONTENT, Game, T, board_with, sq
 
 from core import constants as K
+from core.cards import deck_base
 from core.game import advance, apply_option, melee_setup_colour
 from core.layout import (
     ACTIONS_LEFT,
@@ -15,18 +16,27 @@ from core.layout import (
     COLOUR_CHOICES,
     CONTROL,
     CUR,
+    DECK_CAP,
     DECK_CNT,
+    DECK_HEAD,
     DESTROYED,
     END_REASON,
     END_SEAT,
     EV_N,
+    FDECK,
+    FDECK_CNT,
+    FDECK_HEAD,
     GAME_OVER,
     HAND,
     HAND_CAP,
     HAND_N,
     IMPRO_LEFT,
+    LDECK,
+    LDECK_CNT,
+    LDECK_HEAD,
     LSTOCK,
     MAX_PLAYERS,
+    N_PLACES,
     N_TASKS,
     PASSED,
     PHASE,
@@ -46,6 +56,7 @@ from core.layout import (
 )
 from core.scoring import decide_winner
 from core.setup import init_game
+from sim.render import event_text
 
 MELEE3 = ("imperial", "highland", "sylvan")
 MELEE4 = ("imperial", "highland", "sylvan", "highland")
@@ -240,6 +251,12 @@ def test_melee_end_trigger_in_a_single_column(n, target):
     end_actions(g)
     assert g.s[END_SEAT] == 0 and g.s[END_REASON] == K.END_SCORE
     assert g.s[GAME_OVER] == 0  # everyone plays one more turn
+    rows = [row for row in g.events() if row[0] == K.EV_END_TRIGGER]
+    others = ", ".join(f"seat {p}" for p in range(1, n - 1))
+    assert [event_text(row, CONTENT, "melee") for row in rows] == [
+        f"end triggered by seat 0: seat 0 reached {target} points in a colour column; "
+        f"final round: {others}, seat {n - 1} and seat 0 play one more turn each"
+    ]
 
 
 def test_melee_winner_by_lowest_then_next_lowest_column():
@@ -253,6 +270,37 @@ def test_melee_winner_by_lowest_then_next_lowest_column():
     g.s[SCORE_COLOR + 1 * MAX_PLAYERS + 0] = 7
     decide_winner(g.s, T)
     assert g.s[WINNER] == -1  # 5/7 and 5/7, same pieces on the board: shared
+
+
+def set_columns(g, cols):
+    for p, cs in cols.items():
+        for c, v in cs.items():
+            g.s[SCORE_COLOR + p * MAX_PLAYERS + c] = v
+
+
+def test_melee_four_players_tie_break_lowest_second_then_remaining_column():
+    # Rules summary (reference fact 71, issue 10): compare the lowest column, then the second
+    # lowest, then (4 players) the remaining column; then upgraded pieces, then pieces.
+    g = melee_game(4)
+    low = {0: {1: 1, 2: 1, 3: 1}, 1: {0: 1, 2: 1, 3: 1}, 2: {0: 1, 1: 1, 3: 1}}
+    # seat 3: 5/5/9 beats seat 0's 5/5/8 on the remaining column ...
+    set_columns(g, {**low, 0: {1: 8, 2: 5, 3: 5}, 3: {0: 5, 1: 9, 2: 5}})
+    decide_winner(g.s, T)
+    assert g.s[WINNER] == 3
+    # ... but 5/6/6 beats 5/5/9 on the second lowest, whatever the sums
+    set_columns(g, {0: {1: 6, 2: 5, 3: 6}})
+    decide_winner(g.s, T)
+    assert g.s[WINNER] == 0
+    # all three columns equal: upgraded pieces on the board, then all pieces
+    set_columns(g, {0: {1: 9, 2: 5, 3: 5}})
+    decide_winner(g.s, T)
+    assert g.s[WINNER] == -1
+    g.s[BOARD + sq(4, 4)] = 0 * 4 + K.COMMON
+    decide_winner(g.s, T)
+    assert g.s[WINNER] == 0
+    g.s[BOARD + sq(4, 6)] = 3 * 4 + K.HEROIC
+    decide_winner(g.s, T)
+    assert g.s[WINNER] == 3
 
 
 # --- melee improvisation -------------------------------------------------------------------------
@@ -304,6 +352,24 @@ def test_improvisation_allows_one_enemy_piece_per_summoning():
     pieces = {(3, 4): "c1", (5, 4): "c2"}
     g = melee_game(pieces=pieces, hands=([SWORD], (), ()))
     assert sword_options(g) == []
+
+
+PRIESTESS = "imperial/high-priestess"  # ". @c ." over ". . ." over "c . c"
+
+
+def test_improvised_enemy_piece_may_stand_on_the_target_square():
+    # The enemy piece of an improvised summoning acts as one of your own pieces of its rank,
+    # so it may stand on a target square that must hold your piece (High Priestess); the new
+    # being replaces it (BGA treats it like War Summoner's borrowed piece; issue 10).
+    pieces = {(3, 4): "c1", (5, 3): "c0", (5, 5): "c0"}
+    g = melee_game(pieces=pieces, hands=([PRIESTESS], (), ()))
+    slot = g.hand_slot(0, PRIESTESS)
+    rows = [o for o in g.options() if o[0] == K.OPT_SUMMON and (o[1] & 15) == slot]
+    assert [(o[1] >> 4, o[3]) for o in rows] == [(2, sq(3, 4))]  # colour 1's improvisation
+    g.act(*rows[0])
+    assert int(g.s[BOARD + sq(3, 4)]) == 0 * 4 + K.HEROIC
+    assert g.s[IMPRO_LEFT + 0] == 0b100
+    assert int(g.s[DESTROYED + 1 * 4 + K.COMMON]) == 1  # oversummoned: counts as destroyed
 
 
 def test_no_improvisation_in_the_duel():
@@ -372,6 +438,23 @@ def test_team_pass_control_to_the_teammate():
     assert int(g.s[BOARD + sq(4, 4)]) == int(g.s[BOARD + sq(4, 5)]) == 0 * 4 + K.COMMON
     assert g.s[CUR] == 1 and g.s[CONTROL] == 1 and g.s[PASSED] == 0
     assert CONTENT.card_index(flare) in hand(g.s, 0)  # no flare was played
+    # the teammate's placements are logged (and counted) under the teammate's seat (issue 10)
+    assert events(g.s, g.ev, K.EV_PLACE) == [(2, sq(4, 4), K.COMMON, 0), (2, sq(4, 5), K.COMMON, 0)]
+    assert (g.s[N_PLACES + 0], g.s[N_PLACES + 2]) == (0, 2)
+    log = [event_text(row, CONTENT, "team-high-form") for row in g.events()]
+    assert "seat 2 places a common piece on [4,4]" in log
+
+
+def test_team_pass_out_of_stock_pickup_logged_under_the_teammate():
+    g = team_game({(0, 4): "c0", (8, 4): "h0"}, hands=([SWORD], (), (), ()))
+    g.s[STOCK + 0] = 0  # colour 0 out of stock: placing starts with a pick-up
+    g.refresh()
+    g.act(K.OPT_PASS)  # placing is the teammate's only option: it starts by itself
+    assert g.s[PHASE] == K.PH_PLACE_PICKUP
+    g.act(K.OPT_PICKUP, sq(8, 4))
+    g.act(K.OPT_PLACE, sq(8, 4))  # back where it came from, as a common piece
+    assert events(g.s, g.ev, K.EV_PICKUP) == [(2, sq(8, 4), 0 * 4 + K.HEROIC, 0)]
+    assert events(g.s, g.ev, K.EV_PLACE)[0] == (2, sq(8, 4), K.COMMON, 0)
 
 
 def test_team_pass_in_the_middle_of_an_effect():
@@ -403,6 +486,110 @@ def test_team_deck_trigger_at_the_sideways_cards():
     apply_option(s, T, ev, K.OPT_END_TURN, 0, 0, 0)
     options(s, ev, opts)
     assert s[END_SEAT] == 0 and s[END_REASON] == K.END_DECK and s[GAME_OVER] == 0
+    rows = [row for row in ev[: s[EV_N]] if row[0] == K.EV_END_TRIGGER]
+    assert [event_text(row, CONTENT, "team-deathmatch") for row in rows] == [
+        "end triggered by seat 0: it drew the last card of its deck that is not turned "
+        "sideways; final round: seat 1, seat 2, seat 3 and seat 0 play one more turn each"
+    ]
+
+
+@pytest.mark.parametrize("first,setter", [(0, 3), (1, 0), (2, 1), (3, 2)])
+def test_team_deathmatch_starting_pieces_put_by_the_fourth_seat(first, setter):
+    # Rules summary (reference fact 66, issue 10): in a team duel the player who plays
+    # fourth puts the two starting commons, one of each colour.
+    s, ev, opts = fresh("team-deathmatch", TEAM, first=first)
+    assert options(s, ev, opts) == [(K.OPT_SETUP, 0, 0, 0), (K.OPT_SETUP, 1, 0, 0)]
+    assert s[CUR] == setter and s[PHASE] == K.PH_SETUP
+    apply_option(s, T, ev, K.OPT_SETUP, 0, 0, 0)
+    options(s, ev, opts)
+    mine, theirs = (int(q) for q in T.duel_start)
+    assert int(s[BOARD + mine]) == (setter % 2) * 4 + K.COMMON
+    assert int(s[BOARD + theirs]) == (first % 2) * 4 + K.COMMON
+    assert [e[0] for e in events(s, ev, K.EV_SETUP_PIECE)] == [setter, setter]
+    assert s[CUR] == first and s[TURN_NO] == 1
+
+
+def set_deck(g, seat, cards):
+    base = deck_base(seat)
+    for k, c in enumerate(cards):
+        g.s[base + k] = CONTENT.card_index(c)
+    g.s[DECK_HEAD + seat] = 0
+    g.s[DECK_CNT + seat] = len(cards)
+
+
+def deck_cards(g, seat):
+    base, head = deck_base(seat), g.s[DECK_HEAD + seat]
+    return [
+        CONTENT.cards[g.s[base + (head + k) % DECK_CAP]].id for k in range(g.s[DECK_CNT + seat])
+    ]
+
+
+def set_shared(g, base, head_f, cnt_f, cards):
+    for k, c in enumerate(cards):
+        g.s[base + k] = CONTENT.card_index(c)
+    g.s[head_f] = 0
+    g.s[cnt_f] = len(cards)
+
+
+IMPERIAL_CARDS = [c.id for c in CONTENT.cards if c.deck == "imperial"]
+SYLVAN_CARDS = [c.id for c in CONTENT.cards if c.deck == "sylvan"]
+LEGEND_CARDS = [c.id for c in CONTENT.cards if c.kind == K.CK_LEGEND]
+FLARE_CARDS = [c.id for c in CONTENT.cards if c.kind == K.CK_FLARE]
+
+
+@pytest.mark.parametrize("beings_in_hand,triggered", [(4, False), (3, True)])
+def test_team_discard_returns_a_card_sideways_and_straightens_one(beings_in_hand, triggered):
+    # Rules summary (reference facts 67 and 69, issue 10): a card the discard action returns
+    # to the bottom of your deck is turned sideways and the uppermost sideways card is
+    # straightened, so exactly six stay sideways; drawing the last card that is not sideways
+    # triggers the end. The deck holds 7 cards (1 upright + 6 sideways); returning one makes
+    # 2 upright cards, so drawing one card (4 beings in hand) does not trigger the end and
+    # drawing two (3 beings in hand) does.
+    beings = IMPERIAL_CARDS[:beings_in_hand]
+    g = team_game(hands=(beings, (), (), ()))
+    set_deck(g, 0, IMPERIAL_CARDS[10:17])
+    set_shared(g, LDECK, LDECK_HEAD, LDECK_CNT, LEGEND_CARDS)
+    set_shared(g, FDECK, FDECK_HEAD, FDECK_CNT, FLARE_CARDS)
+    g.refresh()
+    g.act(K.OPT_DISCARD, 0)
+    g.act(K.OPT_RETURN, 0)  # the second being goes under the deck, sideways
+    g.act(K.OPT_RETURN_DONE)
+    assert deck_cards(g, 0) == IMPERIAL_CARDS[10:17] + [beings[1]]
+    g.act(K.OPT_PLACE, sq(4, 4))  # the last action; the turn ends by itself
+    assert g.s[CUR] == 1
+    assert g.s[DECK_CNT + 0] == (6 if triggered else 7)
+    assert g.s[END_SEAT] == (0 if triggered else -1)
+    if triggered:
+        assert g.s[END_REASON] == K.END_DECK
+
+
+def test_team_legends_and_extra_legend_drawn_by_the_teammate():
+    # Rules summary (reference fact 68, issue 10): at the end of a turn you hand all your
+    # legend cards to your teammate; you draw up to 3 beings and 1 flare, your teammate draws
+    # up to 2 legends, and "draw an extra legend" effects (Forest Mystic) are drawn by the
+    # teammate. Seat 2 (sylvan, colour 0) summons Forest Mystic holding one legend card.
+    mystic = "sylvan/forest-mystic"
+    legend = LEGEND_CARDS[0]
+    pieces = {(3, 4): "c0", (4, 3): "c0", (5, 5): "c0"}
+    g = team_game(pieces, hands=((), (), (mystic, legend), ()))
+    g.s[CUR] = g.s[CONTROL] = 2
+    set_deck(g, 2, [c for c in SYLVAN_CARDS if c != mystic][:12])
+    set_shared(g, LDECK, LDECK_HEAD, LDECK_CNT, LEGEND_CARDS[1:6])
+    set_shared(g, FDECK, FDECK_HEAD, FDECK_CNT, FLARE_CARDS)
+    g.refresh()
+    slot = g.hand_slot(2, mystic)
+    row = next(o for o in g.options() if o[0] == K.OPT_SUMMON and o[1] == slot)
+    g.act(*row)
+    end_actions(g)
+    assert g.s[CUR] == 3
+    # seat 0: the handed-over legend, one drawn up to two, one extra
+    assert hand(g.s, 0) == [CONTENT.card_index(c) for c in [legend, *LEGEND_CARDS[1:3]]]
+    assert kinds(hand(g.s, 2)) == [K.CK_BEING] * 4 + [K.CK_FLARE]  # 3 + 1 extra, no legend
+    draws = events(g.s, g.ev, K.EV_DRAW)
+    legend_draws = [d for d in draws if T.card_kind[d[1]] == K.CK_LEGEND]
+    assert legend_draws == [(0, CONTENT.card_index(c), 0, 0) for c in LEGEND_CARDS[1:3]]
+    assert all(d[0] == 2 for d in draws if T.card_kind[d[1]] != K.CK_LEGEND)
+    assert events(g.s, g.ev, K.EV_HAND_OVER) == [(2, CONTENT.card_index(legend), 0, 0)]
 
 
 def test_team_flare_point_goes_to_the_other_team():
@@ -452,6 +639,10 @@ def test_new_player_game_ends_at_six_points_without_a_final_round():
     g.s[TASK_PTS + 0] = 6
     end_actions(g)
     assert g.s[GAME_OVER] == 1 and g.s[END_REASON] == K.END_SCORE and g.s[WINNER] == 0
+    rows = [row for row in g.events() if row[0] == K.EV_END_TRIGGER]
+    assert [event_text(row, CONTENT, "new-player") for row in rows] == [
+        "end triggered by seat 0: seat 0 reached 6 points; no final round, the game ends now"
+    ]
 
 
 def test_new_player_game_ends_when_a_deck_runs_out():

@@ -17,10 +17,12 @@ from core.game import advance, apply_option
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
+    BORROW_ENEMY,
     DESTROYED,
     DISC,
     DISC_CAP,
     DISC_N,
+    IMPRO_LEFT,
     LDISC,
     LDISC_N,
     LEGENDS_SUMMONED,
@@ -227,6 +229,117 @@ def test_oracle_agrees_on_a_full_stock_board():
         for seat in range(2):
             fast = summons(find_summons, s, seat, card)
             assert {engine_key(o, t) for o, t in fast} == oracle_summons(s, seat, card)
+
+
+def oracle_with_enemies(s, seat, card, borrow, impro):
+    """Rules 23-26 with enemy pieces standing in (War Summoner's ``borrow`` of them for free,
+    one more with a melee improvisation of a colour in ``impro``), written as a plain loop
+    over squares: an enemy piece may be on any cell, a target square that must hold your
+    piece included (BGA foundPattern/playCard; issue 10). Keys: (improvised colour or -1,
+    target, {(square, minimum rank)})."""
+    board = [int(x) for x in s[BOARD : BOARD + 81]]
+    being = int(T.card_rank[card])
+    legendary = being == K.LEGENDARY
+    req, images = ORACLE_PATTERNS[card]
+
+    def kind_ok(code):  # an own piece of the kind the summon needs (pick-up rule)
+        return code and code >> 2 == seat and ((code & 3) == K.LEGENDARY) == legendary
+
+    own_kind = sum(1 for q in ONBOARD if kind_ok(board[q]))
+    in_stock = (s[LSTOCK + seat] if legendary else s[STOCK + seat]) > 0
+    keys = set()
+    for cells in images:
+        for t in ONBOARD:
+            code = board[t]
+            enemies = []
+            if req:
+                if not code or code & 3 < req or code & 3 > being:
+                    continue
+                if code >> 2 != seat:
+                    enemies.append(code >> 2)
+            elif code and code & 3 > being:
+                continue
+            squares = []
+            for dr, dc, r in cells:
+                row, col = t // 9 + dr, t % 9 + dc
+                q = row * 9 + col
+                if not (0 <= row < 9 and 0 <= col < 9) or T.sq_color[q] < 0:
+                    break
+                if not board[q] or board[q] & 3 < r:
+                    break
+                if board[q] >> 2 != seat:
+                    enemies.append(board[q] >> 2)
+                squares.append((q, r))
+            else:
+                used = sum(1 for q, _ in squares if kind_ok(board[q]))
+                if not (in_stock or kind_ok(code) or own_kind - used > 0):
+                    continue
+                key = frozenset(squares)
+                if len(enemies) <= borrow:
+                    keys.add((-1, t, key))
+                elif len(enemies) == borrow + 1:
+                    for c in set(enemies):
+                        if (impro >> c) & 1:
+                            keys.add((c, t, key))
+    return keys
+
+
+def three_colour_board(rng):
+    """A random position row with pieces of three colours (a melee seen by seat 0)."""
+    s = np.zeros(STATE_SIZE, np.int32)
+    density = rng.choice([0.3, 0.5, 0.7])
+    legends = [0, 0, 0]
+    for q in ONBOARD:
+        if rng.random() >= density:
+            continue
+        seat = int(rng.choice([0, 0, 1, 2]))
+        rank = int(rng.choice([1, 1, 1, 2, 2, 3]))
+        if rank == 3:
+            if legends[seat] == 3:
+                rank = 2
+            else:
+                legends[seat] += 1
+        s[BOARD + q] = seat * 4 + rank
+    s[STOCK] = rng.choice([0, 0, 1, 9])
+    s[LSTOCK] = rng.choice([0, 1, 3 - legends[0]])
+    return s
+
+
+def test_borrowed_and_improvised_summons_match_plain_scan_and_oracle():
+    """War Summoner's borrowed piece (``BORROW_ENEMY``) and melee improvisation
+    (``IMPRO_LEFT``) take the search's separate path: it must agree with the plain scan and
+    the oracle, enemy pieces on target squares that need your piece included."""
+    rng = np.random.default_rng(20250110)
+    total = 0
+    on_target = 0
+    for b in range(48):
+        s = three_colour_board(rng)
+        borrow, impro = [(1, 0), (0, 0b110), (1, 0b110), (0, 0b010)][b % 4]
+        s[BORROW_ENEMY] = borrow
+        s[IMPRO_LEFT] = impro
+        for card in PATTERN_CARDS:
+            fast = summons_coded(find_summons, s, card)
+            ref = summons_coded(reference_summons, s, card)
+            assert fast == ref, (b, cid(card))
+            assert len(set(fast)) == len(fast)
+            keys = {(a - 1, *engine_key(o, t)) for a, o, t in fast}
+            assert keys == oracle_with_enemies(s, 0, card, borrow, impro), (b, cid(card))
+            total += len(fast)
+            for _, o, t in fast:
+                code = int(s[BOARD + t])
+                on_target += int(T.or_target_req[o] > 0 and code >> 2 != 0)
+    assert total > 2000
+    assert on_target > 0  # enemy pieces on own-piece target squares were seen
+
+
+def summons_coded(fn, s, card):
+    """(improvised colour + 1, orientation, target) of every summon row, sorted."""
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    n = fn(s, T, 0, card, 7, opts, 0)
+    assert n < K.MAX_OPTIONS
+    rows = [tuple(int(x) for x in r) for r in opts[:n]]
+    assert all(r[0] == K.OPT_SUMMON and r[1] & 15 == 7 for r in rows)
+    return sorted((r[1] >> 4, r[2], r[3]) for r in rows)
 
 
 # --- (b) orientation counts against the reference card file -----------------------------------

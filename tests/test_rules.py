@@ -28,6 +28,8 @@ from core.layout import (
     FDECK,
     FDECK_CNT,
     FDECK_HEAD,
+    FDISC,
+    FDISC_N,
     FINAL_TURN,
     FIRST,
     GAME_OVER,
@@ -67,6 +69,7 @@ from core.policy import choose_random
 from core.scoring import decide_winner, high_form_score, refresh_scores
 from core.setup import init_game
 from core.task_display import remove_claimed
+from sim.render import event_text
 
 IMPERIAL = [c.id for c in CONTENT.cards if c.deck == "imperial"]
 HIGHLAND = [c.id for c in CONTENT.cards if c.deck == "highland"]
@@ -161,6 +164,12 @@ def pass_turn(g):
             g.act(K.OPT_NO_CLAIM)
         else:
             g.act(K.OPT_END_TURN)
+
+
+def trigger_lines(g, mode):
+    """The log lines of the end trigger events."""
+    rows = [e for e in g.events() if e[0] == K.EV_END_TRIGGER]
+    return [event_text(e, CONTENT, mode) for e in rows]
 
 
 def turn_events(g):
@@ -311,6 +320,33 @@ def test_refill_reshuffles_the_legend_deck_but_never_the_own_deck():
     assert (g.s[END_SEAT], g.s[END_REASON]) == (0, K.END_DECK)  # own deck empty: the end
 
 
+def test_shared_decks_take_in_their_discard_piles_as_soon_as_a_draw_empties_them():
+    # BGA (reference fact 73, issue 10): when a draw empties the legend or the flare deck,
+    # its discard pile is shuffled in at once, not at the next draw.
+    g = make(hands=(["imperial/herald", "imperial/bomb", "imperial/knight", "legends/titan"], ()))
+    set_shared(g, LDECK, LDECK_HEAD, LDECK_CNT, ["legends/leviathan"])
+    set_shared(g, FDECK, FDECK_HEAD, FDECK_CNT, ["flares/f34"])
+    for k, c in enumerate(["legends/hell-bull", "legends/fire-dragon"]):
+        g.s[LDISC + k] = idx(c)
+    g.s[LDISC_N] = 2
+    for k, c in enumerate(["flares/f36", "flares/f44", "flares/f25"]):
+        g.s[FDISC + k] = idx(c)
+    g.s[FDISC_N] = 3
+    pass_turn(g)
+    assert hand(g, 0)[3:] == ["legends/titan", "flares/f34", "legends/leviathan"]
+    assert g.s[LDECK_CNT] == 2 and g.s[LDISC_N] == 0
+    assert sorted(shared(g, LDECK, LDECK_HEAD, LDECK_CNT)) == [
+        "legends/fire-dragon",
+        "legends/hell-bull",
+    ]
+    assert g.s[FDECK_CNT] == 3 and g.s[FDISC_N] == 0
+    assert sorted(shared(g, FDECK, FDECK_HEAD, FDECK_CNT)) == [
+        "flares/f25",
+        "flares/f36",
+        "flares/f44",
+    ]
+
+
 def test_out_of_stock_place_picks_up_first():
     pieces = {(4, 4): "c0", (2, 2): "h0", (6, 6): "l0", (3, 3): "c1"}
     g = make(pieces, hands=(["imperial/knight", "imperial/bomb"], ()))
@@ -329,6 +365,21 @@ def test_out_of_stock_place_picks_up_first():
     assert g.board() == board({(4, 4): "c0", (0, 4): "c0", (6, 6): "l0", (3, 3): "c1"})
     assert g.s[STOCK] == 0 and g.s[ACTIONS_LEFT] == 1 and g.s[PHASE] == K.PH_ACTION
     assert [int(e[0]) for e in g.events()] == [K.EV_PICKUP, K.EV_PLACE]
+
+
+def test_out_of_stock_place_may_put_the_piece_back_where_it_was():
+    # Kept on purpose (reference fact 72, issue 10): the printed rules' order - pick up one of
+    # your common or heroic pieces first, then place a common piece anywhere, the square just
+    # emptied included (BGA asks for the target square first).
+    g = make({(2, 2): "h0", (3, 3): "c1"}, hands=(["imperial/knight"], ()))
+    g.s[STOCK] = 0
+    g.s[POOL_TOTAL] = 1
+    g.refresh()
+    g.act(K.OPT_PLACE, -1)  # the only own piece: the pick-up happens by itself
+    assert g.s[PHASE] == K.PH_PLACE_SQUARE and g.s[BOARD + sq(2, 2)] == 0
+    g.act(K.OPT_PLACE, sq(2, 2))
+    assert g.board() == board({(2, 2): "c0", (3, 3): "c1"})
+    assert g.s[STOCK] == 0 and g.s[ACTIONS_LEFT] == 1
 
 
 def test_out_of_stock_no_place_with_only_legendary_pieces():
@@ -520,6 +571,11 @@ def test_high_form_nine_points_trigger_and_final_round():
     assert (g.s[SCORE], g.s[SCORE + 1]) == (8, 0) and g.s[WINNER] == 0
     end = [tuple(int(x) for x in e[2:5]) for e in g.events() if e[0] == K.EV_END]
     assert end == [(0, K.END_SCORE, 0)]
+    # the log says who triggered the end, why, and who still plays (issue 10)
+    assert trigger_lines(g, "high-form") == [
+        "end triggered by seat 0: seat 0 reached 9 points; "
+        "final round: seat 1 and seat 0 play one more turn each"
+    ]
 
 
 def test_eight_points_do_not_trigger():
@@ -540,6 +596,10 @@ def test_trigger_by_the_second_seat_gives_every_seat_one_more_turn():
     pass_turn(g)
     assert g.s[GAME_OVER] == 1 and g.s[WINNER] == 0
     assert [t[1] for t in turn_events(g)] == [0, 1]
+    assert trigger_lines(g, "high-form") == [
+        "end triggered by seat 1: seat 1 reached 9 points; "
+        "final round: seat 0 and seat 1 play one more turn each"
+    ]
 
 
 def test_own_deck_empty_triggers_the_end():
@@ -551,6 +611,12 @@ def test_own_deck_empty_triggers_the_end():
     pass_turn(g)
     assert g.s[GAME_OVER] == 1 and g.s[END_REASON] == K.END_DECK
     assert [t[1] for t in turn_events(g)] == [1, 0]
+    trigger = [tuple(int(x) for x in e[2:6]) for e in g.events() if e[0] == K.EV_END_TRIGGER]
+    assert trigger == [(0, K.END_DECK, -1, 2)]
+    assert trigger_lines(g, "high-form") == [
+        "end triggered by seat 0: it drew the last card of its deck; "
+        "final round: seat 1 and seat 0 play one more turn each"
+    ]
 
 
 def test_other_seat_deck_empty_does_not_trigger():
