@@ -65,10 +65,8 @@ def cmd_compare(args):
 
 def add_report_commands(subparsers):
     """Register ``report`` and ``compare`` on an argparse subparsers object."""
-    report = subparsers.add_parser(
-        "report",
-        help="write the balance report of a study: index.html, PNG plots, summary.json",
-    )
+    summary = "write the balance report of a study: index.html, PNG plots, summary.json"
+    report = subparsers.add_parser("report", help=summary, description=summary)
     report.add_argument("run", help="study dataset directory (the --out of simulate/study)")
     report.add_argument("--out", default=None, help="report directory (default: RUN/report)")
     report.add_argument(

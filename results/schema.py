@@ -159,6 +159,9 @@ def file_metadata(table: str, info: dict) -> dict:
         v = info[k]
         md[f"{METADATA_PREFIX}{k}"] = ("true" if v else "false") if isinstance(v, bool) else str(v)
     md[f"{METADATA_PREFIX}study"] = json.dumps(info["study"], sort_keys=True)
+    if info.get("content_dir"):
+        md[f"{METADATA_PREFIX}content_dir"] = info["content_dir"]
+        md[f"{METADATA_PREFIX}content_changes"] = json.dumps(info.get("content_changes"))
     if "task_names" in info:
         md[f"{METADATA_PREFIX}task_names"] = json.dumps(info["task_names"])
     return md

@@ -58,6 +58,7 @@ class Content:
     task_names: list
     task_descriptions: list
     content_hash: str
+    data_dir: str = ""  # where the card files were read (absolute)
 
     def card_index(self, card_id: str) -> int:
         for i, c in enumerate(self.cards):
@@ -258,6 +259,7 @@ def load_content(data_dir: str | None = None) -> Content:
         tasks["task_names"],
         tasks["task_descriptions"],
         _content_hash(data_dir),
+        str(data_dir.resolve()),
     )
 
 
