@@ -11,7 +11,6 @@ compiles less, say) without touching the runner.
 """
 
 import json
-import os
 import pathlib
 import sys
 import threading
@@ -30,9 +29,9 @@ def _kernel():
 
 def engine_is_cached() -> bool | None:
     """Does numba's on-disk cache hold the kernel for this engine version? None: unknown."""
-    try:
-        return os.path.exists(_kernel()._cache._index_path)
-    except Exception:  # noqa: BLE001 - a numba internal; fall back to "unknown"
+    try:  # the cache index of the kernel, empty when missing or stale (numba internals)
+        return bool(_kernel()._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - numba internals moved: fall back to "unknown"
         return None
 
 

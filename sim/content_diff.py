@@ -50,6 +50,7 @@ def content_record(content) -> dict:
         "cards": {c.id: card_record(content, i) for i, c in enumerate(content.cards)},
         "decks": {d: [c.id for c in content.cards if c.deck == d] for d in content.decks},
         "tasks": dict(zip(content.task_names, content.task_descriptions, strict=True)),
+        "variant_of": dict(getattr(content, "variant_of", {})),
         "files": files,
     }
 

@@ -138,6 +138,8 @@ class Study:
     chunk_size: int | None = field(default=None, compare=False)
     melee_players: tuple = (3, 4)  # seat counts melee is played with
     content: str | None = None  # absolute path of a designer's card files; None: installed
+    # deck name used in the matchup seeds: a variant deck plays with its original's seeds
+    seed_names: dict = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict:
         """The normalized spec: stored in the dataset metadata and compared on resume."""
@@ -171,7 +173,12 @@ class Study:
                             mode=mode,
                             decks=tuple(decks),
                             policies=seat_pols,
-                            seed=matchup_seed(self.seed, mode, decks, seat_pols),
+                            seed=matchup_seed(
+                                self.seed,
+                                mode,
+                                [self.seed_names.get(d, d) for d in decks],
+                                seat_pols,
+                            ),
                             games=self.games,
                         )
                     )
@@ -413,6 +420,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
         chunk_size=chunk_size,
         melee_players=tuple(melee_players),
         content=_content_dir(content),
+        seed_names=dict(getattr(content, "variant_of", {})),
     )
     validate(study, content, where)
     return study
@@ -560,6 +568,7 @@ def simulate_study(
         beings_without_effects=beings_without_effects,
         name="simulate",
         content=_content_dir(content),
+        seed_names=dict(getattr(content, "variant_of", {})),
     )
     validate(study, content, where)
     return study
