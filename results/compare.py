@@ -392,6 +392,14 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
             )
             + ": only the claim rates per game are compared"
         )
+    if not wins and "decks" in changed:
+        notes.append(
+            "no deck matchup in common (decks only in A: "
+            + ", ".join(changed["decks"]["only_a"])
+            + "; only in B: "
+            + ", ".join(changed["decks"]["only_b"])
+            + "): --map VARIANT=ORIGINAL reads a deck of B as one of A"
+        )
     only_a = [ga_all[k]["label"] for k in ga_all if k not in gb_all]
     only_b = [gb_all[k]["label"] for k in gb_all if k not in ga_all]
     if only_a or only_b:

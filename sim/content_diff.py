@@ -107,13 +107,17 @@ def _card_change(cid, cid_b, ra, rb, fields) -> dict:
         out["pattern"] = {"a": ra.get("pattern"), "b": rb.get("pattern")}
     for key in ("ops", "ops_lower"):
         if key in fields:
-            out[key] = list(
-                difflib.unified_diff(ra.get(key) or [], rb.get(key) or [], lineterm="", n=9)
-            )[2:]
+            out[key] = op_diff(ra.get(key) or [], rb.get(key) or [])
     for key in ("name", "rank", "description", "flare"):
         if key in fields:
             out[key] = {"a": ra.get(key), "b": rb.get(key)}
     return out
+
+
+def op_diff(a: list, b: list) -> list:
+    """Every op line, each marked "- " (only in A), "+ " (only in B) or "  " (in both)."""
+    lines = difflib.unified_diff(a, b, lineterm="", n=max(len(a), len(b)))
+    return [f"{x[0]} {x[1:]}" for x in lines if x[:1] in "-+ " and not x.startswith(("---", "+++"))]
 
 
 def is_empty(diff: dict) -> bool:
