@@ -62,6 +62,25 @@ def paired_forest(path, title, rows):
     fig.savefig(path, dpi=plots.DPI)
 
 
+def _players(lists) -> str:
+    return "; ".join(" vs ".join(p) if len(p) > 1 else f"{p[0]} (every seat)" for p in lists or [])
+
+
+SHORT = {
+    "matchups": "matchup win rate",
+    "draws": "draw rate",
+    "first_player": "first mover win rate",
+    "tasks": "task claim rate",
+    "tasks_shown": "task shown",
+    "tasks_given_shown": "task claim rate given shown",
+    "cards_played": "card played",
+    "cards_win_when_played": "card: win rate when played",
+    "paired_matchups": "paired: matchup score share",
+    "paired_first_player": "paired: first mover score share",
+    "paired_turns": "paired: turns per game",
+}
+
+
 def _v(x, share, signed=True):
     if x is None:
         return "–"
@@ -123,6 +142,8 @@ class _Page:
             va, vb = a.get(k), b.get(k)
             if k == "content_dir":
                 va, vb = va or "installed", vb or "installed"
+            if k == "policies":
+                va, vb = _players(va), _players(vb)
             if k == "games":
                 va, vb = f"{va:,}", f"{vb:,}"
             rows.append([label, str(va), str(vb)])
@@ -197,10 +218,10 @@ class _Page:
         p = self.r.get("paired") or {}
         for name, rows in (p.get("tables") or {}).items():
             for row in rows:
-                yield PAIRED_TITLES[name], row, True
+                yield SHORT[f"paired_{name}"], row, True
         for name, rows in self.r["tables"].items():
             for row in rows:
-                yield TITLES[name], row, False
+                yield SHORT.get(name, TITLES[name]), row, False
 
     def significant(self):
         self.h2("significant")
@@ -225,10 +246,10 @@ class _Page:
                 a, b = pct(r["a"]["rate"]), pct(r["b"]["rate"])
                 cell = diff_cell(d)
                 n = f"{r['a']['n']:,} / {r['b']['n']:,}"
-            rows.append([title, r["label"], a, b, cell, f"{d['p_holm']:.2g}", n])
+            rows.append([r["label"], title, a, b, cell, f"{d['p_holm']:.2g}", n])
         self.w(
             table(
-                ["table", "what", "A", "B", "B − A [95% CI]", "Holm p", "n"],
+                ["what", "measure", "A", "B", "B − A [95% CI]", "Holm p", "n"],
                 rows,
                 "Every significant difference, the most significant first (paired rows: "
                 "percentage points of score share; others: of the rate).",
@@ -293,7 +314,7 @@ class _Page:
             self.img(
                 f"paired-{name}",
                 paired_forest,
-                PAIRED_TITLES[name],
+                SHORT[f"paired_{name}"] + " (significant first)",
                 ordered[:40],
                 alt=f"paired differences: {name}",
             )

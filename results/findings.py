@@ -75,7 +75,7 @@ def key_findings(s: dict) -> list:
         if best:
             c, wr = best
             text = (
-                f"most lopsided matchup: {c['deck']}{_side(g)} beats {c['opp_deck']} in "
+                f"most lopsided matchup: {c['deck']}{_side(g)} against {c['opp_deck']} wins "
                 f"{_pct(wr['rate'])}{_ci(wr)} of decisive games ({g['label']}, n={wr['n']:,})"
             )
             out.append(_finding("matchup_imbalance", g["id"], text, wr, "matchups"))

@@ -168,7 +168,7 @@ def compare_frames(result: dict, backend: str = "pandas") -> dict:
             )
         out[name] = _to(flat, backend)
     paired = result.get("paired") or {}
-    for name, rows in (paired.get("tables") or {}).items():
+    for name, rows in (paired.get("tables") or {}).items() if paired.get("paired") else ():
         flat = []
         for r in rows:
             d = r.get("diff") or {}

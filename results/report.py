@@ -457,7 +457,7 @@ class _Builder:
                 f"{g['label']}: deck vs field",
                 [
                     (
-                        r["deck"],
+                        r["deck"] + played_by(g),
                         *_est(r["combined"]["win_rate"]),
                         None,
                         f"n={r['combined']['win_rate']['n']}",
@@ -546,10 +546,9 @@ class _Builder:
                 )
                 prow = []
                 for r in f["per_deck"]:
-                    prow.append((f"{r['deck']} first", *_est(_wr(r["first"])), plots.BLUE, None))
-                    prow.append(
-                        (f"{r['deck']} second", *_est(_wr(r["second"])), plots.ORANGE, None)
-                    )
+                    deck = r["deck"] + played_by(g)
+                    prow.append((f"{deck} first", *_est(_wr(r["first"])), plots.BLUE, None))
+                    prow.append((f"{deck} second", *_est(_wr(r["second"])), plots.ORANGE, None))
                 prow.insert(
                     0, ("all: first mover", *_est(f["first_mover"]["win_rate"]), plots.RED, None)
                 )
@@ -643,7 +642,7 @@ class _Builder:
                 table(["matchup", "policies", *labels, "games"], rows, rests_on(e["games"]), left=2)
             )
             bars = [("all", e["overall"]["reasons"])] + [
-                (m["matchup"], m["reasons"]) for m in e["matchups"]
+                (seats_label(m["matchup"], m["policies"]), m["reasons"]) for m in e["matchups"]
             ]
             self.img(
                 f"end-reasons-{g['id']}",
@@ -1229,6 +1228,20 @@ class _Builder:
         self.method()
         self.w("</body></html>")
         return "\n".join(self.parts)
+
+
+def played_by(g) -> str:
+    """A plot label's suffix naming the player of a deck in a group of two policies."""
+    return "" if g["symmetric"] else f" ({g['policies'][0]})"
+
+
+def seats_label(matchup: str, policies: str) -> str:
+    """imperial-vs-highland + greedy-vs-random -> "imperial (greedy) vs highland (random)";
+    with one policy for both seats just "imperial vs highland"."""
+    decks, pols = matchup.split("-vs-"), policies.split("-vs-")
+    if len(set(pols)) == 1 or len(pols) != len(decks):
+        return " vs ".join(decks)
+    return " vs ".join(f"{d} ({p})" for d, p in zip(decks, pols, strict=True))
 
 
 def _wr(rec):

@@ -125,9 +125,14 @@ class Study:
     def table(self, name: str, backend: str = "pandas", columns=None):
         """One of the tables games, card_events, task_claims as a DataFrame (pandas: nullable
         integer dtypes, categoricals for repeated strings; or polars, or arrow)."""
+        from results.schema import PARTITION_COLUMNS
         from results.store import read_table
 
-        return _frame(read_table(self.path, name, columns=columns), backend)
+        t = read_table(self.path, name, columns=columns)
+        for c in PARTITION_COLUMNS:  # repeated strings, like pandas.read_parquet makes them
+            if c in t.column_names:
+                t = t.set_column(t.column_names.index(c), c, t.column(c).dictionary_encode())
+        return _frame(t, backend)
 
     def games(self, backend: str = "pandas", columns=None):
         return self.table("games", backend, columns)

@@ -82,7 +82,7 @@ def test_cards_show_explains_the_pattern(capsys):
     assert "c         your piece of at least common rank" in legend
     assert "@         the target square" in legend
     assert "*         a marked square" in legend
-    assert "h " not in legend  # only the symbols this pattern uses
+    assert "heroic" not in legend  # only the symbols this pattern uses
     arrows = [
         c.id for c in CONTENT.cards if any(t in ("N", "E") for r in c.pattern for t in r.split())
     ]
