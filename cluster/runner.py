@@ -384,6 +384,7 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
             "chunks_played": summary.chunks_played,
             "wall_s": round(summary.wall_s, 3),
             "ray_start_s": round(summary.start_s, 3),
+            "compile_s": round(summary.compile_s, 3),
         }
 
     prog = None

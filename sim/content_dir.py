@@ -11,7 +11,8 @@ hash is checked on every chunk).
 import pathlib
 import shutil
 
-from sim.content import DATA_DIR, ContentError, load_content
+from sim import content as _content  # looked up at call time (tests replace load_content)
+from sim.content import DATA_DIR, ContentError
 
 REQUIRED = ("board.toml", "legends.toml", "flares.toml", "tasks.toml")
 
@@ -24,7 +25,7 @@ def load_content_dir(path, what: str = "--content"):
     """The content in ``path`` (None: the installed card files); ContentError (one line)
     when the directory or one of its files is missing or malformed."""
     if path is None:
-        return load_content()
+        return _content.load_content()
     d = _resolve(path)
     if not d.is_dir():
         raise ContentError(f"{what}: {str(path)!r} is not a directory of card files")
@@ -35,9 +36,9 @@ def load_content_dir(path, what: str = "--content"):
             "installed content first: kalarite cards copy DIR)"
         )
     if d == _resolve(DATA_DIR):
-        return load_content()
+        return _content.load_content()
     try:
-        return load_content(str(d))
+        return _content.load_content(str(d))
     except OSError as e:
         raise ContentError(f"{what}: cannot read {str(path)!r}: {e.strerror or e}") from None
 

@@ -142,6 +142,27 @@ def test_the_real_cache_is_detected():
     assert warmup.engine_is_cached() is True
 
 
+def test_the_driver_compiles_before_ray_starts(monkeypatch, tmp_path):
+    """The order that keeps the workers from compiling side by side: warm-up, then Ray (and
+    nothing left behind when Ray then fails to start)."""
+    import cluster.runner as runner
+
+    order = []
+
+    class NoRay(Exception):
+        pass
+
+    def fake_ray(workers, address):
+        order.append("ray")
+        raise NoRay
+
+    monkeypatch.setattr(warmup, "warm_up", lambda say=None: order.append("compile") or 0.0)
+    monkeypatch.setattr(runner, "_Ray", fake_ray)
+    with pytest.raises(NoRay):
+        run_study(tiny(), CONTENT, tmp_path / "o", workers=2, progress=False)
+    assert order == ["compile", "ray"] and not (tmp_path / "o").exists()
+
+
 def test_games_per_second_leaves_compiling_and_starting_out():
     s = RunSummary(
         out="o",
