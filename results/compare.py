@@ -499,6 +499,8 @@ def _paired_cells(r) -> list:
     if not d:
         return [r["label"], f"{r['pairs']:,}", "–", "–", "–", "–", "–", "no"]
     ratio = d["width_ratio"]
+    if r.get("identical"):
+        return [r["label"], f"{r['pairs']:,}", "identical in every pair", "", "", "", "", "no"]
     return [
         r["label"],
         f"{r['pairs']:,}",
@@ -535,6 +537,11 @@ def format_paired(p: dict, show_all: bool = False) -> list:
             else ""
         )
     )
+    if p.get("identical_rows"):
+        lines.append(
+            f"  {p['identical_rows']} row(s) identical in every pair: the change never came into "
+            "play in those games"
+        )
     head = ["", "pairs", "B - A [95% paired CI]", "unpaired CI", "width ratio", "p", "Holm p"]
     head.append("significant")
     for name, rows in p["tables"].items():

@@ -124,7 +124,7 @@ def format_changes(ch: dict) -> list:
     if "content_hashes" in ch:
         a, b = ch["content_hashes"]
         dirs = ch.get("content_dirs") or [None, None]
-        where = " ".join(
+        where = "; ".join(
             f"{w}: {d or 'installed card files'}" for w, d in zip("AB", dirs, strict=True)
         )
         lines.append(f"content: {a} -> {b} ({where})")

@@ -52,10 +52,13 @@ def paired_forest(path, title, rows):
     ax.set_ylim(-0.8, n - 0.3)
     share = all(r["diff"]["share"] for r in rows if r["diff"])
     if share:
-        ax.xaxis.set_major_formatter(lambda v, _: f"{100 * v:+.0f}")
+        lo, hi = ax.get_xlim()
+        digits = 1 if hi - lo < 0.05 else 0
+        ax.xaxis.set_major_formatter(lambda v, _: f"{100 * v:+.{digits}f}")
     ax.set_xlabel(
-        ("B − A, percentage points" if share else "B − A")
-        + "; thick: 95% paired interval (red: significant), thin grey: unpaired"
+        ("B − A (percentage points)" if share else "B − A")
+        + "; thick: 95% paired CI (red: significant); thin: unpaired",
+        fontsize=9,
     )
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
@@ -79,6 +82,16 @@ SHORT = {
     "paired_first_player": "paired: first mover score share",
     "paired_turns": "paired: turns per game",
 }
+
+
+def _holm(row) -> float:
+    p = row["diff"].get("p_holm")
+    return 1.0 if p is None else p
+
+
+def _p(x) -> str:
+    """A p-value; one that underflows to 0 is below the smallest double."""
+    return "< 1e-300" if x == 0 else f"{x:.2g}"
 
 
 def _v(x, share, signed=True):
@@ -226,7 +239,7 @@ class _Page:
     def significant(self):
         self.h2("significant")
         sig = [(t, r, paired) for t, r, paired in self._all_rows() if r["significant"]]
-        sig.sort(key=lambda x: (x[1]["diff"].get("p_holm") or 1.0, -abs(x[1]["diff"]["diff"])))
+        sig.sort(key=lambda x: (_holm(x[1]), -abs(x[1]["diff"]["diff"])))
         if not sig:
             self.w("<p>No significant difference (Holm-adjusted p < 0.05 within each table).</p>")
             self.w("</section>")
@@ -246,7 +259,7 @@ class _Page:
                 a, b = pct(r["a"]["rate"]), pct(r["b"]["rate"])
                 cell = diff_cell(d)
                 n = f"{r['a']['n']:,} / {r['b']['n']:,}"
-            rows.append([r["label"], title, a, b, cell, f"{d['p_holm']:.2g}", n])
+            rows.append([r["label"], title, a, b, cell, _p(d["p_holm"]), n])
         self.w(
             table(
                 ["what", "measure", "A", "B", "B − A [95% CI]", "Holm p", "n"],
@@ -275,6 +288,11 @@ class _Page:
                 f"ones</b> (median over the rows): as precise as two independent studies "
                 f"{1 / ratio**2:.1f} times as large.</p>"
             )
+        if p.get("identical_rows"):
+            self.w(
+                f"<p class='note'>{p['identical_rows']} row(s) are identical in every pair: the "
+                "change never came into play in those games.</p>"
+            )
         for name, rows in p["tables"].items():
             if not rows:
                 continue
@@ -286,6 +304,11 @@ class _Page:
                     body.append([r["label"], f"{r['pairs']:,}", "–", "–", "–", "–"])
                     continue
                 share = d["share"]
+                if r.get("identical"):
+                    body.append(
+                        [r["label"], f"{r['pairs']:,}", "identical in every pair", "", "", ""]
+                    )
+                    continue
                 body.append(
                     [
                         r["label"],
@@ -295,7 +318,7 @@ class _Page:
                             esc(
                                 f"{_v(d['diff'], share)} [{_v(d['lo'], share)}, "
                                 f"{_v(d['hi'], share)}]"
-                                + (f" (Holm p={d['p_holm']:.2g})" if r["significant"] else "")
+                                + (f" (Holm p {_p(d['p_holm'])})" if r["significant"] else "")
                             ),
                             "sig" if r["significant"] else "",
                         ),
@@ -311,11 +334,14 @@ class _Page:
                     "Significant rows first.",
                 ),
             )
+            drawn = [r for r in ordered if r["diff"] and not r.get("identical")][:40]
+            if not drawn:
+                continue
             self.img(
                 f"paired-{name}",
                 paired_forest,
                 SHORT[f"paired_{name}"] + " (significant first)",
-                ordered[:40],
+                drawn,
                 alt=f"paired differences: {name}",
             )
         self.w("</section>")

@@ -122,6 +122,8 @@ def paired_row(label, key, ya, yb, metric, share=True) -> dict:
         p = 1.0 if mean == 0 else 0.0
     else:
         p = float(sps.ttest_rel(yb, ya).pvalue)
+    if row["identical_pairs"] == n:  # the change never came into play in these games
+        row["identical"] = True
     va, vb = float(ya.var(ddof=1)), float(yb.var(ddof=1))
     se_u = math.sqrt(va / n + vb / n)
     if se_u > 0:
@@ -138,7 +140,7 @@ def paired_row(label, key, ya, yb, metric, share=True) -> dict:
         "p_value": p,
         "unpaired_lo": ulo,
         "unpaired_hi": uhi,
-        "width_ratio": (width / uwidth) if uwidth > 0 else None,
+        "width_ratio": (width / uwidth) if uwidth > 0 and not row.get("identical") else None,
         "correlation": _corr(ya, yb),
         "share": share,
     }
@@ -230,7 +232,10 @@ def paired_analysis(run_a, run_b, deck_map=None) -> dict:
         r["diff"]["width_ratio"]
         for rows in out["tables"].values()
         for r in rows
-        if r["diff"] and r["diff"]["width_ratio"]
+        if r["diff"] and r["diff"]["width_ratio"] is not None
     ]
+    out["identical_rows"] = sum(
+        bool(r.get("identical")) for rows in out["tables"].values() for r in rows
+    )
     out["median_width_ratio"] = float(np.median(ratios)) if ratios else None
     return out

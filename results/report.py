@@ -128,7 +128,8 @@ def diff_cell(d) -> Cell:
         txt += " " + SMALL_MARK
     if d.get("significant"):
         cls = "sig"
-        txt += " (Holm p=" + (f"{d['p_holm']:.2g}" if d.get("p_holm") is not None else "?") + ")"
+        ph = d.get("p_holm")
+        txt += " (Holm p" + ("=?" if ph is None else " < 1e-300" if ph == 0 else f"={ph:.2g}") + ")"
     return Cell(esc(txt), cls)
 
 

@@ -106,6 +106,11 @@ def test_compare_names_the_card_and_pairs_the_games(loop, capsys):
     for needle in ("What changed", "imperial/swordmaster", "Paired analysis", "width ratio"):
         assert needle in page
     assert (html_dir / "compare.json").is_file() and list(html_dir.glob("paired-*.png"))
+    # the significant differences come first, the most significant on top
+    sig = page.split('<section id="significant">')[1].split("</section>")[0]
+    first_row = sig.split("<tbody>")[1].split("</tr>")[0]
+    assert "imperial/swordmaster" in first_row and "card played" in first_row
+    assert page.index('id="significant"') < page.index('id="paired"') < page.index('id="tables"')
     # the default page goes beside B, named after A
     assert main(["compare", str(loop["base"]), str(loop["changed"])]) == 0
     assert (loop["changed"] / "compare-vs-base" / "index.html").is_file()
