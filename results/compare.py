@@ -178,7 +178,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
     ga_all = {_gkey(g): g for g in sa["groups"]}
     gb_all = {_gkey(g): g for g in sb["groups"]}
     common = [k for k in ga_all if k in gb_all]
-    if not common:
+    if not common and (ga_all or gb_all):  # (studies of 3-4 seats only: the note says so)
         raise ComparisonError(
             "nothing to compare: the studies have no group (mode and policy pairing of "
             "two-seat games) in common"
