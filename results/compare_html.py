@@ -11,8 +11,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from results import plots
-from results.compare import PAIRED_TITLES, TITLES
+from results.compare import TITLES
 from results.compare_changes import format_changes
+from results.paired_text import PAIRED_TITLES
 from results.report import CSS, Cell, diff_cell, esc, pct, table
 
 SECTIONS = (

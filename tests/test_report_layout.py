@@ -28,9 +28,14 @@ def two_policies(tmp_path_factory):
     return run, tmp
 
 
-def test_key_findings_on_top(two_policies):
+@pytest.fixture(scope="module")
+def rendered(two_policies):
     run, tmp = two_policies
-    r = make_report(run, tmp / "rep")
+    return make_report(run, tmp / "rep"), tmp
+
+
+def test_key_findings_on_top(rendered):
+    r, tmp = rendered
     page = r["index"].read_text()
     assert page.index('id="key-findings"') < page.index('<section id="overview">')
     f = r["summary"]["key_findings"]
@@ -53,9 +58,8 @@ def test_findings_without_tasks_or_games():
     assert key_findings({"groups": [], "deck_vs_field": [], "tasks": {}}) == []
 
 
-def test_tables_scroll_in_their_own_box(two_policies):
-    run, tmp = two_policies
-    page = make_report(run, tmp / "rep2")["index"].read_text()
+def test_tables_scroll_in_their_own_box(rendered):
+    page = rendered[0]["index"].read_text()
     n = page.count("<table>")  # every table sits in a scroll box
     assert n > 10 and page.count('<div class="scroll"><table>') == page.count("</table></div>") == n
     assert "position:sticky" in report.CSS and "overflow-x:auto" in report.CSS
