@@ -149,8 +149,8 @@ def format_diff(diff: dict, indent: str = "  ") -> list:
             for k in range(max(len(a), len(b))):
                 ra = a[k] if k < len(a) else ""
                 rb = b[k] if k < len(b) else ""
-                mark = "   " if ra == rb else " * "
-                lines.append(f"{indent}    {ra.ljust(width)} |{mark}{rb}")
+                mark = "" if ra == rb else "   <- changed"
+                lines.append(f"{indent}    {ra.ljust(width)} | {rb}{mark}")
         for key, label in (("ops", "ops"), ("ops_lower", "ops, lower half")):
             if c.get(key):
                 lines.append(f"{indent}  {label} (- A, + B):")

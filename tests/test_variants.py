@@ -97,7 +97,7 @@ def test_compare_names_the_card_and_pairs_the_games(loop, capsys):
     assert rc == 0, err
     assert "card imperial/swordmaster: pattern, description, ops changed" not in out
     assert "card imperial/swordmaster: pattern, ops changed" in out
-    assert "    * c * |   * c *" in out and "    * c * | * * . *" in out
+    assert "    * c * | * c *\n" in out and "    * c * | * . *   <- changed\n" in out
     assert "    - destroy (optional) enemy common in diagonal" in out
     assert "    + destroy (optional) enemy non-legendary in diagonal" in out
     assert f"{GAMES:,} pairs of games" in out and "width ratio" in out
