@@ -11,7 +11,13 @@ through the dataset store as it arrives.
   soon as it arrives.
 - A task whose worker dies is retried by Ray (``MAX_RETRIES``); its chunk is still written
   once, by the driver, under a name fixed by (matchup, chunk index).
-- Ctrl-C finishes the chunks in flight and leaves a resumable dataset.
+- Ctrl-C is acknowledged at once, finishes the chunks in flight and leaves a resumable
+  dataset; running the study again plays the missing chunks (also of a finished study that
+  lost some), and is a no-op when nothing is missing.
+- The engine is compiled (or loaded) once in the driver before any worker starts
+  (cluster/warmup.py), so the workers load numba's cache instead of all compiling at once.
+- ``workers=0`` plays the chunks in this process, without Ray (cluster/inprocess.py).
+- Progress: a bar on a terminal, else a plain line every few seconds (cluster/progress.py).
 
 Test hooks (environment of the driver): ``KALARITE_TEST_KILL_CHUNK=N`` makes the worker of
 chunk N of the first matchup die once (``os._exit``), using the marker file
@@ -29,9 +35,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from cluster import progress as plain_progress
 from cluster.worker import ChunkJob, play_chunk_files
-from results.store import DatasetStore, dataset_info
-from sim.study import DEFAULT_CHUNK_SIZE, plan_chunks
+from results.store import DatasetStore, dataset_info, job_info
+from sim.chunking import choose_chunk_size
+from sim.study import plan_chunks
 
 MAX_RETRIES = 3
 IN_FLIGHT_PER_WORKER = 2
@@ -57,6 +65,9 @@ class RunSummary:
     wall_s: float  # the whole run, starting Ray included
     workers: int
     start_s: float = 0.0  # of which: starting or connecting to Ray
+    compile_s: float = 0.0  # of which: compiling the engine (first run of an engine version)
+    nothing_to_do: bool = False  # the study was finished already, nothing was missing
+    refilled: bool = False  # the study was finished, and chunks it had lost were played again
     errors: int = 0  # games with a non-zero error code
     status: str = "complete"
     max_in_flight: int = 0  # most chunks submitted and not yet written at once
@@ -64,21 +75,34 @@ class RunSummary:
 
     @property
     def games_per_s(self) -> float:
-        """Throughput once Ray is up (loading the kernel in the workers included)."""
-        play = self.wall_s - self.start_s
+        """Throughput once Ray is up and the engine compiled (loading the kernel in the
+        workers included)."""
+        play = self.wall_s - self.start_s - self.compile_s
         return self.games_played / play if play > 0 else 0.0
 
     def line(self) -> str:
+        if self.nothing_to_do:
+            return (
+                f"nothing to do: {self.out} already holds this finished study "
+                f"({self.games:,} games in {self.chunks:,} chunks)"
+            )
         done = self.games_played + self.games_skipped
         text = f"{done} games"
-        if self.games_skipped:
+        if self.refilled:
+            text += (
+                f" (the finished study had lost {self.chunks_played} chunk"
+                f"{'s' * (self.chunks_played != 1)}: {self.games_played} games played again)"
+            )
+        elif self.games_skipped:
             text += f" ({self.games_skipped} from an earlier run)"
         if self.status != "complete":
             text += f" of {self.games}"
+        where = "in this process" if self.workers == 0 else f"{self.start_s:.1f} s starting Ray"
+        compiled = f"{self.compile_s:.1f} s compiling the engine, " if self.compile_s else ""
         text += (
-            f" in {self.wall_s:.1f} s ({self.start_s:.1f} s starting Ray), "
-            f"{self.games_per_s:,.0f} games/s, {self.workers} "
-            f"worker{'s' if self.workers != 1 else ''}"
+            f" in {self.wall_s:.1f} s ({compiled}{where}), "
+            f"{self.games_per_s:,.0f} games/s, {max(self.workers, 1)} "
+            f"worker{'s' if self.workers > 1 else ''}"
         )
         if self.errors:
             text += f", {self.errors} games with engine errors"
@@ -94,21 +118,14 @@ class StudyInterrupted(KeyboardInterrupt):
 # --- progress ------------------------------------------------------------------------------
 
 
-class _NoProgress:
-    def __init__(self, *a, **k):
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def advance(self, games: int):
-        pass
-
-    def started(self):
-        pass
+def _display(progress):
+    """The progress display: none with ``progress=False``; else a line in a notebook, a bar
+    on a terminal, plain lines on stderr otherwise (logs, pipes, CI)."""
+    if progress is False:
+        return plain_progress.NoProgress
+    if plain_progress.in_notebook():
+        return plain_progress.NotebookProgress
+    return _RichProgress if sys.stdout.isatty() else plain_progress.LineProgress
 
 
 class _RichProgress:
@@ -157,6 +174,12 @@ class _RichProgress:
 
     def advance(self, games: int):
         self._progress.advance(self._task, games)
+
+    def tick(self):
+        pass
+
+    def note(self, text: str):
+        self._progress.console.print(f"kalarite: {text}")
 
 
 # --- Ray -------------------------------------------------------------------------------------
@@ -250,30 +273,60 @@ def run_study(
     overwrite: bool = False,
     progress: bool | None = None,
 ) -> RunSummary:
-    """Play ``study`` into the dataset ``out``; returns the summary. Raises StoreError or
-    RayStartError before anything is written, StudyInterrupted on Ctrl-C and StudyFailed when
-    a chunk fails for good (both leave a resumable dataset)."""
-    t0 = time.perf_counter()  # wall time includes starting Ray and the workers
-    if workers is not None and workers < 1:
-        raise ValueError("--workers must be at least 1")
+    """Play ``study`` into the dataset ``out``; returns the summary. Raises StoreError,
+    ChunkingError or RayStartError before anything is written, StudyInterrupted on Ctrl-C and
+    StudyFailed when a chunk fails for good (both leave a resumable dataset). ``workers=0``
+    plays in this process without Ray. A finished study is played again only where chunks
+    are missing; with none missing nothing happens (``summary.nothing_to_do``)."""
+    from cluster.warmup import warm_up
+
+    t0 = time.perf_counter()  # wall time includes compiling and starting Ray
+    if workers is not None and workers < 0:
+        raise ValueError("--workers must be at least 1 (0: in this process, without Ray)")
     matchups = study.matchups()
     info = dataset_info(study, content)
-    size = chunk_size or study.chunk_size or DEFAULT_CHUNK_SIZE
+    size = choose_chunk_size(matchups, chunk_size or study.chunk_size)
     store = DatasetStore.prepare(out, info, matchups, size, overwrite=overwrite)
+    display = _display(progress)
+    if store.finished_before and not store.missing_chunks():
+        n = len(plan_chunks(store.matchups, store.chunk_size))
+        return RunSummary(
+            out=str(store.root),
+            games=study.total_games,
+            games_played=0,
+            games_skipped=study.total_games,
+            chunks=n,
+            chunks_played=0,
+            chunks_skipped=n,
+            wall_s=time.perf_counter() - t0,
+            workers=workers if workers is not None else 0,
+            nothing_to_do=True,
+        )
     try:
-        session = _Ray(workers, address)
+        say = None if display is not plain_progress.NoProgress else (lambda text, final: None)
+        compile_s = warm_up(say)
+        t1 = time.perf_counter()
+        if workers == 0:
+            from cluster.inprocess import InProcessSession
+
+            session = InProcessSession()
+        else:
+            session = _Ray(workers, address)
     except BaseException:
         store.rollback()
         raise
     try:
-        return _run(study, store, session, progress, t0, time.perf_counter() - t0)
+        return _run(
+            study, store, session, display, t0, time.perf_counter() - t1, compile_s, workers
+        )
     finally:
         session.close()
 
 
-def _run(study, store, session, progress, t0, start_s) -> RunSummary:
+def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=None):
     ray = session.ray
     done = store.begin(session.workers)
+    info = job_info(store.info)
     chunks = plan_chunks(store.matchups, store.chunk_size)
     todo = [c for c in chunks if (c.matchup, c.index) not in done]
     skipped_games = sum(c.n_games for c in chunks if (c.matchup, c.index) in done)
@@ -286,8 +339,10 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
         chunks_played=0,
         chunks_skipped=len(chunks) - len(todo),
         wall_s=0.0,
-        workers=session.workers,
+        workers=0 if workers == 0 else session.workers,
         start_s=start_s,
+        compile_s=compile_s,
+        refilled=store.finished_before,
     )
     interrupt_after = os.environ.get("KALARITE_TEST_INTERRUPT_AFTER")
     interrupt_after = int(interrupt_after) if interrupt_after else None
@@ -315,8 +370,9 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
                 n_games=ch.n_games,
                 turn_cap=study.turn_cap,
                 beings_without_effects=study.beings_without_effects,
-                info=store.info,
+                info=info,
                 kill_marker=_kill_marker(ch, ch.matchup),
+                content_dir=getattr(study, "content", None),
             )
             inflight[remote.remote(job)] = ch
             summary.max_in_flight = max(summary.max_in_flight, len(inflight))
@@ -328,15 +384,28 @@ def _run(study, store, session, progress, t0, start_s) -> RunSummary:
             "chunks_played": summary.chunks_played,
             "wall_s": round(summary.wall_s, 3),
             "ray_start_s": round(summary.start_s, 3),
+            "compile_s": round(summary.compile_s, 3),
         }
 
-    show = sys.stdout.isatty() if progress is None else progress
-    bar = _RichProgress if show else _NoProgress
-    stop = _CtrlC()
+    prog = None
+
+    def acknowledge():
+        text = (
+            f"Ctrl-C: stopping once the {len(inflight)} chunk{'s' * (len(inflight) != 1)} in "
+            "flight are written (Ctrl-C again stops at once); run the same command again to "
+            "resume"
+        )
+        if prog is not None:
+            prog.note(text)
+        else:
+            print(f"kalarite: {text}", file=sys.stderr, flush=True)
+
+    stop = _CtrlC(acknowledge)
     try:
-        with stop, bar(summary.games, skipped_games) as prog:
+        with stop, display(summary.games, skipped_games) as prog:
             submit()
             while inflight:
+                prog.tick()
                 ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
                 for ref in ready:
                     ch = inflight.pop(ref)
@@ -380,9 +449,10 @@ class _CtrlC:
     swallowed there, and cancelling busy tasks sometimes made Ray's core abort the driver.)
     A second Ctrl-C stops at once."""
 
-    def __init__(self):
+    def __init__(self, acknowledge=None):
         self.hit = threading.Event()
         self.previous = None
+        self.acknowledge = acknowledge  # says on screen, at once, that the stop is under way
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
@@ -393,6 +463,8 @@ class _CtrlC:
         if self.hit.is_set():
             raise KeyboardInterrupt
         self.hit.set()
+        if self.acknowledge is not None:
+            self.acknowledge()
 
     def __exit__(self, *exc):
         if self.previous is not None:

@@ -36,23 +36,23 @@ class ChunkJob:
     beings_without_effects: bool
     info: dict  # dataset_info: versions and spec (checked here, stored in each file)
     kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
+    content_dir: str | None = None  # a designer's card files (--content), else the installed
 
 
 class EngineMismatch(RuntimeError):
     """The worker's engine or content is not the driver's."""
 
 
-def _engine():
-    """(content, play_chunk), loaded once per process; the kernel compiles (or loads from
-    numba's cache) on its first call."""
-    if not _ENGINE:
+def _engine(content_dir=None):
+    """(content, play_chunk), loaded once per process and content directory; the kernel
+    compiles (or loads from numba's cache) on its first call."""
+    if content_dir not in _ENGINE:
         from core.kernel import play_chunk
         from sim.content import load_content
 
-        _ENGINE["content"] = load_content()
-        _ENGINE["play_chunk"] = play_chunk
-        _ENGINE["card_ids"] = [c.id for c in _ENGINE["content"].cards]
-    return _ENGINE["content"], _ENGINE["play_chunk"]
+        content = load_content(content_dir)
+        _ENGINE[content_dir] = (content, play_chunk, [c.id for c in content.cards])
+    return _ENGINE[content_dir]
 
 
 def _parquet_bytes(table) -> bytes:
@@ -70,12 +70,13 @@ def _maybe_die(marker):
         os._exit(1)
 
 
-def play_chunk_files(job: ChunkJob) -> dict:
-    """Play one chunk; returns {"files": {table: Parquet bytes}, "games", "errors", "pid"}."""
+def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
+    """Play one chunk; returns {"files": {table: Parquet bytes}, "games", "errors", "pid"}.
+    ``ignore_sigint=False`` when the chunk is played in the driver itself (workers=0)."""
     # Ctrl-C is the driver's business: it stops the study; a worker interrupted by the same
     # signal mid-chunk (worse: mid-import of numba, which leaves it half-imported for good)
     # only makes Ray retry work that is about to be dropped. Ignore it before any import.
-    if threading.current_thread() is threading.main_thread():
+    if ignore_sigint and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     from core import ENGINE_HASH
     from core import constants as K
@@ -84,7 +85,7 @@ def play_chunk_files(job: ChunkJob) -> dict:
     from sim.players import policy_codes, policy_params
 
     _maybe_die(job.kill_marker)
-    content, play_chunk = _engine()
+    content, play_chunk, card_ids = _engine(job.content_dir)
     if ENGINE_HASH != job.info["engine_hash"] or content.content_hash != job.info["content_hash"]:
         raise EngineMismatch(
             f"worker engine {ENGINE_HASH}/content {content.content_hash} differ from the "
@@ -118,7 +119,7 @@ def play_chunk_files(job: ChunkJob) -> dict:
         policies=job.policies,
         turn_cap=job.turn_cap,
         beings_without_effects=job.beings_without_effects,
-        card_ids=_ENGINE["card_ids"],
+        card_ids=card_ids,
         task_names=content.task_names,
         metadata=job.info,
     )

@@ -49,10 +49,30 @@ def cmd_report(args):
     return 0
 
 
+def compare_dir(a, b, out) -> pathlib.Path:
+    """Where the compare page goes: --html, else B/compare-vs-<A's directory name>."""
+    if out:
+        d = pathlib.Path(out)
+    else:
+        d = pathlib.Path(b) / f"compare-vs-{pathlib.Path(a).resolve().name}"
+    if d.exists() and not d.is_dir():
+        raise OSError(f"--html {str(d)!r} exists and is not a directory")
+    if (d / MANIFEST).exists():
+        raise ValueError(f"--html {str(d)!r} is a study dataset; choose another directory")
+    return d
+
+
 def cmd_compare(args):
     from results.compare import compare, format_text
+    from results.compare_changes import parse_map
+    from results.compare_html import write_compare_page
 
-    result = compare(args.a, args.b, allow_incomplete=args.allow_incomplete)
+    deck_map = parse_map(args.map)
+    result = compare(args.a, args.b, allow_incomplete=args.allow_incomplete, deck_map=deck_map)
+    if result.get("nothing_to_compare"):
+        print(format_text(result))
+        return 0
+    target = compare_dir(args.a, args.b, args.html)
     if args.json:
         path = pathlib.Path(args.json)
         try:
@@ -60,15 +80,15 @@ def cmd_compare(args):
         except OSError as e:
             raise OSError(f"cannot write --json {str(path)!r}: {e.strerror or e}") from None
     print(format_text(result, show_all=args.all))
+    page = write_compare_page(result, target)
+    print(f"kalarite: compare page -> {page['index']}")
     return 0
 
 
 def add_report_commands(subparsers):
     """Register ``report`` and ``compare`` on an argparse subparsers object."""
-    report = subparsers.add_parser(
-        "report",
-        help="write the balance report of a study: index.html, PNG plots, summary.json",
-    )
+    summary = "write the balance report of a study: index.html, PNG plots, summary.json"
+    report = subparsers.add_parser("report", help=summary, description=summary)
     report.add_argument("run", help="study dataset directory (the --out of simulate/study)")
     report.add_argument("--out", default=None, help="report directory (default: RUN/report)")
     report.add_argument(
@@ -78,13 +98,28 @@ def add_report_commands(subparsers):
     )
     report.set_defaults(func=cmd_report)
 
-    comp = subparsers.add_parser(
-        "compare",
-        help="compare two studies that differ in one thing (content, engine or policies); "
-        "two-seat games only",
+    summary = (
+        "compare two studies that differ in one thing (cards, engine or players): what "
+        "changed, then the differences with their significance (paired where games pair up); "
+        "text here, an HTML page beside B"
     )
+    comp = subparsers.add_parser("compare", help=summary, description=summary)
     comp.add_argument("a", help="baseline study dataset directory")
     comp.add_argument("b", help="changed study dataset directory")
+    comp.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="VARIANT=ORIGINAL",
+        help="read B's deck VARIANT as A's deck ORIGINAL (repeatable; decks declared with "
+        "variant_of are mapped already)",
+    )
+    comp.add_argument(
+        "--html",
+        default=None,
+        metavar="DIR",
+        help="directory of the compare page (default: B/compare-vs-<A's directory name>)",
+    )
     comp.add_argument("--json", default=None, help="also write the full comparison as JSON")
     comp.add_argument(
         "--all", action="store_true", help="list every task and card, not only the significant"

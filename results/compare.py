@@ -1,6 +1,14 @@
 """``kalarite compare A B``: two studies that differ in one thing (the content: a changed card
 or task; the engine; the policies), compared matchup by matchup.
 
+First it names what changed (results/compare_changes.py): the cards whose data differ, decks,
+players, modes, seeds. B's decks can be read as A's (``deck_map``: ``--map
+imperial-v2=imperial``, and every ``variant_of`` of B's deck files). Games that pair up (the
+same seed: same study seed and matchup) are also compared game by game (results/paired.py:
+paired t-test, with how much narrower its intervals are than the unpaired ones). Two studies
+that are the same (one dataset twice, or the same spec, seed, content and engine) have
+nothing to compare.
+
 For each matchup, task and card the difference B − A of the two rates, its 95% Newcombe
 interval, the score test's p-value and Holm's correction within each table (a row is
 *significant* when its Holm-adjusted p-value is below 0.05, so a table of 60 cards with no real
@@ -8,18 +16,22 @@ change reports no difference 95% of the time). The two studies' games are treate
 independent samples; with the same study seed they are positively correlated, which only
 makes the test conservative.
 
-Everything else must be the same: modes, deck pairings, turn cap, beings without effects.
-The number of games and the study seed may differ.
+The turn cap and beings-without-effects must be the same. Modes and decks may differ: the
+groups and matchups both studies hold are compared, the others are named. The number of
+games and the study seed may differ.
 
 Only two-seat games (high-form, deathmatch, new-player) are compared: the games of three or
 four seats (melee, team play) of either study are left out, and a note says how many.
 """
 
+import pathlib
+
 from results import analysis, stats
+from results.compare_changes import changes, deck_map_of, format_changes, map_decks
+from results.paired_text import columns as _columns
+from results.paired_text import format_paired
 
 FIXED = (
-    ("modes", "modes"),
-    ("decks", "deck pairings"),
     ("turn_cap", "turn cap"),
     ("beings_without_effects", "beings without effects"),
 )
@@ -37,6 +49,19 @@ def _norm(key, value):
     if key == "modes":
         return sorted(value or [])
     return value
+
+
+def same_study(run_a, run_b, ma: dict, mb: dict) -> str | None:
+    """Why A and B have nothing to compare, or None."""
+    if pathlib.Path(run_a).resolve() == pathlib.Path(run_b).resolve():
+        return "A and B are the same dataset"
+    keys = ("study", "content_hash", "engine_hash")
+    if all(ma.get(k) == mb.get(k) for k in keys):
+        return (
+            "A and B hold the same study (the same spec, seed, content and engine), so their "
+            "games are identical"
+        )
+    return None
 
 
 def differences(ma: dict, mb: dict) -> list:
@@ -76,6 +101,10 @@ def differences(ma: dict, mb: dict) -> list:
     return diff
 
 
+def _decks(m) -> list:
+    return sorted({d for pair in m["study"].get("decks", []) for d in pair})
+
+
 def _show(v):
     if isinstance(v, list):
         return ",".join("-".join(x) if isinstance(x, list) else str(x) for x in v)
@@ -105,22 +134,59 @@ def _gkey(g):
     return (g["mode"], g["pairing"])
 
 
-def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
-    """Compare study B with study A (the baseline); a JSON-ready dict."""
+def _side(run, m, games) -> dict:
+    st = m["study"]
+    return {
+        "path": str(run),
+        "name": st.get("name", ""),
+        "games": games,
+        "content_hash": m.get("content_hash"),
+        "content_dir": m.get("content_dir"),
+        "engine_hash": m.get("engine_hash"),
+        "policies": st.get("policies"),
+        "seed": st.get("seed"),
+    }
+
+
+def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict:
+    """Compare study B with study A (the baseline); a JSON-ready dict. ``deck_map`` names
+    B's decks in A's terms ({"imperial-v2": "imperial"}), added to B's declared variants."""
+    from results.paired import paired_analysis
+
     da = analysis.Dataset(run_a, allow_incomplete=allow_incomplete)
     db = analysis.Dataset(run_b, allow_incomplete=allow_incomplete)
     ma, mb = da.manifest, db.manifest
+    na, nb = da.games_present, db.games_present
     da.con.close()
     db.con.close()
+    why = same_study(run_a, run_b, ma, mb)
+    if why:
+        return {
+            "kalarite_compare": 1,
+            "nothing_to_compare": why,
+            "a": _side(run_a, ma, na),
+            "b": _side(run_b, mb, nb),
+        }
+    dmap = deck_map_of(mb, deck_map or {})
+    unknown = [a for a in dmap.values() if a not in _decks(ma)]
+    if unknown:
+        raise ComparisonError(
+            f"--map: A has no deck {unknown[0]!r} (A's decks: {', '.join(_decks(ma))})"
+        )
+    changed = changes(ma, mb, dmap)
     differs = differences(ma, mb)
     sa = analysis.analyze(run_a, allow_incomplete=allow_incomplete)
-    sb = analysis.analyze(run_b, allow_incomplete=allow_incomplete)
-    ga = {_gkey(g): g for g in sa["groups"]}
-    gb = {_gkey(g): g for g in sb["groups"]}
-    if set(ga) != set(gb):
+    sb = map_decks(analysis.analyze(run_b, allow_incomplete=allow_incomplete), dmap)
+    ga_all = {_gkey(g): g for g in sa["groups"]}
+    gb_all = {_gkey(g): g for g in sb["groups"]}
+    common = [k for k in ga_all if k in gb_all]
+    if not common and (ga_all or gb_all):  # (studies of 3-4 seats only: the note says so)
         raise ComparisonError(
-            "refusing to compare: the studies' groups (mode and policy pairing) do not match"
+            "nothing to compare: the studies have no group (mode and policy pairing of "
+            "two-seat games) in common"
         )
+    ga = {k: ga_all[k] for k in common}
+    gb = {k: gb_all[k] for k in common}
 
     def glabel(k):
         a, b = ga[k], gb[k]
@@ -131,7 +197,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
     def by_group(section, a_or_b):
         src = sa if a_or_b == "a" else sb
         gi = analysis.group_index(src)
-        return {_gkey(gi[x["group"]]): x for x in src[section]}
+        return {_gkey(gi[x["group"]]): x for x in src[section] if _gkey(gi[x["group"]]) in ga}
 
     # --- matchups: win rate and draw rate of the row deck, each experiment once
     wins, draws = [], []
@@ -247,6 +313,8 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
     cb = {(_gkey(gib[x["group"]]), x["side"]): x for x in sb["cards"]["groups"]}
     for key in ca:
         k, side = key
+        if k not in ga:
+            continue
         # sides are policies: matched by position when the policies differ
         other = cb.get(key)
         if other is None and side is not None:
@@ -326,6 +394,23 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
             )
             + ": only the claim rates per game are compared"
         )
+    if not wins and "decks" in changed:
+        notes.append(
+            "no deck matchup in common (decks only in A: "
+            + ", ".join(changed["decks"]["only_a"])
+            + "; only in B: "
+            + ", ".join(changed["decks"]["only_b"])
+            + "): --map VARIANT=ORIGINAL reads a deck of B as one of A"
+        )
+    only_a = [ga_all[k]["label"] for k in ga_all if k not in gb_all]
+    only_b = [gb_all[k]["label"] for k in gb_all if k not in ga_all]
+    if only_a or only_b:
+        notes.append(
+            "compared: the groups both studies hold; left out: "
+            + "; ".join(
+                f"only in {w}: {', '.join(x)}" for w, x in (("A", only_a), ("B", only_b)) if x
+            )
+        )
     multi_a = sa["data"].get("games_multi_seat", 0)
     multi_b = sb["data"].get("games_multi_seat", 0)
     if multi_a or multi_b:
@@ -335,26 +420,19 @@ def compare(run_a, run_b, allow_incomplete: bool = False) -> dict:
         )
     if sa["data"]["beings_without_effects"] or sb["data"]["beings_without_effects"]:
         notes.append("beings without effects: these results are not those of the real game")
+    paired = paired_analysis(run_a, run_b, dmap)
+    if paired["paired"]:
+        notes = [n for n in notes if not n.startswith("same study seed")]
+        notes.append(
+            f"{paired['pairs']:,} games of B pair up with a game of A (dealt from the same "
+            "seed): the paired analysis compares them game by game"
+        )
     return {
         "kalarite_compare": 1,
-        "a": {
-            "path": str(run_a),
-            "name": sta.get("name", ""),
-            "games": sa["data"]["games_analyzed"],
-            "content_hash": ma.get("content_hash"),
-            "engine_hash": ma.get("engine_hash"),
-            "policies": sta.get("policies"),
-            "seed": sta.get("seed"),
-        },
-        "b": {
-            "path": str(run_b),
-            "name": stb.get("name", ""),
-            "games": sb["data"]["games_analyzed"],
-            "content_hash": mb.get("content_hash"),
-            "engine_hash": mb.get("engine_hash"),
-            "policies": stb.get("policies"),
-            "seed": stb.get("seed"),
-        },
+        "a": _side(run_a, ma, sa["data"]["games_analyzed"]),
+        "b": _side(run_b, mb, sb["data"]["games_analyzed"]),
+        "changes": changed,
+        "paired": paired,
         "differs_in": differs,
         "methods": stats.METHODS,
         "notes": notes,
@@ -400,23 +478,19 @@ def _fmt_row(r) -> list:
     ]
 
 
-def _columns(rows) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    out = []
-    for r in rows:
-        cells = [r[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)
-        ]
-        out.append("  ".join(cells).rstrip())
-    return "\n".join(out)
-
-
 def format_text(result: dict, show_all: bool = False) -> str:
     a, b = result["a"], result["b"]
     lines = [
         f"A (baseline): {a['path']}  [{a['games']:,} games]",
         f"B:            {b['path']}  [{b['games']:,} games]",
     ]
+    if result.get("nothing_to_compare"):
+        lines.append(f"nothing to compare: {result['nothing_to_compare']}")
+        return "\n".join(lines)
+    what = format_changes(result.get("changes") or {})
+    if what:
+        lines.append("what changed:")
+        lines += [f"  {x}" for x in what]
     if result["differs_in"]:
         what = result["differs_in"][0]
         detail = {
@@ -433,6 +507,9 @@ def format_text(result: dict, show_all: bool = False) -> str:
         "B - A in percentage points with its 95% Newcombe interval; p: score test; "
         "significant: Holm-adjusted p < 0.05 within each table"
     )
+    if result.get("paired"):
+        lines += format_paired(result["paired"], show_all)
+        lines += ["", "Independent-samples tests (every game of A against every game of B)"]
     head = ["", "A", "B", "B - A [95% CI]", "p", "Holm p", "significant"]
     for name, rows in result["tables"].items():
         n_sig = result["significant"][name]

@@ -9,6 +9,7 @@ import pathlib
 import re
 
 from results import analysis, plots
+from results.findings import findings_html, key_findings
 from results.stats import METHODS, SMALL_SAMPLE, flip
 
 SECTIONS = (
@@ -30,7 +31,14 @@ SMALL_MARK = "†"
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:0 auto;
-max-width:1500px;padding:0 1.2em 3em;color:#1a202c;line-height:1.4}
+max-width:1500px;padding:0 1.2em 3em;color:#1a202c;line-height:1.4;overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%;margin:.6em 0 1.2em}.scroll>table{margin:0}
+.scroll td:first-child,.scroll th:first-child{position:sticky;left:0;z-index:1;
+background:#fff;box-shadow:1px 0 0 #cbd5e0}.scroll th:first-child{background:#edf2f7}
+.scroll td.flag:first-child{background:#fefcbf}.scroll td.sig:first-child{background:#fed7d7}
+td,th{overflow-wrap:normal}pre{margin:0}
+.findings{background:#f0fff4;border-left:5px solid #2f855a;padding:.4em 1.2em;margin:1em 0}
+.findings li{margin:.2em 0}
 h1{margin-top:.8em}h2{border-bottom:2px solid #cbd5e0;padding-bottom:.2em;margin-top:2em}
 h3{margin-top:1.4em}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.86em}
@@ -120,7 +128,8 @@ def diff_cell(d) -> Cell:
         txt += " " + SMALL_MARK
     if d.get("significant"):
         cls = "sig"
-        txt += " (Holm p=" + (f"{d['p_holm']:.2g}" if d.get("p_holm") is not None else "?") + ")"
+        ph = d.get("p_holm")
+        txt += " (Holm p" + ("=?" if ph is None else " < 1e-300" if ph == 0 else f"={ph:.2g}") + ")"
     return Cell(esc(txt), cls)
 
 
@@ -169,7 +178,7 @@ def table(headers, rows, caption, left=1) -> str:
             f" {SMALL_MARK} marks a small sample: a number resting on fewer than "
             f"{SMALL_SAMPLE} trials."
         )
-    out = ["<table>", f"<caption>{caption}</caption>"]
+    out = ['<div class="scroll"><table>', f"<caption>{caption}</caption>"]
     if any(headers):
         out.append("<thead><tr>")
         for i, h in enumerate(headers):
@@ -184,7 +193,7 @@ def table(headers, rows, caption, left=1) -> str:
             cls = " ".join(x for x in (c.cls, "l" if i < left else "") if x)
             out.append(f'<td class="{cls}">{c.html}</td>' if cls else f"<td>{c.html}</td>")
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")  # wide tables scroll in their box, not the page
     return "\n".join(out)
 
 
@@ -236,6 +245,7 @@ class _Builder:
         self.w(
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>kalarite balance report — {esc(name)}</title>",
             f"<style>{CSS}</style></head><body>",
             f"<h1>Balance report: {esc(name)}</h1>",
@@ -448,7 +458,7 @@ class _Builder:
                 f"{g['label']}: deck vs field",
                 [
                     (
-                        r["deck"],
+                        r["deck"] + played_by(g),
                         *_est(r["combined"]["win_rate"]),
                         None,
                         f"n={r['combined']['win_rate']['n']}",
@@ -537,10 +547,9 @@ class _Builder:
                 )
                 prow = []
                 for r in f["per_deck"]:
-                    prow.append((f"{r['deck']} first", *_est(_wr(r["first"])), plots.BLUE, None))
-                    prow.append(
-                        (f"{r['deck']} second", *_est(_wr(r["second"])), plots.ORANGE, None)
-                    )
+                    deck = r["deck"] + played_by(g)
+                    prow.append((f"{deck} first", *_est(_wr(r["first"])), plots.BLUE, None))
+                    prow.append((f"{deck} second", *_est(_wr(r["second"])), plots.ORANGE, None))
                 prow.insert(
                     0, ("all: first mover", *_est(f["first_mover"]["win_rate"]), plots.RED, None)
                 )
@@ -634,7 +643,7 @@ class _Builder:
                 table(["matchup", "policies", *labels, "games"], rows, rests_on(e["games"]), left=2)
             )
             bars = [("all", e["overall"]["reasons"])] + [
-                (m["matchup"], m["reasons"]) for m in e["matchups"]
+                (seats_label(m["matchup"], m["policies"]), m["reasons"]) for m in e["matchups"]
             ]
             self.img(
                 f"end-reasons-{g['id']}",
@@ -1204,6 +1213,7 @@ class _Builder:
 
     def build(self) -> str:
         self.header()
+        self.w(findings_html(self.s.get("key_findings") or []))
         self.overview()
         self.warnings()
         self.matchups()
@@ -1219,6 +1229,20 @@ class _Builder:
         self.method()
         self.w("</body></html>")
         return "\n".join(self.parts)
+
+
+def played_by(g) -> str:
+    """A plot label's suffix naming the player of a deck in a group of two policies."""
+    return "" if g["symmetric"] else f" ({g['policies'][0]})"
+
+
+def seats_label(matchup: str, policies: str) -> str:
+    """imperial-vs-highland + greedy-vs-random -> "imperial (greedy) vs highland (random)";
+    with one policy for both seats just "imperial vs highland"."""
+    decks, pols = matchup.split("-vs-"), policies.split("-vs-")
+    if len(set(pols)) == 1 or len(pols) != len(decks):
+        return " vs ".join(decks)
+    return " vs ".join(f"{d} ({p})" for d, p in zip(decks, pols, strict=True))
 
 
 def _wr(rec):
@@ -1238,6 +1262,7 @@ def write_report(summary: dict, out) -> dict:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise OSError(f"cannot create --out {str(out)!r}: {e.strerror or e}") from None
+    summary.setdefault("key_findings", key_findings(summary))
     b = _Builder(summary, out)
     page = b.build()
     index = out / "index.html"

@@ -8,6 +8,12 @@ The partition columns ``mode``, ``matchup`` and ``policies`` come from the direc
 stored inside the files. A game is identified by (mode, matchup, policies, game_index).
 
 Every column is documented in ``COLUMN_DOCS`` (and in results/README.md).
+
+Repeated strings (decks, players, end reasons, cards, events, tasks) are dictionary-encoded
+(``DICT``: pandas reads them as categoricals); each file also carries pandas metadata
+(results/pandas_meta.py) so that ``pandas.read_parquet`` gives nullable integer and boolean
+columns (``Int32``, ``boolean``: the seat 2 and 3 columns of a two-seat game are null), not
+float64 and object.
 """
 
 import json
@@ -31,10 +37,12 @@ from core.kernel import (
     R_WINNER,
     SEAT_COLUMNS,
 )
+from results.pandas_meta import pandas_metadata
 
 TABLES = ("games", "card_events", "task_claims")
 PARTITION_COLUMNS = ("mode", "matchup", "policies")
 PARTITION_SCHEMA = pa.schema([(c, pa.string()) for c in PARTITION_COLUMNS])
+DICT = pa.dictionary(pa.int32(), pa.string())  # a repeated string
 N_SEATS = 4  # seat columns for up to four seats; those of absent seats are null
 METADATA_PREFIX = "kalarite."
 
@@ -86,7 +94,7 @@ _GAMES = [
         "team play: 0 (seats 0 and 2) or 1 (seats 1 and 3), -1 when shared; null otherwise",
     ),
     ("turns", pa.int32(), "turns played"),
-    ("end_reason", pa.string(), "why the game ended: " + ", ".join(K.END_NAMES[1:])),
+    ("end_reason", DICT, "why the game ended: " + ", ".join(K.END_NAMES[1:])),
     ("actions", pa.int32(), "actions taken (all seats)"),
     ("decisions", pa.int32(), "decisions made by the policies (all seats)"),
     (
@@ -115,8 +123,8 @@ _GAMES = [
 ]
 for _s in range(N_SEATS):
     _absent = "" if _s < 2 else " (null when the game has fewer seats)"
-    _GAMES.append((f"seat{_s}_deck", pa.string(), f"deck of seat {_s}{_absent}"))
-    _GAMES.append((f"seat{_s}_policy", pa.string(), f"player spec of seat {_s}{_absent}"))
+    _GAMES.append((f"seat{_s}_deck", DICT, f"deck of seat {_s}{_absent}"))
+    _GAMES.append((f"seat{_s}_policy", DICT, f"player spec of seat {_s}{_absent}"))
     _GAMES.append(
         (
             f"seat{_s}_won",
@@ -131,8 +139,8 @@ for _s in range(N_SEATS):
 _CARD_EVENTS = [
     ("game_index", pa.int64(), "game of the event (join with games on partition + game_index)"),
     ("seat", pa.int8(), "seat whose card it is"),
-    ("card", pa.string(), "card id, deck/slug: e.g. imperial/swordmaster, flares/..."),
-    ("event", pa.string(), "what happened: " + ", ".join(CARD_EVENT_NAMES)),
+    ("card", DICT, "card id, deck/slug: e.g. imperial/swordmaster, flares/..."),
+    ("event", DICT, "what happened: " + ", ".join(CARD_EVENT_NAMES)),
     ("turn", pa.int32(), "turn number (0 = set-up)"),
     ("beings_without_effects", pa.bool_(), "as in games"),
 ]
@@ -140,7 +148,7 @@ _CARD_EVENTS = [
 _TASK_CLAIMS = [
     ("game_index", pa.int64(), "game of the claim"),
     ("seat", pa.int8(), "seat that claimed the task"),
-    ("task", pa.string(), "task name"),
+    ("task", DICT, "task name"),
     ("turn", pa.int32(), "turn of the claim"),
     ("points", pa.int32(), "points scored by the claim"),
     ("beings_without_effects", pa.bool_(), "as in games"),
@@ -159,6 +167,9 @@ def file_metadata(table: str, info: dict) -> dict:
         v = info[k]
         md[f"{METADATA_PREFIX}{k}"] = ("true" if v else "false") if isinstance(v, bool) else str(v)
     md[f"{METADATA_PREFIX}study"] = json.dumps(info["study"], sort_keys=True)
+    if info.get("content_dir"):
+        md[f"{METADATA_PREFIX}content_dir"] = info["content_dir"]
+        md[f"{METADATA_PREFIX}content_changes"] = json.dumps(info.get("content_changes"))
     if "task_names" in info:
         md[f"{METADATA_PREFIX}task_names"] = json.dumps(info["task_names"])
     return md
@@ -171,11 +182,15 @@ def _names(codes, names, what):
     codes = np.asarray(codes, np.int32)
     if len(codes) and (codes.min() < 0 or codes.max() >= len(names)):
         raise ValueError(f"{what} code out of range: {codes.min()}..{codes.max()}")
-    return pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(list(names))).cast(pa.string())
+    return pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(list(names)))
 
 
 def _repeat(value, n, ty):
     return pa.repeat(pa.scalar(value, ty), n)
+
+
+def _repeat_name(value: str, n: int):
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([value]))
 
 
 def chunk_tables(
@@ -220,14 +235,14 @@ def chunk_tables(
     }
     for s in range(N_SEATS):
         if s >= n_players:
-            g[f"seat{s}_deck"] = pa.nulls(n, pa.string())
-            g[f"seat{s}_policy"] = pa.nulls(n, pa.string())
+            g[f"seat{s}_deck"] = pa.nulls(n, DICT)
+            g[f"seat{s}_policy"] = pa.nulls(n, DICT)
             g[f"seat{s}_won"] = pa.nulls(n, pa.bool_())
             for c in SEAT_COLUMNS:
                 g[f"seat{s}_{c}"] = pa.nulls(n, pa.int32())
             continue
-        g[f"seat{s}_deck"] = _repeat(decks[s], n, pa.string())
-        g[f"seat{s}_policy"] = _repeat(policies[s], n, pa.string())
+        g[f"seat{s}_deck"] = _repeat_name(decks[s], n)
+        g[f"seat{s}_policy"] = _repeat_name(policies[s], n)
         g[f"seat{s}_won"] = pa.array(winner == (s % 2 if team else s))
         base = R_SEAT + s * R_SEAT_WIDTH
         for k, c in enumerate(SEAT_COLUMNS):
@@ -252,6 +267,8 @@ def chunk_tables(
     }
     out = {}
     for name, cols in (("games", g), ("card_events", c), ("task_claims", t)):
-        schema = SCHEMAS[name].with_metadata(file_metadata(name, metadata))
+        schema = SCHEMAS[name].with_metadata(
+            {**file_metadata(name, metadata), **pandas_metadata(name)}
+        )
         out[name] = pa.Table.from_pydict(cols, schema=schema)
     return out

@@ -58,17 +58,36 @@ def engine_version() -> str:
 
 def dataset_info(study, content) -> dict:
     """What identifies a dataset's games besides their seeds: the engine and content versions
-    and the normalized study spec (manifest and Parquet metadata)."""
+    and the normalized study spec (manifest and Parquet metadata). A designer's content
+    (--content) adds its directory and the cards that differ from the installed ones
+    (``content_changes``); ``content_record`` (every card's data, for ``compare``) goes to
+    the manifest only."""
     from core import ENGINE_HASH
+    from sim.content_diff import content_record, diff_records, summary_of
+    from sim.content_dir import custom_dir, load_content_dir
 
+    record = content_record(content)
+    where = custom_dir(content)
+    changes = None
+    if where is not None:
+        changes = summary_of(diff_records(content_record(load_content_dir(None)), record))
     return {
         "engine_hash": ENGINE_HASH,
         "engine_version": engine_version(),
         "content_hash": content.content_hash,
+        "content_dir": where,
+        "content_changes": changes,
         "beings_without_effects": study.beings_without_effects,
         "task_names": list(content.task_names),
         "study": study.to_dict(),
+        "content_record": record,
     }
+
+
+def job_info(info: dict) -> dict:
+    """``dataset_info`` without the content record: what every chunk carries to its worker
+    and into its Parquet files' metadata."""
+    return {k: v for k, v in info.items() if k != "content_record"}
 
 
 def read_manifest(out) -> dict:
@@ -103,6 +122,7 @@ class DatasetStore:
         self.chunk_size = chunk_size
         self.resume = False
         self.replace = False  # --overwrite of an existing dataset
+        self.finished_before = False  # resuming a finished study (to refill lost chunks)
         self.manifest = None
         self._created = []  # directories prepare() made, for rollback
 
@@ -142,18 +162,17 @@ class DatasetStore:
         if old is not None:
             if overwrite:
                 store.replace = True
-            elif old.get("status") == "complete":
-                raise StoreError(
-                    f"{str(root)!r} already holds a finished study; pass --overwrite to replace it"
-                )
             else:
                 diff = store._differences(old)
+                finished = old.get("status") == "complete"
                 if diff:
+                    state = "a finished" if finished else "an unfinished"
                     raise StoreError(
-                        f"{str(root)!r} holds an unfinished different study ({diff} differ); "
+                        f"{str(root)!r} holds {state} different study ({diff} differ); "
                         "pass --overwrite to replace it, or choose another --out"
                     )
                 store.resume = True
+                store.finished_before = finished
                 store.chunk_size = int(old["chunk_size"])
                 store.manifest = old
         store._create()
@@ -220,6 +239,9 @@ class DatasetStore:
             **{k: self.info[k] for k in ("engine_hash", "engine_version", "content_hash")},
             "beings_without_effects": self.info["beings_without_effects"],
             "task_names": self.info.get("task_names", []),
+            "content_dir": self.info.get("content_dir"),
+            "content_changes": self.info.get("content_changes"),
+            "content": self.info.get("content_record"),
             "study": self.info["study"],
             "chunk_size": self.chunk_size,
             "tables": list(TABLES),
@@ -251,6 +273,16 @@ class DatasetStore:
                         have.add((m, int(p.name[5:-8])))
             done = have if done is None else done & have
         return done or set()
+
+    def missing_chunks(self) -> list:
+        """(matchup index, chunk index) of the chunks not (or not completely) on disk."""
+        done = self._finished_chunks() if self.resume else set()
+        return [
+            (m, c)
+            for m, mu in enumerate(self.matchups)
+            for c in range(-(-mu.games // self.chunk_size))
+            if (m, c) not in done
+        ]
 
     def chunk_path(self, table: str, matchup: int, chunk_index: int) -> pathlib.Path:
         return self.root / table / self.matchups[matchup].partition / part_name(chunk_index)

@@ -1,6 +1,8 @@
 """The `kalarite` command line.
 
 Bad input always ends in one line `kalarite: error: ...` on stderr and exit status 2.
+`kalarite` alone prints the usage; every subcommand's `--help` gives its defaults and, where
+they apply, the valid decks, modes and players (sim/cli_help.py, built only when asked for).
 """
 
 import argparse
@@ -16,11 +18,43 @@ class CliError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     """Argument errors become CliError, so they too end in one `kalarite: error:` line
-    (argparse would print the usage and its own error line)."""
+    (argparse would print the usage and its own error line). ``lists``: the valid names
+    (decks, modes, players) appended to the help, looked up only when it is printed."""
+
+    def __init__(self, *a, lists=(), **k):
+        k.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*a, **k)
+        self.lists = lists
 
     def error(self, message):
         where = self.prog.partition(" ")[2]  # the subcommand, if any
         raise CliError(f"{where}: {message}" if where else message)
+
+    def format_help(self):
+        text = super().format_help()
+        if self.lists:
+            from sim.cli_help import valid_names
+
+            text += "\n" + valid_names(self.lists)
+        return text
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Shows each option's default (when it has a meaningful one)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        if (
+            "%(default)" not in text
+            and "default" not in text
+            and action.option_strings
+            and default is not None
+            and default is not False
+            and default is not argparse.SUPPRESS
+        ):
+            text += " (default: %(default)s)"
+        return text
 
 
 def _decks(text: str) -> list[str]:
@@ -39,11 +73,17 @@ def _policies(text: str, n: int) -> tuple:
     return tuple(names)
 
 
+def _content(args):
+    """The card files of the command: --content DIR, else the installed ones."""
+    from sim.content_dir import load_content_dir
+
+    return load_content_dir(getattr(args, "content", None))
+
+
 def cmd_play(args):
-    from sim.content import load_content
     from sim.single_game import GameConfig, format_game, play_logged
 
-    content = load_content()
+    content = _content(args)
     decks = _decks(args.decks)
     if args.game < 0:
         raise CliError("--game must be a game index >= 0")
@@ -61,25 +101,33 @@ def cmd_play(args):
 
 
 def cmd_moves(args):
-    from sim.content import load_content
     from sim.position import legal_moves, load_position
 
-    content = load_content()
+    content = _content(args)
     s = load_position(args.position, content)
     print(json.dumps(legal_moves(s, content), indent=2))
 
 
 def cmd_cards(args):
     from sim.cards_view import list_cards, show_card
-    from sim.content import load_content
 
-    content = load_content()
+    if args.action == "copy":
+        from sim.content_dir import copy_content
+
+        d = copy_content(args.card)
+        print(
+            f"kalarite: copied the card files to {d}; edit them, then play them with "
+            f'--content {d} (or content = "{d}" in a study spec)'
+        )
+        return 0
+    content = _content(args)
     print(show_card(content, args.card) if args.card else list_cards(content))
 
 
-def _positive(value, flag):
-    if value is not None and value < 1:
-        raise CliError(f"{flag} must be a positive integer, got {value}")
+def _positive(value, flag, zero_ok=False):
+    if value is not None and value < (0 if zero_ok else 1):
+        what = "0 (in this process, without Ray) or more" if zero_ok else "a positive integer"
+        raise CliError(f"{flag} must be {what}, got {value}")
 
 
 def _run_study(study, content, args) -> int:
@@ -87,7 +135,7 @@ def _run_study(study, content, args) -> int:
     failed for good, 130 when interrupted (both resumable by running the command again)."""
     from cluster.runner import StudyFailed, StudyInterrupted, run_study
 
-    _positive(args.workers, "--workers")
+    _positive(args.workers, "--workers", zero_ok=True)
     _positive(args.chunk_size, "--chunk-size")
     try:
         summary = run_study(
@@ -117,10 +165,9 @@ def _run_study(study, content, args) -> int:
 
 
 def cmd_simulate(args):
-    from sim.content import load_content
     from sim.study import simulate_study
 
-    content = load_content()
+    content = _content(args)
     decks = _decks(args.decks)
     study = simulate_study(
         content,
@@ -136,28 +183,43 @@ def cmd_simulate(args):
 
 
 def cmd_study(args):
-    from sim.content import load_content
+    from sim.content_dir import load_content_dir
     from sim.study import load_study
 
-    content = load_content()
-    study = load_study(args.spec, content, beings_without_effects=args.beings_without_effects)
-    return _run_study(study, content, args)
+    study = load_study(
+        args.spec,
+        beings_without_effects=args.beings_without_effects,
+        content_dir=args.content,
+    )
+    return _run_study(study, load_content_dir(study.content), args)
 
 
 def _add_run_flags(p):
     p.add_argument("--out", required=True, help="dataset directory (Parquet tables + study.json)")
     p.add_argument(
-        "--workers", type=int, default=None, help="parallel workers (default: all local cores)"
+        "--workers",
+        type=int,
+        default=None,
+        help="parallel workers (default: all local cores; 0: in this process, without Ray)",
     )
     p.add_argument(
         "--address",
         default=None,
         help="address of an existing Ray cluster (default: $RAY_ADDRESS, else a local Ray)",
     )
-    p.add_argument("--chunk-size", type=int, default=None, help="games per chunk (default 2000)")
     p.add_argument(
-        "--overwrite", action="store_true", help="replace a finished or different study in --out"
+        "--chunk-size",
+        type=int,
+        default=None,
+        help="games per chunk (default: about 10 s of play, at most 2000; never changes a result)",
     )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a different study in --out (running a study again only plays what is "
+        "missing)",
+    )
+    _add_content_flag(p)
     p.add_argument(
         "--beings-without-effects",
         action="store_true",
@@ -166,10 +228,21 @@ def _add_run_flags(p):
     )
 
 
+def _add_content_flag(p):
+    p.add_argument(
+        "--content",
+        default=None,
+        metavar="DIR",
+        help="play a copy of the card files (kalarite cards copy DIR) instead of the "
+        "installed ones",
+    )
+
+
 def cmd_demo(args):
     from sim.demo import run_demo
 
-    return run_demo(args.out, args.games, args.workers)
+    _positive(args.workers, "--workers", zero_ok=True)
+    return run_demo(args.out, args.games, args.workers, overwrite=args.overwrite)
 
 
 def cmd_bench(args):
@@ -187,63 +260,138 @@ def cmd_bench(args):
         print(markdown_table(res))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="kalarite", description="Tash-Kalar Monte Carlo simulator")
-    sub = p.add_subparsers(dest="command", required=True)
+def _sub(sub, name, summary, lists=(), extra=""):
+    """A subcommand whose help starts with its one-line summary."""
+    return sub.add_parser(
+        name,
+        help=summary,
+        description=summary + (f"\n\n{extra}" if extra else ""),
+        lists=lists,
+    )
 
-    play = sub.add_parser("play", help="play one game and print its turn-by-turn log")
+
+def _version() -> str:
+    from results.store import engine_version
+
+    return f"kalarite {engine_version()}"
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **k):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **k)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(_version())
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="kalarite",
+        description="Tash-Kalar Monte Carlo simulator: play many games, write them as Parquet, "
+        "report on balance. `kalarite COMMAND --help` for a command's options.",
+    )
+    p.add_argument("--version", action=_VersionAction, help="print the version and exit")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = _sub(
+        sub,
+        "play",
+        "play one game and print its turn-by-turn log",
+        ("decks", "modes", "players"),
+    )
     play.add_argument("--decks", required=True, help="one deck per seat, e.g. imperial,highland")
-    play.add_argument("--mode", default="high-form", choices=K.MODE_NAMES)
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--mode", default="high-form", choices=K.MODE_NAMES, help="game mode")
+    play.add_argument("--seed", type=int, default=0, help="study seed")
     play.add_argument("--game", type=int, default=0, help="game index (also picks the first seat)")
-    play.add_argument("--policy", default="random", help="one policy, or one per seat")
-    play.add_argument("--turn-cap", type=int, default=200)
+    play.add_argument("--policy", default="random", help="one player, or one per seat")
+    play.add_argument("--turn-cap", type=int, default=200, help="the game ends after this turn")
     play.add_argument(
         "--beings-without-effects",
         action="store_true",
         help="deal beings whose effect is not implemented yet, as no-effect beings",
     )
+    _add_content_flag(play)
     play.set_defaults(func=cmd_play)
 
-    moves = sub.add_parser("moves", help="list every legal action in a position file, as JSON")
+    moves = _sub(
+        sub,
+        "moves",
+        "list every legal action in a position file, as JSON",
+        ("decks", "modes"),
+    )
     moves.add_argument("position", help="position TOML file (format in README.md)")
+    _add_content_flag(moves)
     moves.set_defaults(func=cmd_moves)
 
-    cards = sub.add_parser("cards", help="list the decks and cards, or show one card")
-    cards.add_argument("action", nargs="?", choices=["show"], help="show one card")
-    cards.add_argument("card", nargs="?", help="card id, e.g. imperial/swordmaster")
+    cards = _sub(
+        sub,
+        "cards",
+        "list the decks and cards, show one card, or copy the card files to change them",
+        extra="kalarite cards                  every deck and card\n"
+        "kalarite cards show DECK/CARD   one card: pattern (with its symbols), rank, ops\n"
+        "kalarite cards copy DIR         copy the card files to DIR, to play with --content",
+    )
+    cards.add_argument(
+        "action", nargs="?", choices=["show", "copy"], help="show one card, or copy the files"
+    )
+    cards.add_argument(
+        "card", nargs="?", help="card id, e.g. imperial/swordmaster (copy: the new directory)"
+    )
+    _add_content_flag(cards)
     cards.set_defaults(func=cmd_cards)
 
-    simulate = sub.add_parser(
-        "simulate", help="play many games of one matchup into a Parquet dataset (on Ray)"
+    simulate = _sub(
+        sub,
+        "simulate",
+        "play many games of one matchup into a Parquet dataset (on Ray)",
+        ("decks", "modes", "players"),
     )
     simulate.add_argument(
         "--decks", required=True, help="one deck per seat, e.g. imperial,highland"
     )
-    simulate.add_argument("--mode", default="high-form", choices=K.MODE_NAMES)
-    simulate.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    simulate.add_argument("--policy", default="random", help="one policy, or one per seat")
-    simulate.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
-    simulate.add_argument("--turn-cap", type=int, default=200)
+    simulate.add_argument("--mode", default="high-form", choices=K.MODE_NAMES, help="game mode")
+    simulate.add_argument("--games", type=int, default=1000, help="games to play")
+    simulate.add_argument("--policy", default="random", help="one player, or one per seat")
+    simulate.add_argument("--seed", type=int, default=0, help="study seed")
+    simulate.add_argument("--turn-cap", type=int, default=200, help="a game ends after this turn")
     _add_run_flags(simulate)
     simulate.set_defaults(func=cmd_simulate)
 
-    study = sub.add_parser("study", help="play a study spec (TOML) into a Parquet dataset (on Ray)")
+    study = _sub(
+        sub,
+        "study",
+        "play a study spec (TOML) into a Parquet dataset (on Ray)",
+        ("decks", "modes", "players"),
+        extra="Spec keys: see sim/studies/example.toml and the README (Studies).",
+    )
     study.add_argument("spec", help="study spec TOML file (see sim/studies/example.toml)")
     _add_run_flags(study)
     study.set_defaults(func=cmd_study)
 
-    demo = sub.add_parser("demo", help="run the default demo study and write its report")
-    demo.add_argument("--out", default="runs/demo")
+    demo = _sub(
+        sub,
+        "demo",
+        "run the default demo study (sim/studies/demo.toml) and write its report",
+    )
+    demo.add_argument("--out", default="runs/demo", help="dataset directory")
     demo.add_argument("--games", type=int, default=2000, help="games per matchup")
-    demo.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
+    demo.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="Ray workers (default: all local cores; 0: in this process)",
+    )
+    demo.add_argument(
+        "--overwrite", action="store_true", help="replace another study already in --out"
+    )
     demo.set_defaults(func=cmd_demo)
 
     from results.commands import add_report_commands
 
     add_report_commands(sub)
 
-    bench = sub.add_parser("bench", help="measure engine and Ray throughput")
+    bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument("--quick", action="store_true", help="the short version (< 1 minute)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--out", help="also write the JSON to this file")
@@ -256,10 +404,16 @@ def main(argv=None) -> int:
     from sim.position import PositionError
 
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:
+        parser.print_help()
+        return 0
     try:
         args = parser.parse_args(argv)
         if getattr(args, "action", None) == "show" and not args.card:
             parser.error("cards show needs a card id")
+        if getattr(args, "action", None) == "copy" and not args.card:
+            parser.error("cards copy needs a directory")
         rc = args.func(args)
     except (CliError, ContentError, PositionError, ValueError, OSError) as e:
         text = " ".join(str(e).split())  # always one line

@@ -58,6 +58,10 @@ class Content:
     task_names: list
     task_descriptions: list
     content_hash: str
+    data_dir: str = ""  # where the card files were read (absolute)
+    # a variant deck's original (deck file key `variant_of`): its games use the original's
+    # seeds, so a study of the variant pairs game by game with one of the original
+    variant_of: dict = field(default_factory=dict)
 
     def card_index(self, card_id: str) -> int:
         for i, c in enumerate(self.cards):
@@ -246,6 +250,7 @@ def load_content(data_dir: str | None = None) -> Content:
         deck, dc = load_deck_file(data_dir / f"{name}.toml")
         decks.append(deck)
         cards.extend(dc)
+    variant_of = _variants(data_dir, decks)
     _, legends = load_deck_file(data_dir / f"{LEGEND_DECK}.toml")
     cards.extend(legends)
     cards.extend(load_flares(data_dir / "flares.toml"))
@@ -258,7 +263,28 @@ def load_content(data_dir: str | None = None) -> Content:
         tasks["task_names"],
         tasks["task_descriptions"],
         _content_hash(data_dir),
+        str(data_dir.resolve()),
+        variant_of,
     )
+
+
+def _variants(data_dir, decks) -> dict:
+    """{variant deck: original deck} from the deck files' optional `variant_of` key."""
+    out = {}
+    for name in _deck_files(data_dir):
+        path = data_dir / f"{name}.toml"
+        data = _load_toml(path)
+        orig = data.get("variant_of")
+        if orig is None:
+            continue
+        deck = data["deck"]
+        if not isinstance(orig, str) or orig not in decks or orig == deck:
+            raise ContentError(
+                f"{path.name}: 'variant_of' must name another deck ({', '.join(decks)}), "
+                f"got {orig!r}"
+            )
+        out[deck] = orig
+    return out
 
 
 def _compile(cards, decks, geo, board, tasks, data_dir):

@@ -1,26 +1,29 @@
-"""`kalarite demo`: run the default study (sim/studies/demo.toml) and write its report."""
+"""`kalarite demo`: run the default study (sim/studies/demo.toml) and write its report.
+
+Like any study, running it again only plays what is missing; a directory that holds another
+study (or the demo with another --games) is replaced only with --overwrite."""
 
 import pathlib
 
 from results.commands import report_dir
 from results.report import make_report
 from sim.content import load_content
-from sim.study import load_study
+from sim.study import MAX_GAMES, load_study
 
 DEMO_SPEC = pathlib.Path(__file__).parent / "studies" / "demo.toml"
 
 
-def run_demo(out: str, games: int | None, workers: int | None) -> int:
+def run_demo(out: str, games: int | None, workers: int | None, overwrite: bool = False) -> int:
     from cluster.runner import StudyInterrupted, run_study
 
     content = load_content()
     study = load_study(DEMO_SPEC, content)
     if games is not None:
-        if games <= 0:
-            raise ValueError(f"--games must be a positive integer, got {games}")
+        if not 0 < games <= MAX_GAMES:
+            raise ValueError(f"--games must be a positive integer up to {MAX_GAMES:,}, got {games}")
         study.games = games
     try:
-        summary = run_study(study, content, out, workers=workers, overwrite=True)
+        summary = run_study(study, content, out, workers=workers, overwrite=overwrite)
     except StudyInterrupted as e:
         print(f"kalarite: interrupted: {e.summary.line()}")
         return 130

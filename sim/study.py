@@ -19,7 +19,10 @@ Spec keys (TOML, top level)::
     seed = 1                         # study seed, 0 <= seed < 2**64 (default 0)
     turn_cap = 200                   # default 200
     beings_without_effects = false   # play beings whose effect is not implemented yet
-    chunk_size = 2000                # optional: games per chunk (does not change any result)
+    chunk_size = 2000                # optional: games per chunk (default: sized to the
+                                     # players' speed; never changes a result)
+    content = "my-cards"             # optional: a copy of sim/data with changed cards or
+                                     # decks, relative to the spec file (--content overrides)
 
 A policy is a player spec of ``sim.players`` (``random``, ``greedy``, ``mc:playouts=32``...);
 in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``).
@@ -46,14 +49,15 @@ import tomllib
 from dataclasses import dataclass, field
 
 from core import constants as K
+from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
 
 DEFAULT_TURN_CAP = 200
-DEFAULT_CHUNK_SIZE = 2000
 NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
 MAX_SEED = 2**64
 MAX_TURN_CAP = 100_000
-# names end up in directory names (hive partitions): keep them plain
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9_.]+$")
+# names end up in directory names (hive partitions): keep them plain; a hyphen may join
+# words (imperial-v2) but "-vs-" separates the seats of a matchup
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*$")
 _UNSAFE_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
 
 SPEC_KEYS = (
@@ -69,6 +73,7 @@ SPEC_KEYS = (
     "turn_cap",
     "beings_without_effects",
     "chunk_size",
+    "content",
 )
 
 
@@ -132,6 +137,9 @@ class Study:
     name: str = ""
     chunk_size: int | None = field(default=None, compare=False)
     melee_players: tuple = (3, 4)  # seat counts melee is played with
+    content: str | None = None  # absolute path of a designer's card files; None: installed
+    # deck name used in the matchup seeds: a variant deck plays with its original's seeds
+    seed_names: dict = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict:
         """The normalized spec: stored in the dataset metadata and compared on resume."""
@@ -145,6 +153,7 @@ class Study:
             "turn_cap": self.turn_cap,
             "beings_without_effects": self.beings_without_effects,
             "melee_players": list(self.melee_players),
+            **({"content": self.content} if self.content else {}),
         }
 
     def to_json(self) -> str:
@@ -164,7 +173,12 @@ class Study:
                             mode=mode,
                             decks=tuple(decks),
                             policies=seat_pols,
-                            seed=matchup_seed(self.seed, mode, decks, seat_pols),
+                            seed=matchup_seed(
+                                self.seed,
+                                mode,
+                                [self.seed_names.get(d, d) for d in decks],
+                                seat_pols,
+                            ),
                             games=self.games,
                         )
                     )
@@ -340,6 +354,12 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     """Parse and validate a spec dict (a TOML document) into a Study."""
     if not isinstance(data, dict):
         raise StudyError(f"{where}: a study spec is a TOML table of keys")
+    if "content" in data:  # a spec dict (the Python API): relative to the working directory
+        from sim.content_dir import load_content_dir
+
+        if not isinstance(data["content"], str):
+            raise StudyError(f"{where}: 'content' must be a directory name")
+        content = load_content_dir(data["content"], what=f"{where}: content")
     unknown = [k for k in data if k not in SPEC_KEYS]
     if unknown:
         raise StudyError(
@@ -368,8 +388,10 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     melee_players = _melee_players(data.get("melee_players", [3] if names_given else [3, 4]), where)
 
     games = data["games"]
-    if not _is_int(games) or games <= 0:
-        raise StudyError(f"{where}: 'games' must be a positive integer, got {games!r}")
+    if not _is_int(games) or not 0 < games <= MAX_GAMES:
+        raise StudyError(
+            f"{where}: 'games' must be a positive integer up to {MAX_GAMES:,}, got {games!r}"
+        )
     seed = data.get("seed", 0)
     if not _is_int(seed) or not 0 <= seed < MAX_SEED:
         raise StudyError(f"{where}: 'seed' must be an integer in [0, 2**64), got {seed!r}")
@@ -397,9 +419,18 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
         name=name,
         chunk_size=chunk_size,
         melee_players=tuple(melee_players),
+        content=_content_dir(content),
+        seed_names=dict(getattr(content, "variant_of", {})),
     )
     validate(study, content, where)
     return study
+
+
+def _content_dir(content) -> str | None:
+    """The study's content directory: None for the installed card files."""
+    from sim.content_dir import custom_dir
+
+    return custom_dir(content)
 
 
 def validate(study: Study, content, where: str = "study"):
@@ -463,9 +494,11 @@ def validate(study: Study, content, where: str = "study"):
             ) from None
 
 
-def load_study(path, content, beings_without_effects: bool = False) -> Study:
+def load_study(path, content=None, beings_without_effects: bool = False, content_dir=None) -> Study:
     """Read and validate a study spec file; ``beings_without_effects`` (the command-line flag)
-    forces that key on."""
+    forces that key on. The content played is ``content_dir`` (--content) if given, else the
+    spec's ``content`` key (relative to the spec file), else ``content`` (default: the
+    installed card files)."""
     p = pathlib.Path(path)
     try:
         with open(p, "rb") as f:
@@ -482,6 +515,17 @@ def load_study(path, content, beings_without_effects: bool = False) -> Study:
         raise StudyError(f"cannot read study spec {str(p)!r}: {e.strerror}") from None
     if beings_without_effects:
         data["beings_without_effects"] = True
+    from sim.content_dir import load_content_dir
+
+    spec_dir = data.pop("content", None) if isinstance(data, dict) else None
+    if spec_dir is not None and not isinstance(spec_dir, str):
+        raise StudyError(f"{p.name}: 'content' must be a directory name")
+    if content_dir is not None:
+        content = load_content_dir(content_dir)
+    elif spec_dir is not None:
+        content = load_content_dir(p.parent / spec_dir, what=f"{p.name}: content")
+    elif content is None:
+        content = load_content_dir(None)
     return study_from_dict(data, content, where=p.name)
 
 
@@ -508,8 +552,8 @@ def simulate_study(
         raise StudyError(f"--policy needs 1 or {len(decks)} names")
     if mode == "new-player" and any(d != NEW_PLAYER_DECK for d in decks):
         raise StudyError("new-player rules are played with two imperial decks")
-    if games <= 0:
-        raise StudyError(f"--games must be a positive integer, got {games}")
+    if not 0 < games <= MAX_GAMES:
+        raise StudyError(f"--games must be a positive integer up to {MAX_GAMES:,}, got {games:,}")
     if not 0 <= seed < MAX_SEED:
         raise StudyError("--seed must be an integer in [0, 2**64)")
     if not 0 < turn_cap <= MAX_TURN_CAP:
@@ -523,6 +567,8 @@ def simulate_study(
         turn_cap=turn_cap,
         beings_without_effects=beings_without_effects,
         name="simulate",
+        content=_content_dir(content),
+        seed_names=dict(getattr(content, "variant_of", {})),
     )
     validate(study, content, where)
     return study

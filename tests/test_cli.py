@@ -421,7 +421,6 @@ BAD_ARGS = {
         "--game",
     ),
     "play-without-decks": (["play"], "--decks"),
-    "no-command": ([], "command"),
     "unknown-command": (["fly"], "fly"),
     "unknown-option": (["play", "--decks", "imperial,highland", "--fast"], "--fast"),
     "cards-show-without-id": (["cards", "show"], "card id"),

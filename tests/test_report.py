@@ -208,7 +208,13 @@ def _bits(*bits):
 
 
 def hand_dataset(
-    root, bwe=False, status="complete", display=True, names_in_manifest=False, legacy=False
+    root,
+    bwe=False,
+    status="complete",
+    display=True,
+    names_in_manifest=False,
+    legacy=False,
+    engine_hash="e1",
 ):
     """10 High Form games of imperial (seat 0) vs highland (seat 1) and 4 Deathmatch games.
 
@@ -327,6 +333,7 @@ def hand_dataset(
         display=display,
         names_in_manifest=names_in_manifest,
         legacy=legacy,
+        engine_hash=engine_hash,
     )
 
 
@@ -609,7 +616,7 @@ def test_dataset_without_the_display_column_reports_with_the_note(tmp_path):
     assert "Task display not recorded" not in page and "Missing data — task display" not in page
     assert "claim rate given shown" in page and "Shown but never claimed" in page
     # compare: only the claim rates per game when one study lacks the display
-    c = compare(run, hand_dataset(tmp_path / "run3"))
+    c = compare(run, hand_dataset(tmp_path / "run3", engine_hash="e2"))
     assert "tasks_shown" not in c["tables"] and "tasks" in c["tables"]
     assert any("display is not recorded in A" in n for n in c["notes"])
 
@@ -865,9 +872,9 @@ def test_compare_reports_nothing_when_nothing_changed(studies):
     assert all(n == 0 for n in r["significant"].values()), r["significant"]
     assert "false positive" in r["notes"][0]
     same = compare(studies["base"], studies["base"])
-    assert all(
-        row["diff"]["diff"] == 0 for rows in same["tables"].values() for row in rows if row["diff"]
-    )
+    assert same["nothing_to_compare"] == "A and B are the same dataset"
+    assert "tables" not in same
+    assert "nothing to compare: A and B are the same dataset" in format_text(same)
 
 
 def test_compare_refuses_studies_whose_other_settings_differ(studies):
@@ -885,9 +892,17 @@ def test_compare_refuses_studies_whose_other_settings_differ(studies):
     )
     with pytest.raises(ComparisonError, match="more than one thing"):
         compare(studies["base"], two)
+    # other modes: the groups both hold are compared, the others named
     modes = random_dataset(tmp / "modes", seed=26, games=50)
-    with pytest.raises(ComparisonError, match="modes"):
-        compare(studies["base"], modes)
+    r = compare(studies["base"], modes)
+    assert r["changes"]["modes"] == {"only_a": [], "only_b": ["deathmatch"]}
+    assert any("only in B: Deathmatch · random vs random" in n for n in r["notes"])
+    assert {row["key"][0] for row in r["tables"]["matchups"]} == {"high-form"}
+    assert "modes: only in A: -; only in B: deathmatch" in format_text(r)
+    # nothing in common at all
+    dm = random_dataset(tmp / "dm", seed=27, games=50, modes=("deathmatch",))
+    with pytest.raises(ComparisonError, match="no group"):
+        compare(studies["base"], dm)
 
 
 def test_compare_another_policy(studies, tmp_path):

@@ -383,6 +383,19 @@ def _parse(path):
     return p
 
 
+def _twin(run, where) -> pathlib.Path:
+    """A copy of a dataset labelled with another study seed: the same games, but not "the
+    same study" (``compare`` of a study with itself has nothing to compare)."""
+    import shutil
+
+    twin = pathlib.Path(where) / f"{pathlib.Path(run).name}-twin"
+    shutil.copytree(run, twin)
+    m = json.loads((twin / "study.json").read_text())
+    m["study"]["seed"] += 1
+    (twin / "study.json").write_text(json.dumps(m))
+    return twin
+
+
 def _section_html(page: str, sid: str) -> str:
     (m,) = re.findall(rf'<section id="{sid}">(.*?)</section>', page, flags=re.S)
     return m
@@ -420,7 +433,8 @@ def test_report_of_multi_seat_games_only(runs, tmp_path):
     assert s["multiplayer"]["groups"][0]["per_deck"][0]["record"]["win_rate"]["share"] == (
         pytest.approx(1 / 3)
     )
-    c = compare(runs["mp"], runs["mp"])  # two-seat games only: nothing to compare, no crash
+    assert compare(runs["mp"], runs["mp"])["nothing_to_compare"]
+    c = compare(runs["mp"], _twin(runs["mp"], tmp_path))  # two-seat games only: no crash
     assert all(rows == [] for rows in c["tables"].values())
     assert any("only two-seat games are compared" in n for n in c["notes"])
     assert "only two-seat games" in format_text(c)
@@ -476,5 +490,5 @@ def test_mixed_study_through_the_command_line(runs):
         assert strip.sub("", a) == strip.sub("", b), sid
     assert "Melee (3 players) · random" in html.unescape(_section_html(page_m, "multiplayer"))
     assert "This study has no games of three or four seats" in _section_html(page_h, "multiplayer")
-    c = compare(mixed, mixed)
+    c = compare(mixed, _twin(mixed, mixed.parent))
     assert c["tables"]["matchups"] and any("left out" in n for n in c["notes"])

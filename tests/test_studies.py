@@ -18,6 +18,7 @@ import sys
 import time
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -56,8 +57,12 @@ def make_study(**changes):
 
 
 def canonical(out, table):
-    """A table with its rows in a canonical order (sorted by every column)."""
+    """A table with its rows in a canonical order (sorted by every column; Arrow cannot sort
+    dictionary-encoded columns, so those are compared as plain strings)."""
     t = read_table(out, table)
+    for i, f in enumerate(t.schema):
+        if pa.types.is_dictionary(f.type):
+            t = t.set_column(i, f.name, t.column(i).cast(pa.string()))
     return t.sort_by([(c, "ascending") for c in t.column_names])
 
 
@@ -242,7 +247,7 @@ SIM = ["simulate", "--mode", "high-form", "--beings-without-effects"]
         (["--decks", "imperial,highland", "--policy", "alphazero,random"], "unknown policy"),
         (["--decks", "imperial,highland", "--policy", "a,b,c"], "--policy"),
         (["--decks", "imperial,highland", "--seed", "-1"], "--seed"),
-        (["--decks", "imperial,highland", "--workers", "0"], "--workers"),
+        (["--decks", "imperial,highland", "--workers", "-1"], "--workers"),
         (["--decks", "imperial,highland", "--chunk-size", "0"], "--chunk-size"),
         (["--decks", "imperial,highland", "--games", "ten"], "--games"),
     ],
@@ -454,7 +459,24 @@ def test_pandas_reads_it(reference):
     pd = pytest.importorskip("pandas")
     df = pd.read_parquet(reference / "games")
     assert len(df) == N_GAMES and set(PARTITION_COLUMNS) <= set(df.columns)
-    assert (df.groupby("matchup").size() == N_GAMES // 2).all()
+    assert (df.groupby("matchup", observed=True).size() == N_GAMES // 2).all()
+    # two-seat games: nullable integers and booleans, categoricals for repeated strings
+    assert str(df["seat2_score"].dtype) == "Int32" and df["seat2_score"].isna().all()
+    assert str(df["seat3_won"].dtype) == "boolean" and str(df["winner"].dtype) == "Int8"
+    for col in ("seat0_deck", "seat1_policy", "end_reason", "matchup"):
+        assert isinstance(df[col].dtype, pd.CategoricalDtype), col
+    ce = pd.read_parquet(reference / "card_events")
+    assert isinstance(ce["card"].dtype, pd.CategoricalDtype)
+    assert isinstance(ce["event"].dtype, pd.CategoricalDtype)
+
+
+def test_in_process_run_plays_the_same_games(reference, tmp_path):
+    """workers=0: no Ray, the same rows."""
+    out = tmp_path / "inproc"
+    summary = run(out, workers=0, chunk_size=45)
+    assert summary.workers == 0 and summary.worker_pids == {os.getpid()}
+    assert_complete(out)
+    assert_same_data(reference, out)
 
 
 def test_polars_reads_it(reference):
@@ -552,9 +574,8 @@ def test_finished_dataset_is_kept_unless_overwrite(ray_session, tmp_path):
     out = tmp_path / "done"
     run(out, study, workers=1)
     before = read_manifest(out)
-    with pytest.raises(StoreError, match="--overwrite"):
-        run(out, study, workers=1)
-    with pytest.raises(StoreError, match="--overwrite"):
+    assert run(out, study, workers=1).nothing_to_do  # the same study: nothing to do
+    with pytest.raises(StoreError, match="finished different study.*--overwrite"):
         run(out, make_study(games=11, decks=[["imperial", "highland"]]), workers=1)
     assert read_manifest(out) == before
     summary = run(out, make_study(games=12, decks=[["imperial", "highland"]]), overwrite=True)
@@ -615,9 +636,20 @@ def test_cli_simulate_on_an_existing_cluster(ray_session, tmp_path):
     )
     run(same, study, workers=1)
     assert_same_data(out, same)
-    # again: the finished dataset is not overwritten
+    # again: the finished study has nothing to do (exit 0); another one needs --overwrite
+    before = read_manifest(out)
     p = subprocess.run(
         kalarite(*args, "--out", out, "--address", address),
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert p.returncode == 0 and p.stdout.startswith("kalarite: nothing to do: "), p.stderr
+    assert read_manifest(out) == before
+    p = subprocess.run(
+        kalarite(*args, "--seed", "4", "--out", out, "--address", address),
         cwd=ROOT,
         env=_env(),
         capture_output=True,
@@ -663,6 +695,11 @@ def test_cli_ctrl_c_then_resume(ray_session, tmp_path):
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, (stdout, stderr)
     assert "interrupted" in stderr and "Traceback" not in stderr, stderr
+    # acknowledged at once, before the chunks in flight were finished
+    ack = stderr.index("kalarite: Ctrl-C: stopping once the")
+    assert ack < stderr.index("kalarite: interrupted:")
+    # not a terminal: plain progress lines
+    assert re.search(r"^kalarite: [\d,]+ of 3,000 games \(\d+%\)", stderr, re.M)
     manifest = read_manifest(out)
     assert manifest["status"] == "running"
     finished = len(list(games.rglob("part-*.parquet")))

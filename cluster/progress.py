@@ -1,0 +1,160 @@
+"""Progress of a running study where there is no terminal for the progress bar: plain lines
+(logs, pipes, ``make demo`` under CI) and a notebook cell.
+
+Every display has the runner's interface: a context manager with ``started()``,
+``advance(games)``, ``tick()`` (called about twice a second, also when nothing finished) and
+``note(text)`` (a message that must show at once, e.g. the Ctrl-C acknowledgement).
+"""
+
+import os
+import sys
+import time
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class _Counter:
+    """Games done and the rate since the first chunk arrived (not since the start: starting
+    Ray and loading the workers are not playing)."""
+
+    def __init__(self, total: int, done: int):
+        self.total = total
+        self.done = done
+        self.t0 = None
+        self.done0 = done
+
+    def advance(self, games: int):
+        if self.t0 is None:
+            self.t0 = time.perf_counter()
+            self.done0 = self.done
+        self.done += games
+
+    def rate(self) -> float | None:
+        if self.t0 is None:
+            return None
+        dt = time.perf_counter() - self.t0
+        played = self.done - self.done0
+        return played / dt if dt > 0.5 and played > 0 else None
+
+    def text(self) -> str:
+        pct = 100.0 * self.done / self.total if self.total else 100.0
+        text = f"{self.done:,} of {self.total:,} games ({pct:.0f}%)"
+        r = self.rate()
+        if r:
+            text += f", {r:,.0f} games/s, about {_clock((self.total - self.done) / r)} left"
+        elif self.t0 is None:
+            text += ", waiting for the first chunk"
+        return text
+
+
+class NoProgress:
+    def __init__(self, *a, **k):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def started(self):
+        pass
+
+    def advance(self, games: int):
+        pass
+
+    def tick(self):
+        pass
+
+    def note(self, text: str):
+        print(f"kalarite: {text}", file=sys.stderr, flush=True)
+
+
+class LineProgress(NoProgress):
+    """One plain line on stderr every ``every`` seconds (default 5; the environment variable
+    KALARITE_PROGRESS_EVERY sets it), and one when the study's last chunk arrives."""
+
+    def __init__(self, total: int, done: int, every: float | None = None, stream=None):
+        self.counter = _Counter(total, done)
+        env = os.environ.get("KALARITE_PROGRESS_EVERY")
+        self.every = every if every is not None else float(env) if env else 5.0
+        self.stream = stream or sys.stderr
+        self.last = time.perf_counter()
+
+    def _line(self):
+        self.stream.write(f"kalarite: {self.counter.text()}\n")
+        self.stream.flush()
+        self.last = time.perf_counter()
+
+    def __enter__(self):
+        self._line()
+        return self
+
+    def advance(self, games: int):
+        self.counter.advance(games)
+        if self.counter.done >= self.counter.total:
+            self._line()
+
+    def tick(self):
+        if time.perf_counter() - self.last >= self.every:
+            self._line()
+
+    def note(self, text: str):
+        self.stream.write(f"kalarite: {text}\n")
+        self.stream.flush()
+
+
+class NotebookProgress(NoProgress):
+    """One line in a notebook cell, updated in place (IPython's display handles: no widget
+    library needed)."""
+
+    def __init__(self, total: int, done: int, display=None):
+        self.counter = _Counter(total, done)
+        self._display = display
+        self.handle = None
+        self.last = 0.0
+
+    def __enter__(self):
+        if self._display is None:
+            from IPython.display import display
+
+            self._display = display
+        self.handle = self._display(self._text(), display_id=True)
+        return self
+
+    def _text(self, extra=""):
+        return f"kalarite: {self.counter.text()}{extra}"
+
+    def _show(self, extra=""):
+        self.last = time.perf_counter()
+        if self.handle is not None:
+            self.handle.update(self._text(extra))
+
+    def advance(self, games: int):
+        self.counter.advance(games)
+        if time.perf_counter() - self.last > 0.5 or self.counter.done >= self.counter.total:
+            self._show()
+
+    def tick(self):
+        if time.perf_counter() - self.last > 1.0:
+            self._show()
+
+    def note(self, text: str):
+        self._show(f" — {text}")
+
+
+def in_notebook() -> bool:
+    """Running inside a Jupyter kernel (IPython's ZMQ shell)?"""
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
+        return False
+    try:
+        shell = ipython.get_ipython()
+    except Exception:  # noqa: BLE001
+        return False
+    return shell is not None and "ZMQ" in type(shell).__name__

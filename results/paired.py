@@ -1,0 +1,241 @@
+"""Paired comparison of two studies: game ``i`` of a matchup in study A and game ``i`` of
+the same matchup in study B were dealt from the same seed (common random numbers), so they
+start alike and differ only where the change (a card, a deck) comes into play. Comparing
+them game by game removes the game-to-game noise the two studies share.
+
+A game pairs up when both studies hold it with the same 64-bit seed (the same study seed,
+mode, seat decks and players; a variant deck declared with ``variant_of`` plays with its
+original's seeds; ``--map`` names B's decks in A's terms).
+
+Per matchup (two-seat games): the seat-0 deck's score share per game (win 1, draw ½, loss
+0; in a mirror match the first mover's, as in the report); per group: the first mover's
+score share and the game length in turns. For each: the mean difference B − A over the
+pairs with its 95% paired t interval and the paired t-test (scipy.stats.ttest_rel), Holm's
+correction within each table, and beside it the unpaired interval (Welch's t interval on
+the same games, as if they were independent): ``width_ratio`` = paired width / unpaired
+width says how much the pairing narrows the interval.
+"""
+
+import math
+import re
+
+import duckdb
+import numpy as np
+from scipy import stats as sps
+
+from results import stats
+from results.analysis import MODE_LABELS
+from results.store import open_table
+
+LEVEL = stats.LEVEL
+_SAFE = re.compile(r"^[A-Za-z0-9_.-]+$")
+METHOD = (
+    "paired t-test on the per-game differences B − A of games dealt from the same seed "
+    "(scipy.stats.ttest_rel) with its 95% t interval; beside it Welch's t interval on the "
+    "same games taken as independent samples"
+)
+
+
+def _columns(con, table) -> set:
+    return {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {table}").fetchall()}
+
+
+def _mapped(col: str, deck_map: dict) -> str:
+    if not deck_map:
+        return col
+    cases = " ".join(f"WHEN '{k}' THEN '{v}'" for k, v in deck_map.items())
+    return f"CASE {col} {cases} ELSE {col} END"
+
+
+def _side(con, table, deck_map) -> str:
+    cols = _columns(con, table)
+    two = "n_players = 2" if "n_players" in cols else "TRUE"
+    return (
+        f"SELECT mode, {_mapped('seat0_deck', deck_map)} AS d0, "
+        f"{_mapped('seat1_deck', deck_map)} AS d1, seat0_policy AS p0, seat1_policy AS p1, "
+        "game_index, seed, first_seat, "
+        "CASE WHEN winner < 0 THEN 0.5 WHEN winner = 0 THEN 1.0 ELSE 0.0 END AS y0, "
+        "CASE WHEN winner < 0 THEN 0.5 WHEN winner = first_seat THEN 1.0 ELSE 0.0 END AS yf, "
+        f"turns::DOUBLE AS turns FROM {table} WHERE error = 0 AND {two}"
+    )
+
+
+def paired_games(run_a, run_b, deck_map=None):
+    """The games of B that pair with a game of A: one row per pair (a DuckDB relation's rows
+    as dicts of numpy arrays)."""
+    deck_map = deck_map or {}
+    for k, v in deck_map.items():
+        if not (_SAFE.match(k) and _SAFE.match(v)):
+            raise ValueError(f"--map: deck names are letters, digits, '_', '.', '-': {k}={v}")
+    con = duckdb.connect()
+    try:
+        con.register("a_games", open_table(run_a, "games"))
+        con.register("b_games", open_table(run_b, "games"))
+        sql = (
+            f"WITH a AS ({_side(con, 'a_games', {})}), b AS ({_side(con, 'b_games', deck_map)}) "
+            "SELECT a.mode, a.d0, a.d1, a.p0, a.p1, b.p0 AS bp0, b.p1 AS bp1, "
+            "a.y0 AS a_y0, b.y0 AS b_y0, a.yf AS a_yf, b.yf AS b_yf, "
+            "a.turns AS a_turns, b.turns AS b_turns FROM a JOIN b "
+            "ON a.seed = b.seed AND a.game_index = b.game_index AND a.mode = b.mode "
+            "AND a.d0 = b.d0 AND a.d1 = b.d1 ORDER BY ALL"
+        )
+        res = con.execute(sql).fetchnumpy()
+        total_b = con.execute(
+            f"SELECT count(*) FROM ({_side(con, 'b_games', deck_map)})"
+        ).fetchone()[0]
+    finally:
+        con.close()
+    return res, int(total_b)
+
+
+def _t_interval(mean, se, df):
+    if se == 0 or not math.isfinite(se) or df <= 0:
+        return mean, mean
+    half = sps.t.ppf(0.5 + LEVEL / 2, df) * se
+    return mean - half, mean + half
+
+
+def paired_row(label, key, ya, yb, metric, share=True) -> dict:
+    """The paired and unpaired comparison of B − A for one row (``share``: a share shown in
+    percentage points, else a mean in its own unit)."""
+    ya = np.asarray(ya, float)
+    yb = np.asarray(yb, float)
+    n = len(ya)
+    d = yb - ya
+    row = {
+        "label": label,
+        "key": key,
+        "metric": metric,
+        "pairs": n,
+        "a_mean": float(ya.mean()) if n else None,
+        "b_mean": float(yb.mean()) if n else None,
+        "identical_pairs": int(np.count_nonzero(d == 0)),
+    }
+    if n < 2:
+        row.update(diff=None, significant=False)
+        return row
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1))
+    se = sd / math.sqrt(n)
+    lo, hi = _t_interval(mean, se, n - 1)
+    if sd == 0:
+        p = 1.0 if mean == 0 else 0.0
+    else:
+        p = float(sps.ttest_rel(yb, ya).pvalue)
+    if row["identical_pairs"] == n:  # the change never came into play in these games
+        row["identical"] = True
+    va, vb = float(ya.var(ddof=1)), float(yb.var(ddof=1))
+    se_u = math.sqrt(va / n + vb / n)
+    if se_u > 0:
+        df_u = (va / n + vb / n) ** 2 / ((va / n) ** 2 / (n - 1) + (vb / n) ** 2 / (n - 1))
+    else:
+        df_u = 2 * n - 2
+    ulo, uhi = _t_interval(mean, se_u, df_u)
+    width = hi - lo
+    uwidth = uhi - ulo
+    row["diff"] = {
+        "diff": mean,
+        "lo": lo,
+        "hi": hi,
+        "p_value": p,
+        "unpaired_lo": ulo,
+        "unpaired_hi": uhi,
+        "width_ratio": (width / uwidth) if uwidth > 0 and not row.get("identical") else None,
+        "correlation": _corr(ya, yb),
+        "share": share,
+    }
+    return row
+
+
+def _corr(a, b):
+    if a.std() == 0 or b.std() == 0:
+        return None
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def _finish(rows):
+    stats.mark_holm([r["diff"] for r in rows if r["diff"]])
+    for r in rows:
+        r["significant"] = bool(r["diff"] and r["diff"].get("significant"))
+    return rows
+
+
+def _pol_text(p0, p1) -> str:
+    return "" if p0 == p1 else f" ({p0} vs {p1})"
+
+
+def paired_analysis(run_a, run_b, deck_map=None) -> dict:
+    """The paired tables of a comparison; ``paired`` is False when no game pairs up."""
+    g, total_b = paired_games(run_a, run_b, deck_map)
+    n = len(g["mode"]) if g else 0
+    out = {
+        "method": METHOD,
+        "pairs": n,
+        "games_b": total_b,
+        "paired": n > 0,
+        "tables": {"matchups": [], "first_player": [], "turns": []},
+    }
+    if not n:
+        out["why_not"] = (
+            "no game of B was dealt from the same seed as a game of A (another study seed, "
+            "other players, or a renamed deck without variant_of): the studies are compared "
+            "as independent samples only"
+        )
+        return out
+    mode, d0, d1 = g["mode"], g["d0"], g["d1"]
+    p0, p1 = g["p0"], g["p1"]
+    cells = {}
+    for i in range(n):
+        cells.setdefault((mode[i], p0[i], p1[i], d0[i], d1[i]), []).append(i)
+    groups = {}
+    for (m, a0, a1, _x, _y), idx in cells.items():
+        groups.setdefault((m, a0, a1), []).extend(idx)
+    mt, fp, tu = [], [], []
+    for (m, a0, a1, x, y), idx in sorted(cells.items()):
+        mirror = x == y
+        col = "yf" if mirror else "y0"
+        who = f"{x} vs {y}" + (" (mirror: first mover)" if mirror else "")
+        label = f"{MODE_LABELS.get(m, m)}{_pol_text(a0, a1)}: {who}"
+        mt.append(
+            paired_row(
+                label,
+                [m, f"{a0}-vs-{a1}", x, y],
+                g[f"a_{col}"][idx],
+                g[f"b_{col}"][idx],
+                "score share of the first-named deck (win 1, draw ½)",
+            )
+        )
+    for (m, a0, a1), idx in sorted(groups.items()):
+        idx = sorted(idx)
+        label = f"{MODE_LABELS.get(m, m)} · {a0} vs {a1}"
+        fp.append(
+            paired_row(
+                label,
+                [m, f"{a0}-vs-{a1}"],
+                g["a_yf"][idx],
+                g["b_yf"][idx],
+                "first mover's score share",
+            )
+        )
+        tu.append(
+            paired_row(
+                label,
+                [m, f"{a0}-vs-{a1}"],
+                g["a_turns"][idx],
+                g["b_turns"][idx],
+                "turns per game",
+                share=False,
+            )
+        )
+    out["tables"] = {"matchups": _finish(mt), "first_player": _finish(fp), "turns": _finish(tu)}
+    ratios = [
+        r["diff"]["width_ratio"]
+        for rows in out["tables"].values()
+        for r in rows
+        if r["diff"] and r["diff"]["width_ratio"] is not None
+    ]
+    out["identical_rows"] = sum(
+        bool(r.get("identical")) for rows in out["tables"].values() for r in rows
+    )
+    out["median_width_ratio"] = float(np.median(ratios)) if ratios else None
+    return out

@@ -1,0 +1,99 @@
+"""How many games a chunk (the unit of work, of progress and of resuming) holds.
+
+A chunk of 2000 random games takes about half a second; 2000 greedy games would take over a
+minute, with the progress bar frozen at 0 meanwhile. So the default chunk size follows the
+players' speed: about ``TARGET_CHUNK_S`` seconds of play per chunk, never more than 2000
+games. The chunk size never changes a result (a game depends only on its seed and index).
+
+Bounds: at most ``MAX_GAMES`` games per matchup and ``MAX_CHUNKS`` chunks per study (each
+chunk is three files); the automatic size grows to stay within them, an explicit
+``--chunk-size`` that does not is refused.
+"""
+
+import math
+
+DEFAULT_CHUNK_SIZE = 2000
+TARGET_CHUNK_S = 10.0
+MAX_GAMES = 1_000_000_000  # per matchup
+MAX_CHUNKS = 100_000  # per study
+MAX_CHUNK_SIZE = 20_000  # games per chunk (the kernel's output buffers grow with it)
+
+# Seconds per game on one core of the development machine (README, Benchmarks), two seats
+# of the same player; a mixed pairing takes the mean of its seats.
+_SECONDS = {"random": 1 / 3400, "greedy": 1 / 28}
+# mc: greedy's work plus its playouts, measured at the defaults (8 x 4 x 2 turns): 2.5x greedy
+_MC_AT_DEFAULTS = 2.5
+_MC_DEFAULTS = {"playouts": 8, "horizon": 2, "candidates": 4}  # sim.players.MC_DEFAULTS
+# games of more seats last longer (README: about 2x for melee and team play)
+_MODE_FACTOR = {"melee": 2.5, "team-high-form": 2.0, "team-deathmatch": 2.0, "new-player": 2.5}
+
+
+class ChunkingError(ValueError):
+    """A study too large to split into chunks (one line, exit status 2)."""
+
+
+def seconds_per_game(mode: str, policies) -> float:
+    """A rough estimate of one game's time on one core."""
+    costs = []
+    for spec in policies:
+        name, *pairs = spec.split(":")
+        params = {}
+        for pair in pairs:
+            key, _, value = pair.partition("=")
+            try:
+                params[key] = float(value)
+            except ValueError:
+                pass  # validated elsewhere (sim.players)
+        if name == "mc":
+            work = 1.0
+            for key, default in _MC_DEFAULTS.items():
+                work *= params.get(key, default) / default
+            costs.append(_SECONDS["greedy"] * (1 + (_MC_AT_DEFAULTS - 1) * work))
+        else:
+            costs.append(_SECONDS.get(name, _SECONDS["greedy"]))
+    return _MODE_FACTOR.get(mode, 1.0) * sum(costs) / len(costs)
+
+
+def auto_chunk_size(matchups) -> int:
+    """About TARGET_CHUNK_S seconds of the slowest matchup's games, 1 to 2000 games."""
+    slowest = max(seconds_per_game(m.mode, m.policies) for m in matchups)
+    return max(1, min(DEFAULT_CHUNK_SIZE, int(TARGET_CHUNK_S / slowest)))
+
+
+def count_chunks(matchups, size: int) -> int:
+    return sum(math.ceil(m.games / size) for m in matchups)
+
+
+def choose_chunk_size(matchups, explicit: int | None = None) -> int:
+    """The chunk size of a study: ``explicit`` (--chunk-size or the spec's chunk_size) when
+    given, else ``auto_chunk_size``; raises ChunkingError when the study cannot be split
+    within the bounds."""
+    for m in matchups:
+        if m.games > MAX_GAMES:
+            raise ChunkingError(
+                f"{m.games:,} games per matchup is more than the {MAX_GAMES:,} a study may play"
+            )
+    if explicit is not None:
+        if not 0 < explicit <= MAX_CHUNK_SIZE:
+            raise ChunkingError(
+                f"--chunk-size must be 1..{MAX_CHUNK_SIZE:,} games, got {explicit:,}"
+            )
+        n = count_chunks(matchups, explicit)
+        if n > MAX_CHUNKS:
+            raise ChunkingError(
+                f"the study would have {n:,} chunks of {explicit:,} games (at most "
+                f"{MAX_CHUNKS:,}): pass a larger --chunk-size"
+            )
+        return explicit
+    size = auto_chunk_size(matchups)
+    total = sum(m.games for m in matchups)
+    size = max(size, math.ceil(total / MAX_CHUNKS))
+    while count_chunks(matchups, size) > MAX_CHUNKS and size < MAX_CHUNK_SIZE:
+        size = min(MAX_CHUNK_SIZE, size * 2)
+    n = count_chunks(matchups, size)
+    if n > MAX_CHUNKS:
+        raise ChunkingError(
+            f"the study has {sum(m.games for m in matchups):,} games: {n:,} chunks even at the "
+            f"largest chunk size ({MAX_CHUNK_SIZE:,}), at most {MAX_CHUNKS:,}; play fewer games"
+        )
+    return size

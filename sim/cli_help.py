@@ -1,0 +1,66 @@
+"""The lists at the end of a subcommand's ``--help``: the valid decks, modes and players
+(with their parameters and defaults). Built only when the help is printed: listing the decks
+loads the card files."""
+
+import textwrap
+
+from core import constants as K
+
+MODE_TEXT = {
+    "high-form": "2 seats: tasks and legendary pieces, 9 points",
+    "deathmatch": "2 seats: the duel, destruction points, 18 points",
+    "melee": "3 or 4 seats: Deathmatch each for themself",
+    "team-high-form": "4 seats: High Form, seats 0+2 against 1+3",
+    "team-deathmatch": "4 seats: the duel's scoring, seats 0+2 against 1+3",
+    "new-player": "2 seats: first-game rules, two imperial decks, 6 points",
+}
+POLICY_TEXT = {
+    "random": "uniform over the kinds of option, then over the options of that kind",
+    "greedy": "one-ply lookahead over a weighted evaluation",
+    "mc": "flat Monte Carlo over the greedy player's best candidates",
+}
+
+
+def _decks() -> list:
+    from sim.content_dir import load_content_dir
+
+    content = load_content_dir(None)
+    lines = ["decks (--decks, one per seat; kalarite cards lists their cards):"]
+    for d in content.decks:
+        n = sum(1 for c in content.cards if c.deck == d)
+        lines.append(f"  {d:18s} {n} beings")
+    return lines
+
+
+def _modes() -> list:
+    lines = ["modes (--mode):"]
+    for m in K.MODE_NAMES:
+        lines.append(f"  {m:18s} {MODE_TEXT.get(m, '')}".rstrip())
+    return lines
+
+
+def _players() -> list:
+    from sim.players import DEFAULT_WEIGHTS, MC_DEFAULTS, POLICIES
+
+    lines = [
+        "players (--policy NAME or NAME:key=value:..., one for every seat or one per seat,",
+        "comma separated, e.g. greedy,random or mc:playouts=32,random):",
+    ]
+    for name in POLICIES:
+        lines.append(f"  {name:18s} {POLICY_TEXT.get(name, '')}".rstrip())
+    weights = ", ".join(f"{k}={v:g}" for k, v in DEFAULT_WEIGHTS.items())
+    mc = ", ".join(f"{k}={v}" for k, v in MC_DEFAULTS.items())
+    for text in (
+        f"parameters of greedy and mc, the evaluation weights (defaults): {weights}",
+        f"parameters of mc only (defaults): {mc}",
+    ):
+        lines += textwrap.wrap(text, 88, initial_indent="  ", subsequent_indent="    ")
+    return lines
+
+
+def valid_names(which) -> str:
+    parts = {"decks": _decks, "modes": _modes, "players": _players}
+    out = []
+    for w in which:
+        out += parts[w]() + [""]
+    return "\n".join(out)

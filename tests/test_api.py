@@ -1,0 +1,85 @@
+"""The Python API (``from sim import api``): a tiny study played in-process, its tables as
+DataFrames with nullable integer dtypes and categoricals, its analysis as DataFrames, the
+report and a comparison; and pandas reading the Parquet files directly with the same dtypes."""
+
+import pandas as pd
+import pytest
+
+from sim import api
+
+SPEC = {"decks": [["imperial", "highland"]], "modes": "deathmatch", "games": 40, "seed": 9}
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    out = tmp_path_factory.mktemp("api") / "s"
+    st = api.run(SPEC, out=out, progress=False)
+    assert st.summary.workers == 0  # a tiny study: in this process, no Ray
+    return st
+
+
+def test_games_as_pandas(study):
+    g = study.games()
+    assert len(g) == 40
+    assert str(g["seat2_score"].dtype) == "Int32" and g["seat2_score"].isna().all()
+    assert str(g["seat0_score"].dtype) == "Int32" and str(g["winner"].dtype) == "Int8"
+    assert str(g["seat2_won"].dtype) == "boolean" and str(g["seed"].dtype) == "UInt64"
+    for col in ("seat0_deck", "seat1_policy", "end_reason", "mode", "matchup"):
+        assert isinstance(g[col].dtype, pd.CategoricalDtype), col
+    assert set(g["seat0_deck"]) == {"imperial"}
+    ce = study.card_events()
+    assert isinstance(ce["card"].dtype, pd.CategoricalDtype) and len(ce) > 40
+    assert study.task_claims().empty  # Deathmatch has no tasks
+
+
+def test_plain_pandas_reads_the_same_dtypes(study):
+    """pd.read_parquet on the dataset, no kalarite code involved (pandas metadata)."""
+    g = pd.read_parquet(study.path / "games")
+    assert str(g["seat3_pieces_end"].dtype) == "Int32"
+    assert str(g["winning_team"].dtype) == "Int8"
+    assert isinstance(g["end_reason"].dtype, pd.CategoricalDtype)
+    assert not [c for c, t in g.dtypes.items() if str(t) in ("float64", "object")]
+
+
+def test_analysis_frames(study):
+    a = study.analysis()
+    m = a["matchups"]
+    assert list(m[["deck", "opp_deck"]].itertuples(index=False, name=None)) == [
+        ("imperial", "highland"),
+        ("highland", "imperial"),
+    ]
+    assert (m["wins"] + m["losses"] + m["draws"] == m["games"]).all()
+    assert {"win_rate", "win_rate_lo", "win_rate_hi"} <= set(m.columns)
+    assert set(a["deck_vs_field"]["deck"]) == {"imperial", "highland"}
+    assert a["first_player"]["first_mover_games"].iloc[0] == 40
+    assert len(a["cards"]) > 0 and {"card", "played", "win_when_played"} <= set(a["cards"].columns)
+    assert "deathmatch" in a and "key_findings" in a
+    assert set(a["key_findings"]["kind"]) >= {"deck_imbalance", "first_player"}
+    assert study.report().name == "index.html"
+
+
+def test_run_again_and_compare(study, tmp_path):
+    again = api.run(SPEC, out=study.path, progress=False)
+    assert again.summary.nothing_to_do
+    other = api.run({**SPEC, "seed": 10}, out=tmp_path / "o", progress=False, workers=0)
+    c = api.compare(study, other)
+    assert "differs in: nothing but the seed" in c.text()
+    assert {"matchups", "first_player"} <= set(c.tables)
+    assert "paired_matchups" not in c.tables  # other seeds: nothing pairs up
+    assert not c.result["paired"]["paired"]
+    assert c.page(tmp_path / "page").is_file()
+    assert api.open(study.path).manifest["study"]["seed"] == 9
+    with pytest.raises(ValueError, match="holds no kalarite study"):
+        api.open(tmp_path)
+
+
+def test_bad_spec_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="unknown deck 'atlantis'"):
+        api.run({**SPEC, "decks": [["imperial", "atlantis"]]}, out=tmp_path / "x")
+    assert not (tmp_path / "x").exists()
+
+
+def test_size_decides_where_it_runs():
+    small = api._study(SPEC)
+    big = api._study({**SPEC, "games": 1_000_000})
+    assert api.estimated_seconds(small) < api.IN_PROCESS_S < api.estimated_seconds(big)

@@ -1,0 +1,171 @@
+"""The report and the compare page in a real browser (headless Chromium from the system
+packages: `apt-get install chromium`), at 1280 and 800 px wide: the page never scrolls
+sideways (wide tables scroll inside their own box, first column sticky) and every image
+loads. Skipped, with the reason, where Chromium is missing.
+
+`python tests/test_browser.py screenshot [RUN]` retakes docs/demo-report.png from the demo
+report (RUN defaults to runs/demo) and records its layout fingerprint beside it.
+"""
+
+import hashlib
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+WIDTHS = (1280, 800)
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHECK = """<script>
+window.addEventListener('load', () => {
+  const d = document.documentElement;
+  const boxes = [...document.querySelectorAll('.scroll')];
+  const first = document.querySelector('.scroll td');
+  const r = {
+    scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, innerWidth: window.innerWidth,
+    images: [...document.images].map(i => i.complete && i.naturalWidth > 0),
+    boxes: boxes.length,
+    scrollingBoxes: boxes.filter(b => b.scrollWidth > b.clientWidth + 1).length,
+    sticky: first ? getComputedStyle(first).position : null,
+    wider: [...document.body.querySelectorAll('*')].filter(
+      e => e.getBoundingClientRect().right > d.clientWidth + 1 && !e.closest('.scroll')
+    ).slice(0, 5).map(e => e.tagName + '.' + e.className),
+  };
+  const p = document.createElement('pre');
+  p.id = 'kalarite-check';
+  p.textContent = JSON.stringify(r);
+  document.body.appendChild(p);
+});
+</script>"""
+
+
+def browser() -> str | None:
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def _flags(width, height=1000):
+    return [
+        "--headless",
+        "--no-sandbox",  # the test may run as root (CI containers)
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        f"--window-size={width},{height}",
+        "--virtual-time-budget=10000",
+    ]
+
+
+def measure(html: pathlib.Path, width: int) -> dict:
+    """Open a copy of ``html`` with the check script at ``width`` px; the measurements."""
+    probe = html.with_name(f".probe-{width}-{html.name}")
+    probe.write_text(html.read_text(encoding="utf-8").replace("</body>", CHECK + "</body>"))
+    try:
+        p = subprocess.run(
+            [browser(), *_flags(width), "--dump-dom", probe.resolve().as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        probe.unlink()
+    m = re.search(r'<pre id="kalarite-check">(.*?)</pre>', p.stdout, re.S)
+    assert m, f"no measurement from the browser: {p.stderr[-2000:]}"
+    return json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+
+
+needs_browser = pytest.mark.skipif(
+    browser() is None,
+    reason="Chromium is not installed (apt-get install chromium): the browser checks of the "
+    "report and the compare page are skipped",
+)
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """A report with wide tables (three decks, two modes, two policy pairings) and a compare
+    page."""
+    from test_report import random_dataset
+
+    from results.commands import report_dir
+    from results.compare import compare
+    from results.compare_html import write_compare_page
+    from results.report import make_report
+
+    tmp = tmp_path_factory.mktemp("browser")
+    kw = dict(games=300, policies=(("random", "random"), ("greedy", "random")))
+    a = random_dataset(tmp / "a", seed=31, **kw)
+    b = random_dataset(
+        tmp / "b", seed=32, content_hash="changed", p_seat0={("imperial", "sylvan"): 0.7}, **kw
+    )
+    report = make_report(a, report_dir(a, None))["index"]
+    page = write_compare_page(compare(a, b), tmp / "cmp")["index"]
+    return {"report": report, "compare": page}
+
+
+@needs_browser
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("which", ["report", "compare"])
+def test_no_sideways_scroll_and_every_image_loads(pages, which, width):
+    r = measure(pages[which], width)
+    assert r["innerWidth"] == width
+    assert r["scrollWidth"] <= r["clientWidth"], f"the page scrolls sideways: {r}"
+    assert r["images"] and all(r["images"]), f"an image did not load: {r['images']}"
+    assert r["boxes"] > 0 and r["sticky"] == "sticky"
+    if which == "report" and width == 800:
+        assert r["scrollingBoxes"] > 0, "expected wide tables to scroll inside their box"
+
+
+@needs_browser
+def test_the_check_sees_a_page_that_scrolls_sideways(tmp_path):
+    """The measurement itself: a page with an over-wide block and a broken image fails it."""
+    bad = tmp_path / "bad.html"
+    bad.write_text(
+        '<html><body><div style="width:2000px">wide</div>'
+        '<img src="data:image/png;base64,AAAA"></body></html>'
+    )
+    r = measure(bad, 800)
+    assert r["scrollWidth"] > r["clientWidth"] and r["images"] == [False]
+
+
+def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=2200):
+    """Retake the README's screenshot from ``run``'s report and record its fingerprint."""
+    from test_cli_conventions import layout_fingerprint
+
+    from results.report import CSS, SECTIONS
+
+    index = pathlib.Path(run) / "report" / "index.html"
+    subprocess.run(
+        [
+            browser(),
+            *_flags(width, height),
+            "--hide-scrollbars",
+            f"--screenshot={png}",
+            index.resolve().as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    meta = {
+        "source": "kalarite demo report (make demo), headless Chromium",
+        "width": width,
+        "height": height,
+        "layout": layout_fingerprint(CSS, SECTIONS),
+        "png_sha256": hashlib.sha256(png.read_bytes()).hexdigest(),
+    }
+    png.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    return png
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "screenshot":
+        sys.path.insert(0, str(ROOT))
+        sys.path.insert(0, str(ROOT / "tests"))
+        print(screenshot(sys.argv[2] if len(sys.argv) > 2 else ROOT / "runs" / "demo"))

@@ -1,0 +1,303 @@
+"""First runs and long runs: the engine compiled once in the driver (with a message and the
+elapsed time, and games/s without it), chunks sized to the players' speed, bounds on the
+study size, plain progress lines, the Ctrl-C acknowledgement, in-process runs, refilling a
+finished study that lost chunks, a re-run that has nothing to do, and the demo's --out.
+
+The runs here are in-process (``workers=0``) and tiny; the same behaviour through Ray and
+the real command is in test_studies.py.
+"""
+
+import io
+import json
+import signal
+
+import pytest
+
+import cluster.warmup as warmup
+from cluster import progress
+from cluster.runner import RunSummary, _CtrlC, run_study
+from results.store import StoreError, read_manifest, read_table
+from sim.chunking import (
+    DEFAULT_CHUNK_SIZE,
+    MAX_CHUNK_SIZE,
+    MAX_CHUNKS,
+    MAX_GAMES,
+    ChunkingError,
+    auto_chunk_size,
+    choose_chunk_size,
+    seconds_per_game,
+)
+from sim.cli import main
+from sim.content import load_content
+from sim.study import Matchup, StudyError, study_from_dict
+
+CONTENT = load_content()
+
+
+def _mu(policies=("random", "random"), games=1000, mode="high-form"):
+    return Matchup(mode, ("imperial", "highland"), tuple(policies), 1, games)
+
+
+def tiny(**changes):
+    spec = {
+        "decks": [["imperial", "highland"]],
+        "modes": "deathmatch",
+        "games": 12,
+        "seed": 3,
+        **changes,
+    }
+    return study_from_dict(spec, CONTENT)
+
+
+# --- chunk sizes and bounds ----------------------------------------------------------------
+
+
+def test_chunks_follow_the_players_speed():
+    assert auto_chunk_size([_mu()]) == DEFAULT_CHUNK_SIZE  # random: fast, the usual 2000
+    greedy = auto_chunk_size([_mu(("greedy", "greedy"))])
+    mixed = auto_chunk_size([_mu(("greedy", "random"))])
+    mc = auto_chunk_size([_mu(("mc", "mc"))])
+    big_mc = auto_chunk_size([_mu(("mc:playouts=64", "mc:playouts=64"))])
+    assert 1 <= big_mc < mc < greedy < mixed < DEFAULT_CHUNK_SIZE
+    # about 10 s of play per chunk on one core of the development machine
+    assert greedy * seconds_per_game("high-form", ("greedy", "greedy")) == pytest.approx(10, 0.05)
+    # the slowest matchup of a study sets the size; games of more seats take longer
+    assert auto_chunk_size([_mu(), _mu(("greedy", "greedy"))]) == greedy
+    assert seconds_per_game("melee", ("random",) * 3) > seconds_per_game("high-form", ("random",))
+
+
+def test_study_size_bounds():
+    with pytest.raises(ChunkingError, match="more than the 1,000,000,000"):
+        choose_chunk_size([_mu(games=MAX_GAMES + 1)])
+    with pytest.raises(ChunkingError, match="--chunk-size must be 1..20,000"):
+        choose_chunk_size([_mu()], MAX_CHUNK_SIZE + 1)
+    with pytest.raises(ChunkingError, match="pass a larger --chunk-size"):
+        choose_chunk_size([_mu(games=MAX_CHUNKS * 10)], 5)
+    # the automatic size grows to stay within the chunk limit
+    size = choose_chunk_size([_mu(("greedy", "greedy"), games=MAX_GAMES)])
+    assert -(-MAX_GAMES // size) <= MAX_CHUNKS and size <= MAX_CHUNK_SIZE
+    many = [_mu(games=MAX_GAMES)] * 3
+    with pytest.raises(ChunkingError, match="play fewer games"):
+        choose_chunk_size(many)
+    with pytest.raises(StudyError, match="'games' must be a positive integer up to"):
+        tiny(games=10_000_000_000_000)
+
+
+def test_huge_games_is_one_line_and_writes_nothing(capsys, tmp_path):
+    out = tmp_path / "x"
+    rc = main(
+        ["simulate", "--decks", "imperial,highland", "--games", "10000000000000"]
+        + ["--out", str(out)]
+    )
+    o, e = capsys.readouterr()
+    assert rc == 2 and e.startswith("kalarite: error: --games must be a positive integer up to")
+    assert len(e.splitlines()) == 1 and not out.exists()
+    rc = main(
+        [
+            "simulate",
+            "--decks",
+            "imperial,highland",
+            "--games",
+            "100",
+            "--chunk-size",
+            "1000000",
+            "--out",
+            str(out),
+        ]
+    )
+    o, e = capsys.readouterr()
+    assert rc == 2 and "--chunk-size must be 1..20,000" in e and not out.exists()
+
+
+# --- compiling once, in the driver ------------------------------------------------------------
+
+
+def test_warm_up_says_what_it_does_on_a_cold_cache(monkeypatch, tmp_path):
+    """A cold cache: the message names the first run and the expected minutes, the elapsed
+    time follows, the measured time is remembered for the next estimate."""
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda: False)
+    monkeypatch.setattr(warmup, "_play_one_game", lambda: __import__("time").sleep(0.35))
+    monkeypatch.setattr(warmup, "_estimate_file", lambda: tmp_path / "compile-seconds.json")
+    monkeypatch.setattr(warmup, "_LINE_S", 0.1)
+    monkeypatch.setattr(warmup, "_TICK_S", 0.1)
+    said = []
+    spent = warmup.warm_up(lambda text, final: said.append((text, final)))
+    assert 0.3 < spent < 5
+    assert said[0] == ("compiling the engine (first run only, about 2 minutes)...", False)
+    assert any(t.endswith("elapsed") and "0:00" in t for t, _ in said[1:-1])
+    assert said[-1][1] is True and said[-1][0].startswith("compiled the engine in 0:00")
+    assert json.loads((tmp_path / "compile-seconds.json").read_text())["seconds"] < 5
+    assert warmup.compile_estimate_s() < 5  # the next estimate is this machine's
+
+
+def test_warm_up_is_silent_on_a_warm_cache(monkeypatch):
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda: True)
+    monkeypatch.setattr(warmup, "_play_one_game", lambda: None)
+    said = []
+    assert warmup.warm_up(lambda *a: said.append(a)) == 0.0 and said == []
+
+
+def test_the_real_cache_is_detected():
+    warmup.warm_up()  # compiles or loads the kernel in this process
+    assert warmup.engine_is_cached() is True
+
+
+def test_the_driver_compiles_before_ray_starts(monkeypatch, tmp_path):
+    """The order that keeps the workers from compiling side by side: warm-up, then Ray (and
+    nothing left behind when Ray then fails to start)."""
+    import cluster.runner as runner
+
+    order = []
+
+    class NoRay(Exception):
+        pass
+
+    def fake_ray(workers, address):
+        order.append("ray")
+        raise NoRay
+
+    monkeypatch.setattr(warmup, "warm_up", lambda say=None: order.append("compile") or 0.0)
+    monkeypatch.setattr(runner, "_Ray", fake_ray)
+    with pytest.raises(NoRay):
+        run_study(tiny(), CONTENT, tmp_path / "o", workers=2, progress=False)
+    assert order == ["compile", "ray"] and not (tmp_path / "o").exists()
+
+
+def test_games_per_second_leaves_compiling_and_starting_out():
+    s = RunSummary(
+        out="o",
+        games=1000,
+        games_played=1000,
+        games_skipped=0,
+        chunks=1,
+        chunks_played=1,
+        chunks_skipped=0,
+        wall_s=130.0,
+        workers=2,
+        start_s=5.0,
+        compile_s=120.0,
+    )
+    assert s.games_per_s == pytest.approx(200.0)
+    line = s.line()
+    assert "(120.0 s compiling the engine, 5.0 s starting Ray), 200 games/s, 2 workers" in line
+
+
+# --- progress and Ctrl-C -------------------------------------------------------------------
+
+
+def test_plain_progress_lines():
+    out = io.StringIO()
+    with progress.LineProgress(1000, 100, every=0.0, stream=out) as p:
+        p.tick()
+        p.advance(400)
+        p.tick()
+        p.note("a message")
+        p.advance(500)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "kalarite: 100 of 1,000 games (10%), waiting for the first chunk"
+    assert "kalarite: 500 of 1,000 games (50%)" in lines[2]
+    assert "kalarite: a message" in lines
+    assert lines[-1].startswith("kalarite: 1,000 of 1,000 games (100%)")
+    quiet = io.StringIO()
+    with progress.LineProgress(10, 0, every=3600, stream=quiet) as p:
+        p.tick()
+        p.tick()
+    assert len(quiet.getvalue().splitlines()) == 1  # not more often than asked
+
+
+def test_notebook_progress_updates_one_line():
+    shown = []
+
+    class Handle:
+        def update(self, text):
+            shown.append(text)
+
+    def display(text, display_id):
+        assert display_id is True
+        shown.append(text)
+        return Handle()
+
+    with progress.NotebookProgress(50, 0, display=display) as p:
+        p.advance(50)
+        p.note("stopping")
+    assert shown[0].startswith("kalarite: 0 of 50 games")
+    assert shown[1].startswith("kalarite: 50 of 50 games (100%)")
+    assert shown[-1].endswith("— stopping")
+    assert not progress.in_notebook()
+
+
+def test_first_ctrl_c_is_acknowledged_at_once():
+    said = []
+    stop = _CtrlC(lambda: said.append("ack"))
+    with stop:
+        signal.raise_signal(signal.SIGINT)  # the first: a flag and a message, no exception
+        assert said == ["ack"] and stop.hit.is_set()
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)  # the second stops at once
+
+
+# --- in-process runs, refills, no-ops -------------------------------------------------------
+
+
+def _run(out, study=None, **kw):
+    kw.setdefault("progress", False)
+    return run_study(study or tiny(), CONTENT, out, workers=0, **kw)
+
+
+def test_in_process_refill_and_nothing_to_do(tmp_path):
+    out = tmp_path / "s"
+    first = _run(out, chunk_size=5)
+    assert first.workers == 0 and first.chunks == 3 and first.games_played == 12
+    assert "in this process" in first.line()
+    reference = read_table(out, "games").sort_by("game_index")
+    # a finished study run again: nothing to do, nothing written
+    before = read_manifest(out)
+    again = _run(out)
+    assert again.nothing_to_do and again.games_played == 0
+    assert again.line().startswith(f"nothing to do: {out} already holds this finished study")
+    assert read_manifest(out) == before
+    # it lost a chunk (one table's file is enough): the same command plays it again
+    lost = next((out / "card_events").rglob("part-00001.parquet"))
+    lost.unlink()
+    refill = _run(out)
+    assert refill.refilled and refill.chunks_played == 1 and refill.games_played == 5
+    assert "had lost 1 chunk: 5 games played again" in refill.line()
+    assert lost.exists()
+    assert read_table(out, "games").sort_by("game_index").equals(reference)
+    m = read_manifest(out)
+    assert m["status"] == "complete" and [r["status"] for r in m["runs"]] == ["complete"] * 2
+    # another study in the same place needs --overwrite
+    with pytest.raises(StoreError, match="finished different study .*--overwrite"):
+        _run(out, tiny(seed=4))
+
+
+def test_cli_rerun_of_a_finished_study_is_a_no_op(capsys, tmp_path):
+    out = tmp_path / "cli"
+    args = [
+        "simulate",
+        "--decks",
+        "imperial,highland",
+        "--mode",
+        "deathmatch",
+        "--games",
+        "4",
+        "--workers",
+        "0",
+        "--out",
+        str(out),
+    ]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(args) == 0
+    o, e = capsys.readouterr()
+    assert o.startswith("kalarite: nothing to do:") and e == ""
+
+
+def test_demo_refuses_to_replace_another_study(capsys, tmp_path):
+    out = tmp_path / "d"
+    _run(out)
+    before = read_manifest(out)
+    rc = main(["demo", "--out", str(out), "--games", "2", "--workers", "0"])
+    o, e = capsys.readouterr()
+    assert rc == 2 and "different study" in e and "--overwrite" in e
+    assert len(e.splitlines()) == 1 and read_manifest(out) == before
