@@ -257,6 +257,8 @@ def legal_moves(s, content) -> dict:
             )
         elif kind == K.OPT_PASS:
             out["pass_to_teammate"] = True
+        elif kind == K.OPT_THAW:
+            out["thaw"] = content.cards[int(s[FROZEN + seat])].id
     if has_tasks(int(s[MODE])):
         out["claimable_tasks"] = [
             content.task_names[t] for t in range(len(content.task_names)) if task_holds(s, T, t, me)
