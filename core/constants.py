@@ -64,6 +64,7 @@ PH_CLAIM = 6  # High Form end of turn: claim one task
 PH_SETUP = 7  # Deathmatch: the starting pieces (duel: 2nd seat; team: 4th; melee: last)
 PH_OVER = 8
 PH_COLOUR = 9  # melee: choose the colour column a point goes to
+PH_FROZEN_CHOICE = 10  # a second frozen effect: keep the new card or the stored one
 PHASE_NAMES = (
     "action",
     "place-pickup",
@@ -75,6 +76,7 @@ PHASE_NAMES = (
     "setup",
     "over",
     "colour",
+    "frozen-choice",
 )
 
 # --- option kinds (column 0 of an option row; columns 1..3 are arguments) ------------------
@@ -93,7 +95,9 @@ OPT_NO_CLAIM = 11
 OPT_SETUP = 12  # duel: (square index 0/1 for the setting seat's own piece); melee: (sq)
 OPT_COLOUR = 13  # melee: (colour) the column that scores the pending point
 OPT_PASS = 14  # team play: hand control to the teammate for the rest of the turn
-N_OPT_KINDS = 15
+OPT_THAW = 15  # resolve the stored frozen effect (no action cost)
+OPT_KEEP_FROZEN = 16  # (0 keep the new card, 1 keep the stored one); the other is discarded
+N_OPT_KINDS = 17
 OPT_NAMES = (
     "place",
     "summon",
@@ -110,6 +114,8 @@ OPT_NAMES = (
     "setup",
     "colour",
     "pass",
+    "thaw",
+    "keep-frozen",
 )
 OPT_WIDTH = 4
 MAX_OPTIONS = 6144
@@ -119,6 +125,7 @@ SCRATCH_ROWS = 96  # the last rows of the option buffer serve as scratch (square
 EK_NONE = 0
 EK_BEING = 1
 EK_FLARE = 2
+EK_FROZEN = 3  # a thawed frozen program: no being, the card is in no hand
 
 # --- end reasons ----------------------------------------------------------------------------
 END_NONE = 0
@@ -140,7 +147,7 @@ EV_DISCARD = 3  # (card)
 EV_RETURN = 4  # (card)
 EV_FLARE = 5  # (card, opponent, halves bitmask 1 upper 2 lower)
 EV_CLAIM = 6  # (task, points)
-EV_DESTROY = 7  # (sq, victim code, counted as destroyed by the mover 0/1)
+EV_DESTROY = 7  # (sq, victim code, weight: destroyed pieces it counts for the mover 0/1/2)
 EV_UPGRADE = 8  # (sq, new code)
 EV_DOWNGRADE = 9  # (sq, new code)
 EV_CONVERT = 10  # (sq, old code, new code)
@@ -157,6 +164,13 @@ EV_IMPROVISE = 20  # (colour) melee: this summon used that colour's improvisatio
 EV_PASS = 21  # (teammate) team play: control passed
 EV_HAND_OVER = 22  # (card, teammate) team play: a legend card handed over
 EV_END_TRIGGER = 23  # (end reason, who reached the score or -1, seats in the game)
+EV_FROZEN = 24  # (card) the card is stored as the seat's frozen effect
+EV_KEEP_FROZEN = 25  # (kept card, discarded card) a second frozen effect: one kept
+EV_THAW = 26  # (card) the stored frozen effect is resolved
+EV_REMOVED = 27  # (sq, code) the piece just destroyed leaves the game (not back to stock)
+EV_LOSE_ACTION = 28  # every other colour's next normal turn has one action
+EV_DISCARD_FLARE = 29  # (card) an effect discarded a flare from the hand
+EV_CARD_TO_FROZEN = 30  # (card, replaced card or -1) taken from the discard pile as frozen
 EV_NAMES = (
     "turn",
     "place",
@@ -182,6 +196,13 @@ EV_NAMES = (
     "pass",
     "hand-over",
     "end-trigger",
+    "frozen",
+    "keep-frozen",
+    "thaw",
+    "removed",
+    "lose-action",
+    "discard-flare",
+    "card-to-frozen",
 )
 EV_WIDTH = 6
 

@@ -13,6 +13,7 @@ from core.cards import deck_base, q_push_top
 from core.constants import (
     EV_EFFECT_PLACE,
     EV_GAIN_ACTION,
+    EV_LOSE_ACTION,
     EV_MOVE,
     LEGENDARY,
     OPT_SKIP,
@@ -20,6 +21,14 @@ from core.constants import (
     SQ_GREEN,
     SQ_RED,
 )
+from core.effects_cards import (
+    card_to_frozen,
+    card_to_frozen_targets,
+    discard_flare,
+    discard_flare_targets,
+)
+from core.effects_mirror import mirror_apply, mirror_targets
+from core.effects_select import cond_more, region_more, support_ok, within_45
 from core.events import log_event
 from core.layout import (
     ACTIONS_LEFT,
@@ -40,6 +49,7 @@ from core.layout import (
     EFF_BEING_SQ,
     EFF_CHOICE,
     EFF_COMBAT_USED,
+    EFF_DESTROYED_TOTAL,
     EFF_DIR,
     EFF_END,
     EFF_LAST_DESTROYED,
@@ -59,6 +69,7 @@ from core.layout import (
     EXTRA_DRAW_BEINGS,
     EXTRA_DRAW_LEGENDS,
     EXTRA_TURN,
+    MALUS,
     MAX_AFFECTED,
 )
 from core.modes import n_colours
@@ -68,9 +79,11 @@ from core.ops import (
     D_EMPTY_OR_HEROIC,
     D_MARKED,
     D_NEXT_TO_OWN,
+    F_COUNT_TWICE,
     F_FAN,
     F_LAST_DIR,
     F_NO_COUNT,
+    F_REMOVE,
     F_SAME_RANK,
     F_STOP_AT_LEGEND,
     I_ALTS,
@@ -88,6 +101,8 @@ from core.ops import (
     I_PARAM2,
     I_RANKS,
     I_REGION,
+    I_REGION2,
+    I_SUPPORT,
     I_WHO,
     MK_COMBAT,
     MK_COMBAT_ONCE,
@@ -97,16 +112,21 @@ from core.ops import (
     MT_LEAP2,
     MT_ONTO_SEL,
     MT_SAME_DIR,
+    MT_WITHIN_45,
     OP_BORROW_ENEMY,
+    OP_CARD_TO_FROZEN,
     OP_CARD_TO_TOP,
     OP_CHOOSE,
     OP_CONVERT,
     OP_DESTROY,
     OP_DESTROY_ALL,
+    OP_DISCARD_FLARE,
     OP_DOWNGRADE,
     OP_DRAW_EXTRA,
     OP_GAIN_ACTION,
     OP_GAIN_TURN,
+    OP_LOSE_ACTION,
+    OP_MIRROR_PLACE,
     OP_MOVE,
     OP_PICK,
     OP_PLACE,
@@ -121,6 +141,7 @@ from core.ops import (
     P_DESTROYED_LEGEND,
     P_DONE,
     P_FULL_MOON,
+    P_MORE,
     P_NOT_DESTROYED,
     P_NOT_DESTROYED_LEGEND,
     P_NOT_FULL_MOON,
@@ -144,6 +165,7 @@ from core.ops import (
     R_DIST,
     R_MARK2,
     R_MARKED,
+    R_MORE,
     R_NEAR_GREEN,
     R_NEAR_RED,
     R_ORTHO,
@@ -167,6 +189,7 @@ from core.pieces import (
     downgrade,
     has_stock,
     put,
+    remove_from_game,
     upgrade,
 )
 
@@ -262,15 +285,23 @@ def _next_to_affected(s, T, q):
 
 @njit(cache=True, _nrt=False)
 def _in_region(s, T, i, q, seat):
-    inc = T.ops[i, I_REGION]
+    """In the instruction's region union, not excluded, and in its and-region if any."""
     ex = T.ops[i, I_EXCLUDE]
-    ref = _ref(s)
     if (ex & X_BEING) and q == s[EFF_BEING_SQ]:
         return False
     if (ex & X_AFFECTED) and _is_affected(s, q):
         return False
+    if not _in_union(s, T, i, q, seat, T.ops[i, I_REGION]):
+        return False
+    inc2 = T.ops[i, I_REGION2]
+    return inc2 == 0 or _in_union(s, T, i, q, seat, inc2)
+
+
+@njit(cache=True, _nrt=False)
+def _in_union(s, T, i, q, seat, inc):
     if inc == 0:
         return True
+    ref = _ref(s)
     d = T.dist[ref, q]
     if (inc & R_BEING) and q == s[EFF_BEING_SQ]:
         return True
@@ -304,6 +335,8 @@ def _in_region(s, T, i, q, seat):
     if (inc & R_CONNECTED) and _next_to_affected(s, T, q):
         return True
     if (inc & R_ARROW_RAY) and _on_arrow_ray(s, T, q):
+        return True
+    if (inc & R_MORE) and region_more(s, T, inc, q, seat):
         return True
     return False
 
@@ -357,6 +390,8 @@ def _selected(s, T, i, q, seat):
     if (T.ops[i, I_FLAGS] & F_SAME_RANK) and r != s[EFF_SEL_RANK]:
         return False
     if not _who_ok(s, T, i, code >> 2, seat):
+        return False
+    if T.ops[i, I_SUPPORT] != 0 and not support_ok(s, T, i, q, seat):
         return False
     return _in_region(s, T, i, q, seat)
 
@@ -447,6 +482,8 @@ def _move_targets(s, T, i, q, seat, opts, n, alt):
     for dd in range(8):
         if mt == MT_SAME_DIR and dd != s[EFF_DIR]:
             continue
+        if mt == MT_WITHIN_45 and not within_45(dd, s[EFF_DIR]):
+            continue
         d = T.nbr[q, dd]
         if d >= 0 and _can_enter(s, d, r, combat) and _dest_ok(s, T, i, q, d, seat):
             n = _emit(opts, n, q, d, alt)
@@ -490,7 +527,7 @@ def _shoot_line(s, T, ev, i, d, seat, dry):
             if bit & kill:
                 hits += 1
                 if not dry:
-                    _kill(s, ev, p, seat, (T.ops[i, I_FLAGS] & F_NO_COUNT) == 0)
+                    _kill(s, ev, p, seat, _weight(T, i))
                 if limit > 0 and hits >= limit:
                     break
             elif bit & block:
@@ -557,6 +594,12 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     elif op == OP_CARD_TO_TOP:
         for k in range(s[DISC_N + s[CUR]]):
             n = _emit(opts, n, k, -1, alt)
+    elif op == OP_MIRROR_PLACE:
+        n = mirror_targets(s, T, i, seat, opts, n, alt)
+    elif op == OP_CARD_TO_FROZEN:
+        n = card_to_frozen_targets(s, T, opts, n, alt)
+    elif op == OP_DISCARD_FLARE:
+        n = discard_flare_targets(s, T, opts, n, alt)
     else:
         for k in range(onb.shape[0]):
             q = onb[k]
@@ -592,10 +635,20 @@ def step_targets(s, T, ev, pc, opts):
 # carrying instructions out
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _weight(T, i):
+    """Destroyed pieces an enemy victim of instruction ``i`` counts for (0, 1 or 2)."""
+    f = T.ops[i, I_FLAGS]
+    if f & F_NO_COUNT:
+        return 0
+    return 2 if f & F_COUNT_TWICE else 1
+
+
 @njit(cache=True, _nrt=False)
 def _kill(s, ev, q, seat, counts):
     code = destroy(s, ev, q, seat, counts)
     if code != 0:
+        s[EFF_DESTROYED_TOTAL] += 1
         s[EFF_LAST_DESTROYED] += 1
         if (code & 3) == LEGENDARY:
             s[EFF_LAST_DESTROYED_LEGEND] += 1
@@ -628,7 +681,7 @@ def _select(s, T, q):
 @njit(cache=True, _nrt=False)
 def _do_move(s, T, ev, i, a, b, seat):
     mover = s[BOARD + a]
-    counts = (T.ops[i, I_FLAGS] & F_NO_COUNT) == 0
+    counts = _weight(T, i)
     d = _direction(T, a, b)
     if T.ops[i, I_MOVE_TYPE] == MT_CHARGE and d >= 0:
         p = T.nbr[a, d]
@@ -657,7 +710,7 @@ def apply_instruction(s, T, ev, i, a, b):
     op = T.ops[i, I_OP]
     s[EFF_LAST_DESTROYED] = 0
     s[EFF_LAST_DESTROYED_LEGEND] = 0
-    counts = (T.ops[i, I_FLAGS] & F_NO_COUNT) == 0
+    counts = _weight(T, i)
     if op == OP_PLACE:
         put(s, a, b, T.ops[i, I_PARAM])
         log_event(s, ev, EV_EFFECT_PLACE, s[CUR], a, s[BOARD + a], 0)
@@ -677,6 +730,12 @@ def apply_instruction(s, T, ev, i, a, b):
         s[EFF_CHOICE] = a
     elif op == OP_CARD_TO_TOP:
         _card_to_top(s, s[CUR], a)
+    elif op == OP_MIRROR_PLACE:
+        mirror_apply(s, T, ev, a, b, seat)
+    elif op == OP_CARD_TO_FROZEN:
+        card_to_frozen(s, ev, a)
+    elif op == OP_DISCARD_FLARE:
+        discard_flare(s, T, ev, a)
     else:
         _select(s, T, a)
         _touch(s, a)
@@ -689,7 +748,9 @@ def apply_instruction(s, T, ev, i, a, b):
             convert(s, ev, a, seat, r if r > 0 else s[BOARD + a] & 3)
             s[EFF_LAST_DESTROYED] = 1
         elif op == OP_DESTROY:
-            _kill(s, ev, a, seat, counts)
+            code = _kill(s, ev, a, seat, counts)
+            if code != 0 and (T.ops[i, I_FLAGS] & F_REMOVE):
+                remove_from_game(s, ev, a, code)
     s[EFF_LAST_DONE] = 1
 
 
@@ -719,13 +780,17 @@ def _run_automatic(s, T, ev, i):
         s[EXTRA_DRAW_BEINGS] += T.ops[i, I_PARAM]
         s[EXTRA_DRAW_LEGENDS] += T.ops[i, I_PARAM2]
     elif op == OP_BORROW_ENEMY:
-        s[BORROW_ENEMY] += 1
+        # one enemy piece, not cumulative (BGA gainBonusImprovisation sets the bonus to 1)
+        s[BORROW_ENEMY] = 1
+    elif op == OP_LOSE_ACTION:
+        s[MALUS + s[CUR]] = 1
+        log_event(s, ev, EV_LOSE_ACTION, s[CUR], 0, 0, 0)
     elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
     elif op == OP_DESTROY_ALL:
         s[EFF_LAST_DESTROYED] = 0
         s[EFF_LAST_DESTROYED_LEGEND] = 0
-        counts = (T.ops[i, I_FLAGS] & F_NO_COUNT) == 0
+        counts = _weight(T, i)
         for k in range(T.onboard.shape[0]):
             q = T.onboard[k]
             if _selected(s, T, i, q, seat):
@@ -796,6 +861,8 @@ def cond_holds(s, T, pc):
     if (c & P_PLACED) and s[EFF_PLACED_N] < 1:
         return False
     if (c & P_PLACED_2) and s[EFF_PLACED_N] < 2:
+        return False
+    if (c & P_MORE) and not cond_more(s, T, c):
         return False
     return True
 

@@ -12,6 +12,7 @@ from core.layout import (
     BOARD,
     COLOUR,
     DESTROYED,
+    FROZEN,
     GAME_OVER,
     HAND,
     HAND_CAP,
@@ -89,6 +90,8 @@ def evaluate(s, T, seat, w, opts):
         c2 = _pieces(s, T, p, HEROIC)
         c3 = _pieces(s, T, p, LEGENDARY)
         v += sign * (w[W_UPGRADED] * c2 + w[W_LEGENDARY] * c3 + w[W_MATERIAL] * (c1 + c2 + c3))
+    if s[FROZEN + seat] >= 0:  # a stored frozen effect: worth a being ready to summon
+        v += w[W_SUMMONABLE]
     if w[W_SUMMONABLE] != 0 or w[W_LEGENDS_READY] != 0:
         for slot in range(s[HAND_N + seat]):
             card = s[HAND + seat * HAND_CAP + slot]

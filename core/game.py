@@ -55,6 +55,7 @@ from core.constants import (
     OPT_DISCARD,
     OPT_END_TURN,
     OPT_FLARE,
+    OPT_KEEP_FROZEN,
     OPT_NO_CLAIM,
     OPT_PASS,
     OPT_PICKUP,
@@ -64,10 +65,12 @@ from core.constants import (
     OPT_SETUP,
     OPT_SKIP,
     OPT_SUMMON,
+    OPT_THAW,
     PH_ACTION,
     PH_CLAIM,
     PH_COLOUR,
     PH_EFFECT,
+    PH_FROZEN_CHOICE,
     PH_OVER,
     PH_PLACE_PICKUP,
     PH_PLACE_SQUARE,
@@ -84,6 +87,14 @@ from core.constants import (
 )
 from core.effects import apply_target, run_effect, skip_step
 from core.events import log_event
+from core.frozen import (
+    begin_thaw,
+    frozen_choice_options,
+    keep_frozen,
+    lose_action_at_turn_start,
+    store_after_effect,
+    thaw_options,
+)
 from core.layout import (
     ACTIONS_DONE,
     ACTIONS_LEFT,
@@ -105,6 +116,7 @@ from core.layout import (
     EFF_CARD,
     EFF_CHOICE,
     EFF_COMBAT_USED,
+    EFF_DESTROYED_TOTAL,
     EFF_DIR,
     EFF_END,
     EFF_KIND,
@@ -115,6 +127,7 @@ from core.layout import (
     EFF_NEXT_START,
     EFF_OPP,
     EFF_ORIENT,
+    EFF_OVERSUMMONED,
     EFF_PC,
     EFF_PLACED_N,
     EFF_SEL_OWNER,
@@ -252,6 +265,7 @@ def action_options(s, T, opts):
                 for opp in range(n_colours(s)):
                     if opp != me and flare_halves(s, T, card, seat, opp) != 0:
                         n = _opt(opts, n, OPT_FLARE, slot, opp, 0)
+        n = thaw_options(s, opts, n)  # a frozen effect thaws wherever a flare could be played
         if is_team(s[MODE]) and s[ACTIONS_LEFT] > 0 and n_actions > 0:
             n = _opt(opts, n, OPT_PASS, 0, 0, 0)
     # the turn may end when no action is left or none is possible: a flare stays optional
@@ -336,6 +350,8 @@ def phase_options(s, T, ev, opts):
             return _melee_setup_options(s, T, opts)
         n = _opt(opts, n, OPT_SETUP, 0, 0, 0)
         return _opt(opts, n, OPT_SETUP, 1, 0, 0)
+    if ph == PH_FROZEN_CHOICE:
+        return frozen_choice_options(s, opts)
     if ph == PH_COLOUR:
         for c in range(s[N_PLAYERS]):
             if (s[COLOUR_CHOICES] >> c) & 1:
@@ -368,6 +384,7 @@ def start_turn(s, T, ev, seat, extra):
     s[IS_EXTRA] = extra
     s[TURN_NO] += 1
     s[ACTIONS_LEFT] = 1 if s[TURN_NO] == 1 else 2
+    lose_action_at_turn_start(s, seat, extra)
     s[DISCARD_USED] = 0
     s[EXTRA_DRAW_BEINGS] = 0
     s[EXTRA_DRAW_LEGENDS] = 0
@@ -472,8 +489,11 @@ def end_turn(s, T, ev):
 
 
 @njit(cache=True, _nrt=False)
-def _effect_done(s, T):
-    """The running program ended: the card goes to its discard pile."""
+def _effect_done(s, T, ev):
+    """The running program ended: the card goes to its discard pile (or, with a frozen
+    program, to the frozen slot)."""
+    if store_after_effect(s, T, ev):
+        return
     if s[EFF_CARD] >= 0:
         discard_card(s, T, s[CUR], s[EFF_CARD])
     s[EFF_CARD] = -1
@@ -501,6 +521,7 @@ def _start_program(s, start, end, next_start, next_end):
     s[EFF_PLACED_N] = 0
     s[EFF_AFFECTED_N] = 0
     s[EFF_AFFECTED_COLOURS] = 0
+    s[EFF_DESTROYED_TOTAL] = 0
     s[PHASE] = PH_EFFECT
 
 
@@ -631,6 +652,7 @@ def apply_option(s, T, ev, kind, a, b, c):
         s[PEND_CARD] = card
         s[PEND_ORIENT] = b
         s[PEND_TARGET] = c
+        s[EFF_OVERSUMMONED] = s[BOARD + c]  # what the summon itself destroys (0: nothing)
         if s[BOARD + c] != 0:
             destroy(s, ev, c, me, 1)  # oversummoning
         if _needs_pickup(s, T, card):
@@ -654,6 +676,11 @@ def apply_option(s, T, ev, kind, a, b, c):
         s[PHASE] = PH_ACTION
     elif kind == OPT_FLARE:
         _play_flare(s, T, ev, a, b)
+    elif kind == OPT_THAW:
+        card = begin_thaw(s, ev)
+        _start_program(s, T.card_eff2_start[card], T.card_eff2_end[card], -1, -1)
+    elif kind == OPT_KEEP_FROZEN:
+        keep_frozen(s, ev, a)
     elif kind == OPT_END_TURN:
         end_turn(s, T, ev)
     elif kind == OPT_CLAIM:
@@ -738,7 +765,7 @@ def advance(s, T, ev, opts):
         ph = s[PHASE]
         n = phase_options(s, T, ev, opts)
         if ph == PH_EFFECT and n == 0:
-            _effect_done(s, T)
+            _effect_done(s, T, ev)
             continue
         if n == 0:
             if ph == PH_CLAIM:

@@ -11,6 +11,7 @@ from core.constants import (
     CK_BEING,
     EV_CONVERT,
     EV_DESTROY,
+    EV_REMOVED,
     EV_SCORE,
     EV_TURN,
     LEGENDARY,
@@ -38,6 +39,7 @@ from core.layout import (
     FDECK_HEAD,
     FDISC,
     FDISC_N,
+    FROZEN,
     GAME_OVER,
     HAND,
     HAND_CAP,
@@ -47,6 +49,7 @@ from core.layout import (
     LDECK_HEAD,
     LDISC,
     LDISC_N,
+    LEG_TOTAL,
     LSTOCK,
     MAX_PLAYERS,
     MODE,
@@ -71,7 +74,7 @@ from core.layout import (
     TNEXT,
 )
 from core.modes import has_tasks, n_colours
-from core.setup import legendary_pool
+from core.setup import legendary_pool, pool_size
 
 INV_OK = 0
 INV_VOID = 1
@@ -84,6 +87,7 @@ INV_TASKS = 7
 INV_TASK_POINTS = 8
 INV_SCORE_EVENTS = 9
 INV_BAD_OWNER = 10
+INV_REMOVED = 11
 INV_NAMES = (
     "ok",
     "piece on a void square",
@@ -96,13 +100,13 @@ INV_NAMES = (
     "task points differ from the claimed tasks",
     "score differs from what the events imply",
     "piece of a seat that is not playing",
+    "pieces removed from the game differ from the removal events",
 )
 
 
 @njit(cache=True, _nrt=True)
 def _check_pieces(s, T):
     np_ = n_colours(s)  # pieces and stocks belong to colours
-    legends_total = legendary_pool(s[MODE])
     for sq in range(NSQ):
         code = s[BOARD + sq]
         if code != 0:
@@ -111,6 +115,11 @@ def _check_pieces(s, T):
             if (code >> 2) >= np_ or (code & 3) == 0:
                 return INV_BAD_OWNER
     for p in range(np_):
+        legends_total = s[LEG_TOTAL + p]  # 3 (0 for new players) less those removed
+        if legends_total < 0 or legends_total > legendary_pool(s[MODE]):
+            return INV_LEGEND_CAP
+        if s[POOL_TOTAL + p] < 0 or s[POOL_TOTAL + p] > pool_size(s[MODE], s[N_PLAYERS]):
+            return INV_POOL
         pool = 0
         leg = 0
         for sq in range(NSQ):
@@ -148,6 +157,10 @@ def _check_cards(s, T):
             seen[s[HAND + p * HAND_CAP + i]] += 1
         for i in range(s[DISC_N + p]):
             seen[s[DISC + p * DISC_CAP + i]] += 1
+        if s[FROZEN + p] >= 0:  # the frozen slot holds a card of the seat's deck
+            seen[s[FROZEN + p]] += 1
+            if T.card_deck[s[FROZEN + p]] != s[SEAT_DECK + p]:
+                return INV_CARDS
     _tally_queue(s, LDECK, SHARED_CAP, LDECK_HEAD, LDECK_CNT, seen)
     _tally_queue(s, FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT, seen)
     for i in range(s[LDISC_N]):
@@ -238,8 +251,8 @@ def _check_score_events(s, T, ev):
             mover = s[COLOUR + seat]
             for k in range(16):
                 tally[k] = 0
-        elif kind == EV_DESTROY and ev[i, 5] == 1:
-            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
+        elif kind == EV_DESTROY:  # weighted: "count it as two" logs 2
+            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += ev[i, 5]
         elif kind == EV_CONVERT:
             tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
     if s[GAME_OVER] == 1 and mover >= 0:
@@ -275,8 +288,8 @@ def _check_melee_events(s, ev):
             mover = seat
             tally[:] = 0
             dpts[:] = 0
-        elif kind == EV_DESTROY and ev[i, 5] == 1:
-            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
+        elif kind == EV_DESTROY:  # weighted: "count it as two" logs 2
+            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += ev[i, 5]
         elif kind == EV_CONVERT:
             tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
     if s[GAME_OVER] == 1 and mover >= 0 and not _melee_turn_ok(tally, dpts, mover, np_):
@@ -328,6 +341,25 @@ def _turn_points(tally, mover, np_):
 
 
 @njit(cache=True, _nrt=True)
+def _check_removed(s, ev):
+    """Every colour's piece totals fall short of the mode's by exactly the pieces the log
+    says left the game."""
+    if s[EV_LOST] > 0 or ev.shape[0] == 0:
+        return INV_OK
+    gone = np.zeros(8, np.int64)  # [colour * 2 + legendary]
+    for i in range(s[EV_N]):
+        if ev[i, 0] == EV_REMOVED:
+            code = ev[i, 4]
+            gone[(code >> 2) * 2 + (1 if (code & 3) == LEGENDARY else 0)] += 1
+    pool = pool_size(s[MODE], s[N_PLAYERS])
+    legends = legendary_pool(s[MODE])
+    for p in range(n_colours(s)):
+        if s[POOL_TOTAL + p] != pool - gone[p * 2] or s[LEG_TOTAL + p] != legends - gone[p * 2 + 1]:
+            return INV_REMOVED
+    return INV_OK
+
+
+@njit(cache=True, _nrt=True)
 def check_state(s, T, ev):
     err = _check_pieces(s, T)
     if err == 0:
@@ -336,4 +368,6 @@ def check_state(s, T, ev):
         err = _check_tasks(s, T)
     if err == 0:
         err = _check_score_events(s, T, ev)
+    if err == 0:
+        err = _check_removed(s, ev)
     return err

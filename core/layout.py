@@ -60,7 +60,7 @@ TASK_PTS = POOL_TOTAL + MAX_PLAYERS  # High Form: points from claimed tasks
 SCORE = TASK_PTS + MAX_PLAYERS  # Deathmatch: points; High Form: derived (tasks + legends)
 # melee: [seat, colour] points in each opponent's column; SCORE is then the lowest column
 SCORE_COLOR = SCORE + MAX_PLAYERS
-FROZEN = SCORE_COLOR + MAX_PLAYERS * MAX_PLAYERS  # Everfrost stored card (reserved), -1 none
+FROZEN = SCORE_COLOR + MAX_PLAYERS * MAX_PLAYERS  # per seat: stored frozen-effect card, -1 none
 GATEWAY = FROZEN + MAX_PLAYERS  # Nethervoid Gateway square (reserved), -1 none
 PENDING = GATEWAY + MAX_PLAYERS  # Etherweave pending being (reserved), -1 none
 N_SUMMONS = PENDING + MAX_PLAYERS  # per-seat game counters
@@ -150,4 +150,11 @@ PEND_CARD = SETUP_PAIRS + 1
 PEND_ORIENT = PEND_CARD + 1
 PEND_TARGET = PEND_ORIENT + 1
 
-STATE_SIZE = PEND_TARGET + 1
+
+# --- expansion mechanics ---------------------------------------------------------------------
+MALUS = PEND_TARGET + 1  # per seat: 1 while every other colour's next normal turn loses an action
+LEG_TOTAL = MALUS + MAX_PLAYERS  # per colour: legendary pieces owned (fewer once removed)
+EFF_OVERSUMMONED = LEG_TOTAL + MAX_PLAYERS  # code of the piece the being's summon destroyed, 0
+EFF_DESTROYED_TOTAL = EFF_OVERSUMMONED + 1  # pieces destroyed so far by the running program
+
+STATE_SIZE = EFF_DESTROYED_TOTAL + 1

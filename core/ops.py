@@ -28,7 +28,10 @@ I_MOVE_TYPE = 12  # MT_*
 I_DEST = 13  # destination constraints (D_*), all must hold
 I_ALTS = 14  # OP_CHOOSE: number of alternative instructions that follow
 I_FLAGS = 15  # F_*
-I_WIDTH = 16
+I_REGION2 = 16  # and-region: a second union of regions the square must also be in (0 = none)
+I_SUPPORT = 17  # support: own pieces next to the target (being excluded) needed per target
+#                 rank, 4 bits each (common, heroic, legendary); 0 = no requirement
+I_WIDTH = 18
 
 # --- opcodes ----------------------------------------------------------------------------------
 OP_PLACE = 0  # put a piece (rank I_PARAM) of a selected owner on an empty square in the region
@@ -47,11 +50,15 @@ OP_GAIN_TURN = 12  # take another turn after this one
 OP_DRAW_EXTRA = 13  # draw I_PARAM extra beings and I_PARAM2 extra legends at turn end
 OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty)
 OP_BORROW_ENEMY = 15  # the next summon this turn may use one enemy piece in its pattern
-N_OPS = 16
+OP_MIRROR_PLACE = 16  # a piece on a marked square (*) is mirrored onto its + partner as yours
+OP_CARD_TO_FROZEN = 17  # a card with a frozen program from your discard pile becomes frozen
+OP_DISCARD_FLARE = 18  # a flare in your hand goes to the flare discard pile
+OP_LOSE_ACTION = 19  # every other colour's next normal turn has one action
+N_OPS = 20
 OP_NAMES = (
     "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
     "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
-    "borrow-enemy",
+    "borrow-enemy", "mirror-place", "card-to-frozen", "discard-flare", "opponents-lose-action",
 )  # fmt: skip
 # ops that need a target chosen on the board (allowed inside a choose block)
 OP_TARGETED = (OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT)
@@ -79,11 +86,17 @@ P_CHOICE = 1 << 16  # the last choice / pick was alternative I_CHOICE
 P_COMBAT_UNUSED = 1 << 17  # no move of this effect has taken a piece of its own rank
 P_PLACED = 1 << 18  # this effect placed at least one piece
 P_PLACED_2 = 1 << 19  # ... at least two
+P_NOT_OVERSUMMONED = 1 << 20  # the summon of the being destroyed no piece
+P_OVERSUMMONED_ENEMY = 1 << 21  # the summon of the being destroyed an enemy piece
+P_EFFECT_DESTROYED = 1 << 22  # this program has destroyed at least one piece (any owner)
+P_ENEMY_HAS_STOCK = 1 << 23  # some enemy colour has a common/heroic piece in stock
+P_MORE = P_NOT_OVERSUMMONED | P_OVERSUMMONED_ENEMY | P_EFFECT_DESTROYED | P_ENEMY_HAS_STOCK
 PREDICATE_NAMES = (
     "done", "destroyed", "not-destroyed", "destroyed-2", "destroyed-legend",
     "not-destroyed-legend", "not-last-action", "summoned-on-green", "summoned-on-red",
     "full-moon", "not-full-moon", "being-moved", "being-not-moved", "rank-common",
     "rank-non-legendary", "selected-on-red", "choice", "combat-unused", "placed", "placed-2",
+    "not-oversummoned", "oversummoned-enemy", "effect-destroyed", "enemy-has-stock",
 )  # fmt: skip
 
 # --- owner selectors --------------------------------------------------------------------------
@@ -117,10 +130,17 @@ R_ADJ_SEL = 1 << 12  # next to the selected piece's square
 R_AFFECTED = 1 << 13  # squares this effect already affected
 R_CONNECTED = 1 << 14  # next to a square this effect already affected
 R_ARROW_RAY = 1 << 15  # on a straight line from the being along one of the pattern's arrows
+R_ADJ_OWN_HEROIC = 1 << 16  # next to one of your pieces of exactly heroic rank
+R_ENTRY = 1 << 17  # the square where the being entered (also once the being is gone)
+R_MORE = R_ADJ_OWN_HEROIC | R_ENTRY
+# regions measured from the being or its pattern: meaningless in a frozen program (no being)
+R_BEING_RELATIVE = (
+    R_BEING | R_MARKED | R_MARK2 | R_ADJ | R_ORTHO | R_DIAG | R_DIST | R_ARROW_RAY | R_ENTRY
+)
 REGION_NAMES = (
     "being", "marked", "marked-2", "adjacent", "orthogonal", "diagonal", "distance",
     "next-to-green", "near-red", "near-green", "next-to-own", "selected", "next-to-selected",
-    "affected", "connected", "arrow-lines",
+    "affected", "connected", "arrow-lines", "next-to-own-heroic", "entry",
 )  # fmt: skip
 
 X_BEING = 1 << 0  # not the being
@@ -140,7 +160,10 @@ MT_LEAP2 = 2  # to a square at distance exactly 2
 MT_CHARGE = 3  # any number of steps in one straight line (lower pieces passed are destroyed)
 MT_SAME_DIR = 4  # one step in the direction of the previous move
 MT_ONTO_SEL = 5  # a leap onto the selected piece's square
-MOVE_TYPE_NAMES = ("move", "leap", "leap-2", "charge", "same-direction", "onto-selected")
+MT_WITHIN_45 = 6  # one step at most 45 degrees off the previous move's direction
+MOVE_TYPE_NAMES = (
+    "move", "leap", "leap-2", "charge", "same-direction", "onto-selected", "within-45",
+)  # fmt: skip
 
 D_EMPTY = 1 << 0  # only onto empty squares
 D_EMPTY_OR_HEROIC = 1 << 1  # only onto empty squares or heroic pieces
@@ -154,4 +177,9 @@ F_FAN = 1 << 1  # shoot: also along both directions at 45 degrees
 F_STOP_AT_LEGEND = 1 << 2  # charge: destroying a legendary piece ends the charge
 F_SAME_RANK = 1 << 3  # selector: the selected piece's rank only
 F_LAST_DIR = 1 << 4  # shoot: along the previous move's direction, no choice
-FLAG_NAMES = ("no-count", "fan", "stop-at-legend", "same-rank", "last-direction")
+F_COUNT_TWICE = 1 << 5  # destroy: an enemy victim counts as two destroyed pieces
+F_REMOVE = 1 << 6  # destroy: the victim (any owner) leaves the game instead of the stock
+FLAG_NAMES = (
+    "no-count", "fan", "stop-at-legend", "same-rank", "last-direction", "count-twice",
+    "remove-from-game",
+)  # fmt: skip

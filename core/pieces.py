@@ -13,12 +13,13 @@ from core.constants import (
     EV_DESTROY,
     EV_DOWNGRADE,
     EV_PICKUP,
+    EV_REMOVED,
     EV_UPGRADE,
     HEROIC,
     LEGENDARY,
 )
 from core.events import log_event
-from core.layout import BOARD, CONTROL, CUR, DESTROYED, LSTOCK, STOCK
+from core.layout import BOARD, CONTROL, CUR, DESTROYED, LEG_TOTAL, LSTOCK, POOL_TOTAL, STOCK
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -71,18 +72,33 @@ def put(s, sq, seat, rank):
 def destroy(s, ev, sq, by_seat, counts):
     """Destroy the piece on ``sq``; an enemy piece adds to the mover's turn counters.
 
-    ``counts`` is 0 for effects whose destructions the rules exclude from the tally.
+    ``counts`` is how many destroyed pieces an enemy victim counts for: 1, 0 for effects
+    whose destructions the rules exclude from the tally, 2 for "count it as two".
     Returns the destroyed piece's code (0 if the square was empty).
     """
     code = lift(s, sq)
     if code == 0:
         return 0
     counted = 0
-    if counts and (code >> 2) != by_seat:
-        s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1
-        counted = 1
+    if counts > 0 and (code >> 2) != by_seat:
+        s[DESTROYED + (code >> 2) * 4 + (code & 3)] += counts
+        counted = counts
     log_event(s, ev, EV_DESTROY, s[CUR], sq, code, counted)
     return code
+
+
+@njit(cache=True, _nrt=False)
+def remove_from_game(s, ev, sq, code):
+    """The piece ``code`` just destroyed on ``sq`` leaves the game: it went back to its
+    owner's stock, so it is taken out of the stock and out of the owner's total."""
+    who = code >> 2
+    if (code & 3) == LEGENDARY:
+        s[LSTOCK + who] -= 1
+        s[LEG_TOTAL + who] -= 1
+    else:
+        s[STOCK + who] -= 1
+        s[POOL_TOTAL + who] -= 1
+    log_event(s, ev, EV_REMOVED, s[CUR], sq, code, 0)
 
 
 @njit(cache=True, _nrt=False)

@@ -41,6 +41,7 @@ from core.layout import (
     LDECK,
     LDECK_CNT,
     LDECK_HEAD,
+    LEG_TOTAL,
     LSTOCK,
     MAX_PLAYERS,
     MODE,
@@ -151,6 +152,7 @@ def init_game(
         s[STOCK + c] = pool
         s[POOL_TOTAL + c] = pool
         s[LSTOCK + c] = legendary_pool(mode)
+        s[LEG_TOTAL + c] = legendary_pool(mode)
     for p in range(n_players):
         d = decks[p]
         s[SEAT_DECK + p] = d

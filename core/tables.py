@@ -27,8 +27,9 @@ TABLE_FIELDS = (
     "card_or_n",  # int32[C]: number of distinct orientations
     "card_eff_start",  # int32[C]: effect program rows [start, end) (flares: upper half)
     "card_eff_end",
-    "card_eff2_start",  # int32[C]: flares: lower half program rows
+    "card_eff2_start",  # int32[C]: flares: lower half; Everfrost beings: frozen program rows
     "card_eff2_end",
+    "card_has_frozen",  # int8[C]: 1 for a being card with a frozen program
     "flare_x",  # int8[C]: flare upper threshold (upgraded pieces)
     "flare_y",  # int8[C]: flare lower threshold (all pieces)
     # patterns, one row per distinct orientation

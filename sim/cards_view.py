@@ -113,4 +113,7 @@ def show_card(content: Content, card_id: str) -> str:
         lines += ["  " + describe_row(r) for r in T.ops[T.card_eff_start[i] : T.card_eff_end[i]]]
     else:
         lines.append("ops: not implemented yet (the engine refuses to deal this card)")
+    if c.has_frozen:
+        lines.append("frozen (stored after the effect; thawed later at no action cost):")
+        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff2_start[i] : T.card_eff2_end[i]]]
     return "\n".join(lines)

@@ -14,7 +14,7 @@ import numpy as np
 
 from core import constants as K
 from core.geometry import build_geometry
-from core.ops import I_WIDTH
+from core.ops import I_OP, I_REGION, I_REGION2, I_WIDTH, OP_SHOOT, R_BEING_RELATIVE
 from core.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
 from core.tables import Tables
 from sim.ops_compile import OpError, compile_ops
@@ -43,7 +43,8 @@ class Card:
     pattern: list = field(default_factory=list)  # rows of tokens (beings and legends)
     has_effect: bool = False
     effect: np.ndarray | None = None
-    effect2: np.ndarray | None = None  # flares: lower half
+    effect2: np.ndarray | None = None  # flares: lower half; beings: the frozen program
+    has_frozen: bool = False
     flare_x: int = 0
     flare_y: int = 0
     label: str = ""
@@ -187,10 +188,24 @@ def load_deck_file(path):
         if "effect" in d:
             card.effect = _effect(d, "effect", path, cid)
             card.has_effect = True
+        if "frozen" in d:
+            if card.kind != K.CK_BEING:
+                raise _err(path, cid, "only a deck's beings can have a frozen program")
+            card.effect2 = _effect(d, "frozen", path, cid)
+            _check_frozen(card.effect2, path, cid)
+            card.has_frozen = True
         cards.append(card)
     if deck != LEGEND_DECK and len(cards) != DECK_SIZE:
         raise ContentError(f"{path.name}: a deck has {DECK_SIZE} cards, found {len(cards)}")
     return deck, cards
+
+
+def _check_frozen(rows, path, cid):
+    """A frozen program runs with no being and no pattern: refuse what is measured from
+    them (regions near the being, marks, arrows, shots)."""
+    for row in rows:
+        if row[I_OP] == OP_SHOOT or (row[I_REGION] | row[I_REGION2]) & R_BEING_RELATIVE:
+            raise _err(path, cid, "frozen: a frozen program has no being to measure from")
 
 
 def load_flares(path):
@@ -293,6 +308,7 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
     deck_of = np.array([decks.index(c.deck) if c.deck in decks else -1 for c in cards], np.int16)
     rank = np.array([c.rank for c in cards], np.int8)
     has_eff = np.array([int(c.has_effect) for c in cards], np.int8)
+    has_frozen = np.array([int(c.has_frozen) for c in cards], np.int8)
     or_start = np.zeros(C, np.int32)
     or_n = np.zeros(C, np.int32)
     orients = []
@@ -365,6 +381,7 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         card_eff_end=eff_e,
         card_eff2_start=eff2_s,
         card_eff2_end=eff2_e,
+        card_has_frozen=has_frozen,
         flare_x=np.array([c.flare_x for c in cards], np.int8),
         flare_y=np.array([c.flare_y for c in cards], np.int8),
         or_card=or_card,

@@ -33,16 +33,20 @@ FLAG_KEYS = {
     "stop-at-legend": O.F_STOP_AT_LEGEND,
     "same-rank": O.F_SAME_RANK,
     "last-direction": O.F_LAST_DIR,
+    "count-twice": O.F_COUNT_TWICE,
+    "remove-from-game": O.F_REMOVE,
 }
 
-SELECTOR = {"who", "ranks", "region", "except", "distance", "same-rank", "placed"}
+SELECTOR = {
+    "who", "ranks", "region", "and-region", "except", "distance", "same-rank", "placed", "support",
+}  # fmt: skip
 OP_KEYS = {
     "place": {"rank", "who", "region", "except", "distance"},
     "gain-action": {"count"},
     "move": SELECTOR | {"move", "kind", "dest", "no-count", "stop-at-legend"},
     "upgrade": SELECTOR,
     "downgrade": SELECTOR,
-    "destroy": SELECTOR | {"no-count"},
+    "destroy": SELECTOR | {"no-count", "count-twice", "remove-from-game"},
     "destroy-all": SELECTOR | {"no-count"},
     "select": SELECTOR,
     "convert": SELECTOR | {"to-rank"},
@@ -53,6 +57,10 @@ OP_KEYS = {
     "draw-extra": {"beings", "legends"},
     "card-to-top": set(),
     "choose": {"of"},
+    "mirror-place": {"ranks"},
+    "card-to-frozen": set(),
+    "discard-flare": set(),
+    "opponents-lose-action": set(),
 }
 COMMON_KEYS = {"op", "if", "optional"}
 
@@ -122,9 +130,11 @@ def _compile_one(d, nested):
     row[O.I_WHO] = _lookup(WHO, d.get("who", "own" if name == "place" else "any"), "owner")
     row[O.I_RANKS] = _mask(RANK_SETS, d.get("ranks", "any"), "rank set")
     row[O.I_REGION] = _mask(REGIONS, d["region"], "region") if "region" in d else 0
+    row[O.I_REGION2] = _mask(REGIONS, d["and-region"], "region") if "and-region" in d else 0
+    row[O.I_SUPPORT] = _support(d["support"]) if "support" in d else 0
     row[O.I_EXCLUDE] = _mask(EXCLUDES, d["except"], "exclusion") if "except" in d else 0
     row[O.I_DIST] = _int(d, "distance", 0, 8, 0)
-    if "distance" in d and not row[O.I_REGION] & O.R_DIST:
+    if "distance" in d and not (row[O.I_REGION] | row[O.I_REGION2]) & O.R_DIST:
         raise OpError("distance needs region 'distance'")
     row[O.I_MOVE_KIND] = _lookup(MOVES, d.get("move", "standard"), "move kind")
     row[O.I_MOVE_TYPE] = _lookup(KINDS, d.get("kind", "move"), "move type")
@@ -150,6 +160,18 @@ def _compile_one(d, nested):
         row[O.I_ALTS] = len(alts)
         return [row] + rows
     return [row]
+
+
+def _support(value):
+    """[common, heroic, legendary]: own pieces a target of that rank needs next to it."""
+    if not isinstance(value, list) or len(value) != 3:
+        raise OpError("support must be a list of 3 counts [common, heroic, legendary]")
+    packed = 0
+    for k, v in enumerate(value):
+        if type(v) is not int or not 0 <= v <= 8:
+            raise OpError(f"support counts must be integers in 0..8, got {v!r}")
+        packed |= v << (4 * k)
+    return packed
 
 
 def _params(name, d, row):
@@ -205,6 +227,11 @@ def describe_row(row) -> str:
         parts.append(f"{O.WHO_NAMES[row[O.I_WHO]]} {ranks}")
         if row[O.I_REGION]:
             parts.append(f"in {_names(REGIONS, row[O.I_REGION])}")
+        if row[O.I_REGION2]:
+            parts.append(f"and in {_names(REGIONS, row[O.I_REGION2])}")
+        if row[O.I_SUPPORT]:
+            need = [(row[O.I_SUPPORT] >> (4 * k)) & 15 for k in range(3)]
+            parts.append(f"support c/h/l {need[0]}/{need[1]}/{need[2]}")
         if row[O.I_REGION] & O.R_DIST:
             parts.append(f"<= {row[O.I_DIST]}")
         if row[O.I_EXCLUDE]:

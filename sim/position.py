@@ -21,10 +21,12 @@ from core.layout import (
     CUR,
     DESTROYED,
     FIRST,
+    FROZEN,
     HAND,
     HAND_CAP,
     HAND_N,
     IMPRO_LEFT,
+    LEG_TOTAL,
     LEGENDS_SUMMONED,
     LSTOCK,
     MODE,
@@ -133,6 +135,7 @@ def position_from_dict(data, content, path="position"):
         s[POOL_TOTAL + colour] = pool
         s[STOCK + colour] = pool - (len(pieces) - legends)
         s[LSTOCK + colour] = leg_pool - legends
+        s[LEG_TOTAL + colour] = leg_pool
     for p, seat in enumerate(seats):
         where = f"{path}: seat {p}"
         deck = _content(content.deck_index, _need(seat, "deck", where), where)
@@ -147,6 +150,12 @@ def position_from_dict(data, content, path="position"):
                 raise PositionError(f"{where}: {cid} is not a card of the {seat['deck']} deck")
             s[HAND + p * HAND_CAP + i] = card
         s[HAND_N + p] = len(hand)
+        if "frozen" in seat:  # the card stored as this seat's frozen effect
+            fid = seat["frozen"]
+            card = _content(content.card_index, fid, where)
+            if T.card_deck[card] != deck or T.card_has_frozen[card] == 0:
+                raise PositionError(f"{where}: frozen {fid} is not a frozen card of its deck")
+            s[FROZEN + p] = card
         if K.MODE_NAMES[mode] == "melee":
             used = seat.get("improvised", [])
             if not isinstance(used, list) or not all(
@@ -248,6 +257,8 @@ def legal_moves(s, content) -> dict:
             )
         elif kind == K.OPT_PASS:
             out["pass_to_teammate"] = True
+        elif kind == K.OPT_THAW:
+            out["thaw"] = content.cards[int(s[FROZEN + seat])].id
     if has_tasks(int(s[MODE])):
         out["claimable_tasks"] = [
             content.task_names[t] for t in range(len(content.task_names)) if task_holds(s, T, t, me)

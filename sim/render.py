@@ -117,6 +117,22 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
         return f"{who} skips an optional part of {cards[a].name}"
     if kind in (K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
         return f"{who} puts {piece_token(b)} on {square_name(a)}"
+    if kind == K.EV_FROZEN:
+        return f"{who} stores {cards[a].name} as its frozen effect"
+    if kind == K.EV_KEEP_FROZEN:
+        return f"{who} keeps {cards[a].name} frozen and discards {cards[b].name}"
+    if kind == K.EV_THAW:
+        return f"{who} thaws the frozen effect of {cards[a].name}"
+    if kind == K.EV_REMOVED:
+        return f"{piece_token(b)} from {square_name(a)} is removed from the game"
+    if kind == K.EV_LOSE_ACTION:
+        other = "team" if team else "player"
+        return f"every other {other} starts its next turn with one action less"
+    if kind == K.EV_DISCARD_FLARE:
+        return f"{who} discards {cards[a].name} (effect)"
+    if kind == K.EV_CARD_TO_FROZEN:
+        old = f", discarding {cards[b].name}" if b >= 0 else ""
+        return f"{who} takes {cards[a].name} from its discard pile as its frozen effect{old}"
     if kind == K.EV_END_TRIGGER:
         return f"end triggered by {who}: " + _end_trigger_text(mode, seat, a, b, c)
     if kind == K.EV_END:

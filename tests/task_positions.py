@@ -37,6 +37,7 @@ _EMPTY = {
     "card_eff_end": (np.int32, (0,)),
     "card_eff2_start": (np.int32, (0,)),
     "card_eff2_end": (np.int32, (0,)),
+    "card_has_frozen": (np.int8, (0,)),
     "flare_x": (np.int8, (0,)),
     "flare_y": (np.int8, (0,)),
     "or_card": (np.int32, (0,)),

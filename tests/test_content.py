@@ -126,3 +126,40 @@ def test_new_deck_file_is_loaded(data_copy):
     content = load_content(str(data_copy))
     assert "test" in content.decks
     assert content.card_index("test/swordmaster") >= 0
+
+
+def test_everfrost_is_a_complete_deck_with_seven_frozen_programs():
+    c = load_content()
+    assert "everfrost" in c.decks
+    assert c.missing_effects(["everfrost"]) == []
+    c.require_playable(["everfrost", "imperial"], allow_missing_effects=False)
+    assert sum(1 for x in c.cards if x.has_frozen) == 7
+
+
+def test_half_built_everfrost_deck_is_refused(data_copy):
+    """A card without its effect program cannot be dealt (clear error, no silent no-op)."""
+    chest_effect = 'effect = [\n  { op = "card-to-frozen", optional = true },\n]\n'
+    _edit(data_copy / "everfrost.toml", chest_effect, "")
+    content = load_content(str(data_copy))
+    assert content.missing_effects(["everfrost"]) == ["everfrost/frozen-chest"]
+    with pytest.raises(ContentError, match="refusing to deal them"):
+        content.require_playable(["everfrost", "imperial"], allow_missing_effects=False)
+
+
+def test_frozen_program_cannot_measure_from_a_being(data_copy):
+    _edit(
+        data_copy / "everfrost.toml",
+        'op = "place", region = "next-to-own-heroic"',
+        'op = "place", region = "adjacent"',
+    )
+    _fails(data_copy, "everfrost.toml", "ice-wyvern", "no being to measure from")
+
+
+def test_frozen_program_only_on_deck_beings(data_copy):
+    _edit(data_copy / "legends.toml", "effect = [", "frozen = []\neffect = [")
+    _fails(data_copy, "legends.toml", "frozen program")
+
+
+def test_support_key_is_checked(data_copy):
+    _edit(data_copy / "everfrost.toml", "support = [0, 1, 3]", "support = [0, 1]")
+    _fails(data_copy, "everfrost.toml", "deathbringer", "support must be a list of 3")

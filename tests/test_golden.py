@@ -60,6 +60,22 @@ CONFIGS = {
     "new-player_imperial-imperial_seed10": dict(
         decks=["imperial", "imperial"], mode="new-player", seed=10
     ),
+    # Everfrost: frozen effects stored, replaced and thawed; pieces removed from the game
+    "deathmatch_everfrost-imperial_seed2": dict(
+        decks=["everfrost", "imperial"], mode="deathmatch", seed=2
+    ),
+    "high-form_sylvan-everfrost_seed15": dict(
+        decks=["sylvan", "everfrost"], mode="high-form", seed=15
+    ),
+    "melee_everfrost-highland-sylvan_seed2": dict(
+        decks=["everfrost", "highland", "sylvan"], mode="melee", seed=2, policies=("random",) * 3
+    ),
+    "team-deathmatch_everfrost-imperial-highland-everfrost_seed2": dict(
+        decks=["everfrost", "imperial", "highland", "everfrost"],
+        mode="team-deathmatch",
+        seed=2,
+        policies=("random",) * 4,
+    ),
 }
 
 
