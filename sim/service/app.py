@@ -10,10 +10,11 @@ import importlib.metadata
 import os
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from sim.service import routes_api, routes_files, routes_pages
 from sim.service.config import ConfigError, ServiceConfig

@@ -66,3 +66,25 @@ def kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def kill_leftovers(pgid: int) -> int:
+    """Kill what is left of the process group ``pgid`` of a child of a service that died
+    (Ray's agents can outlive their raylet). Linux never reuses a pid as long as a process
+    group of that id exists, so whatever is still in the group is the old child's; only
+    processes that look like ours (Ray's or this package's) are touched, in case the group
+    emptied and its number went to a stranger. Returns how many processes were killed."""
+    import psutil
+
+    killed = 0
+    for p in psutil.process_iter():
+        try:
+            if os.getpgid(p.pid) != pgid or p.pid == os.getpid():
+                continue
+            cmd = " ".join(p.cmdline()) or p.name()
+            if "ray" in cmd or "sim.service" in cmd:
+                p.kill()
+                killed += 1
+        except (psutil.Error, OSError):
+            continue
+    return killed

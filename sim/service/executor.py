@@ -295,18 +295,21 @@ class Executor:
             if pid and _ours(pid, str(self._ray_dir)):
                 try:
                     os.kill(pid, signal.SIGTERM)
-                    psutil.Process(pid).wait(30)
+                    psutil.Process(pid).wait(60)
                 except (psutil.Error, OSError):
                     pass
-                children.kill_group(pid)
+            if pid:
+                children.kill_leftovers(pid)
             host.unlink(missing_ok=True)
         for row in self.registry.list(state="running"):
-            if row.pid and _ours(row.pid, row.id):
-                children.kill_group(row.pid)
-                try:
-                    psutil.Process(row.pid).wait(10)
-                except (psutil.Error, OSError):
-                    pass
+            if row.pid:
+                if _ours(row.pid, row.id):
+                    children.kill_group(row.pid)
+                    try:
+                        psutil.Process(row.pid).wait(10)
+                    except (psutil.Error, OSError):
+                        pass
+                children.kill_leftovers(row.pid)
             if row.cancel_requested:
                 self.registry.finish(row.id, "cancelled")
             else:
@@ -331,6 +334,7 @@ class Executor:
             self._tasks.get_nowait().future.set_exception(RuntimeError("the service is stopping"))
         if self.ray.proc is not None:
             children.stop(self.ray.proc, signal.SIGTERM, 60)
+            children.kill_leftovers(self.ray.proc.pid)
             (self._ray_dir / "host.pid").unlink(missing_ok=True)
             self.ray.proc, self.ray.state = None, "failed"
 

@@ -3,11 +3,11 @@ chunk size and the matchups, and a chunk is done when its ``games`` file exists 
 writes it last, atomically). No runner hook and no shared memory: it works the same for a
 study the service started and one it resumed after a restart.
 
-games/s counts the games of chunks written since the current run started, over the time
-since it started (Ray start and worker start included: what the user waits for).
+games/s counts the games of chunks written since the service started the current run, over
+the time since then (connecting to Ray and starting workers included: what the user waits
+for).
 """
 
-import datetime
 import json
 import os
 import threading
@@ -18,27 +18,16 @@ from results.store import MANIFEST
 _CACHE_S = 0.5  # status reads within this window share one directory scan
 
 
-def _started(manifest) -> float | None:
-    runs = manifest.get("runs") or []
-    if not runs or not runs[-1].get("started"):
-        return None
-    try:
-        return datetime.datetime.fromisoformat(runs[-1]["started"]).timestamp()
-    except ValueError:
-        return None
-
-
-def scan(dataset_dir) -> dict:
+def scan(dataset_dir, since: float | None = None) -> dict:
     """{"games_done", "games_this_run", "run_started", "complete"} of a dataset (zeros when it
-    does not exist yet)."""
+    does not exist yet); ``games_this_run`` counts chunks written at or after ``since``."""
     try:
         with open(os.path.join(dataset_dir, MANIFEST)) as f:
             manifest = json.load(f)
         size = int(manifest["chunk_size"])
         matchups = manifest["matchups"]
     except (OSError, ValueError, KeyError, TypeError):
-        return {"games_done": 0, "games_this_run": 0, "run_started": None, "complete": False}
-    started = _started(manifest)
+        return {"games_done": 0, "games_this_run": 0, "run_started": since, "complete": False}
     done = this_run = 0
     for m in matchups:
         part = f"mode={m['mode']}/matchup={m['matchup']}/policies={m['policies']}"
@@ -57,12 +46,12 @@ def scan(dataset_dir) -> dict:
             except (ValueError, OSError):
                 continue
             done += n
-            if started is not None and mtime >= started:
+            if since is not None and mtime >= since:
                 this_run += n
     return {
         "games_done": done,
         "games_this_run": this_run,
-        "run_started": started,
+        "run_started": since,
         "complete": manifest.get("status") == "complete",
     }
 
@@ -87,13 +76,14 @@ class ProgressCache:
         self._lock = threading.Lock()
         self._items = {}
 
-    def get(self, key, dataset_dir) -> dict:
+    def get(self, key, dataset_dir, since: float | None = None) -> dict:
+        key = (key, since)
         now = time.monotonic()
         with self._lock:
             hit = self._items.get(key)
             if hit and now - hit[0] < _CACHE_S:
                 return hit[1]
-        value = scan(dataset_dir)
+        value = scan(dataset_dir, since)
         with self._lock:
             self._items[key] = (now, value)
             if len(self._items) > 1000:

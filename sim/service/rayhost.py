@@ -30,21 +30,26 @@ def main(argv=None) -> int:
     def on_signal(*_):
         stop.set()
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
     tie_to_parent(signal.SIGTERM)
     os.environ.setdefault("RAY_AUTH_MODE", "token")  # before Ray is imported
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray
+    import ray.dag  # noqa: F401 - imported by ray.shutdown; not in the middle of a signal
 
-    ray.init(
-        address="local",
-        num_cpus=cpus,
-        include_dashboard=False,
-        logging_level=logging.ERROR,
-        log_to_driver=False,
-    )
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     try:
+        ray.init(
+            address="local",
+            num_cpus=cpus,
+            include_dashboard=False,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
+        )
+        # ray.init installs its own SIGTERM handler (exit at once): take the signals back,
+        # so a stop request shuts Ray down in order
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
         info = {"address": ray.get_runtime_context().gcs_address, "cpus": cpus}
         tmp = address_file.with_name(address_file.name + ".tmp")
         tmp.write_text(json.dumps(info))
@@ -52,8 +57,15 @@ def main(argv=None) -> int:
         while not stop.wait(1.0):
             pass
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         address_file.unlink(missing_ok=True)
         ray.shutdown()
+        # Ray's agents have been seen to outlive a shutdown; this process leads their
+        # process group (the service starts it in a session of its own): end them all
+        sys.stdout.flush()
+        if os.getpgid(0) == os.getpid():
+            os.killpg(os.getpid(), signal.SIGKILL)
     return 0
 
 

@@ -68,17 +68,20 @@ def log(request: Request, sid: str):
 def write_merged(dataset, table: str, out):
     """One Parquet file with every chunk of ``table`` (partition columns included), written
     batch by batch to a temporary name and renamed: memory stays bounded."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from results.store import open_table
 
     data = open_table(dataset, table)
+    md = {k: v for k, v in (data.schema.metadata or {}).items() if k != b"kalarite.chunk"}
+    schema = data.schema.with_metadata(md)  # the chunk's own metadata: not the whole table's
     fd, tmp = tempfile.mkstemp(prefix=f".{table}-", suffix=".tmp", dir=out.parent)
     os.close(fd)
     try:
-        with pq.ParquetWriter(tmp, data.schema, compression="zstd") as w:
+        with pq.ParquetWriter(tmp, schema, compression="zstd") as w:
             for batch in data.to_batches():
-                w.write_batch(batch)
+                w.write_table(pa.Table.from_batches([batch], schema=schema))
         os.replace(tmp, out)
     finally:
         if os.path.exists(tmp):

@@ -36,7 +36,7 @@ def study_view(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
     if row.state == "finished":
         done = row.games_total
     elif row.state != "queued" or row.runs:
-        p = cache.get(row.id, config.dataset_dir(row.id))
+        p = cache.get(row.id, config.dataset_dir(row.id), row.started)
         done = p["games_done"]
         if row.state == "running" and row.phase == "playing":
             this_run = p["games_this_run"]
