@@ -200,8 +200,9 @@ class Browser:
     def goto(self, url: str, timeout: float = 60.0):
         self.call("Page.navigate", url=url)
         wait_for(
-            lambda: self.eval("location.href") == url
-            and self.eval("document.readyState") == "complete",
+            lambda: (
+                self.eval("location.href") == url and self.eval("document.readyState") == "complete"
+            ),
             timeout,
             f"{url} to load",
         )

@@ -169,9 +169,7 @@ def test_cancel_and_resume(svc, pair):
     assert svc.post(f"/api/v1/studies/{d}/cancel").json()["state"] == "cancelled"
     assert svc.post(f"/api/v1/studies/{b}/cancel").status_code == 202
     # a running one finishes its chunks in flight and stops, resumable
-    wait_for(
-        lambda: svc.get(f"/api/v1/studies/{c}").json()["games_done"] > 0, 300, "a first chunk"
-    )
+    wait_for(lambda: svc.get(f"/api/v1/studies/{c}").json()["games_done"] > 0, 300, "a first chunk")
     assert svc.post(f"/api/v1/studies/{c}/resume").status_code == 409  # running
     r = svc.post(f"/api/v1/studies/{c}/cancel")
     assert r.status_code == 202 and r.json()["cancel_requested"] is True
@@ -320,9 +318,7 @@ def test_body_size_limit(idle):
         for _ in range(limit // 1000 + 2):
             yield b"#" * 1000
 
-    r = idle.post(
-        "/api/v1/studies", content=chunks(), headers={"content-type": "application/toml"}
-    )
+    r = idle.post("/api/v1/studies", content=chunks(), headers={"content-type": "application/toml"})
     assert r.status_code == 413
 
 

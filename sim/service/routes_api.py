@@ -38,22 +38,28 @@ def _view(request: Request, row) -> dict:
     return study_view(row, s.config, s.progress)
 
 
+# The reads below are async and answer with JSONResponse: a registry lookup and a cached
+# directory scan take microseconds, and status reads are what many clients poll.
+
+
 @router.get("/info", summary="What this service runs on")
-def info(request: Request):
+async def info(request: Request):
     s = request.app.state
     try:
         version = importlib.metadata.version("kalarite")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
-    return {
-        "version": version,
-        "api": "v1",
-        "ray": s.executor.ray.to_dict(),
-        "max_running": s.config.max_running,
-        "max_body_bytes": s.config.max_body,
-        "auth_required": bool(s.config.token),
-        "studies": {st: s.registry.count(st) for st in STATES},
-    }
+    return JSONResponse(
+        {
+            "version": version,
+            "api": "v1",
+            "ray": s.executor.ray.to_dict(),
+            "max_running": s.config.max_running,
+            "max_body_bytes": s.config.max_body,
+            "auth_required": bool(s.config.token),
+            "studies": {st: s.registry.count(st) for st in STATES},
+        }
+    )
 
 
 @router.get("/options", summary="Decks, modes, players and spec keys a study may use")
@@ -111,18 +117,18 @@ async def submit(request: Request):
 
 
 @router.get("/studies", summary="List studies (newest first)")
-def list_studies(request: Request, state: str | None = None, limit: int = 200):
+async def list_studies(request: Request, state: str | None = None, limit: int = 200):
     if state is not None and state not in STATES:
         raise HTTPException(400, f"unknown state {state!r} (states: {', '.join(STATES)})")
     if not 1 <= limit <= 1000:
         raise HTTPException(400, "limit must be in 1..1000")
     rows = request.app.state.registry.list(state=state, limit=limit)
-    return {"studies": [_view(request, r) for r in rows]}
+    return JSONResponse({"studies": [_view(request, r) for r in rows]})
 
 
 @router.get("/studies/{sid}", summary="One study: state, games done / total, games/s, ETA")
-def get_study(request: Request, sid: str):
-    return _view(request, get_row(request, sid))
+async def get_study(request: Request, sid: str):
+    return JSONResponse(_view(request, get_row(request, sid)))
 
 
 @router.post("/studies/{sid}/cancel", status_code=202, summary="Cancel a queued or running study")
