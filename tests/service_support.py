@@ -207,8 +207,8 @@ class Browser:
             f"{url} to load",
         )
 
-    def screenshot(self, path):
-        data = self.call("Page.captureScreenshot", format="png")["data"]
+    def screenshot(self, path, full: bool = False):
+        data = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=full)["data"]
         pathlib.Path(path).write_bytes(base64.b64decode(data))
 
     def close(self):

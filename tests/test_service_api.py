@@ -25,7 +25,7 @@ SPEC_A = """\
 name = "service A"
 decks = [["imperial", "highland"]]
 modes = ["high-form"]
-games = 40
+games = 300
 seed = 11
 chunk_size = 20
 """
@@ -52,7 +52,7 @@ def wait_state(client, sid, states, timeout):
 @pytest.fixture(scope="module")
 def svc(tmp_path_factory):
     data = tmp_path_factory.mktemp("service") / "data"
-    config = ServiceConfig(data=data, workers=2, max_running=2, poll_s=0.1)
+    config = ServiceConfig(data=data, workers=1, max_running=2, poll_s=0.1)
     with TestClient(create_app(config)) as client:
         yield client
     assert not list((data / "ray").glob("address.json")), "the service's Ray was not stopped"
@@ -60,17 +60,33 @@ def svc(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def pair(svc):
-    """Two small finished studies (one submitted as TOML, one as JSON)."""
+    """Two finished studies: A (TOML) was cancelled in the middle and resumed, B (JSON) ran
+    straight through. Meanwhile a queued study is cancelled, resumed and cancelled again."""
     a = svc.post("/api/v1/studies", content=SPEC_A, headers={"content-type": "application/toml"})
     b = svc.post("/api/v1/studies", json=SPEC_B)
     assert a.status_code == 201, a.text
     assert b.status_code == 201, b.text
     assert a.headers["location"] == f"/api/v1/studies/{a.json()['id']}"
-    ids = a.json()["id"], b.json()["id"]
-    for sid in ids:
+    a, b = a.json()["id"], b.json()["id"]
+    # two run at a time: a third waits; cancelled at once while queued, resumable
+    d = svc.post("/api/v1/studies", json={**SPEC_B, "name": "waits", "games": 4}).json()["id"]
+    assert svc.get(f"/api/v1/studies/{d}").json()["state"] == "queued"
+    assert svc.post(f"/api/v1/studies/{d}/cancel").json()["state"] == "cancelled"
+    assert svc.post(f"/api/v1/studies/{d}/cancel").status_code == 409
+    assert svc.post(f"/api/v1/studies/{d}/resume").json()["state"] == "queued"
+    assert svc.post(f"/api/v1/studies/{d}/cancel").json()["state"] == "cancelled"
+    # A, running: cancelled after its first chunk, it finishes the chunks in flight and stops
+    wait_for(lambda: svc.get(f"/api/v1/studies/{a}").json()["games_done"] > 0, 300, "a chunk")
+    assert svc.post(f"/api/v1/studies/{a}/resume").status_code == 409  # running
+    r = svc.post(f"/api/v1/studies/{a}/cancel")
+    assert r.status_code == 202 and r.json()["cancel_requested"] is True
+    cancelled = wait_state(svc, a, "cancelled", 300)
+    first_run = read_manifest(svc.app.state.config.dataset_dir(a))["runs"][0]
+    assert svc.post(f"/api/v1/studies/{a}/resume").status_code == 202
+    for sid in (a, b):
         s = wait_state(svc, sid, ("finished", "failed"), 600)
         assert s["state"] == "finished", s
-    return ids
+    return {"a": a, "b": b, "cancelled": cancelled, "first_run": first_run}
 
 
 def test_health_info_options_and_docs(svc):
@@ -93,38 +109,39 @@ def test_health_info_options_and_docs(svc):
 
 
 def test_submit_runs_to_finished(svc, pair):
-    a, b = pair
-    s = svc.get(f"/api/v1/studies/{a}").json()
+    a, b = pair["a"], pair["b"]
+    s = svc.get(f"/api/v1/studies/{b}").json()
     assert s["state"] == "finished" and s["phase"] is None and s["error"] is None
     assert s["games_done"] == s["games_total"] == 40 and s["matchups"] == 1 and s["runs"] == 1
-    assert s["name"] == "service A" and s["spec"]["seed"] == 11
+    assert s["name"] == "service B" and s["spec"]["seed"] == 12
+    assert s["games_per_s"] is None and s["eta_s"] is None  # only while playing
     listed = {x["id"]: x for x in svc.get("/api/v1/studies").json()["studies"]}
     assert {a, b} <= set(listed)
     finished = svc.get("/api/v1/studies", params={"state": "finished"}).json()["studies"]
     assert {a, b} <= {x["id"] for x in finished}
-    assert "kalarite: 40 games" in svc.get(f"/api/v1/studies/{a}/log").text
+    assert "kalarite: 40 games" in svc.get(f"/api/v1/studies/{b}/log").text
 
 
 def test_spec_is_kept_as_submitted(svc, pair):
-    a, b = pair
+    a, b = pair["a"], pair["b"]
     assert svc.get(f"/api/v1/studies/{a}/spec").text == SPEC_A
     assert tomllib.loads(svc.get(f"/api/v1/studies/{b}/spec").text) == SPEC_B
 
 
 def test_report_summary_and_manifest(svc, pair):
-    a, _ = pair
+    a = pair["a"]
     summary = svc.get(f"/api/v1/studies/{a}/summary").json()
     assert summary["kalarite_report"] == 1
-    assert summary["data"]["games_analyzed"] == 40
+    assert summary["data"]["games_analyzed"] == 300
     report = svc.get(f"/api/v1/studies/{a}/report")
     assert report.headers["content-type"].startswith("text/html")
     assert "<title>kalarite balance report — service A</title>" in report.text
     manifest = svc.get(f"/api/v1/studies/{a}/manifest").json()
-    assert manifest["status"] == "complete" and manifest["games"] == 40
+    assert manifest["status"] == "complete" and manifest["games"] == 300
 
 
 def test_table_downloads(svc, pair):
-    a, _ = pair
+    a = pair["a"]
     data = svc.app.state.config.dataset_dir(a)
     for table in ("games", "card_events", "task_claims"):
         r = svc.get(f"/api/v1/studies/{a}/tables/{table}")
@@ -135,7 +152,7 @@ def test_table_downloads(svc, pair):
         md = got.schema.metadata
         assert md[b"kalarite.table"] == table.encode() and b"kalarite.chunk" not in md
     games = pq.read_table(io.BytesIO(svc.get(f"/api/v1/studies/{a}/tables/games").content))
-    assert sorted(games.column("game_index").to_pylist()) == list(range(40))
+    assert sorted(games.column("game_index").to_pylist()) == list(range(300))
     assert set(games.column("matchup").to_pylist()) == {"imperial-vs-highland"}
     # each chunk file records the Ray node and process that played it
     for f in (data / "games").rglob("part-*.parquet"):
@@ -144,12 +161,12 @@ def test_table_downloads(svc, pair):
 
 
 def test_compare(svc, pair):
-    a, b = pair
+    a, b = pair["a"], pair["b"]
     r = svc.get(f"/api/v1/compare/{a}/{b}")
     assert r.status_code == 200, r.text
     result = r.json()
     assert result["kalarite_compare"] == 1
-    assert result["a"]["games"] == result["b"]["games"] == 40
+    assert result["a"]["games"] == 300 and result["b"]["games"] == 40
     assert result["a"]["seed"] == 11 and result["b"]["seed"] == 12
     text = svc.get(f"/api/v1/compare/{a}/{b}/text").text
     assert text.startswith("A (baseline): ") and "B - A in percentage points" in text
@@ -157,45 +174,18 @@ def test_compare(svc, pair):
 
 
 def test_cancel_and_resume(svc, pair):
-    spec = {"name": "long", "decks": [["imperial", "highland"]], "games": 600, "seed": 3}
-    c = svc.post("/api/v1/studies", json={**spec, "chunk_size": 20}).json()["id"]
-    b = svc.post("/api/v1/studies", json={**spec, "name": "runs", "games": 10}).json()["id"]
-    d = svc.post("/api/v1/studies", json={**spec, "name": "waits", "games": 10}).json()["id"]
-    assert svc.get(f"/api/v1/studies/{d}").json()["state"] == "queued"  # 2 run at a time
-    # a queued study is cancelled at once; it can be resumed and cancelled again
-    assert svc.post(f"/api/v1/studies/{d}/cancel").json()["state"] == "cancelled"
-    assert svc.post(f"/api/v1/studies/{d}/cancel").status_code == 409
-    assert svc.post(f"/api/v1/studies/{d}/resume").json()["state"] == "queued"
-    assert svc.post(f"/api/v1/studies/{d}/cancel").json()["state"] == "cancelled"
-    assert svc.post(f"/api/v1/studies/{b}/cancel").status_code == 202
-    # a running one finishes its chunks in flight and stops, resumable
-    wait_for(lambda: svc.get(f"/api/v1/studies/{c}").json()["games_done"] > 0, 300, "a first chunk")
-    assert svc.post(f"/api/v1/studies/{c}/resume").status_code == 409  # running
-    r = svc.post(f"/api/v1/studies/{c}/cancel")
-    assert r.status_code == 202 and r.json()["cancel_requested"] is True
-    s = wait_state(svc, c, "cancelled", 300)
-    assert s["error"] is None and s["cancel_requested"] is False
-    data = svc.app.state.config.dataset_dir(c)
-    if s["games_done"] < 600:  # stopped while playing (else: while reporting)
-        assert read_manifest(data)["runs"][0]["status"] == "interrupted"
-    assert svc.post(f"/api/v1/studies/{c}/resume").status_code == 202
-    s = wait_state(svc, c, ("finished", "failed"), 600)
-    assert s["state"] == "finished" and s["runs"] == 2, s
+    a, cancelled = pair["a"], pair["cancelled"]
+    assert cancelled["error"] is None and cancelled["cancel_requested"] is False
+    if cancelled["games_done"] < 300:  # stopped while playing (else: while reporting)
+        assert pair["first_run"]["status"] == "interrupted"
+        assert pair["first_run"]["games_played"] == cancelled["games_done"]
+    s = svc.get(f"/api/v1/studies/{a}").json()
+    assert s["state"] == "finished" and s["runs"] == 2 and s["games_done"] == 300
+    data = svc.app.state.config.dataset_dir(a)
     games = read_table(data, "games", columns=["game_index"]).column(0).to_pylist()
-    assert sorted(games) == list(range(600))  # every game once
-    assert svc.post(f"/api/v1/studies/{c}/cancel").status_code == 409
-    assert svc.post(f"/api/v1/studies/{c}/resume").status_code == 409
-
-
-def test_unfinished_study_has_no_report_yet(svc, pair):
-    d = svc.post("/api/v1/studies", json={**SPEC_B, "games": 10}).json()["id"]
-    svc.post(f"/api/v1/studies/{d}/cancel")
-    for path in ("summary", "report", "tables/games"):
-        r = svc.get(f"/api/v1/studies/{d}/{path}")
-        assert r.status_code == 409 and "once finished" in r.json()["error"]
-    wait_state(svc, d, "cancelled", 120)
-    r = svc.get(f"/api/v1/studies/{d}/summary")
-    assert r.status_code == 409 and f"study {d} is cancelled" in r.json()["error"]
+    assert sorted(games) == list(range(300))  # every game once
+    assert svc.post(f"/api/v1/studies/{a}/cancel").status_code == 409
+    assert svc.post(f"/api/v1/studies/{a}/resume").status_code == 409
 
 
 # --- a service whose studies cannot reach Ray: checks that play no game ------------------------
@@ -235,11 +225,26 @@ def test_token(idle):
         idle.cookies.clear()
 
 
-def test_a_study_that_cannot_reach_ray_fails_with_the_reason(idle):
+@pytest.fixture(scope="module")
+def failed(idle):
     r = idle.post("/api/v1/studies", json={**SPEC_B, "games": 4})
     assert r.status_code == 201
-    s = wait_state(idle, r.json()["id"], "failed", 120)
-    assert s["error"].startswith("cannot reach Ray at 127.0.0.1:9"), s["error"]
+    return wait_state(idle, r.json()["id"], "failed", 120)
+
+
+def test_a_study_that_cannot_reach_ray_fails_with_the_reason(idle, failed):
+    assert failed["error"].startswith("cannot reach Ray at 127.0.0.1:9"), failed["error"]
+    assert failed["runs"] == 1 and failed["games_done"] == 0
+
+
+def test_unfinished_study_has_no_report_yet(idle, failed):
+    sid = failed["id"]
+    for path in ("summary", "report", "tables/games", "tables/task_claims"):
+        r = idle.get(f"/api/v1/studies/{sid}/{path}")
+        assert r.status_code == 409, path
+        assert r.json()["error"] == f"study {sid} is failed; its report is there once finished"
+    assert idle.get(f"/api/v1/studies/{sid}/manifest").status_code == 409  # no dataset
+    assert idle.get(f"/api/v1/compare/{sid}/{sid}").status_code == 409
 
 
 BAD_TOML = [
@@ -342,8 +347,8 @@ def test_path_like_ids_are_not_found(idle, path):
     assert r.status_code == 404, (path, r.status_code, r.text)
 
 
-def test_unknown_table_and_bad_list_queries(idle):
-    sid = idle.post("/api/v1/studies", json={**SPEC_B, "games": 2}).json()["id"]
+def test_unknown_table_and_bad_list_queries(idle, failed):
+    sid = failed["id"]
     assert idle.get(f"/api/v1/studies/{sid}/tables/..%2Fgames").status_code == 404
     assert idle.get(f"/api/v1/studies/{sid}/tables/players").status_code == 404
     assert idle.get("/api/v1/studies", params={"state": "lost"}).status_code == 400
