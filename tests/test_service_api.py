@@ -53,7 +53,7 @@ def wait_state(client, sid, states, timeout):
 def svc(tmp_path_factory):
     data = tmp_path_factory.mktemp("service") / "data"
     config = ServiceConfig(data=data, workers=1, max_running=2, poll_s=0.1)
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), base_url="http://127.0.0.1") as client:
         yield client
     assert not list((data / "ray").glob("address.json")), "the service's Ray was not stopped"
 
@@ -197,6 +197,20 @@ def idle(tmp_path_factory):
     config = ServiceConfig(data=data, token=TOKEN, address="127.0.0.1:9", poll_s=0.1)
     with TestClient(create_app(config), headers={"authorization": f"Bearer {TOKEN}"}) as c:
         yield c
+
+
+def test_other_sites_are_refused(svc):
+    # no token: only loopback host names (a rebound DNS name pointing at 127.0.0.1 is refused)
+    r = svc.get("/api/v1/info", headers={"host": "evil.example"})
+    assert r.status_code == 400 and "loopback only" in r.json()["error"]
+    assert svc.get("/api/v1/info", headers={"host": "localhost:8000"}).status_code == 200
+    assert svc.get("/healthz", headers={"host": "[::1]:8000"}).status_code == 200
+    # a browser's cross-site POST is refused before anything happens
+    for origin in ("http://evil.example", "null", "http://127.0.0.1:9999"):
+        r = svc.post("/api/v1/studies", json=SPEC_B, headers={"origin": origin})
+        assert r.status_code == 403 and "cross-site" in r.json()["error"]
+    r = svc.post("/api/v1/studies/0123456789ab/cancel", headers={"origin": "http://127.0.0.1"})
+    assert r.status_code == 404  # same origin: reaches the API
 
 
 def test_token(idle):

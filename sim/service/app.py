@@ -21,7 +21,7 @@ from sim.service.config import ConfigError, ServiceConfig
 from sim.service.executor import Executor
 from sim.service.progress import ProgressCache
 from sim.service.registry import Registry
-from sim.service.security import BodyLimit
+from sim.service.security import BodyLimit, SameOrigin
 
 
 class DataLock:
@@ -89,6 +89,7 @@ def create_app(config: ServiceConfig, lock: DataLock | None = None) -> FastAPI:
     app.state.progress = ProgressCache()
     app.state.compare_locks = {}
     app.add_middleware(BodyLimit, max_body=config.max_body)
+    app.add_middleware(SameOrigin, config=config)  # added last: runs first
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):

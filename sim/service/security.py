@@ -8,10 +8,15 @@
 - Body limit: a request body over ``max_body`` bytes gets 413 before any handler runs (the
   body is read, up to the limit, by this middleware; a declared Content-Length over the limit
   is refused without reading).
+- Other web sites: a service without a token answers only requests addressed to a loopback
+  name (``Host: 127.0.0.1``, ``localhost``, ``[::1]``), so a page elsewhere cannot reach it by
+  pointing its own domain name at 127.0.0.1 (DNS rebinding); and a request that changes
+  something is refused when the browser says it comes from another origin.
 """
 
 import json
 import secrets
+from urllib.parse import urlsplit
 
 from fastapi import HTTPException, Request
 
@@ -104,3 +109,40 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": data})
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+def _host_name(host: str) -> str:
+    """``name:port`` or ``[v6]:port`` -> the name, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class SameOrigin:
+    """ASGI middleware: 400 for a Host header that is not a loopback name when the service
+    has no token; 403 for a POST (or other unsafe method) whose Origin is another site."""
+
+    def __init__(self, app, config):
+        self.app = app
+        self.config = config
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k: v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get(b"host", "")
+        if not self.config.token:
+            allowed = set(LOOPBACK_NAMES) | {_host_name(self.config.host)}
+            if _host_name(host) not in allowed:
+                return await BodyLimit._refuse(
+                    send, 400, f"unknown host {host!r}: this service answers on loopback only"
+                )
+        origin = headers.get(b"origin")
+        if scope["method"] not in ("GET", "HEAD", "OPTIONS") and origin is not None:
+            if urlsplit(origin).netloc.lower() != host.lower():  # "null" (opaque) too
+                return await BodyLimit._refuse(send, 403, f"cross-site request from {origin}")
+        return await self.app(scope, receive, send)
