@@ -6,6 +6,7 @@ service whose studies cannot reach Ray, so nothing there costs a game)."""
 import io
 import json
 import shutil
+import socket
 import tomllib
 
 import pyarrow.parquet as pq
@@ -394,3 +395,15 @@ def test_serve_refuses_a_public_address_without_token(tmp_path, capsys, monkeypa
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("kalarite: error: binding to 0.0.0.0 needs")
     assert not (tmp_path / "d").exists()
+
+
+def test_serve_refuses_a_port_in_use(tmp_path, capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        rc = cli_main(["serve", "--port", str(port), "--data", str(tmp_path / "d")])
+    assert rc == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"kalarite: error: cannot listen on 127.0.0.1:{port}: ")
+    assert len(err.splitlines()) == 1 and not (tmp_path / "d").exists()

@@ -9,8 +9,11 @@ imports this package.
   would check it.
 - ``progress``: games done, games/s and ETA, read from a dataset's chunk files.
 - ``executor``: the queue; each study runs in a child process (``kalarite study`` through
-  ``job``), then its report (``kalarite report``).
+  ``job``), then its report (``kalarite report``); ``children``: spawning and ending child
+  processes; ``logs``: reading their output; ``localray`` and ``rayhost``: the service's
+  own local Ray (or the cluster given with ``--address``).
 - ``app`` with ``routes_api``, ``routes_files`` and ``routes_pages``: the ASGI application;
-  ``security``: the bearer token and the body size limit; ``server``: uvicorn.
+  ``views``: what the API says about a study; ``security``: the bearer token, the body size
+  limit, loopback host names and same-origin writes; ``server``: uvicorn.
 - ``static/``: the web page (plain HTML, CSS and JavaScript, no build step).
 """

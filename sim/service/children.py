@@ -61,6 +61,18 @@ def stop(proc: subprocess.Popen, first=signal.SIGINT, wait_s: float = 30.0) -> i
         return proc.wait(10)
 
 
+def ours(pid: int, marker: str) -> bool:
+    """Is ``pid`` a child a kalarite service spawned for ``marker`` (a study id or a data
+    directory)? Guards against killing a process that merely reused the pid."""
+    import psutil
+
+    try:
+        cmd = " ".join(psutil.Process(pid).cmdline())
+    except (psutil.Error, OSError):
+        return False
+    return "sim.service." in cmd and marker in cmd
+
+
 def kill_group(pgid: int) -> None:
     try:
         os.killpg(pgid, signal.SIGKILL)

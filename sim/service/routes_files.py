@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import FileResponse, PlainTextResponse
 
 from sim.service.config import TABLES
-from sim.service.executor import error_line
+from sim.service.logs import error_line
 from sim.service.routes_api import get_row
 from sim.service.security import check_token
 from sim.service.views import API
