@@ -6,9 +6,12 @@ reused for every chunk that process plays. Nothing here needs Ray: ``play_chunk_
 plain function, which the runner wraps as a Ray task.
 """
 
+import json
 import os
 import pathlib
 import signal
+import socket
+import sys
 import threading
 from dataclasses import dataclass
 
@@ -70,9 +73,21 @@ def _maybe_die(marker):
         os._exit(1)
 
 
+def where_played() -> dict:
+    """The Ray node, host and process that played a chunk: stored in each of the chunk's
+    Parquet files (metadata key ``kalarite.chunk``), so a cluster run shows where every chunk
+    ran. The node id is empty outside Ray."""
+    node = ""
+    ray = sys.modules.get("ray")  # never imported here just to ask
+    if ray is not None and ray.is_initialized():
+        node = ray.get_runtime_context().get_node_id()
+    return {"node_id": node, "host": socket.gethostname(), "pid": os.getpid()}
+
+
 def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
-    """Play one chunk; returns {"files": {table: Parquet bytes}, "games", "errors", "pid"}.
-    ``ignore_sigint=False`` when the chunk is played in the driver itself (workers=0)."""
+    """Play one chunk; returns {"files": {table: Parquet bytes}, "games", "errors", "pid",
+    "node_id"}. ``ignore_sigint=False`` when the chunk is played in the driver itself
+    (workers=0)."""
     # Ctrl-C is the driver's business: it stops the study; a worker interrupted by the same
     # signal mid-chunk (worse: mid-import of numba, which leaves it half-imported for good)
     # only makes Ray retry work that is about to be dropped. Ignore it before any import.
@@ -123,9 +138,16 @@ def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
         task_names=content.task_names,
         metadata=job.info,
     )
+    where = where_played()
+    chunk_md = json.dumps({"matchup": job.matchup, "chunk": job.chunk_index, **where}).encode()
+    tables = {
+        name: t.replace_schema_metadata({**t.schema.metadata, b"kalarite.chunk": chunk_md})
+        for name, t in tables.items()
+    }
     return {
         "files": {name: _parquet_bytes(t) for name, t in tables.items()},
         "games": int(len(rows)),
         "errors": int(np.count_nonzero(rows[:, R_ERROR])),
         "pid": os.getpid(),
+        "node_id": where["node_id"],
     }

@@ -270,6 +270,57 @@ def _sub(sub, name, summary, lists=(), extra=""):
     )
 
 
+def cmd_serve(args):
+    from sim.service.config import ServiceConfig
+    from sim.service.server import serve
+
+    config = ServiceConfig(
+        data=args.data,
+        host=args.host,
+        port=args.port,
+        token=args.token,
+        address=args.address,
+        workers=args.workers,
+        max_running=args.max_running,
+    )
+    return serve(config)
+
+
+def _add_serve(sub):
+    serve = _sub(
+        sub,
+        "serve",
+        "run studies as a service: an HTTP API (/api/v1, documented at /docs) and a web page",
+        ("decks", "modes", "players"),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--data",
+        default="runs/service",
+        help="directory of the registry, the studies' datasets and reports (default runs/service)",
+    )
+    serve.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster for the studies (default: $RAY_ADDRESS, else the service's own local "
+        "Ray)",
+    )
+    serve.add_argument(
+        "--token",
+        default=None,
+        help="bearer token every API call must send (default: $KALARITE_TOKEN); required to "
+        "bind to anything but loopback",
+    )
+    serve.add_argument(
+        "--workers", type=int, default=None, help="Ray workers per study (default: all cores)"
+    )
+    serve.add_argument(
+        "--max-running", type=int, default=1, help="studies played at once (default 1)"
+    )
+    serve.set_defaults(func=cmd_serve)
+
+
 def _version() -> str:
     from results.store import engine_version
 
@@ -390,6 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
     from results.commands import add_report_commands
 
     add_report_commands(sub)
+
+    _add_serve(sub)
 
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument("--quick", action="store_true", help="the short version (< 1 minute)")

@@ -1,0 +1,19 @@
+"""``kalarite serve``: studies as a service, an HTTP API and a web page over the study runner.
+
+Application layer, next to the CLI: nothing in core/, cluster/, results/ or the rest of sim/
+imports this package.
+
+- ``config``: the service's settings (``ServiceConfig``) and the layout of ``--data``.
+- ``registry``: the study registry, one SQLite file under ``--data``.
+- ``specs``: a request body (TOML or JSON) checked into a study spec, as ``kalarite study``
+  would check it.
+- ``progress``: games done, games/s and ETA, read from a dataset's chunk files.
+- ``executor``: the queue; each study runs in a child process (``kalarite study`` through
+  ``job``), then its report (``kalarite report``); ``children``: spawning and ending child
+  processes; ``logs``: reading their output; ``localray`` and ``rayhost``: the service's
+  own local Ray (or the cluster given with ``--address``).
+- ``app`` with ``routes_api``, ``routes_files`` and ``routes_pages``: the ASGI application;
+  ``views``: what the API says about a study; ``security``: the bearer token, the body size
+  limit, loopback host names and same-origin writes; ``server``: uvicorn.
+- ``static/``: the web page (plain HTML, CSS and JavaScript, no build step).
+"""

@@ -1,0 +1,108 @@
+"""The service's settings and the layout of its data directory.
+
+``--data DIR``::
+
+    registry.sqlite            the study registry (sim.service.registry)
+    studies/<id>/spec.toml     the spec as submitted (TOML), what the study child reads
+    studies/<id>/dataset/      the study's Parquet dataset (same layout as ``kalarite study``)
+    studies/<id>/report/       its report (index.html, PNG plots, summary.json)
+    studies/<id>/downloads/    one Parquet file per table, made on the first download
+    studies/<id>/run.log       the output of the study and report children
+    compares/<a>-<b>/          ``kalarite compare`` output (compare.json, compare.txt)
+    content/<name>/            content variants a spec may name (``content = "<name>"``)
+
+Every path comes from a generated id or a fixed name, never from a request.
+"""
+
+import ipaddress
+import os
+import pathlib
+import re
+from dataclasses import dataclass
+
+ID_PATTERN = re.compile(r"^[0-9a-f]{12}$")
+MAX_BODY_BYTES = 256 * 1024
+TABLES = ("games", "card_events", "task_claims")
+
+
+class ConfigError(ValueError):
+    """Bad ``kalarite serve`` options: one line, exit status 2."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass
+class ServiceConfig:
+    data: pathlib.Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    token: str | None = None
+    address: str | None = None  # Ray cluster address passed to each study (else local Ray)
+    workers: int | None = None  # Ray workers per study (default: all local cores)
+    max_running: int = 1  # studies played at once
+    max_body: int = MAX_BODY_BYTES
+    poll_s: float = 0.25  # how often the executor looks at its children
+
+    def __post_init__(self):
+        self.data = pathlib.Path(self.data).absolute()
+        if self.token is None:
+            self.token = os.environ.get("KALARITE_TOKEN") or None
+        if not is_loopback(self.host) and not self.token:
+            raise ConfigError(
+                f"binding to {self.host} needs a token (--token or KALARITE_TOKEN); "
+                "without one the service only binds to 127.0.0.1"
+            )
+        if self.token is not None and len(self.token) < 8:
+            raise ConfigError("the token must be at least 8 characters long")
+        if self.max_running < 1:
+            raise ConfigError("--max-running must be at least 1")
+        if self.workers is not None and self.workers < 1:
+            raise ConfigError("--workers must be at least 1")
+        if not 0 <= self.port < 65536:
+            raise ConfigError(f"--port must be in 0..65535, got {self.port}")
+
+    # --- layout ----------------------------------------------------------------------------
+
+    @property
+    def registry_path(self) -> pathlib.Path:
+        return self.data / "registry.sqlite"
+
+    @property
+    def content_root(self) -> pathlib.Path:
+        return self.data / "content"
+
+    def study_dir(self, study_id: str) -> pathlib.Path:
+        """The directory of a study; ``study_id`` must be a generated id."""
+        if not ID_PATTERN.match(study_id):
+            raise ValueError(f"not a study id: {study_id!r}")
+        return self.data / "studies" / study_id
+
+    def dataset_dir(self, study_id: str) -> pathlib.Path:
+        return self.study_dir(study_id) / "dataset"
+
+    def report_dir(self, study_id: str) -> pathlib.Path:
+        return self.study_dir(study_id) / "report"
+
+    def compare_dir(self, a: str, b: str) -> pathlib.Path:
+        for i in (a, b):
+            if not ID_PATTERN.match(i):
+                raise ValueError(f"not a study id: {i!r}")
+        return self.data / "compares" / f"{a}-{b}"
+
+    def prepare(self):
+        """Create the data directory (or say in one line why it cannot be used)."""
+        try:
+            for d in (self.data, self.data / "studies", self.data / "compares"):
+                d.mkdir(parents=True, exist_ok=True)
+            probe = self.data / ".write-test"
+            probe.write_bytes(b"ok")
+            probe.unlink()
+        except OSError as e:
+            raise ConfigError(f"cannot use --data {str(self.data)!r}: {e.strerror or e}") from None

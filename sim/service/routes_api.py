@@ -1,0 +1,162 @@
+"""``/api/v1``: submit, list, read, cancel and resume studies; what a spec may contain."""
+
+import importlib.metadata
+
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi.responses import JSONResponse
+
+from sim.service.config import ID_PATTERN, TABLES
+from sim.service.registry import STATES, new_id
+from sim.service.security import check_token
+from sim.service.specs import SPEC_FILE, SpecError, check_spec
+from sim.service.views import API, study_view
+
+router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
+
+EXAMPLE_SPEC = """\
+name = "first look"
+decks = ["imperial", "highland"]
+modes = ["high-form"]
+policies = "random"
+games = 200
+seed = 1
+"""
+
+
+def get_row(request: Request, sid: str):
+    """The registry row of ``sid``; 404 for anything that is not an id the service made."""
+    if not ID_PATTERN.match(sid):
+        raise HTTPException(404, f"no study {sid!r}")
+    row = request.app.state.registry.get(sid)
+    if row is None:
+        raise HTTPException(404, f"no study {sid!r}")
+    return row
+
+
+def _view(request: Request, row) -> dict:
+    s = request.app.state
+    return study_view(row, s.config, s.progress)
+
+
+# The reads below are async and answer with JSONResponse: a registry lookup and a cached
+# directory scan take microseconds, and status reads are what many clients poll.
+
+
+@router.get("/info", summary="What this service runs on")
+async def info(request: Request):
+    s = request.app.state
+    try:
+        version = importlib.metadata.version("kalarite")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    return JSONResponse(
+        {
+            "version": version,
+            "api": "v1",
+            "ray": s.executor.ray.to_dict(),
+            "max_running": s.config.max_running,
+            "max_body_bytes": s.config.max_body,
+            "auth_required": bool(s.config.token),
+            "studies": {st: s.registry.count(st) for st in STATES},
+        }
+    )
+
+
+@router.get("/options", summary="Decks, modes, players and spec keys a study may use")
+def options():
+    from core import constants as K
+    from sim.players import DEFAULT_WEIGHTS, MC_DEFAULTS
+    from sim.service.specs import _default_content
+    from sim.study import SPEC_KEYS
+
+    content = _default_content()
+    return {
+        "decks": list(content.decks),
+        "modes": [
+            {"name": m, "seats": list(s)} for m, s in zip(K.MODE_NAMES, K.MODE_SEATS, strict=True)
+        ],
+        "players": [
+            {
+                "name": p,
+                "parameters": []
+                if p == "random"
+                else list(DEFAULT_WEIGHTS) + (list(MC_DEFAULTS) if p == "mc" else []),
+            }
+            for p in K.POLICY_NAMES
+        ],
+        "spec_keys": [k for k in SPEC_KEYS if k not in ("mode", "policy")],
+        "example": EXAMPLE_SPEC,
+        "tables": list(TABLES),
+    }
+
+
+@router.post(
+    "/studies",
+    status_code=201,
+    summary="Submit a study",
+    description="The body is a study spec, as for `kalarite study`: TOML "
+    "(`Content-Type: application/toml`) or the same keys as JSON (`application/json`). "
+    "A bad spec gets 400 with the one-line message the CLI gives.",
+)
+async def submit(request: Request):
+    body = await request.body()
+    s = request.app.state
+    try:
+        spec = check_spec(body, request.headers.get("content-type"), s.config.content_root)
+    except SpecError as e:
+        return JSONResponse({"error": str(e)}, status_code=e.status)
+    sid = new_id()
+    d = s.config.study_dir(sid)
+    d.mkdir(parents=True)
+    (d / SPEC_FILE).write_text(spec.toml_text, encoding="utf-8")
+    study = spec.study
+    s.registry.add(sid, spec.name, study.to_dict(), study.total_games, len(study.matchups()))
+    s.executor.wake()
+    view = _view(request, s.registry.get(sid))
+    return JSONResponse(view, status_code=201, headers={"Location": view["links"]["self"]})
+
+
+@router.get("/studies", summary="List studies (newest first)")
+async def list_studies(request: Request, state: str | None = None, limit: int = 200):
+    if state is not None and state not in STATES:
+        raise HTTPException(400, f"unknown state {state!r} (states: {', '.join(STATES)})")
+    if not 1 <= limit <= 1000:
+        raise HTTPException(400, "limit must be in 1..1000")
+    rows = request.app.state.registry.list(state=state, limit=limit)
+    return JSONResponse({"studies": [_view(request, r) for r in rows]})
+
+
+@router.get("/studies/{sid}", summary="One study: state, games done / total, games/s, ETA")
+async def get_study(request: Request, sid: str):
+    return JSONResponse(_view(request, get_row(request, sid)))
+
+
+@router.post("/studies/{sid}/cancel", status_code=202, summary="Cancel a queued or running study")
+def cancel(request: Request, sid: str):
+    row = get_row(request, sid)
+    s = request.app.state
+    if s.registry.cancel(sid) is None:
+        raise HTTPException(
+            409, f"study {sid} is {row.state}: only a queued or running study can be cancelled"
+        )
+    s.executor.wake()
+    return _view(request, s.registry.get(sid))
+
+
+@router.post("/studies/{sid}/resume", status_code=202, summary="Resume a failed or cancelled study")
+def resume(request: Request, sid: str):
+    row = get_row(request, sid)
+    s = request.app.state
+    if not s.registry.resume(sid):
+        raise HTTPException(
+            409, f"study {sid} is {row.state}: only a failed or cancelled study can be resumed"
+        )
+    s.executor.wake()
+    return _view(request, s.registry.get(sid))
+
+
+@router.get("/studies/{sid}/spec", summary="The spec as the study reads it (TOML)")
+def spec(request: Request, sid: str):
+    get_row(request, sid)
+    path = request.app.state.config.study_dir(sid) / SPEC_FILE
+    return Response(path.read_text(encoding="utf-8"), media_type="application/toml")

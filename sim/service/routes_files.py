@@ -1,0 +1,146 @@
+"""``/api/v1``: what a study wrote: its report (HTML, summary.json), its Parquet tables, its
+manifest and its log; and the comparison of two studies (``kalarite compare``).
+
+Every path is built from a generated id and fixed names; nothing from a request reaches the
+filesystem."""
+
+import asyncio
+import json
+import os
+import tempfile
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import FileResponse, PlainTextResponse
+
+from sim.service.config import TABLES
+from sim.service.logs import error_line
+from sim.service.routes_api import get_row
+from sim.service.security import check_token
+from sim.service.views import API
+
+router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
+COMPARE_TIMEOUT_S = 600.0
+
+
+def _finished(request: Request, sid: str):
+    row = get_row(request, sid)
+    if row.state != "finished":
+        raise HTTPException(409, f"study {sid} is {row.state}; its report is there once finished")
+    return row
+
+
+@router.get("/studies/{sid}/summary", summary="The report's summary.json (once finished)")
+def summary(request: Request, sid: str):
+    _finished(request, sid)
+    path = request.app.state.config.report_dir(sid) / "summary.json"
+    return FileResponse(path, media_type="application/json")
+
+
+@router.get("/studies/{sid}/report", summary="The report (self-contained HTML, once finished)")
+def report(request: Request, sid: str):
+    _finished(request, sid)
+    path = request.app.state.config.report_dir(sid) / "index.html"
+    return FileResponse(path, media_type="text/html")
+
+
+@router.get("/studies/{sid}/manifest", summary="The dataset's manifest (study.json)")
+def manifest(request: Request, sid: str):
+    get_row(request, sid)
+    path = request.app.state.config.dataset_dir(sid) / "study.json"
+    if not path.is_file():
+        raise HTTPException(409, f"study {sid} has no dataset yet")
+    return FileResponse(path, media_type="application/json")
+
+
+@router.get("/studies/{sid}/log", summary="The end of the study's output (study and report)")
+def log(request: Request, sid: str):
+    get_row(request, sid)
+    path = request.app.state.config.study_dir(sid) / "run.log"
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 64 * 1024))
+            text = f.read().decode("utf-8", "replace")
+    except FileNotFoundError:
+        text = ""
+    return PlainTextResponse(text)
+
+
+def write_merged(dataset, table: str, out):
+    """One Parquet file with every chunk of ``table`` (partition columns included), written
+    batch by batch to a temporary name and renamed: memory stays bounded."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from results.store import open_table
+
+    data = open_table(dataset, table)
+    md = {k: v for k, v in (data.schema.metadata or {}).items() if k != b"kalarite.chunk"}
+    schema = data.schema.with_metadata(md)  # the chunk's own metadata: not the whole table's
+    fd, tmp = tempfile.mkstemp(prefix=f".{table}-", suffix=".tmp", dir=out.parent)
+    os.close(fd)
+    try:
+        with pq.ParquetWriter(tmp, schema, compression="zstd") as w:
+            for batch in data.to_batches():
+                w.write_table(pa.Table.from_batches([batch], schema=schema))
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+@router.get(
+    "/studies/{sid}/tables/{table}",
+    summary="Download one table (games, card_events, task_claims) as one Parquet file",
+)
+def table(request: Request, sid: str, table: str):
+    if table not in TABLES:
+        raise HTTPException(404, f"no table {table!r} (tables: {', '.join(TABLES)})")
+    _finished(request, sid)
+    out_dir = request.app.state.config.study_dir(sid) / "downloads"
+    out_dir.mkdir(exist_ok=True)
+    out = out_dir / f"{table}.parquet"
+    if not out.is_file():
+        write_merged(request.app.state.config.dataset_dir(sid), table, out)
+    return FileResponse(
+        out, media_type="application/vnd.apache.parquet", filename=f"{sid}-{table}.parquet"
+    )
+
+
+async def _compare(request: Request, a: str, b: str) -> dict:
+    """``kalarite compare A B --json`` in a child process (cached in compares/A-B)."""
+    for sid in (a, b):
+        _finished(request, sid)
+    s = request.app.state
+    d = s.config.compare_dir(a, b)
+    result, text = d / "compare.json", d / "compare.txt"
+    async with s.compare_locks.setdefault((a, b), asyncio.Lock()):
+        if not result.is_file():
+            await _run_compare(s, a, b, d)
+    return {
+        "result": json.loads(result.read_text(encoding="utf-8")),
+        "text": text.read_text(encoding="utf-8", errors="replace"),
+    }
+
+
+async def _run_compare(s, a, b, d):
+    result, text = d / "compare.json", d / "compare.txt"
+    d.mkdir(parents=True, exist_ok=True)
+    text.unlink(missing_ok=True)
+    argv = ["compare", str(s.config.dataset_dir(a)), str(s.config.dataset_dir(b))]
+    argv += ["--json", str(result)]
+    fut = s.executor.run_task(argv, text)
+    rc = await asyncio.wait_for(asyncio.wrap_future(fut), COMPARE_TIMEOUT_S)
+    out = text.read_text(encoding="utf-8", errors="replace") if text.exists() else ""
+    if rc != 0 or not result.is_file():
+        result.unlink(missing_ok=True)
+        raise HTTPException(409, error_line(out) or f"compare failed (exit status {rc})")
+
+
+@router.get("/compare/{a}/{b}", summary="Compare two finished studies (kalarite compare A B)")
+async def compare(request: Request, a: str, b: str):
+    return (await _compare(request, a, b))["result"]
+
+
+@router.get("/compare/{a}/{b}/text", summary="The comparison as kalarite compare prints it")
+async def compare_text(request: Request, a: str, b: str):
+    return PlainTextResponse((await _compare(request, a, b))["text"])

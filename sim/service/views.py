@@ -1,0 +1,62 @@
+"""What the API says about a study: its registry row plus its progress on disk."""
+
+import datetime
+
+from sim.service import progress
+from sim.service.config import TABLES
+from sim.service.registry import StudyRow
+
+API = "/api/v1"
+
+
+def _iso(t: float | None) -> str | None:
+    if t is None:
+        return None
+    return datetime.datetime.fromtimestamp(t, datetime.UTC).isoformat(timespec="seconds")
+
+
+def links(sid: str) -> dict:
+    base = f"{API}/studies/{sid}"
+    return {
+        "self": base,
+        "spec": f"{base}/spec",
+        "log": f"{base}/log",
+        "cancel": f"{base}/cancel",
+        "resume": f"{base}/resume",
+        "report": f"{base}/report",
+        "summary": f"{base}/summary",
+        "manifest": f"{base}/manifest",
+        "tables": {t: f"{base}/tables/{t}" for t in TABLES},
+    }
+
+
+def study_view(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
+    done = this_run = 0
+    rate = {"games_per_s": None, "eta_s": None}
+    if row.state == "finished":
+        done = row.games_total
+    elif row.state != "queued" or row.runs:
+        p = cache.get(row.id, config.dataset_dir(row.id), row.started)
+        done = p["games_done"]
+        if row.state == "running" and row.phase == "playing":
+            this_run = p["games_this_run"]
+            rate = progress.rates(p, row.games_total)
+    return {
+        "id": row.id,
+        "name": row.name,
+        "state": row.state,
+        "phase": row.phase,
+        "games_done": done,
+        "games_total": row.games_total,
+        "games_this_run": this_run,
+        "matchups": row.matchups,
+        **rate,
+        "error": row.error,
+        "cancel_requested": row.cancel_requested,
+        "runs": row.runs,
+        "created": _iso(row.created),
+        "started": _iso(row.started),
+        "finished": _iso(row.finished),
+        "spec": row.spec,
+        "links": links(row.id),
+    }
