@@ -1,11 +1,17 @@
-"""The compiled content handed to every kernel: one namedtuple of plain numpy arrays.
+"""The compiled content handed to every kernel: one object passed to compiled code as ONE pointer.
 
-numba accepts namedtuples of arrays as arguments (and caches kernels that take them), so the
-kernels read ``T.nbr[s, d]`` rather than juggling two dozen positional arrays. Built by
-sim.content from the TOML files; core never sees a card name.
+Kernels read ``T.nbr[s, d]`` as before, but ``T`` is no longer a namedtuple: numba passes a
+tuple by value, so every call between engine functions copied all the arrays' headers (about
+300 machine words) onto the stack, which took about half of all cycles in a random playout.
+Here the arrays' headers are packed once into one int64 buffer (``Tables._header``); compiled
+code receives its address and reads a field's header from it on use (``core.tables_numba``
+teaches numba the type). From Python a ``Tables`` behaves like the namedtuple it replaces:
+``Tables(**fields)``, ``tables.<field>``, ``_fields``, ``_asdict()``, ``_replace()``, pickling.
+
+Built by sim.content from the TOML files; core never sees a card name.
 """
 
-from collections import namedtuple
+import numpy as np
 
 TABLE_FIELDS = (
     # board (core.geometry)
@@ -55,4 +61,77 @@ TABLE_FIELDS = (
     "task_args",  # int16[24, 4]: criterion arguments
 )
 
-Tables = namedtuple("Tables", TABLE_FIELDS)
+
+def _plain(value) -> np.ndarray:
+    """A C-contiguous, writeable array: one numba type per field whatever the caller passed."""
+    arr = np.ascontiguousarray(value)
+    if not arr.flags.writeable:
+        arr = arr.copy()
+    return arr
+
+
+def array_header(arr: np.ndarray) -> list:
+    """numba's in-memory array header (core.tables_numba reads it): meminfo and parent null
+    (Python owns the data), item count, item size, data address, shape, strides."""
+    return [0, 0, arr.size, arr.itemsize, arr.ctypes.data, *arr.shape, *arr.strides]
+
+
+class Tables:
+    """The content arrays, one attribute per name in TABLE_FIELDS (immutable)."""
+
+    _fields = TABLE_FIELDS
+
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(TABLE_FIELDS):
+            raise TypeError(f"Tables takes {len(TABLE_FIELDS)} fields, got {len(args)}")
+        values = dict(zip(TABLE_FIELDS, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in TABLE_FIELDS:
+                raise TypeError(f"Tables got an unknown field {name!r}")
+            if name in values:
+                raise TypeError(f"Tables got field {name!r} twice")
+            values[name] = value
+        missing = [n for n in TABLE_FIELDS if n not in values]
+        if missing:
+            raise TypeError(f"Tables is missing fields: {', '.join(missing)}")
+        arrays = {name: _plain(values[name]) for name in TABLE_FIELDS}
+        header = np.array([w for a in arrays.values() for w in array_header(a)], np.int64)
+        d = self.__dict__
+        d.update(arrays)
+        d["_header"] = header  # keeps the packed headers alive as long as the arrays
+        d["_addr"] = header.ctypes.data
+        d["_numba_type"] = None  # built on first use by core.tables_numba
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Tables is immutable (use _replace)")
+
+    def __iter__(self):
+        return (self.__dict__[n] for n in TABLE_FIELDS)
+
+    def __len__(self):
+        return len(TABLE_FIELDS)
+
+    def __getitem__(self, i):
+        return self.__dict__[TABLE_FIELDS[i]]
+
+    def _asdict(self) -> dict:
+        return {n: self.__dict__[n] for n in TABLE_FIELDS}
+
+    def _replace(self, **kwargs) -> "Tables":
+        return Tables(**{**self._asdict(), **kwargs})
+
+    def __reduce__(self):
+        return (_rebuild, (self._asdict(),))
+
+    def __repr__(self):
+        shapes = ", ".join(
+            f"{n}={self.__dict__[n].dtype}{list(self.__dict__[n].shape)}" for n in TABLE_FIELDS
+        )
+        return f"Tables({shapes})"
+
+
+def _rebuild(fields: dict) -> Tables:
+    return Tables(**fields)
+
+
+from core import tables_numba  # noqa: E402,F401  (registers the type with numba)
