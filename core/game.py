@@ -175,7 +175,13 @@ from core.layout import (
     WINNER,
 )
 from core.modes import has_tasks, is_team, n_colours, scores_destruction
-from core.patterns import anchor_squares, count_own, find_summons, pattern_squares
+from core.patterns import (
+    anchor_squares,
+    find_summons,
+    find_summons_bits,
+    own_bits,
+    pattern_squares,
+)
 from core.pieces import destroy, pick_up, put
 from core.scoring import (
     add_points,
@@ -243,18 +249,22 @@ def action_options(s, T, opts):
         elif pieces_on_board(s, T, me, COMMON) - pieces_on_board(s, T, me, LEGENDARY) > 0:
             n = _opt(opts, n, OPT_PLACE, -1, 0, 0)  # pick a piece up first, then place
     if s[ACTIONS_LEFT] > 0 and not passed:
+        bits = own_bits(s, T, me)
+        # borrowed enemy pieces and melee improvisation: the anchor search handles those
+        plain = s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0
         anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-        n_anchors = anchor_squares(s, T, me, anchors)
-        own_leg = count_own(s, T, me, True)
-        own_pool = count_own(s, T, me, False)
+        n_anchors = 0 if plain else anchor_squares(s, T, me, anchors)
         can_discard = s[DISCARD_USED] == 0 and s[MODE] != MODE_NEW_PLAYER
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             kind = T.card_kind[card]
             if kind == CK_BEING or kind == CK_LEGEND:
-                n = find_summons(
-                    s, T, me, card, slot, opts, n, anchors, n_anchors, own_pool, own_leg
-                )
+                if plain:
+                    n = find_summons_bits(s, T, me, card, slot, opts, n, bits)
+                else:
+                    n = find_summons(
+                        s, T, me, card, slot, opts, n, anchors, n_anchors, bits[12], bits[13]
+                    )
             if kind == CK_BEING and can_discard:
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
     n_actions = n

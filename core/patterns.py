@@ -6,12 +6,16 @@ each distinct orientation among the 8 symmetries; marks and arrows turn with the
 Search (compiled): a pattern's first cell must sit on one of your pieces, so instead of
 sliding every orientation over all 69 squares we anchor that cell on each of your pieces of
 sufficient rank (cells are sorted highest rank first, so the anchor set is the smallest).
-``reference_summons`` is the plain full scan the fast search is tested against.
+In the common case (no borrowed enemy piece, no melee improvisation) the search is done on
+bitboards instead (``find_summons_bits``, core.bits): a pattern's legal targets are the AND
+of the own-piece sets shifted by each cell's offset, for all targets at once.
+``reference_summons`` is the plain full scan both searches are tested against.
 """
 
 import numpy as np
 from numba import njit
 
+from core.bits import COLS_OK, LO_BITS, shift, trailing_zeros, with_square
 from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON, SCRATCH_ROWS
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, NSQ, STOCK
 
@@ -267,12 +271,120 @@ def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, 
 
 @njit(cache=True, _nrt=False)
 def card_summons(s, T, seat, card, slot, opts, n):
-    """``find_summons`` for one card, doing its own set-up (the turn loop shares it)."""
+    """The summons of one card, doing its own set-up (the turn loop shares it)."""
+    bits = own_bits(s, T, seat)
+    if s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + seat] == 0:
+        return find_summons_bits(s, T, seat, card, slot, opts, n, bits)
     anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
     m = anchor_squares(s, T, seat, anchors)
-    pool = count_own(s, T, seat, False)
-    leg = count_own(s, T, seat, True)
-    return find_summons(s, T, seat, card, slot, opts, n, anchors, m, pool, leg)
+    return find_summons(s, T, seat, card, slot, opts, n, anchors, m, bits[12], bits[13])
+
+
+@njit(cache=True, _nrt=False)
+def own_bits(s, T, seat):
+    """The board as bitboards for the seat's summons: its pieces of rank >= 1, 2, 3, all
+    pieces of rank >= 2 and 3, the playable squares (each a (lo, hi) pair, core.bits), then
+    the seat's common+heroic and legendary piece counts."""
+    z = np.int64(0)
+    o1l, o1h, o2l, o2h, o3l, o3h, a2l, a2h, a3l, a3h, onl, onh = z, z, z, z, z, z, z, z, z, z, z, z
+    pool = 0
+    leg = 0
+    for i in range(T.onboard.shape[0]):
+        q = T.onboard[i]
+        code = s[BOARD + q]
+        r = code & 3
+        onl, onh = with_square(onl, onh, q)
+        if code == 0:
+            continue
+        if r >= HEROIC:
+            a2l, a2h = with_square(a2l, a2h, q)
+            if r == LEGENDARY:
+                a3l, a3h = with_square(a3l, a3h, q)
+        if (code >> 2) != seat:
+            continue
+        o1l, o1h = with_square(o1l, o1h, q)
+        if r >= HEROIC:
+            o2l, o2h = with_square(o2l, o2h, q)
+        if r == LEGENDARY:
+            o3l, o3h = with_square(o3l, o3h, q)
+            leg += 1
+        else:
+            pool += 1
+    return (
+        o1l,
+        o1h,
+        o2l,
+        o2h,
+        o3l,
+        o3h,
+        a2l,
+        a2h,
+        a3l,
+        a3h,
+        onl,
+        onh,
+        np.int64(pool),
+        np.int64(leg),
+    )
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _own_at_least(bits, r):
+    if r <= COMMON:
+        return bits[0], bits[1]
+    if r == HEROIC:
+        return bits[2], bits[3]
+    return bits[4], bits[5]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _targets(bits, req, rank):
+    """Squares the being may enter: an own piece of rank req..rank when the pattern needs
+    one on the target, else an empty square or a piece of rank <= the being's."""
+    if req > 0:
+        lo, hi = _own_at_least(bits, req)
+        if rank < LEGENDARY:
+            xl, xh = _own_at_least(bits, rank + 1)
+            return lo & ~xl, hi & ~xh
+        return lo, hi
+    if rank >= LEGENDARY:
+        return bits[10], bits[11]
+    if rank == HEROIC:
+        return bits[10] & ~bits[8], bits[11] & ~bits[9]
+    return bits[10] & ~bits[6], bits[11] & ~bits[7]
+
+
+@njit(cache=True, _nrt=False)
+def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
+    """``find_summons`` when no enemy piece may be borrowed and no colour improvised, on
+    the bitboards of ``own_bits``: the same rows in the same order (orientation by
+    orientation, targets ascending)."""
+    rank = T.card_rank[card]
+    legendary = rank == LEGENDARY
+    own_kind = bits[13] if legendary else bits[12]
+    in_stock = (s[LSTOCK + seat] if legendary else s[STOCK + seat]) > 0
+    o0 = T.card_or_start[card]
+    for o in range(o0, o0 + T.card_or_n[card]):
+        lo, hi = _targets(bits, T.or_target_req[o], rank)
+        for k in range(T.or_ncells[o]):
+            if lo == 0 and hi == 0:
+                break
+            dc = T.or_cells[o, k, 1]
+            ml, mh = _own_at_least(bits, T.or_cells[o, k, 2])
+            ml, mh = shift(ml, mh, T.or_cells[o, k, 0] * 9 + dc)
+            lo &= ml & COLS_OK[dc + 8, 0]
+            hi &= mh & COLS_OK[dc + 8, 1]
+        while lo != 0:
+            t = trailing_zeros(lo)
+            lo &= lo - 1
+            if in_stock or summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+                n = _add(opts, n, slot, o, t)
+        while hi != 0:
+            t = trailing_zeros(hi) + LO_BITS
+            hi &= hi - 1
+            if in_stock or summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+                n = _add(opts, n, slot, o, t)
+    return n
 
 
 @njit(cache=True, inline="always", _nrt=False)

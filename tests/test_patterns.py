@@ -34,8 +34,9 @@ from core.layout import (
     STOCK,
     SUMMONED_N,
 )
+from core.patterns import anchor_squares, find_summons_bits, own_bits, reference_summons
 from core.patterns import card_summons as find_summons
-from core.patterns import reference_summons
+from core.patterns import find_summons as scan_summons
 from sim.content import parse_pattern
 
 REFERENCE_CARDS = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/cards.json"
@@ -340,6 +341,32 @@ def summons_coded(fn, s, card):
     rows = [tuple(int(x) for x in r) for r in opts[:n]]
     assert all(r[0] == K.OPT_SUMMON and r[1] & 15 == 7 for r in rows)
     return sorted((r[1] >> 4, r[2], r[3]) for r in rows)
+
+
+def test_bitboard_search_gives_the_anchor_search_rows_in_the_same_order():
+    """Players pick options by position in the list, so the bitboard search must not only
+    find the same summons as the anchor search but list them in the same order; both must
+    find exactly the plain reference scan's summons."""
+    rng = np.random.default_rng(99)
+    anchors = np.zeros(K.SCRATCH_ROWS, np.int32)
+    checked = 0
+    for b in range(120):
+        s = random_board(rng) if b % 2 else planted_board(rng)
+        for seat in range(2):
+            bits = own_bits(s, T, seat)
+            m = anchor_squares(s, T, seat, anchors)
+            for card in PATTERN_CARDS:
+                fast = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+                slow = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+                ref = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+                n = find_summons_bits(s, T, seat, card, 5, fast, 0, bits)
+                n2 = scan_summons(s, T, seat, card, 5, slow, 0, anchors, m, bits[12], bits[13])
+                assert n == n2 and np.array_equal(fast[:n], slow[:n]), (b, seat, cid(card))
+                n3 = reference_summons(s, T, seat, card, 5, ref, 0)
+                got = sorted(tuple(int(x) for x in r) for r in fast[:n])
+                assert got == sorted(tuple(int(x) for x in r) for r in ref[:n3]), (b, seat)
+                checked += n
+    assert checked > 1000
 
 
 # --- (b) orientation counts against the reference card file -----------------------------------
