@@ -22,9 +22,10 @@ _LINE_S = 15.0  # not a terminal: how often a line is printed
 
 
 def _kernel():
-    from core.kernel import play_chunk
+    """``play_games``: the one entry kernel every command plays through (core.kernel)."""
+    from core.kernel import play_games
 
-    return play_chunk
+    return play_games
 
 
 def engine_is_cached() -> bool | None:
@@ -59,8 +60,8 @@ def _remember(seconds: float):
 
 
 def _play_one_game():
-    """The engine's entry point, called once so that it compiles (or loads) every kernel a
-    chunk needs: one game of the smallest kind."""
+    """The engine's one entry kernel, called once so that it compiles (or loads) everything
+    a chunk needs: one game of the smallest kind (the checker-free kernel, as chunks run it)."""
     import numpy as np
 
     from core import constants as K
@@ -82,7 +83,6 @@ def _play_one_game():
         1,
         5,
         1,
-        0,
         64,
     )
 

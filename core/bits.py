@@ -9,8 +9,10 @@ and ``COLS_OK[d_col + 8]`` removes the targets whose cell would wrap to another 
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core.extending import intrinsic, overload
+
+from core.jit import njit
 
 LO_BITS = 63
 M_LO = (1 << LO_BITS) - 1
@@ -35,7 +37,7 @@ def _cols_ok() -> np.ndarray:
 COLS_OK = _cols_ok()
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def with_square(lo, hi, q):
     """The set plus square q."""
     if q < LO_BITS:
@@ -43,7 +45,7 @@ def with_square(lo, hi, q):
     return lo, hi | (np.int64(1) << (q - LO_BITS))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def shift(lo, hi, k):
     """The set of squares t such that t + k is in (lo, hi)."""
     if k > 0:

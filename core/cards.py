@@ -4,10 +4,9 @@ Decks are circular buffers (head = top card) because cards also go to the bottom
 action) and, later, on top (Kiskin Spirit). Discard piles are stacks (top = last).
 """
 
-from numba import njit
-
 from core.constants import CK_BEING, CK_FLARE, CK_LEGEND, EV_DRAW
 from core.events import log_event
+from core.jit import njit
 from core.layout import (
     DECK,
     DECK_CAP,
@@ -36,7 +35,7 @@ from core.rng import rand_below
 # --- circular queues ------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def q_pop_top(s, base, cap, head_f, cnt_f):
     """Remove and return the top card, or -1 if the pile is empty."""
     if s[cnt_f] == 0:
@@ -47,13 +46,13 @@ def q_pop_top(s, base, cap, head_f, cnt_f):
     return card
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def q_push_bottom(s, base, cap, head_f, cnt_f, card):
     s[base + (s[head_f] + s[cnt_f]) % cap] = card
     s[cnt_f] += 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def q_push_top(s, base, cap, head_f, cnt_f, card):
     s[head_f] = (s[head_f] + cap - 1) % cap
     s[base + s[head_f]] = card
@@ -77,17 +76,17 @@ def q_shuffle(s, base, cap, head_f, cnt_f):
 # --- per-seat piles -----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def deck_base(seat):
     return DECK + seat * DECK_CAP
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def hand_card(s, seat, slot):
     return s[HAND + seat * HAND_CAP + slot]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def hand_add(s, seat, card):
     n = s[HAND_N + seat]
     s[HAND + seat * HAND_CAP + n] = card
@@ -107,7 +106,7 @@ def hand_remove(s, seat, slot):
     return card
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def discard_own(s, seat, card):
     s[DISC + seat * DISC_CAP + s[DISC_N + seat]] = card
     s[DISC_N + seat] += 1

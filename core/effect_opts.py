@@ -1,11 +1,10 @@
 """Writing effect-target option rows (shared by the op families outside core.effects)."""
 
-from numba import njit
-
 from core.constants import OPT_TARGET
+from core.jit import njit
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def emit_target(opts, n, a, b, alt):
     """Append target (a, b) of alternative ``alt``; the last row stays free for a skip."""
     if n < opts.shape[0] - 1:

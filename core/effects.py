@@ -7,8 +7,6 @@ can be done"); an optional part adds an OPT_SKIP row; a single forced target is 
 without asking. Registers in the state (EFF_*) carry results between instructions.
 """
 
-from numba import njit
-
 from core.cards import deck_base, q_push_top
 from core.constants import (
     EV_EFFECT_PLACE,
@@ -30,6 +28,7 @@ from core.effects_cards import (
 from core.effects_mirror import mirror_apply, mirror_targets
 from core.effects_select import cond_more, region_more, support_ok, within_45
 from core.events import log_event
+from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -197,7 +196,7 @@ from core.pieces import (
 # geometry helpers
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _ref(s):
     """Reference square of regions: the being, or where it entered once it is gone."""
     b = s[EFF_BEING_SQ]
@@ -400,7 +399,7 @@ def _selected(s, T, i, q, seat):
 # moves
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _is_combat(s, T, i, q):
     kind = T.ops[i, I_MOVE_KIND]
     if kind == MK_COMBAT_ONCE:
@@ -410,7 +409,7 @@ def _is_combat(s, T, i, q):
     return kind == MK_COMBAT
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _can_enter(s, dest, mover_rank, combat):
     code = s[BOARD + dest]
     if code == 0:
@@ -439,7 +438,7 @@ def _dest_ok(s, T, i, q, d, seat):
     return True
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _emit(opts, n, a, b, alt):
     if n < opts.shape[0] - 1:  # keep one row free for a skip option
         opts[n, 0] = OPT_TARGET
@@ -619,7 +618,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def step_targets(s, T, ev, pc, opts):
     """Options for the instruction at ``pc`` (a choice block unions its alternatives)."""
     n = 0
@@ -635,7 +634,7 @@ def step_targets(s, T, ev, pc, opts):
 # carrying instructions out
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _weight(T, i):
     """Destroyed pieces an enemy victim of instruction ``i`` counts for (0, 1 or 2)."""
     f = T.ops[i, I_FLAGS]
@@ -801,7 +800,7 @@ def _run_automatic(s, T, ev, i):
     return True
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _width(T, pc):
     """Rows taken by the step at ``pc`` (a choice block includes its alternatives)."""
     if T.ops[pc, I_OP] == OP_CHOOSE:
@@ -889,7 +888,7 @@ def skip_step(s, T):
     s[EFF_PC] = pc + _width(T, pc)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def run_effect(s, T, ev, opts):
     """Run instructions until one needs a decision (returns its option count, options in
     ``opts``) or the program ends (returns 0)."""

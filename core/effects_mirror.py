@@ -7,11 +7,10 @@ A pattern symmetric about that line compiles into two orientations per axis (``*
 ``+`` swapped), so the summon option already chooses which side is mirrored.
 """
 
-from numba import njit
-
 from core.constants import EV_EFFECT_PLACE, LEGENDARY, SQ_RED
 from core.effect_opts import emit_target
 from core.events import log_event
+from core.jit import njit
 from core.layout import (
     BOARD,
     CUR,

@@ -6,9 +6,8 @@ needs from your pieces, steps that turn at most 45 degrees, and conditions about
 these only when an instruction uses one of the new bits, so base-game effects pay nothing.
 """
 
-from numba import njit
-
 from core.constants import HEROIC
+from core.jit import njit
 from core.layout import (
     BOARD,
     COLOUR,
@@ -64,7 +63,7 @@ def support_ok(s, T, i, q, seat):
     return n >= need
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def within_45(d, prev):
     """Direction ``d`` is the previous move's direction or one of its two neighbours."""
     if prev < 0:

@@ -5,9 +5,8 @@ that makes sense. The weights are a study parameter (sim/players.py has the defa
 names); W_* index both arrays.
 """
 
-from numba import njit
-
 from core.constants import CK_BEING, CK_LEGEND, COMMON, HEROIC, LEGENDARY
+from core.jit import njit
 from core.layout import (
     BOARD,
     COLOUR,

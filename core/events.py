@@ -3,12 +3,11 @@
 Kernels that do not need a log pass a zero-row array; logging then only counts lost rows.
 """
 
-from numba import njit
-
+from core.jit import njit
 from core.layout import EV_LOST, EV_N, TURN_NO
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def log_event(s, ev, kind, seat, a, b, c):
     """Append one event; ``seat`` is the seat it concerns (usually the one to move)."""
     n = s[EV_N]

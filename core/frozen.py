@@ -8,8 +8,6 @@ normal turn start with one action; the mark is cleared when that seat starts its
 normal turn (BGA action_malus: extra turns neither suffer nor clear it).
 """
 
-from numba import njit
-
 from core.cards import discard_own
 from core.constants import (
     EK_BEING,
@@ -24,6 +22,7 @@ from core.constants import (
     PH_FROZEN_CHOICE,
 )
 from core.events import log_event
+from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
     BORROW_ENEMY,
@@ -42,7 +41,7 @@ from core.layout import (
 )
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _row(opts, n, kind, a):
     if n < opts.shape[0]:
         opts[n, 0] = kind

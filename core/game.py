@@ -6,8 +6,6 @@ carries out one option row. Every player (random, greedy, search) goes through t
 so they share all the rules.
 """
 
-from numba import njit
-
 from core.cards import (
     discard_card,
     hand_add,
@@ -95,6 +93,7 @@ from core.frozen import (
     store_after_effect,
     thaw_options,
 )
+from core.jit import njit
 from core.layout import (
     ACTIONS_DONE,
     ACTIONS_LEFT,
@@ -202,7 +201,7 @@ SLOT_BITS = 4  # OPT_SUMMON column 1: hand slot + 16 * (improvised colour + 1)
 # small helpers
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _opt(opts, n, kind, a, b, c):
     if n < opts.shape[0]:
         opts[n, 0] = kind
@@ -231,7 +230,7 @@ def flare_halves(s, T, card, seat, opp):
 # options per phase
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def action_options(s, T, opts):
     """Place / summon / discard while actions are left, flares, the team pass, end turn.
 
@@ -284,7 +283,7 @@ def action_options(s, T, opts):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def claim_options(s, T, opts):
     n = 0
     for k in range(3):
@@ -296,7 +295,7 @@ def claim_options(s, T, opts):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _summon_pickup_options(s, T, opts):
     seat = s[COLOUR + s[CUR]]
     card = s[PEND_CARD]
@@ -320,7 +319,7 @@ def _summon_pickup_options(s, T, opts):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def phase_options(s, T, ev, opts):
     """Options of the pending decision (the effect phase recomputes its step's targets)."""
     ph = s[PHASE]
@@ -370,7 +369,7 @@ def phase_options(s, T, ev, opts):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _melee_setup_options(s, T, opts):
     """Both squares of every diamond pair not used yet."""
     n = 0

@@ -5,7 +5,6 @@ Returns 0 when the state is consistent, else a code naming the first broken inva
 """
 
 import numpy as np
-from numba import njit
 
 from core.constants import (
     CK_BEING,
@@ -21,6 +20,7 @@ from core.constants import (
     SR_FLARE,
     SR_LEGEND,
 )
+from core.jit import njit
 from core.layout import (
     BOARD,
     COLOUR,

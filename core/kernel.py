@@ -4,10 +4,21 @@ Each game is seeded from (study seed, game index) alone, so a batch gives the sa
 however it is split. Buffers are allocated once per call, never per action. Besides one
 result row per game, a batch extracts card events and task claims from each game's log
 (the Parquet tables ``card_events`` and ``task_claims``).
+
+One entry point: ``play_games`` is the only kernel the commands call to play (``kalarite
+play`` with one game and a full log, ``simulate``/``study`` in each Ray worker, the
+benchmarks), so they share one compiled kernel and one cache entry; ``play_chunk`` and
+``play_batch`` are plain Python views of it (``check``: ``play_games_checked``, the same
+loop with the invariant checker, which only the tests use and the commands never compile).
+``warm_up`` compiles ``play_games``, or loads it from the cache, before anything is timed or
+fanned out. Compile time (core.jit): one version per kernel; the turn loop, the players and
+the option generators are inlined into their single caller (``inline="always"``), since
+numba re-optimises a called kernel's whole tree of callees inside every caller.
 """
 
+import time
+
 import numpy as np
-from numba import njit
 
 from core.constants import (
     EV_CLAIM,
@@ -20,10 +31,12 @@ from core.constants import (
     HEROIC,
     LEGENDARY,
     MAX_OPTIONS,
+    MODE_HIGH_FORM,
     OPT_WIDTH,
 )
 from core.game import advance, apply_option
 from core.invariants import check_state
+from core.jit import njit
 from core.layout import (
     ACTIONS_DONE,
     COLOUR,
@@ -100,7 +113,7 @@ ERR_POLICY = -1
 ERR_LOG = 999
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, inline="always", _nrt=True)
 def workspace():
     """Scratch buffers of the lookahead players, allocated once per kernel call."""
     work = np.zeros((3, STATE_SIZE), np.int32)
@@ -109,7 +122,7 @@ def workspace():
     return work, wopts, ev0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=True)
 def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0):
     """Play the game in ``s`` to its end; with ``check`` run the invariant checker after
     every applied option. ``work``, ``wopts``, ``ev0``: the lookahead players' buffers
@@ -133,7 +146,7 @@ def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0):
     return 0
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, inline="always", _nrt=True)
 def _record(out, g, s, T, n_players, err):
     out[g, R_WINNER] = s[WINNER]
     out[g, R_FIRST] = s[FIRST]
@@ -160,7 +173,7 @@ def _record(out, g, s, T, n_players, err):
             out[g, b + S_COLUMN + c] = s[SCORE_COLOR + p * MAX_PLAYERS + c]
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, inline="always", _nrt=True)
 def _extract(s, ev, g, out, cev, nce, tcl, ntc):
     """Card events and task claims of game ``g`` from its log."""
     for i in range(s[EV_N]):
@@ -197,7 +210,6 @@ def _extract(s, ev, g, out, cev, nce, tcl, ntc):
     return nce, ntc
 
 
-@njit(cache=True, _nrt=True)
 def play_batch(
     T,
     mode,
@@ -215,26 +227,10 @@ def play_batch(
 ):
     """Result rows only, players without parameters (see ``play_chunk``)."""
     params = np.zeros((n_players, PP_WIDTH))
-    out, _, _ = play_chunk(
-        T,
-        mode,
-        n_players,
-        decks,
-        policies,
-        params,
-        seed_hi,
-        seed_lo,
-        first_index,
-        n_games,
-        turn_cap,
-        allow_no_effect,
-        check,
-        ev_rows,
-    )
-    return out
+    args = (T, mode, n_players, decks, policies, params, seed_hi, seed_lo, first_index)
+    return play_chunk(*args, n_games, turn_cap, allow_no_effect, check, ev_rows)[0]
 
 
-@njit(cache=True, _nrt=True)
 def play_chunk(
     T,
     mode,
@@ -251,20 +247,52 @@ def play_chunk(
     check,
     ev_rows,
 ):
+    """(result rows, card event rows, task claim rows) of ``play_games``, or with ``check``
+    of ``play_games_checked``."""
+    kernel = play_games_checked if check else play_games
+    out = kernel(
+        T,
+        mode,
+        n_players,
+        decks,
+        policies,
+        params,
+        seed_hi,
+        seed_lo,
+        first_index,
+        n_games,
+        turn_cap,
+        allow_no_effect,
+        ev_rows,
+    )
+    return out[0], out[1], out[2]
+
+
+@njit(cache=True, _nrt=True)
+def play_games(
+    T,
+    mode,
+    n_players,
+    decks,
+    policies,
+    params,
+    seed_hi,
+    seed_lo,
+    first_index,
+    n_games,
+    turn_cap,
+    allow_no_effect,
+    ev_rows,
+):
     """Play games ``first_index .. first_index + n_games - 1`` (the first seat is the game
     index modulo the seats). ``params[seat]`` holds that seat's policy parameters
-    (core.policy PP_*). Returns (result rows, card event rows, task claim rows); the last
-    two are empty when ``ev_rows`` is 0 (no log kept)."""
-    out = np.zeros((n_games, R_WIDTH), np.int64)
-    per_game = 0 if ev_rows == 0 else 400
-    cev = np.zeros((n_games * per_game, 5), np.int32)
-    tcl = np.zeros((n_games * (24 if ev_rows > 0 else 0), 5), np.int32)
+    (core.policy PP_*). Returns (result rows, card event rows, task claim rows, the last
+    game's final state, its event log); the card events and task claims are empty when
+    ``ev_rows`` is 0 (no log kept). Without the invariant checker (``play_games_checked``),
+    so that the commands never compile it."""
+    out, cev, tcl, s, opts, ev, work, wopts, ev0 = _buffers(n_games, ev_rows)
     nce = 0
     ntc = 0
-    s = np.zeros(STATE_SIZE, np.int32)
-    opts = np.zeros((MAX_OPTIONS, OPT_WIDTH), np.int32)
-    ev = np.zeros((ev_rows, 6), np.int32)
-    work, wopts, ev0 = workspace()
     for g in range(n_games):
         gi = first_index + g
         init_game(
@@ -281,10 +309,88 @@ def play_chunk(
             turn_cap,
             allow_no_effect,
         )
-        err = play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0)
-        if check and ev_rows > 0 and s[EV_LOST] > 0 and err == 0:
+        err = 0
+        n = advance(s, T, ev, opts)
+        while n > 0:  # play_to_end without the checker
+            seat = s[CONTROL]
+            k = choose(s, T, opts, n, policies[seat], params[seat], work, wopts, ev0)
+            if k < 0:
+                err = ERR_POLICY
+                break
+            apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+            n = advance(s, T, ev, opts)
+        _record(out, g, s, T, n_players, err)
+        if ev_rows > 0:
+            nce, ntc = _extract(s, ev, g, out, cev, nce, tcl, ntc)
+    return out, cev[:nce], tcl[:ntc], s, ev
+
+
+@njit(cache=True, _nrt=True)
+def play_games_checked(
+    T,
+    mode,
+    n_players,
+    decks,
+    policies,
+    params,
+    seed_hi,
+    seed_lo,
+    first_index,
+    n_games,
+    turn_cap,
+    allow_no_effect,
+    ev_rows,
+):
+    """``play_games`` running the invariant checker after every option (the tests): a
+    broken invariant ends the game with its code in the R_ERROR column, and so does a
+    game whose log overflowed (ERR_LOG)."""
+    out, cev, tcl, s, opts, ev, work, wopts, ev0 = _buffers(n_games, ev_rows)
+    nce = 0
+    ntc = 0
+    for g in range(n_games):
+        gi = first_index + g
+        init_game(
+            s,
+            T,
+            ev,
+            mode,
+            n_players,
+            decks,
+            gi % n_players,
+            seed_hi,
+            seed_lo,
+            gi,
+            turn_cap,
+            allow_no_effect,
+        )
+        err = play_to_end(s, T, ev, opts, policies, params, 1, work, wopts, ev0)
+        if ev_rows > 0 and s[EV_LOST] > 0 and err == 0:
             err = ERR_LOG
         _record(out, g, s, T, n_players, err)
         if ev_rows > 0:
             nce, ntc = _extract(s, ev, g, out, cev, nce, tcl, ntc)
-    return out, cev[:nce], tcl[:ntc]
+    return out, cev[:nce], tcl[:ntc], s, ev
+
+
+@njit(cache=True, inline="always", _nrt=True)
+def _buffers(n_games, ev_rows):
+    """Everything a batch writes, allocated once per call."""
+    out = np.zeros((n_games, R_WIDTH), np.int64)
+    per_game = 0 if ev_rows == 0 else 400
+    cev = np.zeros((n_games * per_game, 5), np.int32)
+    tcl = np.zeros((n_games * (24 if ev_rows > 0 else 0), 5), np.int32)
+    s = np.zeros(STATE_SIZE, np.int32)
+    opts = np.zeros((MAX_OPTIONS, OPT_WIDTH), np.int32)
+    ev = np.zeros((ev_rows, 6), np.int32)
+    work, wopts, ev0 = workspace()
+    return out, cev, tcl, s, opts, ev, work, wopts, ev0
+
+
+def warm_up(tables) -> float:
+    """Compile ``play_games`` (or load it from the kernel cache) without playing a game:
+    call it once in a driver before fanning out, so that workers only load the cache.
+    Returns the seconds it took."""
+    t0 = time.perf_counter()
+    two = np.zeros(2, np.int32)
+    play_games(tables, MODE_HIGH_FORM, 2, two, two, np.zeros((2, PP_WIDTH)), 0, 0, 0, 0, 1, 0, 0)
+    return time.perf_counter() - t0

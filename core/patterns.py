@@ -13,10 +13,10 @@ of the own-piece sets shifted by each cell's offset, for all targets at once.
 """
 
 import numpy as np
-from numba import njit
 
 from core.bits import COLS_OK, LO_BITS, shift, trailing_zeros, with_square
 from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON, SCRATCH_ROWS
+from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, NSQ, STOCK
 
 MAX_CELLS = 12
@@ -71,7 +71,7 @@ def compile_orientations(cells, target_req, marks):
     return out
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _square_at(sq, dr, dc):
     r = sq // 9 + dr
     c = sq % 9 + dc
@@ -328,7 +328,7 @@ def own_bits(s, T, seat):
     )
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _own_at_least(bits, r):
     if r <= COMMON:
         return bits[0], bits[1]
@@ -337,7 +337,7 @@ def _own_at_least(bits, r):
     return bits[4], bits[5]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _targets(bits, req, rank):
     """Squares the being may enter: an own piece of rank req..rank when the pattern needs
     one on the target, else an empty square or a piece of rank <= the being's."""
@@ -387,7 +387,7 @@ def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _add(opts, n, slot, o, t):
     if n < opts.shape[0] - SCRATCH_ROWS:
         opts[n, 0] = OPT_SUMMON

@@ -5,8 +5,6 @@ Keeping stock bookkeeping in these few functions is what lets the invariant chec
 team's shared colour in team play); the log names the seat whose turn it is.
 """
 
-from numba import njit
-
 from core.constants import (
     COMMON,
     EV_CONVERT,
@@ -19,25 +17,26 @@ from core.constants import (
     LEGENDARY,
 )
 from core.events import log_event
+from core.jit import njit
 from core.layout import BOARD, CONTROL, CUR, DESTROYED, LEG_TOTAL, LSTOCK, POOL_TOTAL, STOCK
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def owner_of(code):
     return code >> 2
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def rank_of(code):
     return code & 3
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def piece_code(owner, rank):
     return owner * 4 + rank
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def has_stock(s, seat, rank):
     """A piece of this rank can come from the seat's stock (legendary pieces are separate)."""
     if rank == LEGENDARY:
@@ -45,7 +44,7 @@ def has_stock(s, seat, rank):
     return s[STOCK + seat] > 0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def lift(s, sq):
     """Take the piece off ``sq`` back into its owner's stock; returns its code."""
     code = s[BOARD + sq]
@@ -58,7 +57,7 @@ def lift(s, sq):
     return code
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def put(s, sq, seat, rank):
     """Put a piece from the seat's stock on an empty square (caller checked the stock)."""
     if rank == LEGENDARY:
@@ -109,7 +108,7 @@ def pick_up(s, ev, sq, seat):
     log_event(s, ev, EV_PICKUP, s[CONTROL], sq, code, 0)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def can_upgrade(s, sq):
     code = s[BOARD + sq]
     r = code & 3
@@ -133,7 +132,7 @@ def upgrade(s, ev, sq, by_seat):
     log_event(s, ev, EV_UPGRADE, s[CUR], sq, s[BOARD + sq], 0)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def can_downgrade(s, sq):
     code = s[BOARD + sq]
     r = code & 3

@@ -17,11 +17,11 @@ with the best mean evaluation (a won game counts the win weight) is played.
 """
 
 import numpy as np
-from numba import njit
 
 from core.constants import OPT_CLAIM, PH_ACTION, PH_CLAIM, POL_GREEDY, POL_MC, POL_RANDOM
 from core.evaluate import N_WEIGHTS, evaluate
 from core.game import advance, apply_option
+from core.jit import njit
 from core.layout import CUR, GAME_OVER, PHASE, RNG, TURN_NO
 from core.rng import rand_below
 
@@ -77,14 +77,14 @@ def choose_random(s, opts, n):
     return rand_below(s, n)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _copy_row(dst, src):
     """``dst[:] = src`` without numba's runtime (a slice assignment needs it)."""
     for i in range(src.shape[0]):
         dst[i] = src[i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _option_value(s, T, opts, k, w, work, wopts, ev0):
     """Greedy value of option ``k``: apply it to a copy, run to the next decision, score."""
     seat = s[CUR]
@@ -95,7 +95,7 @@ def _option_value(s, T, opts, k, w, work, wopts, ev0):
     return evaluate(c, T, seat, w, wopts[0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def choose_greedy(s, T, opts, n, params, work, wopts, ev0):
     best = -np.inf
     ties = 0
@@ -114,7 +114,7 @@ def choose_greedy(s, T, opts, n, params, work, wopts, ev0):
     return pick
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _playout(s, T, seat, w, horizon, work, wopts, ev0):
     """Random play from ``work[1]`` for ``horizon`` turns; the value for ``seat``."""
     c = work[1]
@@ -127,7 +127,7 @@ def _playout(s, T, seat, w, horizon, work, wopts, ev0):
     return evaluate(c, T, seat, w, wopts[1])
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, inline="always", _nrt=True)
 def choose_mc(s, T, opts, n, params, work, wopts, ev0):
     if n == 1:
         return 0
@@ -148,7 +148,7 @@ def choose_mc(s, T, opts, n, params, work, wopts, ev0):
         total = 0.0
         for _ in range(playouts):
             c = work[1]
-            c[:] = s
+            _copy_row(c, s)
             _reseed(c, s)
             apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
             if c[GAME_OVER] == 1:
@@ -171,7 +171,7 @@ def _reseed(c, s):
         c[RNG + i] = v if v != 0 else 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=True)
 def choose(s, T, opts, n, policy, params, work, wopts, ev0):
     """Dispatch on the seat's policy code (constants.POL_*); -1 for an unknown code."""
     if n == 1:

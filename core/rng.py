@@ -6,19 +6,19 @@ scalars would otherwise complain about unsigned overflow). The global numpy RNG 
 """
 
 import numpy as np
-from numba import njit
 
+from core.jit import njit
 from core.layout import RNG
 
 M32 = 0xFFFFFFFF
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _rotl(x, k):
     return ((x << k) | (x >> (32 - k))) & M32
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _mul32(a, b):
     """(a * b) mod 2**32 without 64-bit overflow: split b into 16-bit halves."""
     lo = a * (b & 0xFFFF)
@@ -26,7 +26,7 @@ def _mul32(a, b):
     return (lo + hi) & M32
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _store(s, i, v):
     """Write a 32-bit unsigned word into the signed int32 state row."""
     s[i] = v - (1 << 32) if v >= (1 << 31) else v
@@ -59,7 +59,7 @@ def seed_game(s, seed_hi, seed_lo, game_index):
         next32(s)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def next32(s):
     s0 = np.int64(s[RNG]) & M32
     s1 = np.int64(s[RNG + 1]) & M32
@@ -80,7 +80,7 @@ def next32(s):
     return result
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def rand_below(s, n):
     """Uniform integer in [0, n) (Lemire's multiply-shift; n < 2**31)."""
     return (next32(s) * np.int64(n)) >> 32

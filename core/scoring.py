@@ -4,8 +4,6 @@ Scores belong to colours (a seat, or a team in team play). Melee keeps one colum
 opponent colour (SCORE_COLOR) and a seat's score is its lowest column.
 """
 
-from numba import njit
-
 from core.constants import (
     COMMON,
     EV_SCORE,
@@ -16,6 +14,7 @@ from core.constants import (
     SR_DESTRUCTION,
 )
 from core.events import log_event
+from core.jit import njit
 from core.layout import (
     BOARD,
     COLOUR,

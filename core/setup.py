@@ -1,7 +1,5 @@
 """A new game: stocks, shuffled decks, opening hands, the task display or starting pieces."""
 
-from numba import njit
-
 from core.cards import deck_base, draw_being, draw_flare, draw_legend, q_shuffle
 from core.constants import (
     MODE_DEATHMATCH,
@@ -12,6 +10,7 @@ from core.constants import (
     PH_SETUP,
 )
 from core.game import start_turn
+from core.jit import njit
 from core.layout import (
     ALLOW_NO_EFFECT,
     COLOUR,
@@ -130,7 +129,7 @@ def blank_state(s):
             s[HAND + p * HAND_CAP + k] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def init_game(
     s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, game_index, turn_cap, allow_no_effect
 ):

@@ -8,6 +8,8 @@ numba's reference counting skips null meminfos, so the type works in functions c
 with or without the runtime (``_nrt``). Only numba's public extension API is used.
 """
 
+import hashlib
+
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.datamodel import models
@@ -32,7 +34,14 @@ class TablesType(types.Type):
         self.field_dict = dict(self.fields)
         self.index = {name: i for i, (name, _) in enumerate(self.fields)}
         inner = ", ".join(f"{n}: {t}" for n, t in self.fields)
+        self._digest = hashlib.sha1(inner.encode()).hexdigest()[:12]
         super().__init__(name=f"Tables({inner})")
+
+    @property
+    def mangling_args(self):
+        """A short symbol name: the full name (every field's type) would be spelled out in
+        the symbol of every engine function, slowing down every compile."""
+        return f"Tables_{self._digest}", ()
 
 
 @register_model(TablesType)

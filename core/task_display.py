@@ -5,9 +5,8 @@ and not all of one type; a next task may not be the third of a type among the fo
 card that does not fit goes to the bottom of the task deck and another is drawn.
 """
 
-from numba import njit
-
 from core.cards import q_pop_top, q_push_bottom, q_shuffle
+from core.jit import njit
 from core.layout import (
     N_AVAIL,
     N_TASKS,

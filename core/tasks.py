@@ -7,9 +7,9 @@ Geometry (colours, centre, lines, diagonals, sides, corners) comes from the boar
 """
 
 import numpy as np
-from numba import njit
 
 from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
+from core.jit import njit
 from core.layout import (
     BOARD,
     DESTROYED,
@@ -121,7 +121,7 @@ def _diagonal_ok(s, T, seat, centre, d, min_pieces, min_up):
     return mine >= min_pieces and up >= min_up
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _in(lo, hi, q):
     """Is square q in the 81-square set held as two 64-bit words?"""
     if q < 64:
@@ -129,7 +129,7 @@ def _in(lo, hi, q):
     return (hi >> (q - 64)) & 1 == 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _with(lo, hi, q):
     """The set (lo, hi) plus square q."""
     if q < 64:

@@ -11,7 +11,7 @@ import numpy as np
 
 from core import constants as K
 from core.game import advance, apply_option
-from core.kernel import workspace
+from core.kernel import play_games, workspace
 from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
 from core.policy import choose
 from core.setup import init_game
@@ -58,41 +58,45 @@ def split_seed(seed: int) -> tuple[int, int]:
     return (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
 
 
+def _kernel_args(content: Content, cfg: GameConfig) -> tuple:
+    decks = np.array([content.deck_index(d) for d in cfg.decks], np.int32)
+    hi, lo = split_seed(cfg.seed)
+    mode = K.MODE_NAMES.index(cfg.mode)
+    pols, params = policy_codes(cfg.policies), policy_params(cfg.policies)
+    return content.tables, mode, len(cfg.decks), decks, pols, params, hi, lo
+
+
 def play_logged(content: Content, cfg: GameConfig):
-    """Play one game; returns (final state row, event rows)."""
+    """Play one game; returns (final state row, event rows). Runs in ``play_games``, the
+    kernel every command shares (core.kernel)."""
     cfg.validate(content)
-    T = content.tables
+    args = _kernel_args(content, cfg)
+    flag = int(cfg.beings_without_effects)
+    out = play_games(*args, cfg.game_index, 1, cfg.turn_cap, flag, LOG_ROWS)
+    s, ev = out[3], out[4]
+    if s[EV_LOST]:
+        raise RuntimeError("event log overflow")
+    return s, ev[: s[EV_N]].copy()
+
+
+def play_stepwise(content: Content, cfg: GameConfig):
+    """The same game driven from Python one decision at a time (init_game, advance,
+    choose, apply_option): the tests check it against ``play_logged``."""
+    cfg.validate(content)
+    T, mode, n, decks, pols, params, hi, lo = _kernel_args(content, cfg)
     s = np.zeros(STATE_SIZE, np.int32)
     ev = np.zeros((LOG_ROWS, K.EV_WIDTH), np.int32)
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    decks = np.array([content.deck_index(d) for d in cfg.decks], np.int32)
-    pols = policy_codes(cfg.policies)
-    hi, lo = split_seed(cfg.seed)
-    params = policy_params(cfg.policies)
     work, wopts, ev0 = workspace()
-    first = cfg.game_index % len(cfg.decks)
-    init_game(
-        s,
-        T,
-        ev,
-        K.MODE_NAMES.index(cfg.mode),
-        len(cfg.decks),
-        decks,
-        first,
-        hi,
-        lo,
-        cfg.game_index,
-        cfg.turn_cap,
-        int(cfg.beings_without_effects),
-    )
-    n = advance(s, T, ev, opts)
-    while n > 0:
+    flag = int(cfg.beings_without_effects)
+    first = cfg.game_index % n
+    init_game(s, T, ev, mode, n, decks, first, hi, lo, cfg.game_index, cfg.turn_cap, flag)
+    k = advance(s, T, ev, opts)
+    while k > 0:
         seat = s[CONTROL]  # the teammate after a team pass
-        k = choose(s, T, opts, n, pols[seat], params[seat], work, wopts, ev0)
-        apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
-        n = advance(s, T, ev, opts)
-    if s[EV_LOST]:
-        raise RuntimeError("event log overflow")
+        pick = choose(s, T, opts, k, pols[seat], params[seat], work, wopts, ev0)
+        apply_option(s, T, ev, opts[pick, 0], opts[pick, 1], opts[pick, 2], opts[pick, 3])
+        k = advance(s, T, ev, opts)
     return s, ev[: s[EV_N]].copy()
 
 

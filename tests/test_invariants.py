@@ -63,7 +63,7 @@ from core.layout import (
 from core.policy import choose_random
 from core.setup import init_game
 from sim.content import BASE_DECKS, load_content
-from sim.single_game import GameConfig, play_logged, replay_board, seat_colours
+from sim.single_game import GameConfig, play_logged, play_stepwise, replay_board, seat_colours
 
 CONTENT = load_content()
 T = CONTENT.tables
@@ -458,17 +458,25 @@ def test_logged_game_is_reproducible_and_game_index_matters():
     assert ev0.shape != ev1.shape or not np.array_equal(ev0, ev1)
 
 
-def test_logged_game_matches_the_batch_kernel():
-    """play_logged (Python loop) and play_batch (compiled loop) play the same game."""
-    for mode in MODES:
+def test_logged_game_matches_the_batch_kernel_and_the_python_loop():
+    """play_logged (the play_games kernel with a log), play_stepwise (a Python loop over
+    advance / choose / apply_option) and play_batch play the same game."""
+    cases = [(mode, ("random", "random")) for mode in MODES]
+    cases.append((K.MODE_HIGH_FORM, ("greedy", "random")))
+    for mode, policies in cases:
         cfg = GameConfig(
             decks=["sylvan", "highland"],
             mode=K.MODE_NAMES[mode],
             seed=SEED,
             game_index=3,
+            policies=policies,
             beings_without_effects=True,
         )
-        s, _ = play_logged(CONTENT, cfg)
+        s, ev = play_logged(CONTENT, cfg)
+        s2, ev2 = play_stepwise(CONTENT, cfg)
+        assert np.array_equal(s, s2) and np.array_equal(ev, ev2), (mode, policies)
+        if policies[0] != "random":
+            continue  # play_batch plays random seats only
         row = _batch(mode, ("sylvan", "highland"), 1, first=3, check=0, ev_rows=0)[0]
         assert row[R_WINNER] == s[WINNER]
         assert row[R_TURNS] == s[TURN_NO]
