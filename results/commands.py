@@ -8,10 +8,13 @@ input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 import json
 import pathlib
 
-from results.store import MANIFEST
+# results.store (pyarrow.dataset, pandas) is imported inside the handlers: the CLI builds its
+# parser on every command, and `kalarite play` should not pay a second for the report's imports
 
 
 def report_dir(run, out) -> pathlib.Path:
+    from results.store import MANIFEST
+
     out = pathlib.Path(out) if out else pathlib.Path(run) / "report"
     if out.exists() and not out.is_dir():
         raise OSError(f"--out {str(out)!r} exists and is not a directory")
