@@ -1,8 +1,11 @@
 """The benchmark suite: engine throughput, JIT speed-up, summon search, Ray scaling, memory,
-JIT warm-up. Timings are measured here, never asserted in tests.
+cold compile and warm start. Timings are measured here, never asserted in tests.
 
-Run with `kalarite bench` (full) or `kalarite bench --quick --json` (under a minute); `make
-bench` writes benchmarks/results/<date>.json.
+Run with `kalarite bench` (full) or `kalarite bench --quick --json` (a few minutes, most of
+it the cold compile); `make bench` writes benchmarks/results/latest.json. Engine speeds are
+per CPU-second of the (single-threaded) benchmark process, which is the wall time on an idle
+machine and stays meaningful on a shared one. `kalarite bench --baseline DIR` measures this
+checkout against another one side by side (benchmarks.side_by_side).
 """
 
 import json
@@ -43,12 +46,13 @@ def _content():
 def throughput(
     mode: str, policy: str, games: int, seed: int = 11, decks=("imperial", "highland")
 ) -> dict:
-    """Games on one core in this process (the kernel compiled beforehand)."""
-    from core.kernel import R_ACTIONS, R_DECISIONS, play_chunk
+    """Games on one core in this process (the kernel compiled beforehand), per CPU-second."""
+    from core.kernel import R_ACTIONS, R_DECISIONS, play_chunk, warm_up
     from sim.players import policy_codes, policy_params
 
     content = _content()
     T = content.tables
+    warm_up(T)  # compile / load the cache outside the timing
     specs = [policy] * len(decks)
     args = (
         T,
@@ -60,16 +64,18 @@ def throughput(
         0,
         seed,
     )
-    play_chunk(*args, 0, 2, 200, 0, 0, 0)  # compile / load the cache outside the timing
+    c0 = time.process_time()
     t0 = time.perf_counter()
     rows, _, _ = play_chunk(*args, 0, games, 200, 0, 0, 0)
-    dt = time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    dt = time.process_time() - c0
     return {
         "mode": mode,
         "policy": policy,
         "decks": "-vs-".join(decks),
         "games": games,
-        "seconds": round(dt, 3),
+        "cpu_s": round(dt, 3),
+        "wall_s": round(wall, 3),
         "games_per_s_per_core": round(games / dt, 1),
         "actions_per_s_per_core": round(float(rows[:, R_ACTIONS].sum()) / dt),
         "decisions_per_s_per_core": round(float(rows[:, R_DECISIONS].sum()) / dt),
@@ -202,33 +208,12 @@ def ray_scaling(games: int, chunk_size: int) -> dict:
     }
 
 
-_WARMUP_SNIPPET = """
-import time, numpy as np
-t0 = time.perf_counter()
-from sim.content import load_content
-from core.kernel import play_batch
-T = load_content().tables
-play_batch(T, 0, 2, np.array([0, 1], np.int32), np.zeros(2, np.int32), 0, 1, 0, 1, 200, 0, 0, 0)
-print(time.perf_counter() - t0)
-"""
+def start_times() -> dict:
+    """Cold compile (a first `kalarite play` into an empty kernel cache) and warm start
+    (the same command again), in a fresh process each (benchmarks.side_by_side)."""
+    from benchmarks.side_by_side import cold_and_warm
 
-
-def jit_warmup() -> dict:
-    """Import + compile + one game: with an empty kernel cache, then with the cache warm."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, KALARITE_NUMBA_CACHE=cache)
-        times = []
-        for _ in range(2):
-            out = subprocess.run(
-                [sys.executable, "-c", _WARMUP_SNIPPET],
-                env=env,
-                cwd=REPO,
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            times.append(float(out.stdout.strip().splitlines()[-1]))
-    return {"cold_cache_s": round(times[0], 1), "warm_cache_s": round(times[1], 2)}
+    return cold_and_warm(REPO)
 
 
 MULTI_SEAT = [
@@ -242,6 +227,16 @@ MULTI_SEAT = [
 
 def run(quick: bool) -> dict:
     res = {"machine": machine_info(), "quick": quick, "date": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    try:
+        res["commit"] = subprocess.run(
+            ["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+    except OSError:
+        res["commit"] = ""
+    st = start_times()
+    res["start"] = st
+    res["cold_compile_s"] = st["cold_compile_s"]
+    res["warm_start_s"] = st["warm_start_s"]
     hf = throughput("high-form", "random", 1000 if quick else 5000)
     res["random_high_form"] = hf
     res["actions_per_s_per_core"] = hf["actions_per_s_per_core"]
@@ -261,7 +256,20 @@ def run(quick: bool) -> dict:
         res[key] = throughput(mode, "random", 2000, decks=decks)
     res["summon_search"] = summon_search()
     res["large_study_memory"] = ray_run(200_000, 2, 2000, measure_memory=True)
-    res["jit_warmup"] = jit_warmup()
+    return res
+
+
+def run_baseline(baseline: str, quick: bool, rounds: int | None = None) -> dict:
+    """This checkout against ``baseline`` (another checkout), interleaved: every workload's
+    actions per CPU-second, cold compile and warm start, as ratios this / baseline."""
+    from benchmarks.side_by_side import compare
+
+    if not os.path.isdir(os.path.join(baseline, "core")):
+        raise ValueError(f"--baseline {baseline!r} is not a kalarite checkout (no core/)")
+    rounds = rounds or (3 if quick else 7)
+    res = compare(baseline, REPO, rounds, quick, compile_rounds=1)
+    res["machine"] = machine_info()
+    res["date"] = time.strftime("%Y-%m-%dT%H:%M:%S")
     return res
 
 
@@ -290,12 +298,18 @@ def markdown_table(res: dict) -> str:
                 f"{m['peak_rss_mib']} MiB",
             )
         )
-    if "jit_warmup" in res:
-        w = res["jit_warmup"]
+    if "start" in res:
+        w = res["start"]
         rows.append(
             (
-                "JIT warm-up: cold cache / warm cache",
-                f"{w['cold_cache_s']} s / {w['warm_cache_s']} s",
+                "cold compile: first `kalarite play`, empty cache (wall / CPU)",
+                f"{w['cold_compile_s']} s / {w['cold_compile_cpu_s']} s",
+            )
+        )
+        rows.append(
+            (
+                "warm start: `kalarite play` (wall / CPU)",
+                f"{w['warm_start_s']} s / {w['warm_start_cpu_s']} s",
             )
         )
     lines = [f"| {a} | {b} |" for a, b in rows]

@@ -6,14 +6,16 @@ of every source file of this package: any engine edit starts a fresh cache. Set
 KALARITE_NUMBA_CACHE to choose where the caches live.
 
 Reference counting: numba's runtime (NRT) increments and decrements the reference count of
-every array an engine function receives, on every call; with the Tables namedtuple (dozens
-of arrays) passed down to small helpers hundreds of times per action, those atomic updates
-took about three quarters of all cycles. The engine functions never allocate, so they are
+every array an engine function receives, on every call; with the tables (then a namedtuple
+of dozens of arrays, now one pointer: core.tables) passed down to small helpers hundreds of
+times per action, those atomic updates took about three quarters of all cycles. The engine
+functions never allocate, so they are
 compiled with ``_nrt=False`` (no reference counting; about 4.5x faster). Only functions
 that allocate (the kernel drivers, the invariant checker, the Monte Carlo player) keep the
 runtime, marked ``_nrt=True`` explicitly: a function without the flag would inherit its
-caller's setting. ``_nrt`` is a numba compiler
-option with a leading underscore, so pyproject pins the numba versions it was tested with.
+caller's setting. ``_nrt`` is a numba compiler option with a leading underscore, so
+pyproject pins the numba versions it was tested with. Engine modules import ``njit`` from
+core.jit (one compiled version per function).
 """
 
 import hashlib

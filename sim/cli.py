@@ -248,16 +248,24 @@ def cmd_demo(args):
 def cmd_bench(args):
     import json
 
-    from benchmarks.bench import markdown_table, run
+    from benchmarks.bench import markdown_table, run, run_baseline
 
-    res = run(quick=args.quick)
+    _positive(args.rounds, "--rounds")
+    if args.baseline:
+        from benchmarks.side_by_side import ratio_table
+
+        res = run_baseline(args.baseline, args.quick, args.rounds)
+        table = ratio_table
+    else:
+        res = run(quick=args.quick)
+        table = markdown_table
     if args.out:
         with open(args.out, "w") as f:
             json.dump(res, f, indent=2)
     if args.json:
         print(json.dumps(res))
     else:
-        print(markdown_table(res))
+        print(table(res))
 
 
 def _sub(sub, name, summary, lists=(), extra=""):
@@ -445,7 +453,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve(sub)
 
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
-    bench.add_argument("--quick", action="store_true", help="the short version (< 1 minute)")
+    bench.add_argument(
+        "--quick", action="store_true", help="the short version (a few minutes: cold compile)"
+    )
+    bench.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="measure side by side against another checkout (e.g. a git worktree of an older "
+        "commit), interleaved, and print the ratios",
+    )
+    bench.add_argument(
+        "--rounds", type=int, default=None, help="interleaved rounds with --baseline (7; 3 quick)"
+    )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--out", help="also write the JSON to this file")
     bench.set_defaults(func=cmd_bench)
