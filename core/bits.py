@@ -12,6 +12,7 @@ from llvmlite import ir
 from numba import types
 from numba.core.extending import intrinsic, overload
 
+from core.constants import DIRS
 from core.jit import njit
 
 LO_BITS = 63
@@ -35,6 +36,8 @@ def _cols_ok() -> np.ndarray:
 
 
 COLS_OK = _cols_ok()
+# the 8 king moves as (square offset, column offset), in core.constants.DIRS order
+KING = np.array([(dr * 9 + dc, dc) for dr, dc in DIRS], np.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -58,6 +61,19 @@ def shift(lo, hi, k):
             return (lo << k) & M_LO, ((hi << k) | (lo >> (LO_BITS - k))) & M_HI
         return np.int64(0), (lo << (k - LO_BITS)) & M_HI
     return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def neighbours(lo, hi):
+    """The squares a king move away from some square of the set (void squares included:
+    intersect with a set of real squares)."""
+    nl = np.int64(0)
+    nh = np.int64(0)
+    for d in range(8):
+        ml, mh = shift(lo, hi, KING[d, 0])
+        nl |= ml & COLS_OK[KING[d, 1] + 8, 0]
+        nh |= mh & COLS_OK[KING[d, 1] + 8, 1]
+    return nl, nh
 
 
 def trailing_zeros(x):

@@ -216,8 +216,15 @@ def _opt(opts, n, kind, a, b, c):
 def flare_halves(s, T, card, seat, opp):
     """Bitmask of the flare halves allowed against colour ``opp``: 1 upper, 2 lower."""
     me = s[COLOUR + seat]
-    upg = pieces_on_board(s, T, opp, HEROIC) - pieces_on_board(s, T, me, HEROIC)
-    allp = pieces_on_board(s, T, opp, COMMON) - pieces_on_board(s, T, me, COMMON)
+    upg = 0  # the opponent's upgraded pieces minus yours, in one pass over the board
+    allp = 0  # all pieces
+    for i in range(T.onboard.shape[0]):
+        code = s[BOARD + T.onboard[i]]
+        if code != 0:
+            d = (1 if (code >> 2) == opp else 0) - (1 if (code >> 2) == me else 0)
+            allp += d
+            if (code & 3) >= HEROIC:
+                upg += d
     m = 0
     if upg >= T.flare_x[card]:
         m |= 1

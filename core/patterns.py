@@ -14,7 +14,7 @@ of the own-piece sets shifted by each cell's offset, for all targets at once.
 
 import numpy as np
 
-from core.bits import COLS_OK, LO_BITS, shift, trailing_zeros, with_square
+from core.bits import COLS_OK, LO_BITS, shift, trailing_zeros
 from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON, SCRATCH_ROWS
 from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, NSQ, STOCK
@@ -285,47 +285,37 @@ def own_bits(s, T, seat):
     """The board as bitboards for the seat's summons: its pieces of rank >= 1, 2, 3, all
     pieces of rank >= 2 and 3, the playable squares (each a (lo, hi) pair, core.bits), then
     the seat's common+heroic and legendary piece counts."""
-    z = np.int64(0)
-    o1l, o1h, o2l, o2h, o3l, o3h, a2l, a2h, a3l, a3h, onl, onh = z, z, z, z, z, z, z, z, z, z, z, z
-    pool = 0
-    leg = 0
-    for i in range(T.onboard.shape[0]):
-        q = T.onboard[i]
-        code = s[BOARD + q]
-        r = code & 3
-        onl, onh = with_square(onl, onh, q)
-        if code == 0:
-            continue
-        if r >= HEROIC:
-            a2l, a2h = with_square(a2l, a2h, q)
-            if r == LEGENDARY:
-                a3l, a3h = with_square(a3l, a3h, q)
-        if (code >> 2) != seat:
-            continue
-        o1l, o1h = with_square(o1l, o1h, q)
-        if r >= HEROIC:
-            o2l, o2h = with_square(o2l, o2h, q)
-        if r == LEGENDARY:
-            o3l, o3h = with_square(o3l, o3h, q)
-            leg += 1
-        else:
-            pool += 1
+    o1l, o2l, o3l, a2l, a3l, onl, pool, leg = _word_bits(s, T, seat, 0, LO_BITS)
+    o1h, o2h, o3h, a2h, a3h, onh, pool2, leg2 = _word_bits(s, T, seat, LO_BITS, NSQ)
     return (
-        o1l,
-        o1h,
-        o2l,
-        o2h,
-        o3l,
-        o3h,
-        a2l,
-        a2h,
-        a3l,
-        a3h,
-        onl,
-        onh,
-        np.int64(pool),
-        np.int64(leg),
-    )
+        o1l, o1h, o2l, o2h, o3l, o3h, a2l, a2h, a3l, a3h, onl, onh, pool + pool2, leg + leg2
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def _word_bits(s, T, seat, start, end):
+    """``own_bits`` for the squares start..end-1, one word (bit q - start). Written without
+    branches (each set gains ``b * condition``) so that the compiler can vectorise it."""
+    z = np.int64(0)
+    o1, o2, o3, a2, a3, on = z, z, z, z, z, z
+    pool = z
+    leg = z
+    for q in range(start, end):
+        b = np.int64(1) << (q - start)
+        code = np.int64(s[BOARD + q])
+        r = code & 3
+        own = np.int64(code != 0) & np.int64((code >> 2) == seat)
+        up = np.int64(r >= HEROIC)
+        lg = np.int64(r == LEGENDARY)
+        on |= b * np.int64(T.sq_color[q] >= 0)
+        a2 |= b * up
+        a3 |= b * lg
+        o1 |= b * own
+        o2 |= b * (own & up)
+        o3 |= b * (own & lg)
+        leg += own & lg
+        pool += own & (1 - lg)
+    return o1, o2, o3, a2, a3, on, pool, leg
 
 
 @njit(cache=True, _nrt=False)

@@ -8,6 +8,7 @@ Geometry (colours, centre, lines, diagonals, sides, corners) comes from the boar
 
 import numpy as np
 
+from core.bits import LO_BITS, neighbours
 from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
 from core.jit import njit
 from core.layout import (
@@ -16,6 +17,7 @@ from core.layout import (
     LEGENDS_SUMMONED,
     MAX_PLAYERS,
     N_PLAYERS,
+    NSQ,
     SUMMONED_GREEN,
     SUMMONED_N,
     SUMMONED_RED,
@@ -140,29 +142,38 @@ def _with(lo, hi, q):
 @njit(cache=True, _nrt=False)
 def _chain(s, T, seat, ids, a, b):
     """Is an own piece with ids == a 8-connected through own pieces to one with ids == b?
-    (Grows the reached set until it stops changing: square sets are bitmasks, so nothing is
-    allocated.)"""
-    lo = np.int64(0)
-    hi = np.int64(0)
-    for i in range(T.onboard.shape[0]):
-        q = T.onboard[i]
-        if ids[q] == a and _side(s, seat, s[BOARD + q]) == 1:
-            lo, hi = _with(lo, hi, q)
-    grown = True
-    while grown:
-        grown = False
-        for i in range(T.onboard.shape[0]):
-            q = T.onboard[i]
-            if not _in(lo, hi, q):
-                continue
-            if ids[q] == b:
-                return True
-            for d in range(8):
-                n = T.nbr[q, d]
-                if n >= 0 and not _in(lo, hi, n) and _side(s, seat, s[BOARD + n]) == 1:
-                    lo, hi = _with(lo, hi, n)
-                    grown = True
-    return False
+    (Grows the reached set, a bitboard (core.bits), one king move at a time until it stops
+    changing.)"""
+    own_lo, lo, goal_lo = _chain_sets(s, seat, ids, a, b, 0, LO_BITS)
+    own_hi, hi, goal_hi = _chain_sets(s, seat, ids, a, b, LO_BITS, NSQ)
+    while True:
+        if (lo & goal_lo) != 0 or (hi & goal_hi) != 0:
+            return True
+        nl, nh = neighbours(lo, hi)
+        nl = (nl & own_lo) | lo
+        nh = (nh & own_hi) | hi
+        if nl == lo and nh == hi:
+            return False
+        lo, hi = nl, nh
+
+
+@njit(cache=True, _nrt=False)
+def _chain_sets(s, seat, ids, a, b, start, end):
+    """One word (squares start..end-1) of: own pieces, own pieces with ids == a, squares
+    with ids == b."""
+    own = np.int64(0)
+    seed = np.int64(0)
+    goal = np.int64(0)
+    for q in range(start, end):
+        bit = np.int64(1) << (q - start)
+        if ids[q] == b:
+            goal |= bit
+        code = s[BOARD + q]
+        if code != 0 and (code >> 2) == seat:
+            own |= bit
+            if ids[q] == a:
+                seed |= bit
+    return own, seed, goal
 
 
 @njit(cache=True, _nrt=False)

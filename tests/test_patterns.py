@@ -37,6 +37,7 @@ from core.layout import (
 from core.patterns import anchor_squares, find_summons_bits, own_bits, reference_summons
 from core.patterns import card_summons as find_summons
 from core.patterns import find_summons as scan_summons
+from core.scoring import pieces_on_board
 from sim.content import parse_pattern
 
 REFERENCE_CARDS = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/cards.json"
@@ -341,6 +342,35 @@ def summons_coded(fn, s, card):
     rows = [tuple(int(x) for x in r) for r in opts[:n]]
     assert all(r[0] == K.OPT_SUMMON and r[1] & 15 == 7 for r in rows)
     return sorted((r[1] >> 4, r[2], r[3]) for r in rows)
+
+
+def test_own_bits_and_piece_counts_read_the_board():
+    """The search's bitboards (built without branches) and ``pieces_on_board`` (a loop over
+    all 81 squares) against a plain reading of random boards of three colours."""
+    rng = np.random.default_rng(17)
+    for b in range(60):
+        s = three_colour_board(rng) if b % 2 else random_board(rng)
+        for seat in range(3):
+            bits = [int(x) for x in own_bits(s, T, seat)]
+            want = []
+            for owner, rank in ((seat, 1), (seat, 2), (seat, 3), (None, 2), (None, 3)):
+                squares = [
+                    q
+                    for q in range(81)
+                    if s[BOARD + q]
+                    and s[BOARD + q] & 3 >= rank
+                    and owner in (None, s[BOARD + q] >> 2)
+                ]
+                want += [sum(1 << q for q in squares if q < 63)]
+                want += [sum(1 << (q - 63) for q in squares if q >= 63)]
+            want += [sum(1 << q for q in ONBOARD if q < 63)]
+            want += [sum(1 << (q - 63) for q in ONBOARD if q >= 63)]
+            mine = [int(c) for c in s[BOARD : BOARD + 81] if c and c >> 2 == seat]
+            want += [sum(1 for c in mine if c & 3 < 3), sum(1 for c in mine if c & 3 == 3)]
+            assert bits == want, (b, seat)
+            for rank in (1, 2, 3):
+                count = sum(1 for c in mine if c & 3 >= rank)
+                assert pieces_on_board(s, T, seat, rank) == count, (b, seat, rank)
 
 
 def test_bitboard_search_gives_the_anchor_search_rows_in_the_same_order():

@@ -784,3 +784,44 @@ def test_loader_wrong_count(tmp_path):
     cut = text.rindex("[[task]]")
     with pytest.raises(ValueError, match=r"tasks\.toml: expected 24 tasks, found 23"):
         load_tasks(_write(tmp_path, text[:cut]))
+
+
+def _bfs_chain(s, T, seat, ids, a, b):
+    """Oracle for the chain tasks: breadth-first search over own pieces."""
+    own = {int(q) for q in T.onboard if s[BOARD + q] != 0 and s[BOARD + q] >> 2 == seat}
+    todo = [q for q in own if ids[q] == a]
+    seen = set(todo)
+    while todo:
+        q = todo.pop()
+        if ids[q] == b:
+            return True
+        for n in T.nbr[q]:
+            if n >= 0 and int(n) in own and int(n) not in seen:
+                seen.add(int(n))
+                todo.append(int(n))
+    return False
+
+
+def test_chain_search_matches_breadth_first_search_on_random_boards():
+    """The bitboard flood fill of the side and corner chains against a plain search."""
+    import numpy as np
+    from task_positions import tables
+
+    from core.tasks import _chain
+
+    T = tables()
+    rng = np.random.default_rng(3)
+    held = 0
+    for _ in range(300):
+        s = board(EMPTY)
+        s[N_PLAYERS] = 2
+        density = rng.choice([0.3, 0.5, 0.7])
+        for q in T.onboard:
+            if rng.random() < density:
+                s[BOARD + q] = int(rng.integers(2)) * 4 + int(rng.integers(1, 4))
+        for seat in range(2):
+            for ids, a, b in ((T.side_id, 0, 1), (T.side_id, 2, 3), (T.corner_id, 0, 1)):
+                want = _bfs_chain(s, T, seat, ids, a, b)
+                assert _chain(s, T, seat, ids, a, b) == want
+                held += want
+    assert 50 < held < 1750  # both answers occur often (1800 checks)
