@@ -64,6 +64,7 @@ PH_CLAIM = 6  # High Form end of turn: claim one task
 PH_SETUP = 7  # Deathmatch: the starting pieces (duel: second seat; melee: last seat)
 PH_OVER = 8
 PH_COLOUR = 9  # melee: choose the colour column a point goes to
+PH_TURN_END = 10  # a player's lookahead copy reached the end of the turn (core.lookahead)
 PHASE_NAMES = (
     "action",
     "place-pickup",
@@ -75,6 +76,7 @@ PHASE_NAMES = (
     "setup",
     "over",
     "colour",
+    "turn-end",
 )
 
 # --- option kinds (column 0 of an option row; columns 1..3 are arguments) ------------------
@@ -193,4 +195,5 @@ SR_FLARE = 3
 POL_RANDOM = 0
 POL_GREEDY = 1
 POL_MC = 2
-POLICY_NAMES = ("random", "greedy", "mc")
+POL_PLANNER = 3
+POLICY_NAMES = ("random", "greedy", "mc", "planner")

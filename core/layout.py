@@ -150,4 +150,7 @@ PEND_CARD = SETUP_PAIRS + 1
 PEND_ORIENT = PEND_CARD + 1
 PEND_TARGET = PEND_ORIENT + 1
 
-STATE_SIZE = PEND_TARGET + 1
+# --- players ------------------------------------------------------------------------------------
+LOOKAHEAD = PEND_TARGET + 1  # 1 in a player's lookahead copy: the turn stops before its draws
+
+STATE_SIZE = LOOKAHEAD + 1
