@@ -245,6 +245,46 @@ def cmd_demo(args):
     return run_demo(args.out, args.games, args.workers, overwrite=args.overwrite)
 
 
+def cmd_players(args):
+    from sim.players_view import load_ladder, player_rows, players_text
+
+    ladder = load_ladder(args.ladder)
+    rows = player_rows(ladder)
+    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder))
+
+
+def cmd_ladder(args):
+    import shlex
+
+    from cluster.runner import run_study
+    from sim.content import load_content
+    from sim.ladder import LADDER_PLAYERS, ladder_result, ladder_study, write_json
+    from sim.players import parse_policy
+
+    players = [p.strip() for p in args.players.split(",")] if args.players else LADDER_PLAYERS
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise CliError("--players needs two or more different players")
+    for p in players:
+        parse_policy(p)
+    _positive(args.games, "--games")
+    _positive(args.workers, "--workers")
+    content = load_content()
+    study = ladder_study(content, players, args.games, args.seed)
+    summary = run_study(study, content, args.out, workers=args.workers, overwrite=args.overwrite)
+    print(f"kalarite: {summary.line()}")
+    command = "kalarite ladder " + " ".join(
+        shlex.quote(x)
+        for x in (
+            ["--out", args.out, "--games", str(args.games), "--seed", str(args.seed)]
+            + (["--players", args.players] if args.players else [])
+        )
+    )
+    result = ladder_result(args.out, players, content, command, args.speed_seconds)
+    write_json(result, args.result)
+    print(f"kalarite: ladder -> {args.result}")
+    return 0
+
+
 def cmd_bench(args):
     import json
 
@@ -443,6 +483,48 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_commands(sub)
 
     _add_serve(sub)
+
+    players = _sub(
+        sub,
+        "players",
+        "list the players and profiles with their speed and strength",
+        ("players",),
+    )
+    players.add_argument("--json", action="store_true", help="print a JSON list of objects")
+    players.add_argument(
+        "--ladder", default=None, help="ladder file (default: benchmarks/results/ladder.json)"
+    )
+    players.set_defaults(func=cmd_players)
+
+    ladder = _sub(
+        sub,
+        "ladder",
+        "rate the players: round-robin games on Ray, Bradley-Terry ratings",
+        ("players",),
+    )
+    ladder.add_argument("--out", required=True, help="dataset directory of the ladder games")
+    ladder.add_argument(
+        "--games",
+        type=int,
+        default=25,
+        help="games per matchup: per pair of players, mode "
+        "and ordered deck pairing (default 25: 225 per pair and mode)",
+    )
+    ladder.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
+    ladder.add_argument(
+        "--players",
+        default=None,
+        help="players and profiles, weakest first (default: random,greedy,mc,planner)",
+    )
+    ladder.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
+    ladder.add_argument(
+        "--result", default="benchmarks/results/ladder.json", help="where the ladder goes"
+    )
+    ladder.add_argument(
+        "--speed-seconds", type=float, default=5.0, help="CPU seconds to time each player"
+    )
+    ladder.add_argument("--overwrite", action="store_true", help="replace a different study")
+    ladder.set_defaults(func=cmd_ladder)
 
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument("--quick", action="store_true", help="the short version (< 1 minute)")
