@@ -124,7 +124,7 @@ def advance_turn(c, T, ev, opts, listing):
         else:
             n = phase_options(c, T, ev, opts)
         if ph == PH_EFFECT and n == 0:
-            _effect_done(c, T)
+            _effect_done(c, T, ev)
             continue
         if n == 0:
             if ph == PH_CLAIM:
