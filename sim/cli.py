@@ -212,6 +212,35 @@ def cmd_ladder(args):
     return 0
 
 
+def cmd_tune(args):
+    from sim.players import parse_policy
+    from sim.tune import tune
+
+    for flag in ("iterations", "population", "games", "validation", "workers"):
+        _positive(getattr(args, flag), f"--{flag}")
+    if args.population < 2:
+        raise CliError("--population must be at least 2")
+    if not args.name.replace("-", "_").isidentifier():
+        raise CliError(f"--name {args.name!r}: letters, digits, '-' and '_' only")
+    parse_policy(args.player)
+    parse_policy(args.opponent)
+    prof = tune(
+        args.player,
+        args.opponent,
+        args.name,
+        iterations=args.iterations,
+        population=args.population,
+        games=args.games,
+        validation=args.validation,
+        seed=args.seed,
+        workers=args.workers,
+        path=args.profiles,
+        log=lambda line: print(f"kalarite: {line}", flush=True),
+    )
+    print(f"kalarite: profile {prof.name!r} -> {args.profiles or 'sim/profiles/players.toml'}")
+    return 0
+
+
 def cmd_bench(args):
     import json
 
@@ -275,7 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="run the default demo study and write its report")
     demo.add_argument("--out", default="runs/demo")
-    demo.add_argument("--games", type=int, default=2000, help="games per matchup")
+    demo.add_argument(
+        "--games", type=int, default=None, help="games per matchup (default: the spec's 400)"
+    )
     demo.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
     demo.set_defaults(func=cmd_demo)
 
@@ -318,6 +349,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ladder.add_argument("--overwrite", action="store_true", help="replace a different study")
     ladder.set_defaults(func=cmd_ladder)
+
+    tune = sub.add_parser(
+        "tune", help="search a player's evaluation weights (cross-entropy method on Ray)"
+    )
+    tune.add_argument("--player", default="planner", help="player or profile to start from")
+    tune.add_argument("--opponent", default="greedy", help="player to beat")
+    tune.add_argument("--name", required=True, help="name of the profile to write")
+    tune.add_argument("--iterations", type=int, default=6)
+    tune.add_argument("--population", type=int, default=12, help="candidates per iteration")
+    tune.add_argument("--games", type=int, default=72, help="games per candidate")
+    tune.add_argument("--validation", type=int, default=400, help="games to rate the result")
+    tune.add_argument("--seed", type=int, default=1)
+    tune.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
+    tune.add_argument(
+        "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
+    )
+    tune.set_defaults(func=cmd_tune)
 
     bench = sub.add_parser("bench", help="measure engine and Ray throughput")
     bench.add_argument("--quick", action="store_true", help="the short version (< 1 minute)")

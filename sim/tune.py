@@ -18,7 +18,7 @@ import numpy as np
 
 from core import constants as K
 from core.evaluate import WEIGHT_NAMES
-from sim.players import Profile, resolve, save_profile
+from sim.players import Profile, load_profiles, resolve, save_profile
 
 TUNED_WEIGHTS = tuple(w for w in WEIGHT_NAMES if w != "win")
 MODES = ("high-form", "deathmatch")
@@ -95,8 +95,9 @@ def tune(
 
     from sim.content import BASE_DECKS
 
-    player, weights, settings = resolve(base)
-    resolve(opponent)
+    profiles = load_profiles() | (load_profiles(path) if path else {})
+    player, weights, settings = resolve(base, profiles)
+    resolve(opponent, profiles)
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     owned = not ray.is_initialized()
     if owned:
@@ -108,8 +109,9 @@ def tune(
     history = []
     try:
         for it in range(iterations):
-            cands = [mean] + [mean + spread * rng.standard_normal(mean.size)
-                              for _ in range(population - 1)]
+            cands = [mean] + [
+                mean + spread * rng.standard_normal(mean.size) for _ in range(population - 1)
+            ]
             deals = _deals(games, BASE_DECKS)
             it_seed = seed * 1000 + it
             specs = [
@@ -123,10 +125,17 @@ def tune(
             elite = np.array([cands[i] for i in order[: max(2, int(population * ELITE))]])
             mean = elite.mean(axis=0)
             spread = np.maximum(elite.std(axis=0), MIN_SPREAD * 0.25)
-            history.append({"iteration": it, "best": float(scores[order[0]]),
-                            "mean_of_population": float(np.mean(scores))})
-            log(f"tune: iteration {it + 1}/{iterations}: best {scores[order[0]]:.3f}, "
-                f"population mean {np.mean(scores):.3f}")
+            history.append(
+                {
+                    "iteration": it,
+                    "best": float(scores[order[0]]),
+                    "mean_of_population": float(np.mean(scores)),
+                }
+            )
+            log(
+                f"tune: iteration {it + 1}/{iterations}: best {scores[order[0]]:.3f}, "
+                f"population mean {np.mean(scores):.3f}"
+            )
         final = weights | {k: round(float(v), 4) for k, v in zip(TUNED_WEIGHTS, mean, strict=True)}
         deals = _deals(validation, BASE_DECKS)
         spec = _spec(player, settings, final)
