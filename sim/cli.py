@@ -180,6 +180,17 @@ def cmd_players(args):
     print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder))
 
 
+def _finished(out, study) -> bool:
+    """Does ``out`` hold this study, complete?"""
+    from results.store import read_manifest
+
+    try:
+        m = read_manifest(out)
+    except (OSError, ValueError):
+        return False
+    return m.get("status") == "complete" and m.get("study") == study.to_dict()
+
+
 def cmd_ladder(args):
     import shlex
 
@@ -197,8 +208,13 @@ def cmd_ladder(args):
     _positive(args.workers, "--workers")
     content = load_content()
     study = ladder_study(content, players, args.games, args.seed)
-    summary = run_study(study, content, args.out, workers=args.workers, overwrite=args.overwrite)
-    print(f"kalarite: {summary.line()}")
+    if not args.overwrite and _finished(args.out, study):
+        print(f"kalarite: {args.out} already holds these ladder games: rating them")
+    else:
+        summary = run_study(
+            study, content, args.out, workers=args.workers, overwrite=args.overwrite
+        )
+        print(f"kalarite: {summary.line()}")
     command = "kalarite ladder " + " ".join(
         shlex.quote(x)
         for x in (

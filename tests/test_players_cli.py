@@ -47,11 +47,14 @@ def test_bradley_terry_recovers_known_strengths():
         for j in range(i + 1, 3):
             p = 1 / (1 + 10 ** ((true[j] - true[i]) / 400))
             games += [(i, j, float(rng.random() < p)) for _ in range(3000)]
-    r = bradley_terry(["a", "b", "c"], games)
+    fit = bradley_terry(["a", "b", "c"], games)
+    r = fit["ratings"]
     assert r["a"]["rating"] == 0.0
     for name, want in zip("bc", true[1:], strict=True):
         assert r[name]["rating_lo"] < want < r[name]["rating_hi"]
         assert r[name]["rating_hi"] - r[name]["rating_lo"] < 80
+    step = fit["steps"][1]  # c over b: 200 Elo
+    assert step["player"] == "c" and step["difference_lo"] < 200 < step["difference_hi"]
 
 
 def test_a_small_ladder_runs_and_rates(capsys, tmp_path):
@@ -64,7 +67,8 @@ def test_a_small_ladder_runs_and_rates(capsys, tmp_path):
     lad = json.loads(result.read_text())
     assert lad["command"].startswith("kalarite ladder --out ")
     assert [p["name"] for p in lad["players"]] == ["random", "greedy"]
-    assert lad["players"][0]["rating"] == 0.0 and math.isfinite(lad["players"][1]["rating"])
+    assert lad["rating_anchor"] == "greedy" and lad["players"][1]["rating"] == 0.0
+    assert math.isfinite(lad["players"][0]["rating"]) and len(lad["steps"]) == 1
     h2h = lad["head_to_head"]
     assert {(h["player"], h["opponent"], h["mode"]) for h in h2h} == {
         ("greedy", "random", "high-form"),
