@@ -321,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run the default demo study and write its report")
     demo.add_argument("--out", default="runs/demo")
     demo.add_argument(
-        "--games", type=int, default=None, help="games per matchup (default: the spec's 400)"
+        "--games", type=int, default=None, help="games per matchup (default: the spec's 300)"
     )
     demo.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
     demo.set_defaults(func=cmd_demo)
