@@ -39,14 +39,12 @@ SHARE_LABELS = {
 
 
 def _sql(d) -> str:
-    score = [f"coalesce(seat{s}_score, -1000000)" for s in range(4)]
+    columns = {r["column_name"] for r in d.rows("DESCRIBE games_raw")}
+    seats = [s for s in range(4) if f"seat{s}_score" in columns]  # older datasets: 2 seats
+    score = [f"coalesce(seat{s}_score, -1000000)" for s in seats]
     top = f"greatest({', '.join(score)})"
     at_top = " + ".join(f"(CASE WHEN {sc} = {top} THEN 1 ELSE 0 END)" for sc in score)
-    n_players = (
-        "n_players"
-        if "n_players" in {r["column_name"] for r in d.rows("DESCRIBE games_raw")}
-        else "2"
-    )
+    n_players = "n_players" if "n_players" in columns else "2"
     return (
         f"SELECT mode, policies, {n_players} AS n_players, count(*) AS games, "
         "count(*) FILTER (WHERE end_reason = 'score') AS by_score, "
@@ -166,7 +164,7 @@ def weak_play_warnings(dec: dict, mode_labels: dict) -> list:
     return out
 
 
-def html(summary: dict, table, esc, mode_labels: dict) -> str:
+def html(summary: dict, table, esc, mode_labels: dict, rests_on) -> str:
     """The report section's body: one table per mode, a row per seat-policy list."""
     dec = summary.get("decisiveness") or {}
     if not dec:
@@ -204,7 +202,8 @@ def html(summary: dict, table, esc, mode_labels: dict) -> str:
                     "score target",
                 ],
                 rows,
-                f"{mode_labels.get(mode, mode)}: how the games were decided.",
+                f"{esc(mode_labels.get(mode, mode))}: how the games were decided. "
+                + rests_on(e["games"]),
                 left=1,
             )
         )

@@ -29,7 +29,7 @@ ELITE = 0.25
 def _spec(player, settings, weights) -> str:
     parts = [player]
     parts += [f"{k}={v}" for k, v in settings.items()]
-    parts += [f"{k}={weights[k]!r}" for k in TUNED_WEIGHTS]
+    parts += [f"{k}={float(weights[k])!r}" for k in TUNED_WEIGHTS]
     return ":".join(parts)
 
 
@@ -101,7 +101,12 @@ def tune(
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     owned = not ray.is_initialized()
     if owned:
-        ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        ray.init(  # a Ray of our own, like the study runner: never someone else's cluster
+            address="local",
+            num_cpus=workers or os.cpu_count(),
+            include_dashboard=False,
+            log_to_driver=False,
+        )
     remote = ray.remote(play_games)
     rng = np.random.default_rng(seed)
     mean = np.array([weights[k] for k in TUNED_WEIGHTS])
