@@ -25,7 +25,7 @@ SCORE_TARGETS = {
     ("melee", 3): 12,
     ("melee", 4): 10,
 }
-WEAK_SHARE = 0.5  # "most games": more than half
+WEAK_SHARE = 0.5  # "most games": more than half (see _weakness)
 # the player the warning names: the strongest that still plays a large study quickly
 # (README "Players"; `kalarite players` shows the ladder it comes from)
 STRONG_PLAYER = "planner"
@@ -39,14 +39,12 @@ SHARE_LABELS = {
 
 
 def _sql(d) -> str:
-    score = [f"coalesce(seat{s}_score, -1000000)" for s in range(4)]
+    columns = {r["column_name"] for r in d.rows("DESCRIBE games_raw")}
+    seats = [s for s in range(4) if f"seat{s}_score" in columns]  # older datasets: 2 seats
+    score = [f"coalesce(seat{s}_score, -1000000)" for s in seats]
     top = f"greatest({', '.join(score)})"
     at_top = " + ".join(f"(CASE WHEN {sc} = {top} THEN 1 ELSE 0 END)" for sc in score)
-    n_players = (
-        "n_players"
-        if "n_players" in {r["column_name"] for r in d.rows("DESCRIBE games_raw")}
-        else "2"
-    )
+    n_players = "n_players" if "n_players" in columns else "2"
     return (
         f"SELECT mode, policies, {n_players} AS n_players, count(*) AS games, "
         "count(*) FILTER (WHERE end_reason = 'score') AS by_score, "
@@ -100,41 +98,73 @@ def _pct(x) -> str:
     return "–" if x is None else f"{100 * x:.0f}%"
 
 
+def _weakness(e) -> str | None:
+    """'weak': most games tied on points, or most ended by deck exhaustion with the winners
+    far from the goal (under half the score target): the tie-breakers or the deck count
+    decided them. 'deck': most ended by deck exhaustion, yet the points decided them."""
+    ties, deck = e["tie_on_points"] or 0, e["by_deck"] or 0
+    target, mean = e["score_target"], e["mean_winning_score"]
+    far = target is None or mean is None or mean < target / 2
+    if ties > WEAK_SHARE or (deck > WEAK_SHARE and far):
+        return "weak"
+    if deck > WEAK_SHARE:
+        return "deck"
+    return None
+
+
+def _facts(label, e) -> str:
+    target = e["score_target"]
+    score = f"{e['mean_winning_score']:.1f}" + (f" of the {target} needed" if target else "")
+    return (
+        f"{label}: {_pct(e['by_deck'])} of the games ended because a deck ran out and "
+        f"{_pct(e['tie_on_points'])} were tied on points (decided by tie-breakers); the "
+        f"winners scored {score} on average."
+    )
+
+
 def weak_play_warnings(dec: dict, mode_labels: dict) -> list:
-    """A severe warning per mode whose games were mostly decided by tie-breakers or by deck
-    exhaustion, naming the player to use instead."""
+    """Per mode: a severe warning (the report's first screen) when the games of some players
+    were too weak for their balance numbers to mean much, naming the player to use instead;
+    a plain note when most games ran out of cards but were still decided on points."""
     out = []
     for mode, e in dec.items():
-        by_deck, ties = e["by_deck"] or 0, e["tie_on_points"] or 0
-        if by_deck <= WEAK_SHARE and ties <= WEAK_SHARE:
+        label = mode_labels.get(mode, mode)
+        groups = e["by_policies"]
+        weak = [p for p, x in groups.items() if _weakness(x) == "weak"]
+        if not weak:
+            if _weakness(e) is not None:
+                out.append(
+                    {
+                        "kind": "deck_exhaustion",
+                        "severe": False,
+                        "mode": mode,
+                        "text": _facts(label, e) + " Most games ran out of cards before "
+                        "anyone reached the target, but the points decided them: the balance "
+                        "numbers rest on the players' scores, not on the tie-breakers.",
+                    }
+                )
             continue
-        target = e["score_target"]
-        score = f"{e['mean_winning_score']:.1f}" + (f" of the {target} needed" if target else "")
-        weakest = [p for p, x in e["by_policies"].items() if _weak(x)]
-        out.append(
-            {
-                "kind": "weak_play",
-                "severe": True,
-                "mode": mode,
-                "text": f"{mode_labels.get(mode, mode)}: {_pct(by_deck)} of the games ended "
-                f"because a deck ran out and {_pct(ties)} were tied on points (decided by "
-                f"tie-breakers); the winners scored {score} on average. Play this weak rarely "
-                "reaches the game's goal, so these balance numbers describe the players more "
-                f"than the game. Play the study again with a stronger player, e.g. "
-                f"--policy {STRONG_PLAYER} (`kalarite players` lists the players with their "
-                "strength and speed)"
-                + (f"; weak here: {', '.join(weakest)}" if weakest else "")
-                + ".",
-            }
-        )
+        if len(weak) == len(groups):
+            facts = _facts(label, e)
+        else:
+            facts = " ".join(_facts(f"{label}, {p}", groups[p]) for p in weak)
+        if all(STRONG_PLAYER in p.split("-vs-") for p in weak):
+            advice = (
+                f"Even {STRONG_PLAYER}, the strongest player of the ladder, plays this weakly "
+                "here: read the balance numbers with care."
+            )
+        else:
+            advice = (
+                "Play this weak rarely reaches the game's goal, so these balance numbers "
+                "describe the players more than the game. Play the study again with a "
+                f"stronger player, e.g. --policy {STRONG_PLAYER} (`kalarite players` lists "
+                f"the players with their strength and speed); weak here: {', '.join(weak)}."
+            )
+        out.append({"kind": "weak_play", "severe": True, "mode": mode, "text": f"{facts} {advice}"})
     return out
 
 
-def _weak(e) -> bool:
-    return (e["by_deck"] or 0) > WEAK_SHARE or (e["tie_on_points"] or 0) > WEAK_SHARE
-
-
-def html(summary: dict, table, esc, mode_labels: dict) -> str:
+def html(summary: dict, table, esc, mode_labels: dict, rests_on) -> str:
     """The report section's body: one table per mode, a row per seat-policy list."""
     dec = summary.get("decisiveness") or {}
     if not dec:
@@ -152,9 +182,8 @@ def html(summary: dict, table, esc, mode_labels: dict) -> str:
             cells = [label, f"{x['games']:,}"]
             for k in SHARES:
                 lo, hi = x[f"{k}_interval"]
-                flag = (
-                    " ⚠" if k in ("by_deck", "tie_on_points") and (x[k] or 0) > WEAK_SHARE else ""
-                )
+                weak = _weakness(x) == "weak" and (x[k] or 0) > WEAK_SHARE
+                flag = " ⚠" if k in ("by_deck", "tie_on_points") and weak else ""
                 cells.append(f"{_pct(x[k])} [{_pct(lo)}, {_pct(hi)}]{flag}")
             m = x["mean_winning_score"]
             lo, hi = x["mean_winning_score_interval"]
@@ -173,7 +202,8 @@ def html(summary: dict, table, esc, mode_labels: dict) -> str:
                     "score target",
                 ],
                 rows,
-                f"{mode_labels.get(mode, mode)}: how the games were decided.",
+                f"{esc(mode_labels.get(mode, mode))}: how the games were decided. "
+                + rests_on(e["games"]),
                 left=1,
             )
         )

@@ -1204,12 +1204,12 @@ class _Builder:
 
     def decisiveness(self):
         self.h2("decisiveness")
-        self.w(decisiveness_section.html(self.s, table, esc, analysis.MODE_LABELS))
+        self.w(decisiveness_section.html(self.s, table, esc, analysis.MODE_LABELS, rests_on))
         self.end()
 
     def sensitivity(self):
         self.h2("sensitivity")
-        self.w(sensitivity_section.html(self.s, table, esc, analysis.MODE_LABELS, Cell))
+        self.w(sensitivity_section.html(self.s, table, esc, analysis.MODE_LABELS, Cell, rests_on))
         self.end()
 
     def method(self):

@@ -76,6 +76,12 @@ def sensitivity(summary: dict) -> dict:
             )
         stats.mark_holm([r["change"] for r in rows])
         out[mode] = {
+            "games": sum(
+                f["games"]
+                for g in groups
+                if g["policies"][0] in players
+                for f in [field.get(g["id"], {"games": 0})]
+            ),
             "players": players,
             "decks": rows,
             "ranking": ranking,
@@ -84,7 +90,7 @@ def sensitivity(summary: dict) -> dict:
     return out
 
 
-def html(summary: dict, table, esc, mode_labels: dict, Cell) -> str:
+def html(summary: dict, table, esc, mode_labels: dict, Cell, rests_on) -> str:
     """The report section's body."""
     sens = summary.get("policy_sensitivity") or {}
     if not sens:
@@ -130,7 +136,9 @@ def html(summary: dict, table, esc, mode_labels: dict, Cell) -> str:
                 ["deck", *s["players"], f"change {first} → {last}"],
                 rows,
                 f"{esc(mode_labels.get(mode, mode))}: deck win rates by player."
-                + (" The deck ranking changes with the player." if s["ranking_changes"] else ""),
+                + (" The deck ranking changes with the player." if s["ranking_changes"] else "")
+                + " "
+                + rests_on(s["games"]),
                 left=1,
             )
         )

@@ -6,12 +6,14 @@ pairing of the base decks, both duel modes; the first player alternates within e
 matchup), played on Ray into a dataset, so a ladder is reproducible from its command and
 resumable. ``fit`` reads the dataset's games table.
 
-Ratings are on the Elo scale (400 points = 10:1 odds), the first player listed (random) at
-0. The Bradley-Terry model is fitted by maximum likelihood, a shared win counting half a
-win to each side, with a weak prior (one virtual shared win between every two players, so a
-player that never lost still has a finite rating); intervals are 95% Wald intervals from
-the observed information. Head-to-head win rates are over decisive games with Wilson
-intervals (results.stats).
+Ratings are on the Elo scale (400 points = 10:1 odds) with greedy at 0 (the reference
+every stronger player is measured against; the first player listed when greedy is not
+there). The Bradley-Terry model is fitted by maximum likelihood, a shared win counting half
+a win to each side, with a weak prior (one virtual shared win between every two players,
+so a player that never lost still has a finite rating); intervals are 95% Wald intervals
+from the observed information, for each rating and for the step from each player to the
+one listed before it. Head-to-head win rates are over decisive games with Wilson intervals
+(results.stats).
 """
 
 import itertools
@@ -60,9 +62,10 @@ def _games(run_dir):
     return t.to_pydict()
 
 
-def bradley_terry(players, results) -> dict:
+def bradley_terry(players, results, anchor=0) -> dict:
     """``results``: (i, j, score of i) per game (1 win, 0.5 shared, 0 loss). Returns the
-    ratings (Elo scale, players[0] at 0) with their 95% intervals and standard errors."""
+    ratings (Elo scale, players[anchor] at 0) with their 95% intervals and standard errors,
+    and ``steps``: each player's rating minus the previous player's, with its interval."""
     k = len(players)
     wins = np.zeros((k, k))  # wins[i, j]: points i scored against j
     for i, j, sc in results:
@@ -73,30 +76,45 @@ def bradley_terry(players, results) -> dict:
             if i != j:
                 wins[i, j] += PRIOR_DRAWS / 2
     n = wins + wins.T
+    free = [i for i in range(k) if i != anchor]
     r = np.zeros(k)
-    for _ in range(200):  # Newton's method on the free ratings (r[0] = 0)
+    for _ in range(200):  # Newton's method on the free ratings
         p = 1 / (1 + np.exp(r[None, :] - r[:, None]))  # p[i, j]: i beats j
         grad = (wins - n * p).sum(axis=1)
         h = n * p * (1 - p)
         hess = -np.diag(h.sum(axis=1)) + h
-        step = np.linalg.solve(hess[1:, 1:], grad[1:])
-        r[1:] -= step
+        step = np.linalg.solve(hess[np.ix_(free, free)], grad[free])
+        r[free] -= step
         if np.abs(step).max() < 1e-10:
             break
     p = 1 / (1 + np.exp(r[None, :] - r[:, None]))
     h = n * p * (1 - p)
     info = np.diag(h.sum(axis=1)) - h
-    cov = np.linalg.inv(info[1:, 1:])
-    se = np.concatenate([[0.0], np.sqrt(np.diag(cov))])
-    return {
-        p: {
+    cov = np.zeros((k, k))
+    cov[np.ix_(free, free)] = np.linalg.inv(info[np.ix_(free, free)])
+    out = {}
+    for i, name in enumerate(players):
+        se = math.sqrt(cov[i, i])
+        out[name] = {
             "rating": float(ELO * r[i]),
-            "rating_lo": float(ELO * (r[i] - 1.96 * se[i])),
-            "rating_hi": float(ELO * (r[i] + 1.96 * se[i])),
-            "rating_se": float(ELO * se[i]),
+            "rating_lo": float(ELO * (r[i] - 1.96 * se)),
+            "rating_hi": float(ELO * (r[i] + 1.96 * se)),
+            "rating_se": float(ELO * se),
         }
-        for i, p in enumerate(players)
-    }
+    steps = []
+    for i in range(1, k):
+        d = r[i] - r[i - 1]
+        se = math.sqrt(max(0.0, cov[i, i] + cov[i - 1, i - 1] - 2 * cov[i, i - 1]))
+        steps.append(
+            {
+                "player": players[i],
+                "previous": players[i - 1],
+                "difference": float(ELO * d),
+                "difference_lo": float(ELO * (d - 1.96 * se)),
+                "difference_hi": float(ELO * (d + 1.96 * se)),
+            }
+        )
+    return {"ratings": out, "steps": steps}
 
 
 def fit(run_dir, players) -> dict:
@@ -120,8 +138,13 @@ def fit(run_dir, players) -> dict:
             rec[0] += 1
         else:
             rec[1] += 1
-    ratings = bradley_terry(players, [x for m in LADDER_MODES for x in per_mode[m]])
-    by_mode = {m: bradley_terry(players, per_mode[m]) for m in LADDER_MODES if per_mode[m]}
+    anchor = players.index("greedy") if "greedy" in players else 0
+    overall = bradley_terry(players, [x for m in LADDER_MODES for x in per_mode[m]], anchor)
+    by_mode = {
+        m: bradley_terry(players, per_mode[m], anchor)["ratings"]
+        for m in LADDER_MODES
+        if per_mode[m]
+    }
     head = []
     for (a, b, mode), (wa, wb, d) in sorted(
         h2h.items(), key=lambda kv: (index[kv[0][0]], index[kv[0][1]], kv[0][2])
@@ -143,7 +166,13 @@ def fit(run_dir, players) -> dict:
                 "excludes_half": rec["win_rate"].get("excludes_half"),
             }
         )
-    return {"ratings": ratings, "ratings_by_mode": by_mode, "head_to_head": head}
+    return {
+        "anchor": players[anchor],
+        "ratings": overall["ratings"],
+        "steps": overall["steps"],
+        "ratings_by_mode": by_mode,
+        "head_to_head": head,
+    }
 
 
 def measure_speed(content, spec: str, min_seconds: float = 5.0, max_games: int = 4000) -> dict:
@@ -202,6 +231,8 @@ def ladder_result(run_dir, players, content, command: str, speed_seconds: float)
             }
             for p in players
         ],
+        "rating_anchor": res["anchor"],
+        "steps": res["steps"],
         "head_to_head": res["head_to_head"],
     }
     return out

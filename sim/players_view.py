@@ -91,7 +91,8 @@ def players_text(rows, ladder) -> str:
     out.append("")
     if ladder:
         out.append(
-            "Ratings: Bradley-Terry on the Elo scale (random = 0) from the ladder of "
+            "Ratings: Bradley-Terry on the Elo scale "
+            f"({ladder.get('rating_anchor', 'greedy')} = 0) from the ladder of "
             f"{ladder.get('date', '?')}; speed: games per CPU-second, High Form self-play. "
             f"Reproduce: {ladder.get('command', 'kalarite ladder')}"
         )

@@ -117,6 +117,28 @@ def test_weak_play_is_flagged_on_the_first_screen(tmp_path):
     assert 'id="decisiveness"' in page
 
 
+def test_deck_outs_decided_on_points_get_a_plain_note(tmp_path):
+    """Most games run out of cards, but the winners are near the target and rarely tied:
+    no first-screen warning, a plain note instead."""
+    games = [
+        _game(
+            "high-form",
+            ("imperial", "sylvan"),
+            ("planner", "planner"),
+            k,
+            k % 2,
+            end_reason="deck" if k % 3 else "score",
+            seat0_score=8 if k % 2 == 0 else 5,
+            seat1_score=8 if k % 2 else 5,
+        )
+        for k in range(30)
+    ]
+    s = analysis.analyze(write_dataset(tmp_path / "run", games))
+    kinds = {w["kind"]: w for w in s["warnings"]}
+    assert "weak_play" not in kinds and not kinds["deck_exhaustion"]["severe"]
+    assert "the points decided them" in kinds["deck_exhaustion"]["text"]
+
+
 def test_strong_play_has_no_weak_play_warning(tmp_path):
     games = [
         _game(
