@@ -36,13 +36,14 @@ SPEED_DECKS = ("imperial", "highland")
 
 def ladder_study(content, players, games: int, seed: int, name: str = "ladder"):
     """Every pair of ``players`` in both duel modes on every ordered deck pairing."""
+    from sim.content import BASE_DECKS
     from sim.study import study_from_dict
 
     pairs = [list(p) for p in itertools.combinations(players, 2)]
     return study_from_dict(
         {
             "name": name,
-            "decks": "all",
+            "decks": list(BASE_DECKS),  # fixed, so a ladder stays comparable as decks are added
             "modes": list(LADDER_MODES),
             "policies": pairs,
             "games": games,

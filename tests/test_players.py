@@ -64,6 +64,11 @@ MODES = [
     ("team-high-form", ("imperial", "highland", "sylvan", "sylvan")),
     ("team-deathmatch", ("highland", "sylvan", "imperial", "highland")),
     ("new-player", ("imperial", "imperial")),
+    # Everfrost: frozen effects (stored, thawed, the keep-new/keep-old choice) reach the players
+    ("high-form", ("everfrost", "imperial")),
+    ("deathmatch", ("highland", "everfrost")),
+    ("melee", ("everfrost", "sylvan", "everfrost")),
+    ("team-high-form", ("everfrost", "highland", "everfrost", "imperial")),
 ]
 MC = "mc:playouts=2:horizon=1:candidates=2"
 # the evaluation features that are off by default, on: the shortcut must get them right too
@@ -202,6 +207,7 @@ def _compare_values(T, states, w):
         ("deathmatch", ("highland", "sylvan"), RICH),
         ("melee", ("imperial", "highland", "sylvan"), RICH),
         ("team-high-form", ("imperial", "highland", "sylvan", "sylvan"), RICH),
+        ("high-form", ("everfrost", "sylvan"), RICH),
     ],
 )
 def test_placement_shortcut_gives_the_plain_values(mode, decks, spec):
