@@ -579,14 +579,20 @@ def build_parser() -> argparse.ArgumentParser:
         "search a player's evaluation weights (cross-entropy method on Ray)",
         ("players",),
     )
-    tune.add_argument("--player", default="planner", help="player or profile to start from")
-    tune.add_argument("--opponent", default="greedy", help="player to beat")
+    tune.add_argument(
+        "--player", default="planner", help="player or profile to start from (default: planner)"
+    )
+    tune.add_argument("--opponent", default="greedy", help="player to beat (default: greedy)")
     tune.add_argument("--name", required=True, help="name of the profile to write")
-    tune.add_argument("--iterations", type=int, default=6)
-    tune.add_argument("--population", type=int, default=12, help="candidates per iteration")
-    tune.add_argument("--games", type=int, default=72, help="games per candidate")
-    tune.add_argument("--validation", type=int, default=400, help="games to rate the result")
-    tune.add_argument("--seed", type=int, default=1)
+    tune.add_argument("--iterations", type=int, default=6, help="rounds of the search (default: 6)")
+    tune.add_argument(
+        "--population", type=int, default=12, help="candidates per iteration (default: 12)"
+    )
+    tune.add_argument("--games", type=int, default=72, help="games per candidate (default: 72)")
+    tune.add_argument(
+        "--validation", type=int, default=400, help="games to rate the result (default: 400)"
+    )
+    tune.add_argument("--seed", type=int, default=1, help="search seed (default: 1)")
     tune.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
     tune.add_argument(
         "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
