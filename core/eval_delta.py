@@ -40,6 +40,7 @@ from core.layout import (
     BOARD,
     BORROW_ENEMY,
     COLOUR,
+    FROZEN,
     GAME_OVER,
     HAND,
     HAND_CAP,
@@ -160,6 +161,8 @@ def _fits_through(c, T, me, card, q, own_kind):
 def _hand_part(c, s, T, seat, w, ctx, opts, better):
     me = c[COLOUR + seat]
     v = 0.0
+    if c[FROZEN + seat] >= 0:  # as in core.evaluate.hand_value: a stored frozen effect
+        v += w[W_SUMMONABLE]
     used = 0  # bitmask of the decision's hand slots matched so far
     anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
     n_anchors, pool, leg = hand_anchors(c, T, me, anchors)
