@@ -439,6 +439,14 @@ def _dest_ok(s, T, i, q, d, seat):
 
 
 @njit(cache=True, _nrt=False)
+def _full(opts, n):
+    """The option buffer is full (``_emit`` would drop further targets): listing stops. A
+    player's lookahead passes a three-row buffer to learn only whether a step has zero, one
+    or several targets (core.lookahead)."""
+    return n >= opts.shape[0] - 1
+
+
+@njit(cache=True, _nrt=False)
 def _emit(opts, n, a, b, alt):
     if n < opts.shape[0] - 1:  # keep one row free for a skip option
         opts[n, 0] = OPT_TARGET
@@ -564,11 +572,15 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 q = onb[k]
                 if s[BOARD + q] == 0 and _in_region(s, T, i, q, seat):
                     n = _emit(opts, n, q, owner, alt)
+                    if _full(opts, n):
+                        return n
     elif op == OP_MOVE:
         for k in range(onb.shape[0]):
             q = onb[k]
             if _selected(s, T, i, q, seat):
                 n = _move_targets(s, T, i, q, seat, opts, n, alt)
+                if _full(opts, n):
+                    return n
     elif op == OP_SHOOT:
         if T.ops[i, I_FLAGS] & F_LAST_DIR:
             d = s[EFF_DIR]
@@ -587,6 +599,8 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                     n = _emit(opts, n, d, -1, alt)
                 elif not free and _shoot(s, T, ev, i, d, seat, True) > 0:
                     n = _emit(opts, n, d, -1, alt)
+                    if _full(opts, n):
+                        return n
     elif op == OP_PICK:
         for k in range(T.ops[i, I_PARAM]):
             n = _emit(opts, n, k, -1, alt)
@@ -615,6 +629,8 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 ok = (code >> 2) != seat and has_stock(s, seat, r)
             if ok:
                 n = _emit(opts, n, q, -1, alt)
+                if _full(opts, n):
+                    return n
     return n
 
 
@@ -624,6 +640,8 @@ def step_targets(s, T, ev, pc, opts):
     n = 0
     if T.ops[pc, I_OP] == OP_CHOOSE:
         for a in range(T.ops[pc, I_ALTS]):
+            if _full(opts, n):
+                break
             n = instruction_targets(s, T, ev, pc + 1 + a, opts, n, a)
     else:
         n = instruction_targets(s, T, ev, pc, opts, n, -1)

@@ -157,4 +157,10 @@ LEG_TOTAL = MALUS + MAX_PLAYERS  # per colour: legendary pieces owned (fewer onc
 EFF_OVERSUMMONED = LEG_TOTAL + MAX_PLAYERS  # code of the piece the being's summon destroyed, 0
 EFF_DESTROYED_TOTAL = EFF_OVERSUMMONED + 1  # pieces destroyed so far by the running program
 
-STATE_SIZE = EFF_DESTROYED_TOTAL + 1
+
+# --- players ------------------------------------------------------------------------------------
+LOOKAHEAD = (
+    EFF_DESTROYED_TOTAL + 1
+)  # 1 in a player's lookahead copy: the turn stops before its draws
+
+STATE_SIZE = LOOKAHEAD + 1

@@ -54,6 +54,8 @@ def cmd_report(args):
 
 def compare_dir(a, b, out) -> pathlib.Path:
     """Where the compare page goes: --html, else B/compare-vs-<A's directory name>."""
+    from results.store import MANIFEST
+
     if out:
         d = pathlib.Path(out)
     else:

@@ -87,14 +87,14 @@ def play_stepwise(content: Content, cfg: GameConfig):
     s = np.zeros(STATE_SIZE, np.int32)
     ev = np.zeros((LOG_ROWS, K.EV_WIDTH), np.int32)
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    work, wopts, ev0 = workspace()
+    work, wopts, ev0, fwork = workspace()  # a fresh one per game: no plan carries over
     flag = int(cfg.beings_without_effects)
     first = cfg.game_index % n
     init_game(s, T, ev, mode, n, decks, first, hi, lo, cfg.game_index, cfg.turn_cap, flag)
     k = advance(s, T, ev, opts)
     while k > 0:
         seat = s[CONTROL]  # the teammate after a team pass
-        pick = choose(s, T, opts, k, pols[seat], params[seat], work, wopts, ev0)
+        pick = choose(s, T, opts, k, pols[seat], params[seat], work, wopts, ev0, fwork)
         apply_option(s, T, ev, opts[pick, 0], opts[pick, 1], opts[pick, 2], opts[pick, 3])
         k = advance(s, T, ev, opts)
     return s, ev[: s[EV_N]].copy()
