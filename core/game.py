@@ -328,7 +328,7 @@ def _summon_pickup_options(s, T, opts):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def phase_options(s, T, ev, opts):
     """Options of the pending decision (the effect phase recomputes its step's targets)."""
     ph = s[PHASE]
