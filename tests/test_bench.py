@@ -35,3 +35,48 @@ def test_bench_baseline_must_be_a_checkout(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("kalarite: error: --baseline")
     assert main(["bench", "--baseline", ROOT, "--rounds", "0"]) == 2
+
+
+def test_quick_bench_reports_every_top_level_key(monkeypatch):
+    """`kalarite bench --quick --json` assembles the figures the README and issue 12 name
+    at the top level (the measurements themselves are stubbed: timings are never tested)."""
+    from benchmarks import bench
+
+    def throughput(mode, policy, games, seed=11, decks=("imperial", "highland")):
+        return {
+            "mode": mode,
+            "policy": policy,
+            "decks": "-vs-".join(decks),
+            "games": games,
+            "games_per_s_per_core": 10.0,
+            "actions_per_s_per_core": 1000,
+            "decisions_per_s_per_core": 2000,
+        }
+
+    start = {
+        "cold_compile_s": 60.0,
+        "cold_compile_cpu_s": 55.0,
+        "warm_start_s": 1.2,
+        "warm_start_cpu_s": 1.1,
+    }
+    monkeypatch.setattr(bench, "start_times", lambda: start)
+    monkeypatch.setattr(bench, "throughput", throughput)
+    monkeypatch.setattr(bench, "jit_speedup", lambda games: {"jit_speedup": 150.0})
+    monkeypatch.setattr(bench, "ray_scaling", lambda games, chunk: {"ray_2_vs_1": 1.8})
+    res = bench.run(quick=True)
+    for key in (
+        "actions_per_s_per_core",
+        "games_per_s_per_core",
+        "cold_compile_s",
+        "warm_start_s",
+        "ray_2_vs_1",
+        "jit_speedup",
+        "commit",
+    ):
+        assert key in res, key
+    assert res["cold_compile_s"] == 60.0 and res["warm_start_s"] == 1.2
+    assert res["actions_per_s_per_core"] == 1000 and res["jit_speedup"] == 150.0
+    table = bench.markdown_table(res)
+    cold = "cold compile: first `kalarite play`, empty cache (wall / CPU) | 60.0 s / 55.0 s"
+    assert cold in table
+    assert "warm start: `kalarite play` (wall / CPU) | 1.2 s / 1.1 s" in table
