@@ -10,9 +10,34 @@ convert their arguments at the call (a widening that never changes a value). Use
 numba's: ``@njit(cache=True, _nrt=False)``.
 """
 
+import sys
+
 import numba
 from numba.core import sigutils, types
-from numba.core.registry import CPUDispatcher
+from numba.core.registry import CPUDispatcher, cpu_target
+
+_registries_loaded = False
+
+
+def _load_registries():
+    """numba loads its typing and lowering registries at the first compile or cache load of a
+    process; one of them (numba.np.arraymath) imports scipy.linalg only to see whether BLAS is
+    there (for np.dot and friends, which the engine never uses): 0.4 s of every warm
+    ``kalarite play``. Load them with that one import refused, then allow it again, so that
+    scipy.linalg still imports normally later (the report's statistics)."""
+    global _registries_loaded
+    if _registries_loaded:
+        return
+    _registries_loaded = True
+    if "scipy.linalg" in sys.modules:
+        return  # already imported: nothing to save
+    blas = "scipy.linalg.cython_blas"
+    sys.modules[blas] = None  # `import scipy.linalg.cython_blas` raises ImportError
+    try:
+        cpu_target.target_context.refresh()
+    finally:
+        if sys.modules.get(blas, 0) is None:
+            del sys.modules[blas]
 
 
 def canonical(t):
@@ -29,6 +54,7 @@ class OneVersionDispatcher(CPUDispatcher):
     """A CPUDispatcher that compiles the canonical form of each signature."""
 
     def compile(self, sig):
+        _load_registries()
         args, return_type = sigutils.normalize_signature(sig)
         canon = tuple(canonical(a) for a in args)
         if canon != tuple(args):
