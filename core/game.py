@@ -95,6 +95,7 @@ from core.frozen import (
     store_after_effect,
     thaw_options,
 )
+from core.gateway import gateway_on_summon
 from core.layout import (
     ACTIONS_DONE,
     ACTIONS_LEFT,
@@ -163,6 +164,7 @@ from core.layout import (
     SETUP_N,
     SETUP_PAIRS,
     STOCK,
+    SUMMON_COLOUR,
     SUMMONED_GREEN,
     SUMMONED_N,
     SUMMONED_RED,
@@ -177,6 +179,7 @@ from core.layout import (
 from core.modes import has_tasks, is_team, n_colours, scores_destruction
 from core.patterns import anchor_squares, count_own, find_summons, pattern_squares
 from core.pieces import destroy, pick_up, put
+from core.possessed import possessed_summons
 from core.scoring import (
     add_points,
     decide_winner,
@@ -251,7 +254,9 @@ def action_options(s, T, opts):
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             kind = T.card_kind[card]
-            if kind == CK_BEING or kind == CK_LEGEND:
+            if (kind == CK_BEING or kind == CK_LEGEND) and s[SUMMON_COLOUR] >= 0:
+                n = possessed_summons(s, T, me, s[SUMMON_COLOUR], card, slot, opts, n)
+            elif kind == CK_BEING or kind == CK_LEGEND:
                 n = find_summons(
                     s, T, me, card, slot, opts, n, anchors, n_anchors, own_pool, own_leg
                 )
@@ -395,6 +400,7 @@ def start_turn(s, T, ev, seat, extra):
     s[SUMMONED_GREEN] = 0
     s[LEGENDS_SUMMONED] = 0
     s[BORROW_ENEMY] = 0
+    s[SUMMON_COLOUR] = -1
     if seat == s[END_SEAT] and extra == 0:
         s[FINAL_TURN] = 1
     s[PHASE] = PH_ACTION
@@ -534,6 +540,7 @@ def _complete_summon(s, T, ev):
     t = s[PEND_TARGET]
     rank = T.card_rank[card]
     put(s, t, me, rank)
+    gateway_on_summon(s, T, ev, card, t)  # after the oversummon (BGA playCard)
     s[SUMMONED_N] += 1
     if T.sq_color[t] == SQ_RED:
         s[SUMMONED_RED] += 1
@@ -649,6 +656,7 @@ def apply_option(s, T, ev, kind, a, b, c):
             s[IMPRO_LEFT + seat] &= ~(1 << impro)
             log_event(s, ev, EV_IMPROVISE, seat, impro, 0, 0)
         s[BORROW_ENEMY] = 0  # a borrowed enemy piece serves the next summon only
+        s[SUMMON_COLOUR] = -1  # so does possession
         s[PEND_CARD] = card
         s[PEND_ORIENT] = b
         s[PEND_TARGET] = c

@@ -19,6 +19,7 @@ from core.constants import (
     LEGENDARY,
 )
 from core.events import log_event
+from core.gateway import drop_gateway
 from core.layout import BOARD, CONTROL, CUR, DESTROYED, LEG_TOTAL, LSTOCK, POOL_TOTAL, STOCK
 
 
@@ -84,6 +85,7 @@ def destroy(s, ev, sq, by_seat, counts):
         s[DESTROYED + (code >> 2) * 4 + (code & 3)] += counts
         counted = counts
     log_event(s, ev, EV_DESTROY, s[CUR], sq, code, counted)
+    drop_gateway(s, ev, sq)
     return code
 
 
@@ -107,6 +109,7 @@ def pick_up(s, ev, sq, seat):
     under the seat in control (the teammate placing after a team pass)."""
     code = lift(s, sq)
     log_event(s, ev, EV_PICKUP, s[CONTROL], sq, code, 0)
+    drop_gateway(s, ev, sq)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -131,6 +134,8 @@ def upgrade(s, ev, sq, by_seat):
         s[LSTOCK + who] -= 1
         s[BOARD + sq] = who * 4 + LEGENDARY
     log_event(s, ev, EV_UPGRADE, s[CUR], sq, s[BOARD + sq], 0)
+    if (s[BOARD + sq] & 3) == LEGENDARY:
+        drop_gateway(s, ev, sq)  # a legendary piece is never the Gateway
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -164,3 +169,4 @@ def convert(s, ev, sq, seat, rank):
     s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1
     put(s, sq, seat, rank)
     log_event(s, ev, EV_CONVERT, s[CUR], sq, code, s[BOARD + sq])
+    drop_gateway(s, ev, sq)
