@@ -37,10 +37,10 @@ from core.layout import (
     SEAT_DECK,
     STATE_SIZE,
     STOCK,
+    SUMMON_COLOUR,
     SUMMONED_GREEN,
     SUMMONED_N,
     SUMMONED_RED,
-    SUMMON_COLOUR,
     TURN_CAP,
     TURN_NO,
 )
