@@ -30,7 +30,7 @@ for b in OTHERS:
         (K.MODE_TEAM_DEATHMATCH, (b, NV, rest[0], NV)),
     ]
 CONFIGS += [(K.MODE_HIGH_FORM, (NV, NV)), (K.MODE_DEATHMATCH, (NV, NV))]
-GAMES = {2: 40, 3: 20, 4: 15}
+GAMES = {2: 80, 3: 40, 4: 30}
 
 
 def _batch(mode, decks, n, check=1):
@@ -60,11 +60,10 @@ def test_random_play_reaches_the_nethervoid_mechanics():
     Gateways, send Hell Hound under the deck, possess summons, lose own actions and count
     effect-made legends."""
     seen = set()
-    for g in range(60):
-        for decks in ([NV, "highland"], ["sylvan", NV]):
-            cfg = GameConfig(decks=decks, mode="deathmatch", seed=5, game_index=g)
-            _, ev = play_logged(CONTENT, cfg)
-            seen |= set(ev[:, 0].tolist())
+    for g in range(150):  # a Gate Master's legend is rare: games 121 and 147 make one
+        cfg = GameConfig(decks=[NV, "highland"], mode="deathmatch", seed=5, game_index=g)
+        _, ev = play_logged(CONTENT, cfg)
+        seen |= set(ev[:, 0].tolist())
     for kind in (
         K.EV_GATEWAY,
         K.EV_GATEWAY_LOST,
