@@ -540,7 +540,6 @@ def _complete_summon(s, T, ev):
     t = s[PEND_TARGET]
     rank = T.card_rank[card]
     put(s, t, me, rank)
-    gateway_on_summon(s, T, ev, card, t)  # after the oversummon (BGA playCard)
     s[SUMMONED_N] += 1
     if T.sq_color[t] == SQ_RED:
         s[SUMMONED_RED] += 1
@@ -548,6 +547,7 @@ def _complete_summon(s, T, ev):
         s[SUMMONED_GREEN] += 1
     s[N_SUMMONS + seat] += 1
     log_event(s, ev, EV_SUMMON, seat, card, t, o)
+    gateway_on_summon(s, T, ev, card, t)  # after the oversummon (BGA playCard)
     s[EFF_CARD] = card
     s[EFF_KIND] = EK_BEING
     s[EFF_BEING_SQ] = t

@@ -198,5 +198,5 @@ def test_next_to_same_colour_is_for_place_alone(data_copy):
 
 
 def test_gateway_deck_key_is_checked(data_copy):
-    _edit(data_copy / "nethervoid.toml", "\ngateway = true\n", "\ngateway = \"yes\"\n")
+    _edit(data_copy / "nethervoid.toml", "\ngateway = true\n", '\ngateway = "yes"\n')
     _fails(data_copy, "nethervoid.toml", "gateway")

@@ -9,7 +9,8 @@ The engine has no swap primitive yet (Etherweave's swap is not built): nothing t
 """
 
 import numpy as np
-from harness import Game, T, board_with, sq, summon, target
+import pytest
+from harness import CONTENT, Game, T, board_with, sq, summon, target
 from test_patterns import PATTERN_CARDS, cid, oracle_summons, random_board
 
 from core import constants as K
@@ -28,6 +29,7 @@ from core.layout import (
 from core.ops import I_MOVE_TYPE, I_OP, MT_CHARGE, OP_MOVE
 from core.pieces import convert, destroy, downgrade, pick_up, upgrade
 from core.possessed import possessed_summons, reference_possessed
+from sim.position import PositionError, legal_moves, position_from_dict
 
 NV = "nethervoid"
 BOARD0 = {(4, 4): "h0", (2, 2): "c1", (4, 6): "c1", (6, 4): "c0", (4, 8): "c1"}
@@ -182,3 +184,65 @@ def test_possessed_summon_of_a_t_c_card_oversummons_the_enemy_piece():
     assert g.board()[4].split()[4] == "h0" and g.s[SUMMON_COLOUR] == -1
     assert g.s[DESTROYED + 1 * 4 + K.COMMON] == 1  # the enemy piece on the target
     assert g.s[GATEWAY] == sq(4, 4) and g.s[STOCK] == stock - 1  # ours
+
+
+# --- position files and the moves query -----------------------------------------------------------
+
+
+def _position(seat0=None, turn=None, pieces=None):
+    pieces = pieces or {(4, 4): "h0", (3, 3): "c1", (4, 5): "c1", (2, 2): "c0", (3, 4): "c0"}
+    data = {
+        "mode": "high-form",
+        "to_move": 0,
+        "board": board_with(pieces),
+        "seat": [
+            {"deck": NV, "hand": ["nethervoid/shadow-imp"], **(seat0 or {})},
+            {"deck": "imperial", "hand": []},
+        ],
+    }
+    if turn:
+        data["turn"] = turn
+    return data
+
+
+def test_position_files_set_the_gateway_and_moves_report_it():
+    s = position_from_dict(_position({"gateway": [4, 4]}), CONTENT)
+    assert s[GATEWAY] == sq(4, 4) and s[GATEWAY + 1] == -1
+    moves = legal_moves(s, CONTENT)
+    assert moves["gateway"] == [4, 4] and "possessed_colour" not in moves
+    assert "gateway" not in legal_moves(position_from_dict(_position(), CONTENT), CONTENT)
+
+
+def test_position_files_set_possession_and_moves_use_it():
+    s = position_from_dict(_position(turn={"possessed": 1}), CONTENT)
+    moves = legal_moves(s, CONTENT)
+    assert moves["possessed_colour"] == 1
+    # colour 1's (3,3) and (4,5) fit the Imp's two cells, as do our (2,2) and (3,4)
+    assert moves["summons"]
+    for m in moves["summons"]:
+        assert all(s[BOARD + r * 9 + c] >> 2 == 1 for r, c in m["pattern"])
+    plain = legal_moves(position_from_dict(_position(), CONTENT), CONTENT)
+    assert plain["summons"]
+    for m in plain["summons"]:
+        assert all(s[BOARD + r * 9 + c] >> 2 == 0 for r, c in m["pattern"])
+
+
+@pytest.mark.parametrize(
+    "seat0,turn,words",
+    [
+        ({"gateway": [3, 3]}, None, "non-legendary piece of the seat's colour"),
+        ({"gateway": [0, 0]}, None, "non-legendary piece of the seat's colour"),
+        ({"gateway": "e5"}, None, "gateway must be [row, col]"),
+        (None, {"possessed": 0}, "possessed must be an enemy colour"),
+    ],
+)
+def test_bad_gateway_or_possession_in_a_position_file(seat0, turn, words):
+    with pytest.raises(PositionError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        position_from_dict(_position(seat0, turn), CONTENT)
+
+
+def test_gateway_only_for_a_gateway_deck():
+    data = _position()
+    data["seat"][1]["gateway"] = [3, 3]
+    with pytest.raises(PositionError, match="has no Gateway"):
+        position_from_dict(data, CONTENT)

@@ -78,11 +78,11 @@ CONFIGS = {
     ),
     # Nethervoid: Gateways marked, followed and lost; possessed summons; the Hound's card
     # under the deck; a legend made by an effect
-    "deathmatch_nethervoid-imperial_seed2": dict(
-        decks=["nethervoid", "imperial"], mode="deathmatch", seed=2
+    "deathmatch_nethervoid-imperial_seed18": dict(
+        decks=["nethervoid", "imperial"], mode="deathmatch", seed=18
     ),
-    "high-form_everfrost-nethervoid_seed4": dict(
-        decks=["everfrost", "nethervoid"], mode="high-form", seed=4
+    "high-form_everfrost-nethervoid_seed29": dict(
+        decks=["everfrost", "nethervoid"], mode="high-form", seed=29
     ),
     "melee_nethervoid-sylvan-highland_seed3": dict(
         decks=["nethervoid", "sylvan", "highland"], mode="melee", seed=3, policies=("random",) * 3
