@@ -641,3 +641,25 @@ def test_possession_ends_with_the_turn():
     assert g.s[SUMMON_COLOUR] == 1
     g.act(K.OPT_PLACE, sq(8, 4), 0, 0)  # the last action: the turn ends
     assert g.s[CUR] == 1 and g.s[SUMMON_COLOUR] == -1
+
+
+def test_possessed_summoner_in_melee_picks_the_enemy_colour():
+    pieces = {**POSSESSED, (1, 5): "c1", (7, 3): "c2"}
+    g = game(pieces, ["nethervoid/possessed-summoner"], decks=(NV, "imperial", "sylvan"),
+             mode="melee")  # fmt: skip
+    summon(g, "nethervoid/possessed-summoner", sq(4, 4), pattern=at((4, 5), (5, 3), (5, 4), (6, 4)))
+    owners = {b for _, b in targets(g)}
+    assert owners == {1, 2} and (sq(7, 4), 2) in targets(g) and (sq(7, 4), 1) not in targets(g)
+    target(g, sq(7, 4), 2)
+    assert g.s[SUMMON_COLOUR] == 2 and g.board()[7].split()[4] == "c2"
+
+
+def test_team_play_gateway_is_a_team_colour_piece():
+    """Team play: seat 0 (Nethervoid) and seat 2 share colour 0; the Gateway is seat 0's."""
+    pieces = {**GATE_MASTER, (7, 4): "h0"}
+    g = game(pieces, ["nethervoid/gate-master"], gw={0: (7, 4)},
+             decks=(NV, "imperial", "highland", "sylvan"), mode="team-deathmatch")  # fmt: skip
+    summon(g, "nethervoid/gate-master", sq(4, 4), pattern=GM_PATTERN)
+    assert g.s[SCORE] == 1  # the team's legend point
+    target(g, sq(3, 4))
+    assert gateway(g) == (3, 4) and g.s[GATEWAY + 2] == -1
