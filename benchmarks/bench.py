@@ -257,6 +257,8 @@ def run(quick: bool) -> dict:
     res["random_deathmatch"] = throughput("deathmatch", "random", 5000)
     res["greedy_high_form"] = throughput("high-form", "greedy", 100)
     res["greedy_deathmatch"] = throughput("deathmatch", "greedy", 100)
+    res["planner_high_form"] = throughput("high-form", "planner", 20)
+    res["planner_deathmatch"] = throughput("deathmatch", "planner", 20)
     for key, mode, decks in MULTI_SEAT:
         res[key] = throughput(mode, "random", 2000, decks=decks)
     res["summon_search"] = summon_search()
@@ -268,7 +270,14 @@ def run(quick: bool) -> dict:
 def markdown_table(res: dict) -> str:
     """The README table of a full run."""
     rows = [("measure", "value")]
-    keys = ["random_high_form", "random_deathmatch", "greedy_high_form", "greedy_deathmatch"]
+    keys = [
+        "random_high_form",
+        "random_deathmatch",
+        "greedy_high_form",
+        "greedy_deathmatch",
+        "planner_high_form",
+        "planner_deathmatch",
+    ]
     for key in keys + [k for k, _, _ in MULTI_SEAT]:
         if key in res:
             r = res[key]

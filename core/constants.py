@@ -65,6 +65,7 @@ PH_SETUP = 7  # Deathmatch: the starting pieces (duel: 2nd seat; team: 4th; mele
 PH_OVER = 8
 PH_COLOUR = 9  # melee: choose the colour column a point goes to
 PH_FROZEN_CHOICE = 10  # a second frozen effect: keep the new card or the stored one
+PH_TURN_END = 11  # a player's lookahead copy reached the end of the turn (core.lookahead)
 PHASE_NAMES = (
     "action",
     "place-pickup",
@@ -77,6 +78,7 @@ PHASE_NAMES = (
     "over",
     "colour",
     "frozen-choice",
+    "turn-end",
 )
 
 # --- option kinds (column 0 of an option row; columns 1..3 are arguments) ------------------
@@ -228,4 +230,5 @@ SR_FLARE = 3
 POL_RANDOM = 0
 POL_GREEDY = 1
 POL_MC = 2
-POLICY_NAMES = ("random", "greedy", "mc")
+POL_PLANNER = 3
+POLICY_NAMES = ("random", "greedy", "mc", "planner")

@@ -472,6 +472,14 @@ def _dest_ok(s, T, i, q, d, seat):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def _full(opts, n):
+    """The option buffer is full (``_emit`` would drop further targets): listing stops. A
+    player's lookahead passes a three-row buffer to learn only whether a step has zero, one
+    or several targets (core.lookahead)."""
+    return n >= opts.shape[0] - 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def _emit(opts, n, a, b, alt):
     if n < opts.shape[0] - 1:  # keep one row free for a skip option
         opts[n, 0] = OPT_TARGET
@@ -601,11 +609,15 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                     and same_colour_ok(s, T, i, q, owner)
                 ):
                     n = _emit(opts, n, q, owner, alt)
+                    if _full(opts, n):
+                        return n
     elif op == OP_MOVE:
         for k in range(onb.shape[0]):
             q = onb[k]
             if _selected(s, T, i, q, seat):
                 n = _move_targets(s, T, i, q, seat, opts, n, alt)
+                if _full(opts, n):
+                    return n
     elif op == OP_SHOOT:
         if T.ops[i, I_FLAGS] & F_LAST_DIR:
             d = s[EFF_DIR]
@@ -624,6 +636,8 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                     n = _emit(opts, n, d, -1, alt)
                 elif not free and _shoot(s, T, ev, i, d, seat, True) > 0:
                     n = _emit(opts, n, d, -1, alt)
+                    if _full(opts, n):
+                        return n
     elif op == OP_PICK:
         for k in range(T.ops[i, I_PARAM]):
             n = _emit(opts, n, k, -1, alt)
@@ -656,6 +670,8 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 ok = gateway_candidate(s, q, seat)
             if ok:
                 n = _emit(opts, n, q, -1, alt)
+                if _full(opts, n):
+                    return n
     return n
 
 
@@ -665,6 +681,8 @@ def step_targets(s, T, ev, pc, opts):
     n = 0
     if T.ops[pc, I_OP] == OP_CHOOSE:
         for a in range(T.ops[pc, I_ALTS]):
+            if _full(opts, n):
+                break
             n = instruction_targets(s, T, ev, pc + 1 + a, opts, n, a)
     else:
         n = instruction_targets(s, T, ev, pc, opts, n, -1)

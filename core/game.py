@@ -77,6 +77,7 @@ from core.constants import (
     PH_RETURN,
     PH_SETUP,
     PH_SUMMON_PICKUP,
+    PH_TURN_END,
     SCRATCH_ROWS,
     SQ_GREEN,
     SQ_RED,
@@ -148,6 +149,7 @@ from core.layout import (
     IMPRO_LEFT,
     IS_EXTRA,
     LEGENDS_SUMMONED,
+    LOOKAHEAD,
     LSTOCK,
     MODE,
     N_DISCARDS,
@@ -420,7 +422,13 @@ def game_over(s, T, ev, reason):
 
 @njit(cache=True, _nrt=False)
 def finish_turn(s, T, ev):
-    """After the optional task claim: refill, end checks, hand over to the next seat."""
+    """After the optional task claim: refill, end checks, hand over to the next seat.
+
+    A player's lookahead copy (``LOOKAHEAD``) stops here: the refill would draw hidden cards."""
+    if s[LOOKAHEAD] != 0:
+        refresh_scores(s, T)
+        s[PHASE] = PH_TURN_END
+        return
     seat = s[CUR]
     mode = s[MODE]
     if is_team(mode):

@@ -49,7 +49,9 @@ from core.layout import (
     WINNER,
 )
 from core.modes import is_team
-from core.policy import PP_WIDTH, choose
+from core.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
+from core.player_params import PP_WIDTH
+from core.policy import choose
 from core.scoring import pieces_on_board
 from core.setup import init_game
 
@@ -102,22 +104,25 @@ ERR_LOG = 999
 
 @njit(cache=True, _nrt=True)
 def workspace():
-    """Scratch buffers of the lookahead players, allocated once per kernel call."""
-    work = np.zeros((3, STATE_SIZE), np.int32)
-    wopts = np.zeros((2, MAX_OPTIONS, OPT_WIDTH), np.int32)
+    """Scratch buffers of the lookahead players, allocated once per kernel call (their rows
+    are assigned in core.greedy and core.planner)."""
+    work = np.zeros((WORK_ROWS, STATE_SIZE), np.int32)
+    wopts = np.zeros((WOPTS_ROWS, MAX_OPTIONS, OPT_WIDTH), np.int32)
     ev0 = np.zeros((0, 6), np.int32)  # lookahead copies keep no log
-    return work, wopts, ev0
+    fwork = np.zeros((FWORK_ROWS, MAX_OPTIONS))
+    return work, wopts, ev0, fwork
 
 
 @njit(cache=True, _nrt=False)
-def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0):
+def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0, fwork):
     """Play the game in ``s`` to its end; with ``check`` run the invariant checker after
-    every applied option. ``work``, ``wopts``, ``ev0``: the lookahead players' buffers
-    (``workspace``). Returns 0, or the first error code."""
+    every applied option. ``work``, ``wopts``, ``ev0``, ``fwork``: the lookahead players'
+    buffers (``workspace``). Returns 0, or the first error code."""
+    reset_plan(work)  # a plan from the previous game must not carry over
     n = advance(s, T, ev, opts)
     while n > 0:
         seat = s[CONTROL]  # the seat deciding: the teammate after a team pass
-        k = choose(s, T, opts, n, policies[seat], params[seat], work, wopts, ev0)
+        k = choose(s, T, opts, n, policies[seat], params[seat], work, wopts, ev0, fwork)
         if k < 0:
             return ERR_POLICY
         apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
@@ -264,7 +269,7 @@ def play_chunk(
     s = np.zeros(STATE_SIZE, np.int32)
     opts = np.zeros((MAX_OPTIONS, OPT_WIDTH), np.int32)
     ev = np.zeros((ev_rows, 6), np.int32)
-    work, wopts, ev0 = workspace()
+    work, wopts, ev0, fwork = workspace()
     for g in range(n_games):
         gi = first_index + g
         init_game(
@@ -281,7 +286,7 @@ def play_chunk(
             turn_cap,
             allow_no_effect,
         )
-        err = play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0)
+        err = play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0, fwork)
         if check and ev_rows > 0 and s[EV_LOST] > 0 and err == 0:
             err = ERR_LOG
         _record(out, g, s, T, n_players, err)

@@ -158,4 +158,8 @@ EFF_OVERSUMMONED = LEG_TOTAL + MAX_PLAYERS  # code of the piece the being's summ
 EFF_DESTROYED_TOTAL = EFF_OVERSUMMONED + 1  # pieces destroyed so far by the running program
 SUMMON_COLOUR = EFF_DESTROYED_TOTAL + 1  # this turn: colour the next summon's pattern uses, -1
 
-STATE_SIZE = SUMMON_COLOUR + 1
+
+# --- players ------------------------------------------------------------------------------------
+LOOKAHEAD = SUMMON_COLOUR + 1  # 1 in a player's lookahead copy: the turn stops before its draws
+
+STATE_SIZE = LOOKAHEAD + 1

@@ -1,5 +1,5 @@
 """Players inside the compiled engine. All of them only pick a row of the option list, so
-they share every rule.
+they share every rule, and none reads hidden information (core.lookahead, core.hidden).
 
 random: in the action phase, first a kind of option uniformly among the kinds present
 (place, summon, discard, flare, end turn), then an instance of that kind uniformly. In the
@@ -7,28 +7,40 @@ claim phase it claims one of the claimable tasks uniformly and never declines. E
 else (effect targets including "skip", pick-ups, returning cards after a discard, setup) it
 picks uniformly among all options.
 
-greedy: one-ply lookahead. Every option is applied to a copy of the state, the copy is run
-to its next decision, and the result is scored by core.evaluate with the seat's weights;
-ties are broken uniformly at random.
+greedy: one-ply lookahead (core.greedy): every option is tried on a lookahead copy, run to
+the next decision of the turn or to the end of the turn, and scored by core.evaluate with
+the seat's weights; ties are broken uniformly at random.
+
+planner: searches whole turns, beam-pruned by the same evaluation (core.planner).
 
 mc: flat Monte Carlo. The best ``candidates`` options by the greedy score each get
-``playouts`` random playouts of ``horizon`` turns (or to the end of the game); the option
-with the best mean evaluation (a won game counts the win weight) is played.
+``playouts`` random playouts of ``horizon`` turns (or to the end of the game), each on a copy
+whose hidden cards are sampled afresh (core.hidden); the option with the best mean
+evaluation (a won game counts the win weight) is played.
 """
 
 import numpy as np
 from numba import njit
 
-from core.constants import OPT_CLAIM, PH_ACTION, PH_CLAIM, POL_GREEDY, POL_MC, POL_RANDOM
+from core.constants import (
+    OPT_CLAIM,
+    PH_ACTION,
+    PH_CLAIM,
+    POL_GREEDY,
+    POL_MC,
+    POL_PLANNER,
+    POL_RANDOM,
+)
 from core.evaluate import N_WEIGHTS, evaluate
 from core.game import advance, apply_option
-from core.layout import CUR, GAME_OVER, PHASE, RNG, TURN_NO
-from core.rng import rand_below
+from core.greedy import choose_greedy, option_value
+from core.hidden import determinize
+from core.layout import CUR, GAME_OVER, LOOKAHEAD, PHASE, RNG, TURN_NO
+from core.lookahead import copy_row
+from core.planner import choose_planner
+from core.player_params import PP_MC_CANDIDATES, PP_MC_HORIZON, PP_MC_PLAYOUTS
+from core.rng import _store, rand_below
 
-PP_MC_PLAYOUTS = N_WEIGHTS  # policy parameter columns after the evaluation weights
-PP_MC_HORIZON = N_WEIGHTS + 1
-PP_MC_CANDIDATES = N_WEIGHTS + 2
-PP_WIDTH = N_WEIGHTS + 3
 EPS = 1e-9
 
 
@@ -77,43 +89,6 @@ def choose_random(s, opts, n):
     return rand_below(s, n)
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def _copy_row(dst, src):
-    """``dst[:] = src`` without numba's runtime (a slice assignment needs it)."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
-@njit(cache=True, _nrt=False)
-def _option_value(s, T, opts, k, w, work, wopts, ev0):
-    """Greedy value of option ``k``: apply it to a copy, run to the next decision, score."""
-    seat = s[CUR]
-    c = work[0]
-    _copy_row(c, s)
-    apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
-    advance(c, T, ev0, wopts[0])
-    return evaluate(c, T, seat, w, wopts[0])
-
-
-@njit(cache=True, _nrt=False)
-def choose_greedy(s, T, opts, n, params, work, wopts, ev0):
-    best = -np.inf
-    ties = 0
-    pick = 0
-    w = params[:N_WEIGHTS]
-    for k in range(n):
-        v = _option_value(s, T, opts, k, w, work, wopts, ev0)
-        if v > best + EPS:
-            best = v
-            ties = 1
-            pick = k
-        elif v >= best - EPS:
-            ties += 1
-            if rand_below(s, ties) == 0:
-                pick = k
-    return pick
-
-
 @njit(cache=True, _nrt=False)
 def _playout(s, T, seat, w, horizon, work, wopts, ev0):
     """Random play from ``work[1]`` for ``horizon`` turns; the value for ``seat``."""
@@ -128,7 +103,7 @@ def _playout(s, T, seat, w, horizon, work, wopts, ev0):
 
 
 @njit(cache=True, _nrt=True)
-def choose_mc(s, T, opts, n, params, work, wopts, ev0):
+def choose_mc(s, T, opts, n, params, work, wopts, ev0, fwork):
     if n == 1:
         return 0
     seat = s[CUR]
@@ -136,10 +111,10 @@ def choose_mc(s, T, opts, n, params, work, wopts, ev0):
     playouts = int(params[PP_MC_PLAYOUTS])
     horizon = int(params[PP_MC_HORIZON])
     cands = min(n, int(params[PP_MC_CANDIDATES]))
-    # preselect the best candidates by the greedy value (scratch: work[2] rows as floats)
+    # preselect the best candidates by the greedy value
     value = np.empty(n)  # one small allocation per mc decision; mc decisions are costly anyway
     for k in range(n):
-        value[k] = _option_value(s, T, opts, k, w, work, wopts, ev0)
+        value[k] = option_value(s, T, opts, k, w, seat, work[0], wopts[0], ev0)[0]
     order = np.argsort(-value)
     best = -np.inf
     pick = order[0]
@@ -148,8 +123,10 @@ def choose_mc(s, T, opts, n, params, work, wopts, ev0):
         total = 0.0
         for _ in range(playouts):
             c = work[1]
-            c[:] = s
+            copy_row(c, s)
+            c[LOOKAHEAD] = 0
             _reseed(c, s)
+            determinize(c, T, seat, work[2])
             apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
             if c[GAME_OVER] == 1:
                 total += evaluate(c, T, seat, w, wopts[1])
@@ -168,18 +145,21 @@ def _reseed(c, s):
     playouts differ from each other but the game stays reproducible."""
     for i in range(4):
         v = rand_below(s, 1 << 30) * 4 + rand_below(s, 4)
-        c[RNG + i] = v if v != 0 else 1
+        _store(c, RNG + i, v if v != 0 else 1)
 
 
 @njit(cache=True, _nrt=False)
-def choose(s, T, opts, n, policy, params, work, wopts, ev0):
-    """Dispatch on the seat's policy code (constants.POL_*); -1 for an unknown code."""
+def choose(s, T, opts, n, policy, params, work, wopts, ev0, fwork):
+    """Dispatch on the seat's policy code (constants.POL_*); -1 for an unknown code.
+    Buffers: core.kernel.workspace."""
     if n == 1:
         return 0
     if policy == POL_RANDOM:
         return choose_random(s, opts, n)
     if policy == POL_GREEDY:
-        return choose_greedy(s, T, opts, n, params, work, wopts, ev0)
+        return choose_greedy(s, T, opts, n, params, work, wopts, ev0, fwork)
+    if policy == POL_PLANNER:
+        return choose_planner(s, T, opts, n, params, work, wopts, ev0, fwork)
     if policy == POL_MC:
-        return choose_mc(s, T, opts, n, params, work, wopts, ev0)
+        return choose_mc(s, T, opts, n, params, work, wopts, ev0, fwork)
     return -1

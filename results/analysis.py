@@ -34,7 +34,9 @@ import duckdb
 import pyarrow as pa
 
 from results import stats
+from results.decisiveness import decisiveness, weak_play_warnings
 from results.schema import METADATA_PREFIX, PARTITION_COLUMNS, SCHEMAS, TABLES, TEAM_MODES
+from results.sensitivity import sensitivity
 from results.store import MANIFEST, open_table, read_manifest
 
 FORMAT = 1
@@ -1429,6 +1431,7 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
     field = _deck_vs_field(d, groups)
     first_player = _first_player(d, groups, field)
     tasks = _tasks(d, groups, content)
+    dec = decisiveness(d)
     summary = {
         "kalarite_report": 1,
         "run": {
@@ -1444,7 +1447,8 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
         },
         "methods": stats.METHODS,
         "data": data,
-        "warnings": _warnings(d, data),
+        "warnings": _warnings(d, data) + weak_play_warnings(dec, MODE_LABELS),
+        "decisiveness": dec,
         "missing_data": [],
         "groups": groups,
         "matchups": matchups,
@@ -1458,6 +1462,7 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
         "policies": _policies(d, groups, first_player),
         "multiplayer": multiplayer,
     }
+    summary["policy_sensitivity"] = sensitivity(summary)
     if not tasks["display_recorded"]:
         summary["missing_data"].append({"what": "task display", "text": TASK_DISPLAY_NOTE})
     if content is None:

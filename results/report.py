@@ -9,12 +9,15 @@ import pathlib
 import re
 
 from results import analysis, plots
+from results import decisiveness as decisiveness_section
+from results import sensitivity as sensitivity_section
 from results.findings import findings_html, key_findings
 from results.stats import METHODS, SMALL_SAMPLE, flip
 
 SECTIONS = (
     ("overview", "Study"),
     ("warnings", "Warnings and missing data"),
+    ("decisiveness", "Decisiveness: how the games were decided"),
     ("matchups", "Matchup matrix"),
     ("deck-vs-field", "Deck vs field"),
     ("first-player", "First-player advantage"),
@@ -24,6 +27,7 @@ SECTIONS = (
     ("cards", "Cards"),
     ("deathmatch", "Deathmatch: points by source"),
     ("policies", "Policies (players)"),
+    ("sensitivity", "Policy sensitivity"),
     ("multiplayer", "Multiplayer: melee and team play"),
     ("method", "Method"),
 )
@@ -1198,6 +1202,16 @@ class _Builder:
             )
         self.end()
 
+    def decisiveness(self):
+        self.h2("decisiveness")
+        self.w(decisiveness_section.html(self.s, table, esc, analysis.MODE_LABELS, rests_on))
+        self.end()
+
+    def sensitivity(self):
+        self.h2("sensitivity")
+        self.w(sensitivity_section.html(self.s, table, esc, analysis.MODE_LABELS, Cell, rests_on))
+        self.end()
+
     def method(self):
         self.h2("method")
         rows = [[k, str(v)] for k, v in METHODS.items()]
@@ -1216,6 +1230,7 @@ class _Builder:
         self.w(findings_html(self.s.get("key_findings") or []))
         self.overview()
         self.warnings()
+        self.decisiveness()
         self.matchups()
         self.field()
         self.first_player()
@@ -1225,6 +1240,7 @@ class _Builder:
         self.cards()
         self.deathmatch()
         self.policies()
+        self.sensitivity()
         self.multiplayer()
         self.method()
         self.w("</body></html>")

@@ -245,6 +245,91 @@ def cmd_demo(args):
     return run_demo(args.out, args.games, args.workers, overwrite=args.overwrite)
 
 
+def cmd_players(args):
+    from sim.players_view import load_ladder, player_rows, players_text
+
+    ladder = load_ladder(args.ladder)
+    rows = player_rows(ladder)
+    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder))
+
+
+def _finished(out, study) -> bool:
+    """Does ``out`` hold this study, complete?"""
+    from results.store import read_manifest
+
+    try:
+        m = read_manifest(out)
+    except (OSError, ValueError):
+        return False
+    return m.get("status") == "complete" and m.get("study") == study.to_dict()
+
+
+def cmd_ladder(args):
+    import shlex
+
+    from cluster.runner import run_study
+    from sim.content import load_content
+    from sim.ladder import LADDER_PLAYERS, ladder_result, ladder_study, write_json
+    from sim.players import parse_policy
+
+    players = [p.strip() for p in args.players.split(",")] if args.players else LADDER_PLAYERS
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise CliError("--players needs two or more different players")
+    for p in players:
+        parse_policy(p)
+    _positive(args.games, "--games")
+    _positive(args.workers, "--workers")
+    content = load_content()
+    study = ladder_study(content, players, args.games, args.seed)
+    if not args.overwrite and _finished(args.out, study):
+        print(f"kalarite: {args.out} already holds these ladder games: rating them")
+    else:
+        summary = run_study(
+            study, content, args.out, workers=args.workers, overwrite=args.overwrite
+        )
+        print(f"kalarite: {summary.line()}")
+    command = "kalarite ladder " + " ".join(
+        shlex.quote(x)
+        for x in (
+            ["--out", args.out, "--games", str(args.games), "--seed", str(args.seed)]
+            + (["--players", args.players] if args.players else [])
+        )
+    )
+    result = ladder_result(args.out, players, content, command, args.speed_seconds)
+    write_json(result, args.result)
+    print(f"kalarite: ladder -> {args.result}")
+    return 0
+
+
+def cmd_tune(args):
+    from sim.players import parse_policy
+    from sim.tune import tune
+
+    for flag in ("iterations", "population", "games", "validation", "workers"):
+        _positive(getattr(args, flag), f"--{flag}")
+    if args.population < 2:
+        raise CliError("--population must be at least 2")
+    if not args.name.replace("-", "_").isidentifier():
+        raise CliError(f"--name {args.name!r}: letters, digits, '-' and '_' only")
+    parse_policy(args.player)
+    parse_policy(args.opponent)
+    prof = tune(
+        args.player,
+        args.opponent,
+        args.name,
+        iterations=args.iterations,
+        population=args.population,
+        games=args.games,
+        validation=args.validation,
+        seed=args.seed,
+        workers=args.workers,
+        path=args.profiles,
+        log=lambda line: print(f"kalarite: {line}", flush=True),
+    )
+    print(f"kalarite: profile {prof.name!r} -> {args.profiles or 'sim/profiles/players.toml'}")
+    return 0
+
+
 def cmd_bench(args):
     import json
 
@@ -426,7 +511,9 @@ def build_parser() -> argparse.ArgumentParser:
         "run the default demo study (sim/studies/demo.toml) and write its report",
     )
     demo.add_argument("--out", default="runs/demo", help="dataset directory")
-    demo.add_argument("--games", type=int, default=2000, help="games per matchup")
+    demo.add_argument(
+        "--games", type=int, default=None, help="games per matchup (default: the spec's)"
+    )
     demo.add_argument(
         "--workers",
         type=int,
@@ -443,6 +530,74 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_commands(sub)
 
     _add_serve(sub)
+
+    players = _sub(
+        sub,
+        "players",
+        "list the players and profiles with their speed and strength",
+        ("players",),
+    )
+    players.add_argument("--json", action="store_true", help="print a JSON list of objects")
+    players.add_argument(
+        "--ladder", default=None, help="ladder file (default: benchmarks/results/ladder.json)"
+    )
+    players.set_defaults(func=cmd_players)
+
+    ladder = _sub(
+        sub,
+        "ladder",
+        "rate the players: round-robin games on Ray, Bradley-Terry ratings",
+        ("players",),
+    )
+    ladder.add_argument("--out", required=True, help="dataset directory of the ladder games")
+    ladder.add_argument(
+        "--games",
+        type=int,
+        default=25,
+        help="games per matchup: per pair of players, mode "
+        "and ordered deck pairing (default 25: 225 per pair and mode)",
+    )
+    ladder.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
+    ladder.add_argument(
+        "--players",
+        default=None,
+        help="players and profiles, weakest first (default: random,greedy,mc,planner)",
+    )
+    ladder.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
+    ladder.add_argument(
+        "--result", default="benchmarks/results/ladder.json", help="where the ladder goes"
+    )
+    ladder.add_argument(
+        "--speed-seconds", type=float, default=5.0, help="CPU seconds to time each player"
+    )
+    ladder.add_argument("--overwrite", action="store_true", help="replace a different study")
+    ladder.set_defaults(func=cmd_ladder)
+
+    tune = _sub(
+        sub,
+        "tune",
+        "search a player's evaluation weights (cross-entropy method on Ray)",
+        ("players",),
+    )
+    tune.add_argument(
+        "--player", default="planner", help="player or profile to start from (default: planner)"
+    )
+    tune.add_argument("--opponent", default="greedy", help="player to beat (default: greedy)")
+    tune.add_argument("--name", required=True, help="name of the profile to write")
+    tune.add_argument("--iterations", type=int, default=6, help="rounds of the search (default: 6)")
+    tune.add_argument(
+        "--population", type=int, default=12, help="candidates per iteration (default: 12)"
+    )
+    tune.add_argument("--games", type=int, default=72, help="games per candidate (default: 72)")
+    tune.add_argument(
+        "--validation", type=int, default=400, help="games to rate the result (default: 400)"
+    )
+    tune.add_argument("--seed", type=int, default=1, help="search seed (default: 1)")
+    tune.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
+    tune.add_argument(
+        "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
+    )
+    tune.set_defaults(func=cmd_tune)
 
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument("--quick", action="store_true", help="the short version (< 1 minute)")

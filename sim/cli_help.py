@@ -14,11 +14,6 @@ MODE_TEXT = {
     "team-deathmatch": "4 seats: the duel's scoring, seats 0+2 against 1+3",
     "new-player": "2 seats: first-game rules, two imperial decks, 6 points",
 }
-POLICY_TEXT = {
-    "random": "uniform over the kinds of option, then over the options of that kind",
-    "greedy": "one-ply lookahead over a weighted evaluation",
-    "mc": "flat Monte Carlo over the greedy player's best candidates",
-}
 
 
 def _decks() -> list:
@@ -40,20 +35,23 @@ def _modes() -> list:
 
 
 def _players() -> list:
-    from sim.players import DEFAULT_WEIGHTS, MC_DEFAULTS, POLICIES
+    from sim.players import DEFAULT_WEIGHTS, DESCRIPTIONS, POLICIES, SETTINGS, load_profiles
 
     lines = [
         "players (--policy NAME or NAME:key=value:..., one for every seat or one per seat,",
-        "comma separated, e.g. greedy,random or mc:playouts=32,random):",
+        "comma separated, e.g. planner,greedy or mc:playouts=32,random):",
     ]
     for name in POLICIES:
-        lines.append(f"  {name:18s} {POLICY_TEXT.get(name, '')}".rstrip())
+        lines.append(f"  {name:18s} {DESCRIPTIONS[name]}")
+    for name, prof in load_profiles().items():
+        lines.append(f"  {name:18s} profile of {prof.player}: {prof.about}".rstrip(": "))
     weights = ", ".join(f"{k}={v:g}" for k, v in DEFAULT_WEIGHTS.items())
-    mc = ", ".join(f"{k}={v}" for k, v in MC_DEFAULTS.items())
-    for text in (
-        f"parameters of greedy and mc, the evaluation weights (defaults): {weights}",
-        f"parameters of mc only (defaults): {mc}",
-    ):
+    texts = [f"parameters of every player but random, the evaluation weights (defaults): {weights}"]
+    for name, settings in SETTINGS.items():
+        if settings:
+            own = ", ".join(f"{k}={v[0]}" for k, v in settings.items())
+            texts.append(f"parameters of {name} only (defaults): {own}")
+    for text in texts:
         lines += textwrap.wrap(text, 88, initial_indent="  ", subsequent_indent="    ")
     return lines
 

@@ -1,21 +1,37 @@
-"""Player specifications: a name plus optional parameters, compiled to the kernel's arrays.
+"""Player specifications: a player or profile name plus optional parameters, compiled to the
+kernel's arrays.
 
-Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `mc`, optionally followed by
-`:key=value` pairs, e.g. `greedy:points=12:material=1` or `mc:playouts=32:horizon=4`.
-Keys: the evaluation weights (core.evaluate WEIGHT_NAMES) for greedy and mc, and for mc also
-`playouts`, `horizon` (turns) and `candidates`.
+Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `planner`, `mc`, or the name
+of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pairs, e.g.
+`greedy:points=12:material=1`, `planner:width=8` or `mc:playouts=32:horizon=4`.
+Keys: the evaluation weights (core.evaluate WEIGHT_NAMES) for every player but random, and
+the settings of the player (SETTINGS). A profile is a player with its weights and settings
+stored as data, with the provenance of how they were found (`kalarite tune` writes them).
 """
+
+import math
+import pathlib
+import tomllib
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from core import constants as K
 from core.evaluate import N_WEIGHTS, WEIGHT_NAMES
-from core.policy import PP_MC_CANDIDATES, PP_MC_HORIZON, PP_MC_PLAYOUTS, PP_WIDTH
+from core.player_params import (
+    PP_MC_CANDIDATES,
+    PP_MC_HORIZON,
+    PP_MC_PLAYOUTS,
+    PP_PLAN_WIDTH,
+    PP_WIDTH,
+)
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
+PROFILES_PATH = pathlib.Path(__file__).parent / "profiles" / "players.toml"
 
 # Default evaluation weights (documented in README "Players"): a point is worth 10, a task
-# you could claim right now 6 per point, and so on down to a piece on the board.
+# you could claim right now 6 per point, and so on down to a piece on the board. The last
+# three features are off by default (tuned profiles use them).
 DEFAULT_WEIGHTS = {
     "points": 10.0,
     "claimable": 6.0,
@@ -26,18 +42,143 @@ DEFAULT_WEIGHTS = {
     "summonable": 0.7,
     "legends_ready": 1.5,
     "win": 100.0,
+    "opp_claimable": 0.0,
+    "centre": 0.0,
+    "exposed": 0.0,
 }
-MC_DEFAULTS = {"playouts": 8, "horizon": 2, "candidates": 4}
 assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
+# integer settings per player, with their defaults and limits
+SETTINGS = {
+    "random": {},
+    "greedy": {},
+    "planner": {"width": (6, 1, 12)},
+    "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
+}
+DESCRIPTIONS = {
+    "random": "uniform over the kinds of option, then over the options of that kind",
+    "greedy": "one-ply lookahead: each option played to the next decision of the turn, scored",
+    "planner": "searches whole turns (all actions, effect choices, the claim), beam-pruned",
+    "mc": "flat Monte Carlo: random playouts of the best options, hidden cards sampled",
+}
+assert set(SETTINGS) == set(POLICIES) == set(DESCRIPTIONS)
 
 
-def parse_policy(spec: str) -> tuple[int, np.ndarray]:
-    """'mc:playouts=8' -> (policy code, parameter row). Raises ValueError on bad input."""
+@dataclass
+class Profile:
+    """A named player: base player, weights and settings, and where they came from."""
+
+    name: str
+    player: str
+    about: str = ""
+    weights: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+    provenance: dict = field(default_factory=dict)
+
+
+def load_profiles(path=None) -> dict:
+    """Profiles by name; {} when the file does not exist. Raises ValueError on bad data."""
+    path = pathlib.Path(path or PROFILES_PATH)
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{path}: {e}") from None
+    out = {}
+    for name, d in data.get("profile", {}).items():
+        where = f"{path.name}: profile {name!r}"
+        if name in POLICIES:
+            raise ValueError(f"{where}: a profile may not take a player's name")
+        player = d.get("player")
+        if player not in POLICIES or player == "random":
+            raise ValueError(f"{where}: 'player' must be one of greedy, planner, mc")
+        weights = {k: float(v) for k, v in d.get("weights", {}).items()}
+        unknown = set(weights) - set(WEIGHT_NAMES)
+        if unknown:
+            raise ValueError(f"{where}: unknown weights {sorted(unknown)}")
+        settings = dict(d.get("settings", {}))
+        for k, v in settings.items():
+            _check_setting(player, k, v, where)
+        out[name] = Profile(
+            name, player, d.get("about", ""), weights, settings, dict(d.get("provenance", {}))
+        )
+    return out
+
+
+def _check_setting(player, key, value, where):
+    if key not in SETTINGS[player]:
+        known = ", ".join(SETTINGS[player]) or "none"
+        raise ValueError(f"{where}: {player} has no setting {key!r} (settings: {known})")
+    _, lo, hi = SETTINGS[player][key]
+    if value != int(value) or not lo <= value <= hi:
+        raise ValueError(f"{where}: {key} must be an integer from {lo} to {hi}, got {value}")
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"cannot store {v} in a profile")
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise ValueError(f"cannot store {v!r} in a profile")
+
+
+def profiles_toml(profiles: dict) -> str:
+    """The profile file's text (what ``load_profiles`` reads back)."""
+    lines = [
+        "# Named players: a base player with tuned evaluation weights and settings.",
+        "# Written by `kalarite tune` (sim/tune.py); `kalarite players` lists them.",
+    ]
+    for p in profiles.values():
+        lines += ["", f"[profile.{p.name}]", f"player = {_toml_value(p.player)}"]
+        if p.about:
+            lines.append(f"about = {_toml_value(p.about)}")
+        for table, values in (
+            ("settings", p.settings),
+            ("weights", p.weights),
+            ("provenance", p.provenance),
+        ):
+            if values:
+                lines.append(f"[profile.{p.name}.{table}]")
+                lines += [f"{k} = {_toml_value(v)}" for k, v in values.items()]
+    return "\n".join(lines) + "\n"
+
+
+def save_profile(profile: Profile, path=None):
+    """Add or replace one profile in the file, keeping the others."""
+    path = pathlib.Path(path or PROFILES_PATH)
+    profiles = load_profiles(path)
+    profiles[profile.name] = profile
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(profiles_toml(profiles))
+    tmp.replace(path)
+
+
+def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
+    """'planner:width=4' -> (player, weights, settings) with every default filled in.
+    Raises ValueError on bad input."""
     name, *pairs = spec.strip().split(":")
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
+    profiles = load_profiles() if profiles is None else profiles
     weights = dict(DEFAULT_WEIGHTS)
-    mc = dict(MC_DEFAULTS)
+    if name in POLICIES:
+        player = name
+        settings = {k: v[0] for k, v in SETTINGS[player].items()}
+    elif name in profiles:
+        prof = profiles[name]
+        player = prof.player
+        settings = {k: v[0] for k, v in SETTINGS[player].items()} | prof.settings
+        weights |= prof.weights
+    else:
+        known = list(POLICIES) + list(profiles)
+        raise ValueError(f"unknown policy {name!r} (known: {', '.join(known)})")
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
@@ -46,31 +187,42 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
             number = float(value)
         except ValueError:
             raise ValueError(f"policy {spec!r}: {key} needs a number, got {value!r}") from None
-        if name == "random":
+        if player == "random":
             raise ValueError(f"policy {spec!r}: random takes no parameters")
         if key in weights:
+            if not math.isfinite(number):
+                raise ValueError(f"policy {spec!r}: {key} must be a finite number")
             weights[key] = number
-        elif name == "mc" and key in mc:
-            if number < 1 or number != int(number):
-                raise ValueError(f"policy {spec!r}: {key} must be a positive integer")
-            mc[key] = int(number)
+        elif key in SETTINGS[player]:
+            _check_setting(player, key, number, f"policy {spec!r}")
+            settings[key] = int(number)
         else:
-            known = list(weights) + (list(mc) if name == "mc" else [])
+            known = list(weights) + list(SETTINGS[player])
             raise ValueError(
                 f"policy {spec!r}: unknown parameter {key!r} (known: {', '.join(known)})"
             )
+    return player, weights, settings
+
+
+def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
+    """'mc:playouts=8' -> (policy code, parameter row). Raises ValueError on bad input."""
+    player, weights, settings = resolve(spec, profiles)
     row = np.zeros(PP_WIDTH)
     row[:N_WEIGHTS] = [weights[k] for k in WEIGHT_NAMES]
+    mc = {k: v[0] for k, v in SETTINGS["mc"].items()} | (settings if player == "mc" else {})
     row[PP_MC_PLAYOUTS] = mc["playouts"]
     row[PP_MC_HORIZON] = mc["horizon"]
     row[PP_MC_CANDIDATES] = mc["candidates"]
-    return POLICIES[name], row
+    row[PP_PLAN_WIDTH] = settings.get("width", SETTINGS["planner"]["width"][0])
+    return POLICIES[player], row
 
 
 def policy_params(specs) -> np.ndarray:
     """Parameter matrix (one row per seat) for a list of policy specs."""
-    return np.array([parse_policy(p)[1] for p in specs])
+    profiles = load_profiles()
+    return np.array([parse_policy(p, profiles)[1] for p in specs])
 
 
 def policy_codes(specs) -> np.ndarray:
-    return np.array([parse_policy(p)[0] for p in specs], np.int32)
+    profiles = load_profiles()
+    return np.array([parse_policy(p, profiles)[0] for p in specs], np.int32)

@@ -69,7 +69,7 @@ def play_logged(content: Content, cfg: GameConfig):
     pols = policy_codes(cfg.policies)
     hi, lo = split_seed(cfg.seed)
     params = policy_params(cfg.policies)
-    work, wopts, ev0 = workspace()
+    work, wopts, ev0, fwork = workspace()  # a fresh one per game: no plan carries over
     first = cfg.game_index % len(cfg.decks)
     init_game(
         s,
@@ -88,7 +88,7 @@ def play_logged(content: Content, cfg: GameConfig):
     n = advance(s, T, ev, opts)
     while n > 0:
         seat = s[CONTROL]  # the teammate after a team pass
-        k = choose(s, T, opts, n, pols[seat], params[seat], work, wopts, ev0)
+        k = choose(s, T, opts, n, pols[seat], params[seat], work, wopts, ev0, fwork)
         apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
         n = advance(s, T, ev, opts)
     if s[EV_LOST]:

@@ -1,0 +1,174 @@
+"""`kalarite tune`: search a player's evaluation weights by play against an opponent, with the
+cross-entropy method on Ray; the best weights become a named profile with their provenance.
+
+Each iteration draws ``population`` weight vectors from a normal distribution (mean: the
+base player's or profile's weights), plays each of them ``games`` games against the
+opponent (half High Form, half Deathmatch; every ordered pairing of the base decks; seats
+and first player alternating; every candidate of an iteration plays the same deals, so they
+are compared on equal terms), and moves the distribution to the best quarter. The final mean
+is played once more on fresh deals (``validation`` games) and stored with its win rate.
+Weights are searched on their own scale: the spread starts at half the weight (at least
+``MIN_SPREAD``); ``win`` stays fixed.
+"""
+
+import itertools
+import os
+
+import numpy as np
+
+from core import constants as K
+from core.evaluate import WEIGHT_NAMES
+from sim.players import Profile, load_profiles, resolve, save_profile
+
+TUNED_WEIGHTS = tuple(w for w in WEIGHT_NAMES if w != "win")
+MODES = ("high-form", "deathmatch")
+MIN_SPREAD = 0.5
+ELITE = 0.25
+
+
+def _spec(player, settings, weights) -> str:
+    parts = [player]
+    parts += [f"{k}={v}" for k, v in settings.items()]
+    parts += [f"{k}={float(weights[k])!r}" for k in TUNED_WEIGHTS]
+    return ":".join(parts)
+
+
+def _deals(games, decks):
+    """(mode, seat decks, candidate seat, game index) for ``games`` games."""
+    pairs = list(itertools.product(decks, repeat=2))
+    out = []
+    for i in range(games):
+        mode = MODES[i % 2]
+        d = pairs[(i // 2) % len(pairs)]
+        out.append((mode, d, (i // (2 * len(pairs))) % 2, i))
+    return out
+
+
+def play_games(cand_spec, opp_spec, deals, seed) -> tuple:
+    """(points of the candidate: 1 a win, 0.5 shared, games) over ``deals``; runs in a Ray
+    worker (or here)."""
+    from core.kernel import play_chunk
+    from sim.content import load_content
+
+    content = load_content()
+    from sim.players import policy_codes, policy_params
+
+    pts = 0.0
+    for mode, decks, seat, gi in deals:
+        specs = [cand_spec, opp_spec] if seat == 0 else [opp_spec, cand_spec]
+        rows, _, _ = play_chunk(
+            content.tables,
+            K.MODE_NAMES.index(mode),
+            2,
+            np.array([content.deck_index(d) for d in decks], np.int32),
+            policy_codes(specs),
+            policy_params(specs),
+            0,
+            seed,
+            gi,
+            1,
+            200,
+            0,
+            0,
+            0,
+        )
+        w = int(rows[0, 0])
+        pts += 0.5 if w < 0 else (1.0 if w == seat else 0.0)
+    return pts, len(deals)
+
+
+def tune(
+    base: str,
+    opponent: str,
+    name: str,
+    *,
+    iterations: int = 6,
+    population: int = 12,
+    games: int = 72,
+    validation: int = 400,
+    seed: int = 1,
+    workers: int | None = None,
+    path=None,
+    log=print,
+) -> Profile:
+    import ray
+
+    from sim.content import BASE_DECKS
+
+    profiles = load_profiles() | (load_profiles(path) if path else {})
+    player, weights, settings = resolve(base, profiles)
+    resolve(opponent, profiles)
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    owned = not ray.is_initialized()
+    if owned:
+        ray.init(  # a Ray of our own, like the study runner: never someone else's cluster
+            address="local",
+            num_cpus=workers or os.cpu_count(),
+            include_dashboard=False,
+            log_to_driver=False,
+        )
+    remote = ray.remote(play_games)
+    rng = np.random.default_rng(seed)
+    mean = np.array([weights[k] for k in TUNED_WEIGHTS])
+    spread = np.maximum(np.abs(mean) * 0.5, MIN_SPREAD)
+    history = []
+    try:
+        for it in range(iterations):
+            cands = [mean] + [
+                mean + spread * rng.standard_normal(mean.size) for _ in range(population - 1)
+            ]
+            deals = _deals(games, BASE_DECKS)
+            it_seed = seed * 1000 + it
+            specs = [
+                _spec(player, settings, weights | dict(zip(TUNED_WEIGHTS, c, strict=True)))
+                for c in cands
+            ]
+            chunks = [deals[i::4] for i in range(4)]
+            futures = [[remote.remote(s, opponent, ch, it_seed) for ch in chunks] for s in specs]
+            scores = [sum(p for p, _ in ray.get(f)) / games for f in futures]
+            order = np.argsort(scores)[::-1]
+            elite = np.array([cands[i] for i in order[: max(2, int(population * ELITE))]])
+            mean = elite.mean(axis=0)
+            spread = np.maximum(elite.std(axis=0), MIN_SPREAD * 0.25)
+            history.append(
+                {
+                    "iteration": it,
+                    "best": float(scores[order[0]]),
+                    "mean_of_population": float(np.mean(scores)),
+                }
+            )
+            log(
+                f"tune: iteration {it + 1}/{iterations}: best {scores[order[0]]:.3f}, "
+                f"population mean {np.mean(scores):.3f}"
+            )
+        final = weights | {k: round(float(v), 4) for k, v in zip(TUNED_WEIGHTS, mean, strict=True)}
+        deals = _deals(validation, BASE_DECKS)
+        spec = _spec(player, settings, final)
+        vseed = seed * 1000 + 999
+        res = ray.get([remote.remote(spec, opponent, deals[i::8], vseed) for i in range(8)])
+    finally:
+        if owned:
+            ray.shutdown()
+    win = sum(p for p, _ in res) / validation
+    log(f"tune: validation: {win:.3f} of {validation} games against {opponent}")
+    prof = Profile(
+        name=name,
+        player=player,
+        about=f"{player} with weights tuned against {opponent} (kalarite tune)",
+        weights={k: final[k] for k in TUNED_WEIGHTS},
+        settings=dict(settings),
+        provenance={
+            "tuned_from": base,
+            "opponent": opponent,
+            "method": "cross-entropy method",
+            "iterations": iterations,
+            "population": population,
+            "games_per_candidate": games,
+            "seed": seed,
+            "validation_games": validation,
+            "validation_points_share": round(win, 4),
+            "history_best": [round(h["best"], 4) for h in history],
+        },
+    )
+    save_profile(prof, path)
+    return prof

@@ -1,0 +1,366 @@
+"""The lookahead players (greedy, planner, mc): legal in every mode, reproducible, blind to
+hidden cards; the greedy placement shortcut and the early-exit summon test agree with the
+plain computations; profiles round-trip through their file.
+"""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from core import constants as K
+from core.cards import hand_card
+from core.game import advance, apply_option
+from core.greedy import _shortcut_applies, option_value, score_options
+from core.kernel import R_ERROR, R_WIDTH, play_chunk, workspace
+from core.layout import (
+    COLOUR,
+    CONTROL,
+    CUR,
+    DECK,
+    DECK_CAP,
+    DECK_CNT,
+    DECK_HEAD,
+    FDECK,
+    FDECK_CNT,
+    FDECK_HEAD,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    LDECK,
+    LDECK_CNT,
+    LDECK_HEAD,
+    N_PLAYERS,
+    RNG,
+    SHARED_CAP,
+    STATE_SIZE,
+    TASK_CAP,
+    TDECK,
+    TDECK_CNT,
+    TDECK_HEAD,
+)
+from core.patterns import card_summons
+from core.policy import choose
+from core.setup import init_game
+from core.summon_reach import hand_anchors, slot_summonable
+from sim.content import load_content
+from sim.players import (
+    DEFAULT_WEIGHTS,
+    Profile,
+    load_profiles,
+    parse_policy,
+    policy_codes,
+    policy_params,
+    resolve,
+    save_profile,
+)
+
+CONTENT = load_content()
+T = CONTENT.tables
+MODES = [
+    ("high-form", ("imperial", "highland")),
+    ("deathmatch", ("sylvan", "imperial")),
+    ("melee", ("imperial", "highland", "sylvan")),
+    ("melee", ("sylvan", "imperial", "highland", "highland")),
+    ("team-high-form", ("imperial", "highland", "sylvan", "sylvan")),
+    ("team-deathmatch", ("highland", "sylvan", "imperial", "highland")),
+    ("new-player", ("imperial", "imperial")),
+    # Everfrost: frozen effects (stored, thawed, the keep-new/keep-old choice) reach the players
+    ("high-form", ("everfrost", "imperial")),
+    ("deathmatch", ("highland", "everfrost")),
+    ("melee", ("everfrost", "sylvan", "everfrost")),
+    ("team-high-form", ("everfrost", "highland", "everfrost", "imperial")),
+    # Nethervoid: the Gateway, possessed summons, lost actions, cards put under the deck
+    ("high-form", ("nethervoid", "sylvan")),
+    ("deathmatch", ("nethervoid", "everfrost")),
+    ("melee", ("highland", "nethervoid", "imperial", "nethervoid")),
+    ("team-deathmatch", ("nethervoid", "imperial", "nethervoid", "sylvan")),
+]
+MC = "mc:playouts=2:horizon=1:candidates=2"
+# the evaluation features that are off by default, on: the shortcut must get them right too
+RICH = "greedy:opp_claimable=4:centre=0.3:exposed=-0.4"
+
+
+def _decks(decks):
+    return np.array([CONTENT.deck_index(d) for d in decks], np.int32)
+
+
+def _play(mode, decks, specs, games, first=0, seed=11, check=1):
+    rows, _, _ = play_chunk(
+        T,
+        K.MODE_NAMES.index(mode),
+        len(decks),
+        _decks(decks),
+        policy_codes(specs),
+        policy_params(specs),
+        0,
+        seed,
+        first,
+        games,
+        200,
+        0,
+        check,
+        4000 if check else 0,
+    )
+    return rows
+
+
+@pytest.mark.parametrize("mode,decks", MODES, ids=[f"{m}-{len(d)}" for m, d in MODES])
+def test_players_only_make_legal_moves_in_every_mode(mode, decks):
+    """The invariant checker runs after every applied option of every game."""
+    n = len(decks)
+    lineups = [
+        ["planner"] + ["greedy"] * (n - 1),
+        ["greedy"] + [RICH] * (n - 1),
+        [MC] + ["random"] * (n - 1),
+    ]
+    for specs in lineups:
+        rows = _play(mode, decks, specs, 2)
+        assert rows.shape == (2, R_WIDTH)
+        assert (rows[:, R_ERROR] == 0).all(), (specs, rows[:, R_ERROR])
+        assert (rows[:, 2] != K.END_NONE).all()  # R_END_REASON: every game ended
+
+
+def test_games_do_not_depend_on_how_they_are_chunked():
+    """Same (seed, game index) -> same game, whether played alone or after other games
+    (the planner's stored plan must not carry over from one game to the next)."""
+    specs = ["planner", "greedy"]
+    whole = _play("high-form", ("imperial", "highland"), specs, 4, check=0)
+    parts = np.concatenate(
+        [
+            _play("high-form", ("imperial", "highland"), specs, 1, first=g, check=0)
+            for g in (3, 2, 1, 0)
+        ][::-1]
+    )
+    assert np.array_equal(whole, parts)
+
+
+# --- positions from real games ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _collect(T, mode, decks, codes, params, n_games, every, out):
+    """States at every ``every``-th decision with two or more options."""
+    work, wopts, ev0, fwork = workspace()
+    s = np.zeros(STATE_SIZE, np.int32)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    m = 0
+    step = 0
+    for g in range(n_games):
+        init_game(s, T, ev, mode, decks.shape[0], decks, g % decks.shape[0], 0, 77, g, 200, 0)
+        n = advance(s, T, ev, opts)
+        while n > 0:
+            seat = s[CONTROL]
+            if n >= 2:
+                step += 1
+                if step % every == 0 and m < out.shape[0]:
+                    out[m] = s
+                    m += 1
+            k = choose(s, T, opts, n, codes[seat], params[seat], work, wopts, ev0, fwork)
+            apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+            n = advance(s, T, ev, opts)
+    return m
+
+
+def positions(mode, decks, specs=("greedy", "greedy"), games=6, every=3, cap=400):
+    specs = list(specs) + [specs[-1]] * (len(decks) - len(specs))
+    out = np.zeros((cap, STATE_SIZE), np.int32)
+    m = _collect(
+        T,
+        K.MODE_NAMES.index(mode),
+        _decks(decks),
+        policy_codes(specs),
+        policy_params(specs),
+        games,
+        every,
+        out,
+    )
+    return out[:m]
+
+
+@njit(cache=True)
+def _compare_values(T, states, w):
+    """Largest difference between the shortcut's and the plain values over all options of
+    all states, and how many placement values went through the shortcut."""
+    work, wopts, ev0, fwork = workspace()
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    worst = 0.0
+    shortcut = 0
+    for i in range(states.shape[0]):
+        s = states[i].copy()
+        n = advance(s, T, ev, opts)
+        if _shortcut_applies(s, T, opts, n) >= 0:
+            for k in range(n):
+                if opts[k, 0] == K.OPT_PLACE and opts[k, 1] >= 0:
+                    shortcut += 1
+        vals = fwork[1]
+        score_options(
+            s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork
+        )
+        for k in range(n):
+            plain, _ = option_value(s, T, opts, k, w, s[CUR], work[1], wopts[1], ev0)
+            worst = max(worst, abs(plain - vals[k]))
+    return worst, shortcut
+
+
+@pytest.mark.parametrize(
+    "mode,decks,spec",
+    [
+        ("high-form", ("imperial", "highland"), "greedy"),
+        ("high-form", ("sylvan", "imperial"), RICH),
+        ("deathmatch", ("highland", "sylvan"), RICH),
+        ("melee", ("imperial", "highland", "sylvan"), RICH),
+        ("team-high-form", ("imperial", "highland", "sylvan", "sylvan"), RICH),
+        ("high-form", ("everfrost", "sylvan"), RICH),
+        ("deathmatch", ("nethervoid", "highland"), RICH),
+    ],
+)
+def test_placement_shortcut_gives_the_plain_values(mode, decks, spec):
+    states = positions(mode, decks, games=4)
+    w = parse_policy(spec)[1][: len(DEFAULT_WEIGHTS)]
+    worst, shortcut = _compare_values(T, states, w)
+    assert shortcut >= 200  # the shortcut was really exercised
+    assert worst < 1e-9
+
+
+@njit(cache=True)
+def _summonable_mismatches(T, states):
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    bad = 0
+    checked = 0
+    for i in range(states.shape[0]):
+        s = states[i]
+        seat = s[CUR]
+        me = s[COLOUR + seat]
+        for slot in range(s[HAND_N + seat]):
+            card = hand_card(s, seat, slot)
+            if T.card_kind[card] == K.CK_FLARE:
+                continue
+            anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
+            na, pool, leg = hand_anchors(s, T, me, anchors)
+            fast = slot_summonable(s, T, me, card, anchors, na, pool, leg)
+            plain = card_summons(s, T, me, card, slot, opts, 0) > 0
+            checked += 1
+            if fast != plain:
+                bad += 1
+    return bad, checked
+
+
+@pytest.mark.parametrize("mode,decks", MODES[:4], ids=[f"{m}-{len(d)}" for m, d in MODES[:4]])
+def test_early_exit_summon_test_agrees_with_the_summon_search(mode, decks):
+    states = positions(mode, decks, specs=("random",), games=10, every=2)
+    bad, checked = _summonable_mismatches(T, states)
+    assert checked > 500 and bad == 0
+
+
+# --- hidden information ---------------------------------------------------------------------
+
+
+def _queue(s, base, cap, head, cnt):
+    return [base + (s[head] + i) % cap for i in range(s[cnt])]
+
+
+def _scramble(s, seat, rng):
+    """A copy of ``s`` whose hidden cards (for ``seat``) lie elsewhere: every deck reordered,
+    the other seats' hand cards swapped with deck cards of the same kind."""
+    x = s.copy()
+    for p in range(x[N_PLAYERS]):
+        deck = _queue(x, DECK + p * DECK_CAP, DECK_CAP, DECK_HEAD + p, DECK_CNT + p)
+        pools = [(deck, K.CK_BEING)]
+        if p != seat:
+            pools.append(
+                (_queue(x, LDECK, SHARED_CAP, LDECK_HEAD, LDECK_CNT), K.CK_LEGEND),
+            )
+            pools.append((_queue(x, FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT), K.CK_FLARE))
+            for k in range(x[HAND_N + p]):  # swap each hidden hand card with a deck card
+                i = HAND + p * HAND_CAP + k
+                for places, kind in pools:
+                    if T.card_kind[x[i]] == kind and places:
+                        j = places[rng.integers(len(places))]
+                        x[i], x[j] = x[j], x[i]
+        cards = x[deck].copy()
+        rng.shuffle(cards)
+        x[deck] = cards
+    for base, cap, head, cnt in (
+        (LDECK, SHARED_CAP, LDECK_HEAD, LDECK_CNT),
+        (FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT),
+        (TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT),
+    ):
+        idx = _queue(x, base, cap, head, cnt)
+        cards = x[idx].copy()
+        rng.shuffle(cards)
+        x[idx] = cards
+    return x
+
+
+def _decide(s, spec):
+    """(option index, the state's random words afterwards) with fresh buffers."""
+    code, row = parse_policy(spec)
+    s = s.copy()
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    n = advance(s, T, ev, opts)
+    work, wopts, ev0, fwork = workspace()
+    k = choose(s, T, opts, n, code, row, work, wopts, ev0, fwork)
+    return n, int(k), tuple(opts[k]), tuple(s[RNG : RNG + 4])
+
+
+@pytest.mark.parametrize("spec", ["greedy", "planner", MC])
+@pytest.mark.parametrize("mode,decks", [MODES[0], MODES[1], MODES[4]], ids=["hf", "dm", "team"])
+def test_players_never_read_hidden_cards(spec, mode, decks):
+    """Moving the hidden cards around (the other seats' hands and every deck's order) does
+    not change any choice, nor the random numbers a player draws."""
+    rng = np.random.default_rng(5)
+    states = positions(mode, decks, games=3, every=7, cap=60)
+    changed = 0
+    for s in states:
+        seat = int(s[CUR])
+        x = _scramble(s, seat, rng)
+        changed += int(not np.array_equal(x, s))
+        assert _decide(s, spec) == _decide(x, spec)
+    assert changed >= len(states) // 2
+
+
+# --- profiles ----------------------------------------------------------------------------------
+
+
+def test_a_profile_round_trips_through_its_file(tmp_path):
+    path = tmp_path / "players.toml"
+    prof = Profile(
+        name="sharp",
+        player="planner",
+        about='tuned "by hand"',
+        weights={"points": 12.5, "exposed": -0.25},
+        settings={"width": 4},
+        provenance={"games": 800, "seed": 3, "opponent": "greedy", "win_rate": 0.61},
+    )
+    save_profile(prof, path)
+    save_profile(Profile(name="other", player="greedy", weights={"centre": 1.0}), path)
+    back = load_profiles(path)
+    assert back["sharp"] == prof and list(back) == ["sharp", "other"]
+    player, weights, settings = resolve("sharp:width=3", back)
+    assert (player, settings) == ("planner", {"width": 3})
+    assert weights["points"] == 12.5 and weights["material"] == DEFAULT_WEIGHTS["material"]
+    code, row = parse_policy("sharp", back)
+    assert code == K.POLICY_NAMES.index("planner") and row[0] == 12.5
+
+
+def test_checked_in_profiles_load_and_parse():
+    for name in load_profiles():
+        parse_policy(name)
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("planner:width=0", "width must be an integer from 1 to 12"),
+        ("greedy:width=3", "unknown parameter 'width'"),
+        ("random:points=1", "random takes no parameters"),
+        ("genius", "unknown policy 'genius'"),
+        ("greedy:points=inf", "points must be a finite number"),
+    ],
+)
+def test_bad_player_specs_name_the_problem(spec, message):
+    with pytest.raises(ValueError, match=message):
+        parse_policy(spec)
