@@ -173,6 +173,12 @@ EV_REMOVED = 27  # (sq, code) the piece just destroyed leaves the game (not back
 EV_LOSE_ACTION = 28  # every other colour's next normal turn has one action
 EV_DISCARD_FLARE = 29  # (card) an effect discarded a flare from the hand
 EV_CARD_TO_FROZEN = 30  # (card, replaced card or -1) taken from the discard pile as frozen
+EV_GATEWAY = 31  # (sq, code) the piece on sq becomes the seat's Gateway
+EV_GATEWAY_LOST = 32  # (sq, 0) the seat's Gateway on sq is gone (destroyed, taken, legendary)
+EV_LOSE_OWN_ACTION = 33  # (actions left) an effect took one of the seat's own actions
+EV_CARD_TO_BOTTOM = 34  # (card) the being's card went under the seat's deck
+EV_POSSESS = 35  # (colour) the seat's next summon this turn uses that colour's pieces
+EV_LEGEND_SUMMONED = 36  # (sq) an effect counts as summoning a legend on sq
 EV_NAMES = (
     "turn",
     "place",
@@ -205,6 +211,12 @@ EV_NAMES = (
     "lose-action",
     "discard-flare",
     "card-to-frozen",
+    "gateway",
+    "gateway-lost",
+    "lose-own-action",
+    "card-to-bottom",
+    "possess",
+    "legend-summoned",
 )
 EV_WIDTH = 6
 

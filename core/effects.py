@@ -14,6 +14,7 @@ from core.constants import (
     EV_LOSE_ACTION,
     EV_MOVE,
     LEGENDARY,
+    MODE_MELEE,
     OPT_SKIP,
     OPT_TARGET,
     SQ_GREEN,
@@ -26,8 +27,19 @@ from core.effects_cards import (
     discard_flare_targets,
 )
 from core.effects_mirror import mirror_apply, mirror_targets
+from core.effects_nether import (
+    card_to_bottom,
+    gateway_candidate,
+    legend_summoned,
+    legend_summoned_targets,
+    lose_own_action,
+    possess,
+    same_colour_ok,
+)
 from core.effects_select import cond_more, region_more, support_ok, within_45
 from core.events import log_event
+from core.gateway import follow_gateway, set_gateway
+from core.gateway_select import cond2_holds, dest_gateway, region_gateway
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
@@ -68,14 +80,17 @@ from core.layout import (
     EXTRA_DRAW_BEINGS,
     EXTRA_DRAW_LEGENDS,
     EXTRA_TURN,
+    GATEWAY,
     MALUS,
     MAX_AFFECTED,
+    MODE,
 )
 from core.modes import n_colours
 from core.ops import (
     D_COLOURED,
     D_EMPTY,
     D_EMPTY_OR_HEROIC,
+    D_GATE,
     D_MARKED,
     D_NEXT_TO_OWN,
     F_COUNT_TWICE,
@@ -88,6 +103,7 @@ from core.ops import (
     I_ALTS,
     I_CHOICE,
     I_COND,
+    I_COND2,
     I_DEST,
     I_DIST,
     I_EXCLUDE,
@@ -112,7 +128,9 @@ from core.ops import (
     MT_ONTO_SEL,
     MT_SAME_DIR,
     MT_WITHIN_45,
+    OP_BECOME_GATEWAY,
     OP_BORROW_ENEMY,
+    OP_CARD_TO_BOTTOM,
     OP_CARD_TO_FROZEN,
     OP_CARD_TO_TOP,
     OP_CHOOSE,
@@ -124,11 +142,14 @@ from core.ops import (
     OP_DRAW_EXTRA,
     OP_GAIN_ACTION,
     OP_GAIN_TURN,
+    OP_LEGEND_SUMMONED,
     OP_LOSE_ACTION,
+    OP_LOSE_OWN_ACTION,
     OP_MIRROR_PLACE,
     OP_MOVE,
     OP_PICK,
     OP_PLACE,
+    OP_POSSESS,
     OP_SHOOT,
     OP_UPGRADE,
     P_BEING_MOVED,
@@ -162,11 +183,13 @@ from core.ops import (
     R_CONNECTED,
     R_DIAG,
     R_DIST,
+    R_GATE,
     R_MARK2,
     R_MARKED,
     R_MORE,
     R_NEAR_GREEN,
     R_NEAR_RED,
+    R_NEXT_TO_SAME_COLOUR,
     R_ORTHO,
     R_SEL,
     W_ENEMY,
@@ -178,6 +201,7 @@ from core.ops import (
     W_SELF,
     X_AFFECTED,
     X_BEING,
+    X_GATEWAY,
 )
 from core.patterns import ARROW_BASE, MARK, MARK2
 from core.pieces import (
@@ -290,6 +314,8 @@ def _in_region(s, T, i, q, seat):
         return False
     if (ex & X_AFFECTED) and _is_affected(s, q):
         return False
+    if (ex & X_GATEWAY) and q == s[GATEWAY + s[CUR]]:
+        return False
     if not _in_union(s, T, i, q, seat, T.ops[i, I_REGION]):
         return False
     inc2 = T.ops[i, I_REGION2]
@@ -337,6 +363,10 @@ def _in_union(s, T, i, q, seat, inc):
         return True
     if (inc & R_MORE) and region_more(s, T, inc, q, seat):
         return True
+    if (inc & R_GATE) and region_gateway(s, T, inc, q):
+        return True
+    if inc & R_NEXT_TO_SAME_COLOUR:
+        return True  # judged per placed colour by same_colour_ok (alone in its region)
     return False
 
 
@@ -434,6 +464,8 @@ def _dest_ok(s, T, i, q, d, seat):
     if (dm & D_COLOURED) and T.sq_color[d] <= 0:
         return False
     if (dm & D_MARKED) and not _mark_at(s, T, d, MARK):
+        return False
+    if (dm & D_GATE) and not dest_gateway(s, T, dm, q, d):
         return False
     return True
 
@@ -570,7 +602,11 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 continue
             for k in range(onb.shape[0]):
                 q = onb[k]
-                if s[BOARD + q] == 0 and _in_region(s, T, i, q, seat):
+                if (
+                    s[BOARD + q] == 0
+                    and _in_region(s, T, i, q, seat)
+                    and same_colour_ok(s, T, i, q, owner)
+                ):
                     n = _emit(opts, n, q, owner, alt)
                     if _full(opts, n):
                         return n
@@ -613,6 +649,8 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
         n = card_to_frozen_targets(s, T, opts, n, alt)
     elif op == OP_DISCARD_FLARE:
         n = discard_flare_targets(s, T, opts, n, alt)
+    elif op == OP_LEGEND_SUMMONED:
+        n = legend_summoned_targets(s, opts, n, alt)
     else:
         for k in range(onb.shape[0]):
             q = onb[k]
@@ -627,6 +665,8 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 code = s[BOARD + q]
                 r = T.ops[i, I_PARAM] if T.ops[i, I_PARAM] > 0 else code & 3
                 ok = (code >> 2) != seat and has_stock(s, seat, r)
+            elif op == OP_BECOME_GATEWAY:
+                ok = gateway_candidate(s, q, seat)
             if ok:
                 n = _emit(opts, n, q, -1, alt)
                 if _full(opts, n):
@@ -713,6 +753,7 @@ def _do_move(s, T, ev, i, a, b, seat):
             s[EFF_COMBAT_USED] = 1
     s[BOARD + a] = 0
     s[BOARD + b] = mover
+    follow_gateway(s, a, b)
     log_event(s, ev, EV_MOVE, s[CUR], a, b, mover)
     if s[EFF_BEING_SQ] == a:
         s[EFF_BEING_SQ] = b
@@ -753,6 +794,8 @@ def apply_instruction(s, T, ev, i, a, b):
         card_to_frozen(s, ev, a)
     elif op == OP_DISCARD_FLARE:
         discard_flare(s, T, ev, a)
+    elif op == OP_LEGEND_SUMMONED:
+        legend_summoned(s, ev, a)
     else:
         _select(s, T, a)
         _touch(s, a)
@@ -768,6 +811,8 @@ def apply_instruction(s, T, ev, i, a, b):
             code = _kill(s, ev, a, seat, counts)
             if code != 0 and (T.ops[i, I_FLAGS] & F_REMOVE):
                 remove_from_game(s, ev, a, code)
+        elif op == OP_BECOME_GATEWAY:
+            set_gateway(s, ev, s[CUR], a)
     s[EFF_LAST_DONE] = 1
 
 
@@ -802,6 +847,14 @@ def _run_automatic(s, T, ev, i):
     elif op == OP_LOSE_ACTION:
         s[MALUS + s[CUR]] = 1
         log_event(s, ev, EV_LOSE_ACTION, s[CUR], 0, 0, 0)
+    elif op == OP_LEGEND_SUMMONED and s[MODE] != MODE_MELEE:
+        legend_summoned(s, ev, 0)
+    elif op == OP_LOSE_OWN_ACTION:
+        lose_own_action(s, ev)
+    elif op == OP_CARD_TO_BOTTOM:
+        card_to_bottom(s, T, ev)
+    elif op == OP_POSSESS:
+        possess(s, ev)
     elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
     elif op == OP_DESTROY_ALL:
@@ -835,6 +888,9 @@ def _full_moon(s, T):
 
 @njit(cache=True, _nrt=False)
 def cond_holds(s, T, pc):
+    c2 = T.ops[pc, I_COND2]
+    if c2 != 0 and not cond2_holds(s, T, c2):
+        return False
     c = T.ops[pc, I_COND]
     if c == 0:
         return True

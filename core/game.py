@@ -94,6 +94,7 @@ from core.frozen import (
     store_after_effect,
     thaw_options,
 )
+from core.gateway import gateway_on_summon
 from core.jit import njit
 from core.layout import (
     ACTIONS_DONE,
@@ -164,6 +165,7 @@ from core.layout import (
     SETUP_N,
     SETUP_PAIRS,
     STOCK,
+    SUMMON_COLOUR,
     SUMMONED_GREEN,
     SUMMONED_N,
     SUMMONED_RED,
@@ -184,6 +186,7 @@ from core.patterns import (
     pattern_squares,
 )
 from core.pieces import destroy, pick_up, put
+from core.possessed import possessed_summons
 from core.scoring import (
     add_points,
     decide_winner,
@@ -266,7 +269,9 @@ def action_options(s, T, opts):
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             kind = T.card_kind[card]
-            if kind == CK_BEING or kind == CK_LEGEND:
+            if (kind == CK_BEING or kind == CK_LEGEND) and s[SUMMON_COLOUR] >= 0:
+                n = possessed_summons(s, T, me, s[SUMMON_COLOUR], card, slot, opts, n)
+            elif kind == CK_BEING or kind == CK_LEGEND:
                 if plain:
                     n = find_summons_bits(s, T, me, card, slot, opts, n, bits)
                 else:
@@ -413,6 +418,7 @@ def start_turn(s, T, ev, seat, extra):
     s[SUMMONED_GREEN] = 0
     s[LEGENDS_SUMMONED] = 0
     s[BORROW_ENEMY] = 0
+    s[SUMMON_COLOUR] = -1
     if seat == s[END_SEAT] and extra == 0:
         s[FINAL_TURN] = 1
     s[PHASE] = PH_ACTION
@@ -565,6 +571,7 @@ def _complete_summon(s, T, ev):
         s[SUMMONED_GREEN] += 1
     s[N_SUMMONS + seat] += 1
     log_event(s, ev, EV_SUMMON, seat, card, t, o)
+    gateway_on_summon(s, T, ev, card, t)  # after the oversummon (BGA playCard)
     s[EFF_CARD] = card
     s[EFF_KIND] = EK_BEING
     s[EFF_BEING_SQ] = t
@@ -673,6 +680,7 @@ def apply_option(s, T, ev, kind, a, b, c):
             s[IMPRO_LEFT + seat] &= ~(1 << impro)
             log_event(s, ev, EV_IMPROVISE, seat, impro, 0, 0)
         s[BORROW_ENEMY] = 0  # a borrowed enemy piece serves the next summon only
+        s[SUMMON_COLOUR] = -1  # so does possession
         s[PEND_CARD] = card
         s[PEND_ORIENT] = b
         s[PEND_TARGET] = c

@@ -41,6 +41,7 @@ from core.layout import (
     FDISC_N,
     FROZEN,
     GAME_OVER,
+    GATEWAY,
     HAND,
     HAND_CAP,
     HAND_N,
@@ -88,6 +89,7 @@ INV_TASK_POINTS = 8
 INV_SCORE_EVENTS = 9
 INV_BAD_OWNER = 10
 INV_REMOVED = 11
+INV_GATEWAY = 12
 INV_NAMES = (
     "ok",
     "piece on a void square",
@@ -101,6 +103,7 @@ INV_NAMES = (
     "score differs from what the events imply",
     "piece of a seat that is not playing",
     "pieces removed from the game differ from the removal events",
+    "a Gateway square holds no non-legendary piece of its seat's colour",
 )
 
 
@@ -360,8 +363,25 @@ def _check_removed(s, ev):
 
 
 @njit(cache=True, _nrt=True)
+def _check_gateways(s):
+    """Every seat's Gateway (if any) is a non-legendary piece of that seat's colour."""
+    for p in range(MAX_PLAYERS):
+        g = s[GATEWAY + p]
+        if g == -1:
+            continue
+        if p >= s[N_PLAYERS] or g < 0 or g >= NSQ:
+            return INV_GATEWAY
+        code = s[BOARD + g]
+        if code == 0 or (code >> 2) != s[COLOUR + p] or (code & 3) == LEGENDARY:
+            return INV_GATEWAY
+    return INV_OK
+
+
+@njit(cache=True, _nrt=True)
 def check_state(s, T, ev):
     err = _check_pieces(s, T)
+    if err == 0:
+        err = _check_gateways(s)
     if err == 0:
         err = _check_cards(s, T)
     if err == 0:

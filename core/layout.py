@@ -61,7 +61,7 @@ SCORE = TASK_PTS + MAX_PLAYERS  # Deathmatch: points; High Form: derived (tasks 
 # melee: [seat, colour] points in each opponent's column; SCORE is then the lowest column
 SCORE_COLOR = SCORE + MAX_PLAYERS
 FROZEN = SCORE_COLOR + MAX_PLAYERS * MAX_PLAYERS  # per seat: stored frozen-effect card, -1 none
-GATEWAY = FROZEN + MAX_PLAYERS  # Nethervoid Gateway square (reserved), -1 none
+GATEWAY = FROZEN + MAX_PLAYERS  # per seat: square of its Nethervoid Gateway, -1 none
 PENDING = GATEWAY + MAX_PLAYERS  # Etherweave pending being (reserved), -1 none
 N_SUMMONS = PENDING + MAX_PLAYERS  # per-seat game counters
 N_PLACES = N_SUMMONS + MAX_PLAYERS
@@ -156,11 +156,10 @@ MALUS = PEND_TARGET + 1  # per seat: 1 while every other colour's next normal tu
 LEG_TOTAL = MALUS + MAX_PLAYERS  # per colour: legendary pieces owned (fewer once removed)
 EFF_OVERSUMMONED = LEG_TOTAL + MAX_PLAYERS  # code of the piece the being's summon destroyed, 0
 EFF_DESTROYED_TOTAL = EFF_OVERSUMMONED + 1  # pieces destroyed so far by the running program
+SUMMON_COLOUR = EFF_DESTROYED_TOTAL + 1  # this turn: colour the next summon's pattern uses, -1
 
 
 # --- players ------------------------------------------------------------------------------------
-LOOKAHEAD = (
-    EFF_DESTROYED_TOTAL + 1
-)  # 1 in a player's lookahead copy: the turn stops before its draws
+LOOKAHEAD = SUMMON_COLOUR + 1  # 1 in a player's lookahead copy: the turn stops before its draws
 
 STATE_SIZE = LOOKAHEAD + 1

@@ -31,7 +31,8 @@ I_FLAGS = 15  # F_*
 I_REGION2 = 16  # and-region: a second union of regions the square must also be in (0 = none)
 I_SUPPORT = 17  # support: own pieces next to the target (being excluded) needed per target
 #                 rank, 4 bits each (common, heroic, legendary); 0 = no requirement
-I_WIDTH = 18
+I_COND2 = 18  # bitmask of the second predicate set (P2_*) that must all hold
+I_WIDTH = 19
 
 # --- opcodes ----------------------------------------------------------------------------------
 OP_PLACE = 0  # put a piece (rank I_PARAM) of a selected owner on an empty square in the region
@@ -54,11 +55,17 @@ OP_MIRROR_PLACE = 16  # a piece on a marked square (*) is mirrored onto its + pa
 OP_CARD_TO_FROZEN = 17  # a card with a frozen program from your discard pile becomes frozen
 OP_DISCARD_FLARE = 18  # a flare in your hand goes to the flare discard pile
 OP_LOSE_ACTION = 19  # every other colour's next normal turn has one action
-N_OPS = 20
+OP_BECOME_GATEWAY = 20  # one of your non-legendary pieces becomes your Gateway
+OP_LEGEND_SUMMONED = 21  # counts as summoning a legend (melee: the column is chosen)
+OP_LOSE_OWN_ACTION = 22  # you lose one of your remaining actions this turn
+OP_CARD_TO_BOTTOM = 23  # the running being's card goes under your deck, not to the discard
+OP_POSSESS = 24  # your next summon this turn uses the selected piece's colour for its pattern
+N_OPS = 25
 OP_NAMES = (
     "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
     "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
     "borrow-enemy", "mirror-place", "card-to-frozen", "discard-flare", "opponents-lose-action",
+    "become-gateway", "legend-summoned", "lose-action", "card-to-bottom", "possess",
 )  # fmt: skip
 # ops that need a target chosen on the board (allowed inside a choose block)
 OP_TARGETED = (OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT)
@@ -99,6 +106,23 @@ PREDICATE_NAMES = (
     "not-oversummoned", "oversummoned-enemy", "effect-destroyed", "enemy-has-stock",
 )  # fmt: skip
 
+# --- second predicate set (bits of I_COND2): the Gateway and other Nethervoid conditions --------
+P2_GATEWAY_ELSEWHERE = 1 << 0  # your Gateway is on the board and is not the being
+P2_BEING_IS_GATEWAY = 1 << 1  # the being is your Gateway
+P2_BEING_NOT_GATEWAY = 1 << 2  # the being is not your Gateway (or you have none)
+P2_GATEWAY_ON_RED = 1 << 3  # your Gateway stands on a red square
+P2_GATEWAY_ON_GREEN = 1 << 4  # your Gateway stands on a green square
+P2_EFFECT_DESTROYED_2 = 1 << 5  # this program has destroyed at least two pieces (any owner)
+P2_LAST_ACTION = 1 << 6  # no action remains this turn
+P2_OPPONENT_MORE_PIECES = 1 << 7  # some opponent colour has more pieces on the board than you
+P2_DECK_NOT_EMPTY = 1 << 8  # your own being deck still has cards
+P2_RANK_HEROIC = 1 << 9  # the selected piece was heroic when chosen
+PREDICATE2_NAMES = (
+    "gateway-elsewhere", "being-is-gateway", "being-not-gateway", "gateway-on-red",
+    "gateway-on-green", "effect-destroyed-2", "last-action", "opponent-more-pieces",
+    "deck-not-empty", "rank-heroic",
+)  # fmt: skip
+
 # --- owner selectors --------------------------------------------------------------------------
 W_ANY = 0
 W_SELF = 1
@@ -132,6 +156,10 @@ R_CONNECTED = 1 << 14  # next to a square this effect already affected
 R_ARROW_RAY = 1 << 15  # on a straight line from the being along one of the pattern's arrows
 R_ADJ_OWN_HEROIC = 1 << 16  # next to one of your pieces of exactly heroic rank
 R_ENTRY = 1 << 17  # the square where the being entered (also once the being is gone)
+R_GATEWAY = 1 << 18  # your Gateway (nothing without one)
+R_NEXT_TO_GATEWAY = 1 << 19  # the 8 neighbours of your Gateway
+R_NEXT_TO_SAME_COLOUR = 1 << 20  # place only: next to a piece of the colour being placed
+R_GATE = R_GATEWAY | R_NEXT_TO_GATEWAY
 R_MORE = R_ADJ_OWN_HEROIC | R_ENTRY
 # regions measured from the being or its pattern: meaningless in a frozen program (no being)
 R_BEING_RELATIVE = (
@@ -140,12 +168,14 @@ R_BEING_RELATIVE = (
 REGION_NAMES = (
     "being", "marked", "marked-2", "adjacent", "orthogonal", "diagonal", "distance",
     "next-to-green", "near-red", "near-green", "next-to-own", "selected", "next-to-selected",
-    "affected", "connected", "arrow-lines", "next-to-own-heroic", "entry",
+    "affected", "connected", "arrow-lines", "next-to-own-heroic", "entry", "gateway",
+    "next-to-gateway", "next-to-same-colour",
 )  # fmt: skip
 
 X_BEING = 1 << 0  # not the being
 X_AFFECTED = 1 << 1  # not a square this effect already affected
-EXCLUDE_NAMES = ("being", "affected")
+X_GATEWAY = 1 << 2  # not your Gateway
+EXCLUDE_NAMES = ("being", "affected", "gateway")
 
 # --- moves ----------------------------------------------------------------------------------
 MK_STANDARD = 0  # destination empty or holding a lower-rank piece
@@ -170,7 +200,13 @@ D_EMPTY_OR_HEROIC = 1 << 1  # only onto empty squares or heroic pieces
 D_NEXT_TO_OWN = 1 << 2  # ending next to another piece of yours
 D_COLOURED = 1 << 3  # onto a red or green square
 D_MARKED = 1 << 4  # onto a marked square
-DEST_NAMES = ("empty", "empty-or-heroic", "next-to-own", "coloured", "marked")
+D_TOWARDS_GATEWAY = 1 << 5  # strictly closer (king distance) to your Gateway (none without)
+D_NOT_GATEWAY = 1 << 6  # not onto your Gateway
+D_GATE = D_TOWARDS_GATEWAY | D_NOT_GATEWAY
+DEST_NAMES = (
+    "empty", "empty-or-heroic", "next-to-own", "coloured", "marked", "towards-gateway",
+    "not-gateway",
+)  # fmt: skip
 
 F_NO_COUNT = 1 << 0  # destructions do not count as destroyed by you
 F_FAN = 1 << 1  # shoot: also along both directions at 45 degrees

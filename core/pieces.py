@@ -17,6 +17,7 @@ from core.constants import (
     LEGENDARY,
 )
 from core.events import log_event
+from core.gateway import drop_gateway
 from core.jit import njit
 from core.layout import BOARD, CONTROL, CUR, DESTROYED, LEG_TOTAL, LSTOCK, POOL_TOTAL, STOCK
 
@@ -83,6 +84,7 @@ def destroy(s, ev, sq, by_seat, counts):
         s[DESTROYED + (code >> 2) * 4 + (code & 3)] += counts
         counted = counts
     log_event(s, ev, EV_DESTROY, s[CUR], sq, code, counted)
+    drop_gateway(s, ev, sq)
     return code
 
 
@@ -106,6 +108,7 @@ def pick_up(s, ev, sq, seat):
     under the seat in control (the teammate placing after a team pass)."""
     code = lift(s, sq)
     log_event(s, ev, EV_PICKUP, s[CONTROL], sq, code, 0)
+    drop_gateway(s, ev, sq)
 
 
 @njit(cache=True, _nrt=False)
@@ -130,6 +133,8 @@ def upgrade(s, ev, sq, by_seat):
         s[LSTOCK + who] -= 1
         s[BOARD + sq] = who * 4 + LEGENDARY
     log_event(s, ev, EV_UPGRADE, s[CUR], sq, s[BOARD + sq], 0)
+    if (s[BOARD + sq] & 3) == LEGENDARY:
+        drop_gateway(s, ev, sq)  # a legendary piece is never the Gateway
 
 
 @njit(cache=True, _nrt=False)
@@ -163,3 +168,4 @@ def convert(s, ev, sq, seat, rank):
     s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1
     put(s, sq, seat, rank)
     log_event(s, ev, EV_CONVERT, s[CUR], sq, code, s[BOARD + sq])
+    drop_gateway(s, ev, sq)

@@ -54,6 +54,7 @@ from core.layout import (
     SHARED_CAP,
     STATE_SIZE,
     STOCK,
+    SUMMON_COLOUR,
     TAVAIL,
     TCLAIMED,
     TNEXT,
@@ -115,6 +116,7 @@ def blank_state(s):
     s[EFF_TARGET] = -1
     s[EFF_CHOICE] = -1
     s[PEND_CARD] = -1
+    s[SUMMON_COLOUR] = -1
     s[TNEXT] = -1
     for k in range(3):
         s[TAVAIL + k] = -1

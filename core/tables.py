@@ -59,6 +59,8 @@ TABLE_FIELDS = (
     "task_advanced",  # int8[24]
     "task_type",  # int8[24]: destruction, colored, summoning, pattern, enemy
     "task_args",  # int16[24, 4]: criterion arguments
+    # expansions
+    "deck_gateway",  # int8[D]: 1 if the deck's beings may become the Gateway (Nethervoid)
 )
 
 

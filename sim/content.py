@@ -160,6 +160,8 @@ def load_deck_file(path):
     deck = data.get("deck")
     if not isinstance(deck, str):
         raise ContentError(f"{path.name}: missing 'deck' name")
+    if not isinstance(data.get("gateway", False), bool):
+        raise ContentError(f"{path.name}: 'gateway' must be true or false")
     cards = []
     seen = set()
     for d in data.get("card", []):
@@ -260,17 +262,19 @@ def load_content(data_dir: str | None = None) -> Content:
     data_dir = pathlib.Path(data_dir) if data_dir else DATA_DIR
     board = _load_toml(data_dir / "board.toml")
     geo = build_geometry(board["rows"], board["central"], board["sides"], board["corners"])
-    decks, cards = [], []
+    decks, cards, gateway = [], [], []
     for name in _deck_files(data_dir):
         deck, dc = load_deck_file(data_dir / f"{name}.toml")
         decks.append(deck)
         cards.extend(dc)
+        gateway.append(_load_toml(data_dir / f"{name}.toml").get("gateway", False))
     variant_of = _variants(data_dir, decks)
     _, legends = load_deck_file(data_dir / f"{LEGEND_DECK}.toml")
     cards.extend(legends)
     cards.extend(load_flares(data_dir / "flares.toml"))
     tasks = load_tasks(data_dir / "tasks.toml")
     tables = _compile(cards, decks, geo, board, tasks, data_dir)
+    tables = tables._replace(deck_gateway=np.array(gateway, np.int8).reshape(len(decks)))
     return Content(
         tables,
         cards,
@@ -401,4 +405,5 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         task_advanced=tasks["task_advanced"],
         task_type=tasks["task_type"],
         task_args=tasks["task_args"],
+        deck_gateway=np.zeros(len(decks), np.int8),  # set by load_content from the deck files
     )

@@ -21,6 +21,7 @@ RANK_SETS = {
 SINGLE_RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
 OP_CODES = {name: code for code, name in enumerate(O.OP_NAMES)}
 PREDICATES = {name: 1 << bit for bit, name in enumerate(O.PREDICATE_NAMES) if name != "choice"}
+PREDICATES2 = {name: 1 << bit for bit, name in enumerate(O.PREDICATE2_NAMES)}  # -> I_COND2
 WHO = {name: code for code, name in enumerate(O.WHO_NAMES)}
 REGIONS = {name: 1 << bit for bit, name in enumerate(O.REGION_NAMES)}
 EXCLUDES = {name: 1 << bit for bit, name in enumerate(O.EXCLUDE_NAMES)}
@@ -61,6 +62,11 @@ OP_KEYS = {
     "card-to-frozen": set(),
     "discard-flare": set(),
     "opponents-lose-action": set(),
+    "become-gateway": SELECTOR,
+    "legend-summoned": set(),
+    "lose-action": set(),
+    "card-to-bottom": set(),
+    "possess": set(),
 }
 COMMON_KEYS = {"op", "if", "optional"}
 
@@ -107,8 +113,10 @@ def _condition(value, row):
         if isinstance(name, str) and name.startswith("choice-") and name[7:].isdigit():
             row[O.I_COND] |= O.P_CHOICE
             row[O.I_CHOICE] = int(name[7:])
+        elif name in PREDICATES2:
+            row[O.I_COND2] |= PREDICATES2[name]
         else:
-            row[O.I_COND] |= _lookup(PREDICATES, name, "condition")
+            row[O.I_COND] |= _lookup(PREDICATES | PREDICATES2, name, "condition")
 
 
 def _compile_one(d, nested):
@@ -139,6 +147,7 @@ def _compile_one(d, nested):
     row[O.I_MOVE_KIND] = _lookup(MOVES, d.get("move", "standard"), "move kind")
     row[O.I_MOVE_TYPE] = _lookup(KINDS, d.get("kind", "move"), "move type")
     row[O.I_DEST] = _mask(DESTS, d["dest"], "destination") if "dest" in d else 0
+    _check_nethervoid(name, row)
     for key, bit in FLAG_KEYS.items():
         if d.get(key, False) is True:
             row[O.I_FLAGS] |= bit
@@ -160,6 +169,17 @@ def _compile_one(d, nested):
         row[O.I_ALTS] = len(alts)
         return [row] + rows
     return [row]
+
+
+def _check_nethervoid(name, row):
+    """The region next-to-same-colour is judged per placed colour: place only, alone."""
+    regions = row[O.I_REGION] | row[O.I_REGION2]
+    if regions & O.R_NEXT_TO_SAME_COLOUR and (
+        name != "place" or row[O.I_REGION] != O.R_NEXT_TO_SAME_COLOUR or row[O.I_REGION2]
+    ):
+        raise OpError("region 'next-to-same-colour' is for place only, and alone")
+    if row[O.I_DEST] & O.D_GATE and name != "move":
+        raise OpError("the Gateway destinations are for move only")
 
 
 def _support(value):
@@ -204,8 +224,9 @@ def describe_row(row) -> str:
     """One readable line for `kalarite cards show`."""
     op = O.OP_NAMES[row[O.I_OP]]
     parts = [op]
-    if row[O.I_COND]:
+    if row[O.I_COND] or row[O.I_COND2]:
         conds = [k for k, v in PREDICATES.items() if row[O.I_COND] & v]
+        conds += [k for k, v in PREDICATES2.items() if row[O.I_COND2] & v]
         if row[O.I_COND] & O.P_CHOICE:
             conds.append(f"choice-{row[O.I_CHOICE]}")
         parts.append(f"if {' and '.join(conds)}")
@@ -220,6 +241,7 @@ def describe_row(row) -> str:
         "select",
         "convert",
         "place",
+        "become-gateway",
     ):
         ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
         if op == "place":

@@ -22,6 +22,7 @@ from core.layout import (
     DESTROYED,
     FIRST,
     FROZEN,
+    GATEWAY,
     HAND,
     HAND_CAP,
     HAND_N,
@@ -36,6 +37,7 @@ from core.layout import (
     SEAT_DECK,
     STATE_SIZE,
     STOCK,
+    SUMMON_COLOUR,
     SUMMONED_GREEN,
     SUMMONED_N,
     SUMMONED_RED,
@@ -156,6 +158,8 @@ def position_from_dict(data, content, path="position"):
             if T.card_deck[card] != deck or T.card_has_frozen[card] == 0:
                 raise PositionError(f"{where}: frozen {fid} is not a frozen card of its deck")
             s[FROZEN + p] = card
+        if "gateway" in seat:  # the square of this seat's Nethervoid Gateway
+            s[GATEWAY + p] = _gateway_square(s, T, seat["gateway"], p, deck, where)
         if K.MODE_NAMES[mode] == "melee":
             used = seat.get("improvised", [])
             if not isinstance(used, list) or not all(
@@ -169,9 +173,32 @@ def position_from_dict(data, content, path="position"):
     return s
 
 
+def _gateway_square(s, T, value, seat, deck, where):
+    """[row, col] of a non-legendary piece of the seat's colour, for a Gateway deck."""
+    if T.deck_gateway[deck] == 0:
+        raise PositionError(f"{where}: gateway: this seat's deck has no Gateway")
+    if not (
+        isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)
+    ) or not (0 <= value[0] < 9 and 0 <= value[1] < 9):
+        raise PositionError(f"{where}: gateway must be [row, col]")
+    sq = value[0] * 9 + value[1]
+    code = int(s[BOARD + sq])
+    if code == 0 or code >> 2 != s[COLOUR + seat] or code & 3 == K.LEGENDARY:
+        raise PositionError(
+            f"{where}: gateway {value} must hold a non-legendary piece of the seat's colour"
+        )
+    return sq
+
+
 def _turn_counters(s, T, turn, mover, path):
     if not isinstance(turn, dict):
         raise PositionError(f"{path}: [turn] must be a table")
+    possessed = turn.get("possessed", -1)  # Possessed Summoner: the next summon's colour
+    if type(possessed) is not int or not (
+        possessed == -1 or (0 <= possessed < int(n_colours(s)) and possessed != mover)
+    ):
+        raise PositionError(f"{path}: [turn] possessed must be an enemy colour")
+    s[SUMMON_COLOUR] = possessed
     destroyed = turn.get("destroyed", {})
     if not isinstance(destroyed, dict):
         raise PositionError(f"{path}: [turn] destroyed must be a table of counts")
@@ -220,6 +247,10 @@ def legal_moves(s, content) -> dict:
     seat = int(s[CUR])
     me = int(s[COLOUR + seat])
     out = {"to_move": seat, "place": [], "summons": [], "discard": [], "flares": []}
+    if s[GATEWAY + seat] >= 0:  # Nethervoid: the seat's Gateway square
+        out["gateway"] = [int(s[GATEWAY + seat]) // 9, int(s[GATEWAY + seat]) % 9]
+    if s[SUMMON_COLOUR] >= 0:  # Possessed Summoner: summons use this colour's pieces
+        out["possessed_colour"] = int(s[SUMMON_COLOUR])
     scratch = np.zeros(16, np.int64)
     for kind, a, b, c in opts[:n].tolist():
         if kind == K.OPT_PLACE:

@@ -130,6 +130,18 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
         return f"every other {other} starts its next turn with one action less"
     if kind == K.EV_DISCARD_FLARE:
         return f"{who} discards {cards[a].name} (effect)"
+    if kind == K.EV_GATEWAY:
+        return f"{who}'s Gateway is now {piece_token(b)} on {square_name(a)}"
+    if kind == K.EV_GATEWAY_LOST:
+        return f"{who}'s Gateway on {square_name(a)} is gone"
+    if kind == K.EV_LOSE_OWN_ACTION:
+        return f"{who} spends an action doing nothing ({a} left)"
+    if kind == K.EV_CARD_TO_BOTTOM:
+        return f"{who} puts {cards[a].name} under its deck"
+    if kind == K.EV_POSSESS:
+        return f"{who}'s next summon this turn uses colour {a}'s pieces"
+    if kind == K.EV_LEGEND_SUMMONED:
+        return f"{who} counts as summoning a legend on {square_name(a)}"
     if kind == K.EV_CARD_TO_FROZEN:
         old = f", discarding {cards[b].name}" if b >= 0 else ""
         return f"{who} takes {cards[a].name} from its discard pile as its frozen effect{old}"

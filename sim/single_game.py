@@ -151,12 +151,16 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
     board = [0] * 81
     score = [[0] * MAX_PLAYERS for _ in range(MAX_PLAYERS)]  # [scorer][column]
     in_turn = False
+    gateways = {}  # Nethervoid: seat -> square of its Gateway, followed through the log
     for row in events:
         kind, turn, seat, a, b, c = (int(x) for x in row)
         if kind in (K.EV_TURN, K.EV_END) and in_turn:
             lines.extend(_board_text(board, T))
+            if gateways:
+                lines.append("    " + _gateway_text(gateways))
             lines.append("    score: " + _score_text(cfg, board, score))
         _apply_event(board, row, T, colours)
+        _follow_gateways(gateways, kind, seat, a, b)
         if kind == K.EV_SCORE:
             score[seat][c] += a
         if kind == K.EV_TURN:
@@ -171,6 +175,23 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
             if text:
                 lines.append("  " + text)
     return "\n".join(lines)
+
+
+def _follow_gateways(gateways, kind, seat, a, b):
+    if kind == K.EV_GATEWAY:
+        gateways[seat] = a
+    elif kind == K.EV_GATEWAY_LOST:
+        gateways.pop(seat, None)
+    elif kind == K.EV_MOVE:
+        for p, q in gateways.items():
+            if q == a:
+                gateways[p] = b
+
+
+def _gateway_text(gateways) -> str:
+    return "gateway: " + ", ".join(
+        f"seat {p} on [{q // 9},{q % 9}]" for p, q in sorted(gateways.items())
+    )
 
 
 def _final_text(cfg, s) -> str:

@@ -52,6 +52,7 @@ _EMPTY = {
     "deck_size": (np.int32, (0,)),
     "legend_cards": (np.int32, (0,)),
     "flare_cards": (np.int32, (0,)),
+    "deck_gateway": (np.int8, (0,)),
 }
 
 

@@ -163,3 +163,40 @@ def test_frozen_program_only_on_deck_beings(data_copy):
 def test_support_key_is_checked(data_copy):
     _edit(data_copy / "everfrost.toml", "support = [0, 1, 3]", "support = [0, 1]")
     _fails(data_copy, "everfrost.toml", "deathbringer", "support must be a list of 3")
+
+
+def test_nethervoid_is_a_complete_gateway_deck():
+    c = load_content()
+    assert c.decks.index("nethervoid") >= 0 and c.missing_effects(["nethervoid"]) == []
+    c.require_playable(["nethervoid", "imperial"], allow_missing_effects=False)
+    assert [c.tables.deck_gateway[c.deck_index(d)] for d in c.decks] == [
+        int(d == "nethervoid") for d in c.decks
+    ]
+
+
+def test_half_built_nethervoid_deck_is_refused(data_copy):
+    """A being without its effect program cannot be dealt (clear error, no silent no-op)."""
+    sloth = (
+        'effect = [\n  { op = "destroy-all", who = "own", region = "gateway", '
+        'if = "last-action" },\n'
+        '  { op = "lose-action", if = "not-last-action" },\n]\n'
+    )
+    _edit(data_copy / "nethervoid.toml", sloth, "")
+    content = load_content(str(data_copy))
+    assert content.missing_effects(["nethervoid"]) == ["nethervoid/demon-of-sloth"]
+    with pytest.raises(ContentError, match="refusing to deal them"):
+        content.require_playable(["nethervoid", "imperial"], allow_missing_effects=False)
+
+
+def test_next_to_same_colour_is_for_place_alone(data_copy):
+    _edit(
+        data_copy / "nethervoid.toml",
+        'region = "next-to-same-colour"',
+        'region = ["next-to-same-colour", "adjacent"]',
+    )
+    _fails(data_copy, "nethervoid.toml", "possessed-summoner", "next-to-same-colour")
+
+
+def test_gateway_deck_key_is_checked(data_copy):
+    _edit(data_copy / "nethervoid.toml", "\ngateway = true\n", '\ngateway = "yes"\n')
+    _fails(data_copy, "nethervoid.toml", "gateway")

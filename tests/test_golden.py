@@ -76,6 +76,23 @@ CONFIGS = {
         seed=2,
         policies=("random",) * 4,
     ),
+    # Nethervoid: Gateways marked, followed and lost; possessed summons; the Hound's card
+    # under the deck; a legend made by an effect
+    "deathmatch_nethervoid-imperial_seed18": dict(
+        decks=["nethervoid", "imperial"], mode="deathmatch", seed=18
+    ),
+    "high-form_everfrost-nethervoid_seed29": dict(
+        decks=["everfrost", "nethervoid"], mode="high-form", seed=29
+    ),
+    "melee_nethervoid-sylvan-highland_seed3": dict(
+        decks=["nethervoid", "sylvan", "highland"], mode="melee", seed=3, policies=("random",) * 3
+    ),
+    "team-high-form_imperial-nethervoid-highland-nethervoid_seed2": dict(
+        decks=["imperial", "nethervoid", "highland", "nethervoid"],
+        mode="team-high-form",
+        seed=2,
+        policies=("random",) * 4,
+    ),
 }
 
 

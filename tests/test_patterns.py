@@ -411,7 +411,7 @@ def test_distinct_orientations_match_reference():
         assert T.card_or_n[i] == ref[cid(i)]["distinct_orientations"], cid(i)
         assert bool(T.or_target_req[T.card_or_start[i]]) == ref[cid(i)]["target_on_own_piece"]
         checked += 1
-    assert checked == len(PATTERN_CARDS) == 66 + 18  # the base game and Everfrost
+    assert checked == len(PATTERN_CARDS) == 66 + 18 + 18  # the base game, Everfrost, Nethervoid
 
 
 # --- (c) hand-made positions --------------------------------------------------------------------

@@ -69,6 +69,11 @@ MODES = [
     ("deathmatch", ("highland", "everfrost")),
     ("melee", ("everfrost", "sylvan", "everfrost")),
     ("team-high-form", ("everfrost", "highland", "everfrost", "imperial")),
+    # Nethervoid: the Gateway, possessed summons, lost actions, cards put under the deck
+    ("high-form", ("nethervoid", "sylvan")),
+    ("deathmatch", ("nethervoid", "everfrost")),
+    ("melee", ("highland", "nethervoid", "imperial", "nethervoid")),
+    ("team-deathmatch", ("nethervoid", "imperial", "nethervoid", "sylvan")),
 ]
 MC = "mc:playouts=2:horizon=1:candidates=2"
 # the evaluation features that are off by default, on: the shortcut must get them right too
@@ -208,6 +213,7 @@ def _compare_values(T, states, w):
         ("melee", ("imperial", "highland", "sylvan"), RICH),
         ("team-high-form", ("imperial", "highland", "sylvan", "sylvan"), RICH),
         ("high-form", ("everfrost", "sylvan"), RICH),
+        ("deathmatch", ("nethervoid", "highland"), RICH),
     ],
 )
 def test_placement_shortcut_gives_the_plain_values(mode, decks, spec):

@@ -98,8 +98,11 @@ def test_health_info_options_and_docs(svc):
     opts = svc.get("/api/v1/options").json()
     assert opts["decks"][:3] == ["imperial", "highland", "sylvan"]
     assert {"name": "melee", "seats": [3, 4]} in opts["modes"]
-    assert [p["name"] for p in opts["players"]] == ["random", "greedy", "mc"]
+    names = [p["name"] for p in opts["players"]]
+    assert names[:4] == ["random", "greedy", "mc", "planner"] and "greedy-tuned" in names
     assert "playouts" in opts["players"][2]["parameters"]
+    assert "width" in opts["players"][3]["parameters"]
+    assert {"name": "greedy-tuned", "profile_of": "greedy"}.items() <= opts["players"][4].items()
     paths = svc.get("/openapi.json").json()["paths"]
     for p in ("/api/v1/studies", "/api/v1/studies/{sid}", "/api/v1/studies/{sid}/summary"):
         assert p in paths

@@ -65,7 +65,7 @@ async def info(request: Request):
 @router.get("/options", summary="Decks, modes, players and spec keys a study may use")
 def options():
     from core import constants as K
-    from sim.players import DEFAULT_WEIGHTS, MC_DEFAULTS
+    from sim.players import DEFAULT_WEIGHTS, SETTINGS, load_profiles
     from sim.service.specs import _default_content
     from sim.study import SPEC_KEYS
 
@@ -78,11 +78,19 @@ def options():
         "players": [
             {
                 "name": p,
-                "parameters": []
-                if p == "random"
-                else list(DEFAULT_WEIGHTS) + (list(MC_DEFAULTS) if p == "mc" else []),
+                "parameters": [] if p == "random" else list(DEFAULT_WEIGHTS) + list(SETTINGS[p]),
             }
             for p in K.POLICY_NAMES
+        ]
+        + [
+            {
+                "name": name,
+                "profile_of": prof.player,
+                "parameters": []
+                if prof.player == "random"
+                else list(DEFAULT_WEIGHTS) + list(SETTINGS[prof.player]),
+            }
+            for name, prof in load_profiles().items()
         ],
         "spec_keys": [k for k in SPEC_KEYS if k not in ("mode", "policy")],
         "example": EXAMPLE_SPEC,
