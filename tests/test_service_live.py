@@ -157,7 +157,8 @@ def test_page_in_headless_chromium(live, tmp_path):
         b.eval("document.getElementById('compare').click()")
         wait_for(lambda: "compare.html" in b.eval("location.href"), 20, "the compare page")
         text = wait_for(
-            lambda: b.eval("document.getElementById('text').textContent"),
+            # the compare page may still be loading: no #text element yet
+            lambda: b.eval("(document.getElementById('text') || {}).textContent"),
             300,
             "the comparison",
         )
