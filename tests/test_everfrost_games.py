@@ -9,11 +9,11 @@ leaves the game, and demands they fall short of the mode's by exactly the remova
 
 import numpy as np
 import pytest
+from expansion_games import EV_ROWS, assert_invariants_kept, config_ids, expansion_configs
 
 from core import constants as K
 from core.game import advance, apply_option
-from core.invariants import INV_CARDS, INV_NAMES, INV_REMOVED, check_state
-from core.kernel import R_END_REASON, R_ERROR, R_LOG_LOST, play_batch
+from core.invariants import INV_CARDS, INV_REMOVED, check_state
 from core.layout import BOARD, EV_N, FROZEN, HAND, POOL_TOTAL, STATE_SIZE
 from core.policy import choose_random
 from core.setup import init_game
@@ -23,44 +23,14 @@ from sim.single_game import GameConfig, play_logged
 CONTENT = load_content()
 T = CONTENT.tables
 SEED = 20250214
-EV_ROWS = 20_000
 EF = "everfrost"
 
-CONFIGS = []
-for b in BASE_DECKS:
-    for mode in (K.MODE_HIGH_FORM, K.MODE_DEATHMATCH):
-        CONFIGS += [(mode, (EF, b)), (mode, (b, EF))]
-    others = [d for d in BASE_DECKS if d != b]
-    CONFIGS += [
-        (K.MODE_MELEE, (b, EF, others[0])),
-        (K.MODE_MELEE, (EF, b, EF, others[1])),
-        (K.MODE_TEAM_HIGH_FORM, (EF, b, EF, b)),
-        (K.MODE_TEAM_DEATHMATCH, (b, EF, others[0], EF)),
-    ]
-CONFIGS += [(K.MODE_HIGH_FORM, (EF, EF)), (K.MODE_DEATHMATCH, (EF, EF))]
-GAMES = {2: 80, 3: 40, 4: 30}
+CONFIGS = expansion_configs(EF, BASE_DECKS)
 
 
-def _batch(mode, decks, n, check=1):
-    d = np.array([CONTENT.deck_index(x) for x in decks], np.int32)
-    pols = np.zeros(len(decks), np.int32)
-    return play_batch(T, mode, len(decks), d, pols, 0, SEED, 0, n, 200, 0, check, EV_ROWS)
-
-
-@pytest.mark.parametrize(
-    "mode,decks", CONFIGS, ids=[f"{K.MODE_NAMES[m]}-{'-'.join(d)}" for m, d in CONFIGS]
-)
+@pytest.mark.parametrize("mode,decks", CONFIGS, ids=config_ids(CONFIGS))
 def test_everfrost_random_games_keep_every_invariant(mode, decks):
-    n = GAMES[len(decks)]
-    rows = _batch(mode, decks, n)
-    bad = [(g, int(rows[g, R_ERROR])) for g in range(n) if rows[g, R_ERROR]]
-    assert not bad, "; ".join(
-        f"{K.MODE_NAMES[mode]} {decks}, seed {SEED}, game {g}: invariant {c} broken "
-        f"({INV_NAMES[c] if 0 <= c < len(INV_NAMES) else c})"
-        for g, c in bad[:10]
-    )
-    assert (rows[:, R_END_REASON] != K.END_NONE).all()
-    assert (rows[:, R_LOG_LOST] == 0).all()
+    assert_invariants_kept(CONTENT, mode, decks, SEED)
 
 
 def test_random_play_reaches_the_everfrost_mechanics():
