@@ -4,7 +4,7 @@ import numpy as np
 
 from core import constants as K
 from core.game import advance, apply_option
-from core.layout import CUR, EV_N
+from core.layout import CUR, DESTROYED, DISC, DISC_CAP, DISC_N, EV_N, PHASE
 from sim.content import load_content
 from sim.position import position_from_dict
 from sim.render import board_lines
@@ -132,3 +132,23 @@ def skip(g):
 def targets(g):
     """The pending effect targets as (a, b) pairs (skip excluded)."""
     return sorted((x, y) for kind, x, y, _ in g.options() if kind == K.OPT_TARGET)
+
+
+def destroyed(g, colour, rank):
+    return int(g.s[DESTROYED + colour * 4 + rank])
+
+
+def can_skip(g):
+    return any(o[0] == K.OPT_SKIP for o in g.options())
+
+
+def effect_over(g):
+    return g.s[PHASE] == K.PH_ACTION
+
+
+def discard_pile(g, seat=0):
+    return [int(g.s[DISC + seat * DISC_CAP + k]) for k in range(g.s[DISC_N + seat])]
+
+
+def events(g, kind):
+    return [tuple(int(x) for x in r[2:]) for r in g.events() if r[0] == kind]

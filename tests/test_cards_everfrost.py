@@ -7,16 +7,29 @@ action. Squares are row * 9 + col (``sq``).
 """
 
 import numpy as np
-from harness import CONTENT, Game, T, board_with, skip, sq, summon, target, targets
+from harness import (
+    CONTENT,
+    Game,
+    T,
+    board_with,
+    can_skip,
+    destroyed,
+    discard_pile,
+    effect_over,
+    events,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 
 from core import constants as K
 from core.layout import (
     ACTIONS_LEFT,
     BORROW_ENEMY,
     CUR,
-    DESTROYED,
     DISC,
-    DISC_CAP,
     DISC_N,
     FDISC,
     FDISC_N,
@@ -47,26 +60,6 @@ def game(pieces, hand, decks=("everfrost", "imperial"), mode="high-form", frozen
         g.s[FROZEN] = card(frozen)
     g.refresh()
     return g
-
-
-def destroyed(g, colour, rank):
-    return int(g.s[DESTROYED + colour * 4 + rank])
-
-
-def can_skip(g):
-    return any(o[0] == K.OPT_SKIP for o in g.options())
-
-
-def effect_over(g):
-    return g.s[PHASE] == K.PH_ACTION
-
-
-def discard_pile(g, seat=0):
-    return [int(g.s[DISC + seat * DISC_CAP + k]) for k in range(g.s[DISC_N + seat])]
-
-
-def events(g, kind):
-    return [tuple(int(x) for x in r[2:]) for r in g.events() if r[0] == kind]
 
 
 def thaw(g):

@@ -8,7 +8,22 @@ seat's Gateway before the summon. Red squares: (1,3) (4,4) (5,7) (7,2); green: (
 """
 
 import numpy as np
-from harness import CONTENT, Game, T, board_with, skip, sq, summon, target, targets
+from harness import (
+    CONTENT,
+    Game,
+    T,
+    board_with,
+    can_skip,
+    destroyed,
+    discard_pile,
+    effect_over,
+    events,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 
 from core import constants as K
 from core.layout import (
@@ -18,16 +33,11 @@ from core.layout import (
     DECK_CAP,
     DECK_CNT,
     DECK_HEAD,
-    DESTROYED,
-    DISC,
-    DISC_CAP,
-    DISC_N,
     FDISC_N,
     GATEWAY,
     HAND_N,
     LEGENDS_SUMMONED,
     LSTOCK,
-    PHASE,
     SCORE,
     SCORE_COLOR,
     SUMMON_COLOUR,
@@ -56,26 +66,6 @@ def game(pieces, hand, gw=None, decks=(NV, "imperial"), mode="high-form", action
 def gateway(g, seat=0):
     q = int(g.s[GATEWAY + seat])
     return None if q < 0 else (q // 9, q % 9)
-
-
-def destroyed(g, colour, rank):
-    return int(g.s[DESTROYED + colour * 4 + rank])
-
-
-def can_skip(g):
-    return any(o[0] == K.OPT_SKIP for o in g.options())
-
-
-def effect_over(g):
-    return g.s[PHASE] == K.PH_ACTION
-
-
-def discard_pile(g, seat=0):
-    return [int(g.s[DISC + seat * DISC_CAP + k]) for k in range(g.s[DISC_N + seat])]
-
-
-def events(g, kind):
-    return [tuple(int(x) for x in r[2:]) for r in g.events() if r[0] == kind]
 
 
 def is_board(g, pieces):
