@@ -1,0 +1,143 @@
+"""A study's dataset opened for analysis: its Parquet tables as DuckDB views, and what the
+study's manifest says about its content."""
+
+import pathlib
+
+import duckdb
+import pyarrow as pa
+
+from results.labels import FORMAT
+from results.schema import PARTITION_COLUMNS, SCHEMAS, TABLES
+from results.store import MANIFEST, open_table, read_manifest
+
+
+class DatasetError(ValueError):
+    """A missing, unreadable or incomplete dataset: one line, exit status 2."""
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+def _has_files(path: pathlib.Path) -> bool:
+    return path.is_dir() and any(
+        p.suffix == ".parquet" and not p.name.startswith(".") for p in path.rglob("*.parquet")
+    )
+
+
+def _empty_table(table: str) -> pa.Table:
+    schema = SCHEMAS[table]
+    for c in PARTITION_COLUMNS:
+        schema = schema.append(pa.field(c, pa.string()))
+    return schema.empty_table()
+
+
+class Dataset:
+    """A study's manifest and its three tables, registered in an in-memory DuckDB."""
+
+    def __init__(self, root, allow_incomplete: bool = False):
+        self.root = pathlib.Path(root)
+        root = self.root
+        if not root.exists():
+            raise DatasetError(f"no dataset at {str(root)!r}")
+        if not root.is_dir():
+            raise DatasetError(f"{str(root)!r} is not a dataset directory")
+        if not (root / MANIFEST).is_file():
+            raise DatasetError(
+                f"{str(root)!r} holds no kalarite study ({MANIFEST} is missing); "
+                "run `kalarite study` or `kalarite simulate` with --out there first"
+            )
+        try:
+            m = read_manifest(root)
+        except (OSError, ValueError) as e:
+            raise DatasetError(f"cannot read {root / MANIFEST}: {e}") from None
+        if not isinstance(m, dict) or m.get("format") != FORMAT or "study" not in m:
+            raise DatasetError(f"{root / MANIFEST} is not a kalarite study manifest (format 1)")
+        self.manifest = m
+        self.complete = m.get("status") == "complete"
+        if not self.complete and not allow_incomplete:
+            raise DatasetError(
+                f"the study in {str(root)!r} is incomplete (status {m.get('status')!r}); run "
+                "the same study command again to finish it, or pass --allow-incomplete"
+            )
+        if not _has_files(root / "games"):
+            raise DatasetError(f"the study in {str(root)!r} has no games (games/ is empty)")
+        self.con = duckdb.connect()
+        self.games_metadata = {}  # kalarite.* Parquet metadata of the games table
+        for t in TABLES:
+            if _has_files(root / t):
+                try:
+                    data = open_table(root, t)
+                except (OSError, pa.ArrowException) as e:
+                    raise DatasetError(f"cannot read {root / t}: {e}") from None
+            elif t != "games" and not self.complete:
+                data = _empty_table(t)
+            else:
+                raise DatasetError(f"the study in {str(root)!r} is incomplete: {t}/ is missing")
+            self.con.register(f"{t}_raw", data)
+            if t == "games":
+                md = data.schema.metadata or {}
+                self.games_metadata = {k.decode(): v.decode() for k, v in md.items()}
+        self._check_counts(allow_incomplete)
+
+    def rows(self, sql: str, params=None) -> list:
+        """The rows of a query as dicts."""
+        try:
+            cur = self.con.execute(sql, params or [])
+            names = [d[0] for d in cur.description]
+            return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+        except duckdb.Error as e:
+            raise DatasetError(f"cannot read the dataset in {str(self.root)!r}: {e}") from None
+
+    def execute(self, sql: str):
+        try:
+            self.con.execute(sql).fetchall()
+        except duckdb.Error as e:
+            raise DatasetError(f"cannot read the dataset in {str(self.root)!r}: {e}") from None
+
+    def _check_counts(self, allow_incomplete):
+        have = {
+            (r["mode"], r["matchup"], r["policies"]): (r["n"], r["distinct_n"])
+            for r in self.rows(
+                "SELECT mode, matchup, policies, count(*) AS n, "
+                "count(DISTINCT game_index) AS distinct_n FROM games_raw GROUP BY ALL"
+            )
+        }
+        self.games_present = sum(n for n, _ in have.values())
+        self.games_expected = int(self.manifest.get("games") or 0)
+        for key, (n, d) in have.items():
+            if n != d:
+                raise DatasetError(
+                    f"the dataset in {str(self.root)!r} holds a game twice in {'/'.join(key)}"
+                )
+        if allow_incomplete:
+            return
+        for mu in self.manifest.get("matchups", []):
+            key = (mu["mode"], mu["matchup"], mu["policies"])
+            n = have.get(key, (0, 0))[0]
+            if n != mu["games"]:
+                raise DatasetError(
+                    f"the dataset in {str(self.root)!r} is incomplete: {'/'.join(key)} has "
+                    f"{n} of {mu['games']} games"
+                )
+
+
+# --- groups: mode x policy pairing -----------------------------------------------------------
+
+
+def study_content(manifest):
+    """The current game content if it is the content the study was played with, else None."""
+    try:
+        from sim.content import load_content
+
+        c = load_content()
+    except Exception:  # content that does not load is only a missing list of names
+        return None
+    return c if c.content_hash == manifest.get("content_hash") else None
+
+
+def table_columns(d: Dataset, table: str) -> set:
+    return {r["column_name"] for r in d.rows(f"DESCRIBE SELECT * FROM {table}")}
+
+
+def has_column(d: Dataset, table: str, column: str) -> bool:
+    return column in table_columns(d, table)

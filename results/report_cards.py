@@ -1,0 +1,117 @@
+"""Report sections on cards and on Deathmatch points by source. A mixin of the report builder
+(results.report): it writes through ``self.w`` and reads ``self.s``, the summary."""
+
+from results import plots
+from results.report_html import Cell, diff_cell, esc, mean_cell, pct, rate_cell, rests_on, table
+
+
+class CardSections:
+    def cards(self):
+        self.h2("cards")
+        if self.no_two_seat():
+            return
+        c = self.s["cards"]
+        self.w(
+            f'<div class="missing"><b>Association, not causation.</b> {esc(c["note"])}</div>',
+            "<p class='note'>Per card: the share of the seat-games that could hold it (a "
+            "deck's cards: the seat-games of that deck; legends and flares: every seat-game) "
+            "in which it was drawn, played, discarded (discard action) or returned (to the "
+            "bottom of its deck after a discard action). Win rates over decisive games; the "
+            "difference has a 95% Newcombe interval and is marked when significant after "
+            "Holm's correction over the cards of the table.</p>",
+        )
+        self.multi_note()
+        for cg in c["groups"]:
+            self.w(f"<h3>{esc(cg['label'])}</h3>")
+            rows = []
+            for r in cg["cards"]:
+                gw = r["games_with"]
+                rows.append(
+                    [
+                        Cell(
+                            esc(r["card"])
+                            + (
+                                f"<br><span class='note'>{esc(r['name'])}</span>"
+                                if r["name"] != r["card"]
+                                else ""
+                            )
+                        ),
+                        f"{r['seat_games']:,}",
+                        pct(gw["drawn"]["rate"]),
+                        pct(r["played"]["rate"]),
+                        pct(gw["discarded"]["rate"]),
+                        pct(gw["returned"]["rate"]),
+                        rate_cell(r["when_played"]["win_rate"]),
+                        rate_cell(r["when_not_played"]["win_rate"]),
+                        diff_cell(r["played_minus_not"]),
+                    ]
+                )
+            self.w(
+                table(
+                    [
+                        "card",
+                        "seat-games",
+                        "drawn",
+                        "played",
+                        "discarded",
+                        "returned",
+                        "win rate when played",
+                        "when not played",
+                        "difference",
+                    ],
+                    rows,
+                    rests_on(cg["games"], extra=f"{cg['seat_games']:,} seat-games."),
+                )
+            )
+            if cg["cards"]:
+                self.img(
+                    f"cards-{cg['group']}" + (f"-{cg['side']}" if cg["side"] else ""),
+                    plots.cards,
+                    cg["label"],
+                    cg["cards"],
+                )
+        self.end()
+
+    def deathmatch(self):
+        self.h2("deathmatch")
+        if self.no_two_seat():
+            return
+        dm = self.s["deathmatch"]
+        if not dm["groups"]:
+            self.w("<p>This study has no Deathmatch games.</p>")
+        labels = dm["labels"]
+        for dg in dm["groups"]:
+            g = self.groups[dg["group"]]
+            self.w(
+                f"<h3>{esc(g['label'])}</h3>",
+                "<p class='note'>Mean points per game of a deck (seat-game) by source, with "
+                "95% t intervals, and each source's share of all points scored.</p>",
+            )
+            heads = ["deck", "score"] + [labels[s] for s in dm["sources"]] + ["seat-games"]
+            rows = []
+            for r in [{"deck": "all decks", "policy": None} | dg["overall"], *dg["decks"]]:
+                label = r["deck"] + (f" ({r['policy']})" if r.get("policy") else "")
+                row = [label, mean_cell(r["score"])]
+                for s in dm["sources"]:
+                    src = r["sources"][s]
+                    cell = mean_cell(src["per_game"])
+                    cell.html += (
+                        esc(f" · {pct(src['share'], 0)}") if src["share"] is not None else ""
+                    )
+                    row.append(cell)
+                row.append(f"{r['seat_games']:,}")
+                rows.append(row)
+            self.w(table(heads, rows, rests_on(dg["games"])))
+            bars = [("all decks", dg["overall"])] + [
+                (r["deck"] + (f" ({r['policy']})" if r.get("policy") else ""), r)
+                for r in dg["decks"]
+            ]
+            self.img(
+                f"deathmatch-{g['id']}",
+                plots.points_by_source,
+                f"{g['label']}: points by source",
+                dm["sources"],
+                labels,
+                bars,
+            )
+        self.end()
