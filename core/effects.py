@@ -26,6 +26,13 @@ from core.effects_cards import (
     discard_flare,
     discard_flare_targets,
 )
+from core.effects_ether import (
+    colourless,
+    discard_legend_cards,
+    distance_2_ok,
+    not_third_of_colour,
+    select_square,
+)
 from core.effects_mirror import mirror_apply, mirror_targets
 from core.effects_nether import (
     card_to_bottom,
@@ -37,6 +44,16 @@ from core.effects_nether import (
     same_colour_ok,
 )
 from core.effects_select import cond_more, region_more, support_ok, within_45
+from core.effects_warp import (
+    discard_hand_card,
+    discard_pending,
+    extra_count,
+    hand_card_targets,
+    pending_targets,
+    return_pending,
+    swap,
+    swap_partner_ok,
+)
 from core.events import log_event
 from core.gateway import follow_gateway, set_gateway
 from core.gateway_select import cond2_holds, dest_gateway, region_gateway
@@ -73,6 +90,7 @@ from core.layout import (
     EFF_PLACED_N,
     EFF_PLACED_OWNER,
     EFF_SEL_OWNER,
+    EFF_SEL_OWNER_PREV,
     EFF_SEL_RANK,
     EFF_SEL_SQ,
     EFF_SEL_WAS_RED,
@@ -88,6 +106,7 @@ from core.layout import (
 from core.modes import n_colours
 from core.ops import (
     D_COLOURED,
+    D_DISTANCE_2,
     D_EMPTY,
     D_EMPTY_OR_HEROIC,
     D_GATE,
@@ -138,8 +157,12 @@ from core.ops import (
     OP_DESTROY,
     OP_DESTROY_ALL,
     OP_DISCARD_FLARE,
+    OP_DISCARD_HAND_CARD,
+    OP_DISCARD_LEGEND_CARDS,
+    OP_DISCARD_PENDING,
     OP_DOWNGRADE,
     OP_DRAW_EXTRA,
+    OP_EXTRA_COUNT,
     OP_GAIN_ACTION,
     OP_GAIN_TURN,
     OP_LEGEND_SUMMONED,
@@ -150,7 +173,10 @@ from core.ops import (
     OP_PICK,
     OP_PLACE,
     OP_POSSESS,
+    OP_RETURN_PENDING,
+    OP_SELECT_SQUARE,
     OP_SHOOT,
+    OP_SWAP,
     OP_UPGRADE,
     P_BEING_MOVED,
     P_BEING_NOT_MOVED,
@@ -180,6 +206,7 @@ from core.ops import (
     R_AFFECTED,
     R_ARROW_RAY,
     R_BEING,
+    R_COLOURLESS,
     R_CONNECTED,
     R_DIAG,
     R_DIST,
@@ -196,6 +223,7 @@ from core.ops import (
     W_ENEMY_UNTOUCHED,
     W_MORE_COMMON,
     W_MORE_UPGRADED,
+    W_NOT_THIRD_OF_COLOUR,
     W_PLACED_OWNER,
     W_SEL_OWNER,
     W_SELF,
@@ -365,6 +393,8 @@ def _in_union(s, T, i, q, seat, inc):
         return True
     if (inc & R_GATE) and region_gateway(s, T, inc, q):
         return True
+    if (inc & R_COLOURLESS) and colourless(T, q):
+        return True
     if inc & R_NEXT_TO_SAME_COLOUR:
         return True  # judged per placed colour by same_colour_ok (alone in its region)
     return False
@@ -389,6 +419,8 @@ def _who_ok(s, T, i, owner, seat):
     who = T.ops[i, I_WHO]
     if who == W_SELF:
         return owner == seat
+    if who == W_NOT_THIRD_OF_COLOUR:
+        return not_third_of_colour(s, owner)
     if owner == seat and who != 0 and who != W_SEL_OWNER:
         return False
     if who == W_ENEMY:
@@ -466,6 +498,8 @@ def _dest_ok(s, T, i, q, d, seat):
     if (dm & D_MARKED) and not _mark_at(s, T, d, MARK):
         return False
     if (dm & D_GATE) and not dest_gateway(s, T, dm, q, d):
+        return False
+    if (dm & D_DISTANCE_2) and not distance_2_ok(s, T, s[EFF_BEING_SQ], d):
         return False
     return True
 
@@ -651,6 +685,27 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
         n = discard_flare_targets(s, T, opts, n, alt)
     elif op == OP_LEGEND_SUMMONED:
         n = legend_summoned_targets(s, opts, n, alt)
+    elif op == OP_SWAP:
+        for k in range(onb.shape[0]):
+            q = onb[k]
+            if not _selected(s, T, i, q, seat):
+                continue
+            for m in range(onb.shape[0]):
+                if swap_partner_ok(s, T, i, q, onb[m], seat):
+                    n = _emit(opts, n, q, onb[m], alt)
+                    if _full(opts, n):
+                        return n
+    elif op == OP_DISCARD_PENDING or op == OP_RETURN_PENDING:
+        n = pending_targets(s, T, opts, n, alt)
+    elif op == OP_DISCARD_HAND_CARD:
+        n = hand_card_targets(s, opts, n, alt)
+    elif op == OP_SELECT_SQUARE:
+        for k in range(onb.shape[0]):
+            q = onb[k]
+            if s[BOARD + q] == 0 and _in_region(s, T, i, q, seat):
+                n = _emit(opts, n, q, -1, alt)
+                if _full(opts, n):
+                    return n
     else:
         for k in range(onb.shape[0]):
             q = onb[k]
@@ -731,6 +786,7 @@ def _select(s, T, q):
     code = s[BOARD + q]
     s[EFF_SEL_SQ] = q
     s[EFF_SEL_RANK] = code & 3
+    s[EFF_SEL_OWNER_PREV] = s[EFF_SEL_OWNER]
     s[EFF_SEL_OWNER] = code >> 2
     s[EFF_SEL_WAS_RED] = 1 if T.sq_color[q] == SQ_RED else 0
 
@@ -796,6 +852,20 @@ def apply_instruction(s, T, ev, i, a, b):
         discard_flare(s, T, ev, a)
     elif op == OP_LEGEND_SUMMONED:
         legend_summoned(s, ev, a)
+    elif op == OP_SELECT_SQUARE:
+        select_square(s, T, ev, a)
+    elif op == OP_SWAP:
+        _select(s, T, a)
+        swap(s, ev, a, b)
+        s[EFF_SEL_SQ] = b
+        _touch(s, a)
+        _touch(s, b)
+    elif op == OP_DISCARD_PENDING:
+        discard_pending(s, T, ev)
+    elif op == OP_RETURN_PENDING:
+        return_pending(s, ev)
+    elif op == OP_DISCARD_HAND_CARD:
+        discard_hand_card(s, T, ev, a)
     else:
         _select(s, T, a)
         _touch(s, a)
@@ -855,6 +925,10 @@ def _run_automatic(s, T, ev, i):
         card_to_bottom(s, T, ev)
     elif op == OP_POSSESS:
         possess(s, ev)
+    elif op == OP_DISCARD_LEGEND_CARDS:
+        discard_legend_cards(s, T, ev)
+    elif op == OP_EXTRA_COUNT:
+        extra_count(s, ev)
     elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
     elif op == OP_DESTROY_ALL:

@@ -31,6 +31,7 @@ from core.evaluate import (
     W_SUMMONABLE,
     board_value,
     hand_value,
+    pending_value,
     task_formula,
     task_value,
 )
@@ -159,7 +160,7 @@ def _fits_through(c, T, me, card, q, own_kind):
 @njit(cache=True, _nrt=False)
 def _hand_part(c, s, T, seat, w, ctx, opts, better):
     me = c[COLOUR + seat]
-    v = 0.0
+    v = pending_value(c, seat, w)  # as in core.evaluate.hand_value: the pending penalty
     if c[FROZEN + seat] >= 0:  # as in core.evaluate.hand_value: a stored frozen effect
         v += w[W_SUMMONABLE]
     used = 0  # bitmask of the decision's hand slots matched so far
@@ -253,5 +254,5 @@ def child_value(c, s, T, seat, w, ctx, opts):
     changed, better = _diff(c, s, T, me, ctx)
     v = board_value(c, T, seat, w) + _task_part(c, s, T, seat, w, ctx, changed)
     if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
-        return v + 0.0
+        return v + pending_value(c, seat, w)
     return v + _hand_part(c, s, T, seat, w, ctx, opts, better)

@@ -26,6 +26,7 @@ from core.constants import (
     EK_BEING,
     EK_FLARE,
     EK_NONE,
+    EK_WARP,
     END_DECK,
     END_SCORE,
     END_TURN_CAP,
@@ -64,6 +65,7 @@ from core.constants import (
     OPT_SKIP,
     OPT_SUMMON,
     OPT_THAW,
+    OPT_WARP,
     PH_ACTION,
     PH_CLAIM,
     PH_COLOUR,
@@ -132,6 +134,7 @@ from core.layout import (
     EFF_PC,
     EFF_PLACED_N,
     EFF_SEL_OWNER,
+    EFF_SEL_OWNER_PREV,
     EFF_SEL_RANK,
     EFF_SEL_SQ,
     EFF_SEL_WAS_RED,
@@ -193,10 +196,19 @@ from core.scoring import (
     pieces_on_board,
     refresh_scores,
     score_destruction,
-    score_reacher,
+    target_score,
 )
 from core.task_display import remove_claimed
 from core.tasks import task_holds
+from core.warp import (
+    begin_warp,
+    causality_penalty,
+    end_pending_on_summon,
+    is_pending,
+    open_warps_at_turn_start,
+    reacher_after_penalty,
+    warp_options,
+)
 
 MAX_PATTERN = 16
 SIDEWAYS_CARDS = 6  # team play: the bottom six cards of each deck lie sideways
@@ -278,7 +290,7 @@ def action_options(s, T, opts):
                     n = find_summons(
                         s, T, me, card, slot, opts, n, anchors, n_anchors, bits[12], bits[13]
                     )
-            if kind == CK_BEING and can_discard:
+            if kind == CK_BEING and can_discard and not is_pending(s, seat, card):
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
     n_actions = n
     if not passed:
@@ -289,6 +301,7 @@ def action_options(s, T, opts):
                     if opp != me and flare_halves(s, T, card, seat, opp) != 0:
                         n = _opt(opts, n, OPT_FLARE, slot, opp, 0)
         n = thaw_options(s, opts, n)  # a frozen effect thaws wherever a flare could be played
+        n = warp_options(s, T, opts, n)  # so may a warp effect be played
         if is_team(s[MODE]) and s[ACTIONS_LEFT] > 0 and n_actions > 0:
             n = _opt(opts, n, OPT_PASS, 0, 0, 0)
     # the turn may end when no action is left or none is possible: a flare stays optional
@@ -359,7 +372,8 @@ def phase_options(s, T, ev, opts):
         return _summon_pickup_options(s, T, opts)
     if ph == PH_RETURN:
         for slot in range(s[HAND_N + seat]):
-            n = _opt(opts, n, OPT_RETURN, slot, 0, 0)
+            if not is_pending(s, seat, hand_card(s, seat, slot)):
+                n = _opt(opts, n, OPT_RETURN, slot, 0, 0)
         return _opt(opts, n, OPT_RETURN_DONE, 0, 0, 0)
     if ph == PH_EFFECT:
         n = run_effect(s, T, ev, opts)
@@ -408,6 +422,7 @@ def start_turn(s, T, ev, seat, extra):
     s[TURN_NO] += 1
     s[ACTIONS_LEFT] = 1 if s[TURN_NO] == 1 else 2
     lose_action_at_turn_start(s, seat, extra)
+    open_warps_at_turn_start(s, seat, extra)
     s[DISCARD_USED] = 0
     s[EXTRA_DRAW_BEINGS] = 0
     s[EXTRA_DRAW_LEGENDS] = 0
@@ -428,6 +443,7 @@ def start_turn(s, T, ev, seat, extra):
 @njit(cache=True, _nrt=False)
 def game_over(s, T, ev, reason):
     refresh_scores(s, T)
+    causality_penalty(s, ev)
     if reason != 0:
         s[END_REASON] = reason
     decide_winner(s, T)
@@ -462,7 +478,7 @@ def finish_turn(s, T, ev):
     # drawing the last card that is not sideways triggers the end
     last_card = SIDEWAYS_CARDS if is_team(mode) else 0
     if s[END_SEAT] < 0:
-        reacher = score_reacher(s)
+        reacher = reacher_after_penalty(s, target_score(mode, s[N_PLAYERS]))
         if reacher >= 0:
             s[END_SEAT] = seat
             s[END_REASON] = END_SCORE
@@ -524,6 +540,8 @@ def _effect_done(s, T, ev):
     program, to the frozen slot)."""
     if store_after_effect(s, T, ev):
         return
+    if s[EFF_KIND] == EK_WARP:
+        s[EFF_CARD] = -1  # the warped card stays in hand, pending
     if s[EFF_CARD] >= 0:
         discard_card(s, T, s[CUR], s[EFF_CARD])
     s[EFF_CARD] = -1
@@ -545,6 +563,7 @@ def _start_program(s, start, end, next_start, next_end):
     s[EFF_SEL_SQ] = -1
     s[EFF_SEL_RANK] = 0
     s[EFF_SEL_OWNER] = -1
+    s[EFF_SEL_OWNER_PREV] = -1
     s[EFF_SEL_WAS_RED] = 0
     s[EFF_DIR] = -1
     s[EFF_CHOICE] = -1
@@ -675,6 +694,7 @@ def apply_option(s, T, ev, kind, a, b, c):
         s[ACTIONS_LEFT] -= 1
         s[ACTIONS_DONE] += 1
         card = hand_remove(s, seat, a & ((1 << SLOT_BITS) - 1))
+        end_pending_on_summon(s, seat, card)
         impro = (a >> SLOT_BITS) - 1
         if impro >= 0:  # melee improvisation: once per game per opponent colour
             s[IMPRO_LEFT + seat] &= ~(1 << impro)
@@ -713,6 +733,9 @@ def apply_option(s, T, ev, kind, a, b, c):
         _start_program(s, T.card_eff2_start[card], T.card_eff2_end[card], -1, -1)
     elif kind == OPT_KEEP_FROZEN:
         keep_frozen(s, ev, a)
+    elif kind == OPT_WARP:
+        card = begin_warp(s, T, ev, a)
+        _start_program(s, T.card_eff2_start[card], T.card_eff2_end[card], -1, -1)
     elif kind == OPT_END_TURN:
         end_turn(s, T, ev)
     elif kind == OPT_CLAIM:

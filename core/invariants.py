@@ -19,6 +19,7 @@ from core.constants import (
     SR_DESTRUCTION,
     SR_FLARE,
     SR_LEGEND,
+    SR_PENALTY,
 )
 from core.jit import njit
 from core.layout import (
@@ -58,6 +59,7 @@ from core.layout import (
     N_TASKS,
     NSQ,
     PEND_CARD,
+    PENDING,
     PHASE,
     POOL_TOTAL,
     SCORE,
@@ -90,6 +92,7 @@ INV_SCORE_EVENTS = 9
 INV_BAD_OWNER = 10
 INV_REMOVED = 11
 INV_GATEWAY = 12
+INV_PENDING = 13
 INV_NAMES = (
     "ok",
     "piece on a void square",
@@ -104,6 +107,7 @@ INV_NAMES = (
     "piece of a seat that is not playing",
     "pieces removed from the game differ from the removal events",
     "a Gateway square holds no non-legendary piece of its seat's colour",
+    "a pending being is not a warp card in its seat's hand",
 )
 
 
@@ -245,8 +249,9 @@ def _check_score_events(s, T, ev):
         kind = ev[i, 0]
         seat = ev[i, 2]
         if kind == EV_SCORE:
-            total[seat] += ev[i, 3]
-            if ev[i, 4] == SR_LEGEND or ev[i, 4] == SR_FLARE:
+            if ev[i, 4] != SR_PENALTY or not has_tasks(s[MODE]):  # tasks: TASK_PTS only
+                total[seat] += ev[i, 3]
+            if ev[i, 4] == SR_LEGEND or ev[i, 4] == SR_FLARE or ev[i, 4] == SR_PENALTY:
                 rebuilt[seat] += ev[i, 3]
         elif kind == EV_TURN:
             if mover >= 0:
@@ -390,4 +395,24 @@ def check_state(s, T, ev):
         err = _check_score_events(s, T, ev)
     if err == 0:
         err = _check_removed(s, ev)
+    if err == 0:
+        err = _check_pending(s, T)
     return err
+
+
+@njit(cache=True, _nrt=True)
+def _check_pending(s, T):
+    """Etherweave: a pending being is a card with a warp program in its own seat's hand."""
+    for p in range(MAX_PLAYERS):
+        card = s[PENDING + p]
+        if card == -1:
+            continue
+        if p >= s[N_PLAYERS] or card < 0 or T.card_has_warp[card] != 1:
+            return INV_PENDING
+        found = False
+        for k in range(s[HAND_N + p]):
+            if s[HAND + p * HAND_CAP + k] == card:
+                found = True
+        if not found:
+            return INV_PENDING
+    return INV_OK

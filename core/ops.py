@@ -60,15 +60,27 @@ OP_LEGEND_SUMMONED = 21  # counts as summoning a legend (melee: the column is ch
 OP_LOSE_OWN_ACTION = 22  # you lose one of your remaining actions this turn
 OP_CARD_TO_BOTTOM = 23  # the running being's card goes under your deck, not to the discard
 OP_POSSESS = 24  # your next summon this turn uses the selected piece's colour for its pattern
-N_OPS = 25
+OP_SELECT_SQUARE = 25  # choose an empty square in the region: it becomes the selected square
+OP_DISCARD_LEGEND_CARDS = 26  # every legend card in your hand goes to the legend discard pile
+OP_SWAP = 27  # a selected piece and a partner (I_PARAM who, I_PARAM2 ranks) exchange squares
+OP_DISCARD_PENDING = 28  # your pending being (not a no-copy card) goes to the discard pile
+OP_RETURN_PENDING = 29  # your pending being (not a no-copy card) stops being pending
+OP_DISCARD_HAND_CARD = 30  # one card of your hand, not the pending being, is discarded
+OP_EXTRA_COUNT = 31  # for the rest of the turn each piece you destroy counts one more
+N_OPS = 32
 OP_NAMES = (
     "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
     "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
     "borrow-enemy", "mirror-place", "card-to-frozen", "discard-flare", "opponents-lose-action",
     "become-gateway", "legend-summoned", "lose-action", "card-to-bottom", "possess",
+    "select-square", "discard-legend-cards", "swap", "discard-pending", "return-pending",
+    "discard-hand-card", "extra-count",
 )  # fmt: skip
 # ops that need a target chosen on the board (allowed inside a choose block)
-OP_TARGETED = (OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT)
+OP_TARGETED = (
+    OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT, OP_SWAP,
+    OP_RETURN_PENDING, OP_DISCARD_PENDING,
+)  # fmt: skip
 # ops that act on pieces and so reset the result registers
 OP_PIECE = OP_TARGETED + (OP_DESTROY_ALL, OP_SHOOT)
 
@@ -117,10 +129,11 @@ P2_LAST_ACTION = 1 << 6  # no action remains this turn
 P2_OPPONENT_MORE_PIECES = 1 << 7  # some opponent colour has more pieces on the board than you
 P2_DECK_NOT_EMPTY = 1 << 8  # your own being deck still has cards
 P2_RANK_HEROIC = 1 << 9  # the selected piece was heroic when chosen
+P2_WARP_UNPLAYED = 1 << 10  # the running card's warp was not played this turn
 PREDICATE2_NAMES = (
     "gateway-elsewhere", "being-is-gateway", "being-not-gateway", "gateway-on-red",
     "gateway-on-green", "effect-destroyed-2", "last-action", "opponent-more-pieces",
-    "deck-not-empty", "rank-heroic",
+    "deck-not-empty", "rank-heroic", "warp-unplayed",
 )  # fmt: skip
 
 # --- owner selectors --------------------------------------------------------------------------
@@ -132,9 +145,10 @@ W_MORE_COMMON = 4  # an opponent with more common pieces on the board than you
 W_MORE_UPGRADED = 5  # an opponent with more upgraded pieces on the board than you
 W_PLACED_OWNER = 6  # the owner of the piece this effect placed as number I_PARAM2
 W_ENEMY_UNTOUCHED = 7  # an enemy colour this effect has not affected yet
+W_NOT_THIRD_OF_COLOUR = 8  # any owner, except the one of the last two selected pieces if equal
 WHO_NAMES = (
     "any", "own", "enemy", "selected-owner", "more-common-opponent", "more-upgraded-opponent",
-    "placed-owner", "untouched-enemy",
+    "placed-owner", "untouched-enemy", "not-third-of-colour",
 )  # fmt: skip
 
 # --- regions (bits of I_REGION, united); reference = the being's square -------------------------
@@ -159,6 +173,7 @@ R_ENTRY = 1 << 17  # the square where the being entered (also once the being is 
 R_GATEWAY = 1 << 18  # your Gateway (nothing without one)
 R_NEXT_TO_GATEWAY = 1 << 19  # the 8 neighbours of your Gateway
 R_NEXT_TO_SAME_COLOUR = 1 << 20  # place only: next to a piece of the colour being placed
+R_COLOURLESS = 1 << 21  # a square that is neither red nor green
 R_GATE = R_GATEWAY | R_NEXT_TO_GATEWAY
 R_MORE = R_ADJ_OWN_HEROIC | R_ENTRY
 # regions measured from the being or its pattern: meaningless in a frozen program (no being)
@@ -169,7 +184,7 @@ REGION_NAMES = (
     "being", "marked", "marked-2", "adjacent", "orthogonal", "diagonal", "distance",
     "next-to-green", "near-red", "near-green", "next-to-own", "selected", "next-to-selected",
     "affected", "connected", "arrow-lines", "next-to-own-heroic", "entry", "gateway",
-    "next-to-gateway", "next-to-same-colour",
+    "next-to-gateway", "next-to-same-colour", "colourless",
 )  # fmt: skip
 
 X_BEING = 1 << 0  # not the being
@@ -203,9 +218,10 @@ D_MARKED = 1 << 4  # onto a marked square
 D_TOWARDS_GATEWAY = 1 << 5  # strictly closer (king distance) to your Gateway (none without)
 D_NOT_GATEWAY = 1 << 6  # not onto your Gateway
 D_GATE = D_TOWARDS_GATEWAY | D_NOT_GATEWAY
+D_DISTANCE_2 = 1 << 7  # ending at king distance exactly 2 from the being
 DEST_NAMES = (
     "empty", "empty-or-heroic", "next-to-own", "coloured", "marked", "towards-gateway",
-    "not-gateway",
+    "not-gateway", "distance-2",
 )  # fmt: skip
 
 F_NO_COUNT = 1 << 0  # destructions do not count as destroyed by you
@@ -215,7 +231,8 @@ F_SAME_RANK = 1 << 3  # selector: the selected piece's rank only
 F_LAST_DIR = 1 << 4  # shoot: along the previous move's direction, no choice
 F_COUNT_TWICE = 1 << 5  # destroy: an enemy victim counts as two destroyed pieces
 F_REMOVE = 1 << 6  # destroy: the victim (any owner) leaves the game instead of the stock
+F_WITH_SAME_RANK = 1 << 7  # swap: the partner has the rank of the first piece
 FLAG_NAMES = (
     "no-count", "fan", "stop-at-legend", "same-rank", "last-direction", "count-twice",
-    "remove-from-game",
+    "remove-from-game", "with-same-rank",
 )  # fmt: skip

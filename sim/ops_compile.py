@@ -36,6 +36,7 @@ FLAG_KEYS = {
     "last-direction": O.F_LAST_DIR,
     "count-twice": O.F_COUNT_TWICE,
     "remove-from-game": O.F_REMOVE,
+    "with-same-rank": O.F_WITH_SAME_RANK,
 }
 
 SELECTOR = {
@@ -67,6 +68,13 @@ OP_KEYS = {
     "lose-action": set(),
     "card-to-bottom": set(),
     "possess": set(),
+    "select-square": {"region", "and-region", "except"},
+    "discard-legend-cards": set(),
+    "swap": SELECTOR | {"with-who", "with-ranks", "with-same-rank"},
+    "discard-pending": set(),
+    "return-pending": set(),
+    "discard-hand-card": set(),
+    "extra-count": set(),
 }
 COMMON_KEYS = {"op", "if", "optional"}
 
@@ -207,6 +215,12 @@ def _params(name, d, row):
         row[O.I_DIST] = _int(d, "range", 0, 8, 0)
     elif name == "pick":
         row[O.I_PARAM] = _int(d, "options", 2, 4, 2)
+    elif name == "swap":
+        who = _lookup(WHO, d.get("with-who", "any"), "owner")
+        if who not in (O.W_ANY, O.W_SELF, O.W_ENEMY):
+            raise OpError("with-who must be any, own or enemy")
+        row[O.I_PARAM] = who
+        row[O.I_PARAM2] = _mask(RANK_SETS, d.get("with-ranks", "any"), "rank set")
     elif name == "draw-extra":
         row[O.I_PARAM] = _int(d, "beings", 0, 3, 0)
         row[O.I_PARAM2] = _int(d, "legends", 0, 3, 0)

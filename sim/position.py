@@ -32,6 +32,7 @@ from core.layout import (
     LSTOCK,
     MODE,
     N_PLAYERS,
+    PENDING,
     PHASE,
     POOL_TOTAL,
     SEAT_DECK,
@@ -43,6 +44,7 @@ from core.layout import (
     SUMMONED_RED,
     TURN_CAP,
     TURN_NO,
+    WARP_OPEN,
 )
 from core.modes import has_tasks, n_colours
 from core.patterns import pattern_squares
@@ -158,6 +160,12 @@ def position_from_dict(data, content, path="position"):
             if T.card_deck[card] != deck or T.card_has_frozen[card] == 0:
                 raise PositionError(f"{where}: frozen {fid} is not a frozen card of its deck")
             s[FROZEN + p] = card
+        if "pending" in seat:  # Etherweave: this seat's pending being (a warp card in hand)
+            pid = seat["pending"]
+            card = _content(content.card_index, pid, where)
+            if T.card_has_warp[card] == 0 or pid not in hand:
+                raise PositionError(f"{where}: pending {pid} is not a warp card in this hand")
+            s[PENDING + p] = card
         if "gateway" in seat:  # the square of this seat's Nethervoid Gateway
             s[GATEWAY + p] = _gateway_square(s, T, seat["gateway"], p, deck, where)
         if K.MODE_NAMES[mode] == "melee":
@@ -199,6 +207,10 @@ def _turn_counters(s, T, turn, mover, path):
     ):
         raise PositionError(f"{path}: [turn] possessed must be an enemy colour")
     s[SUMMON_COLOUR] = possessed
+    first_round = turn.get("first-round", False)  # Etherweave: no warp in the first round
+    if not isinstance(first_round, bool):
+        raise PositionError(f"{path}: [turn] first-round must be true or false")
+    s[WARP_OPEN] = 0 if first_round else 1
     destroyed = turn.get("destroyed", {})
     if not isinstance(destroyed, dict):
         raise PositionError(f"{path}: [turn] destroyed must be a table of counts")
@@ -249,6 +261,8 @@ def legal_moves(s, content) -> dict:
     out = {"to_move": seat, "place": [], "summons": [], "discard": [], "flares": []}
     if s[GATEWAY + seat] >= 0:  # Nethervoid: the seat's Gateway square
         out["gateway"] = [int(s[GATEWAY + seat]) // 9, int(s[GATEWAY + seat]) % 9]
+    if s[PENDING + seat] >= 0:  # Etherweave: the seat's pending being
+        out["pending"] = content.cards[int(s[PENDING + seat])].id
     if s[SUMMON_COLOUR] >= 0:  # Possessed Summoner: summons use this colour's pieces
         out["possessed_colour"] = int(s[SUMMON_COLOUR])
     scratch = np.zeros(16, np.int64)
@@ -290,6 +304,9 @@ def legal_moves(s, content) -> dict:
             out["pass_to_teammate"] = True
         elif kind == K.OPT_THAW:
             out["thaw"] = content.cards[int(s[FROZEN + seat])].id
+        elif kind == K.OPT_WARP:
+            card = int(s[HAND + seat * HAND_CAP + a])
+            out.setdefault("warps", []).append(content.cards[card].id)
     if has_tasks(int(s[MODE])):
         out["claimable_tasks"] = [
             content.task_names[t] for t in range(len(content.task_names)) if task_holds(s, T, t, me)

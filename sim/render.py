@@ -99,7 +99,10 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
     if kind == K.EV_PICKUP:
         return f"{who} picks up {piece_token(b)} from {square_name(a)} (out of stock)"
     if kind == K.EV_SCORE:
-        reason = ("task", "destruction", "legend summoned", "flare played against")[b]
+        reason = (
+            "task", "destruction", "legend summoned", "flare played against",
+            "causality penalty: a pending being at the end",
+        )[b]  # fmt: skip
         if team:
             return f"team {seat} scores {a} ({reason})"
         if mode == "melee":
@@ -140,6 +143,22 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
         return f"{who} puts {cards[a].name} under its deck"
     if kind == K.EV_POSSESS:
         return f"{who}'s next summon this turn uses colour {a}'s pieces"
+    if kind == K.EV_WARP:
+        return f"{who} plays the warp effect of {cards[a].name} (now its pending being)"
+    if kind == K.EV_SWAP:
+        return f"{who} swaps the pieces on {square_name(a)} and {square_name(b)}"
+    if kind == K.EV_DISCARD_PENDING:
+        return f"{who} discards its pending being {cards[a].name}"
+    if kind == K.EV_RETURN_PENDING:
+        return f"{who}'s {cards[a].name} is no longer pending (back in hand)"
+    if kind == K.EV_EFFECT_DISCARD:
+        return f"{who} discards {cards[a].name} from its hand (effect)"
+    if kind == K.EV_EXTRA_COUNT:
+        return f"{who}: each piece destroyed this turn counts {a} more"
+    if kind == K.EV_DISCARD_LEGEND:
+        return f"{who} discards {cards[a].name} (effect)"
+    if kind == K.EV_SELECT_SQUARE:
+        return f"{who} chooses the empty square {square_name(a)}"
     if kind == K.EV_LEGEND_SUMMONED:
         return f"{who} counts as summoning a legend on {square_name(a)}"
     if kind == K.EV_CARD_TO_FROZEN:

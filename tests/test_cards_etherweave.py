@@ -1,0 +1,199 @@
+"""One scenario per Etherweave being built so far: summon it, make fixed choices, check the
+exact board and the counters. (The deck is not dealt yet: see sim/data/etherweave.toml.)
+
+Boards are given as {(row, col): token} on an empty board (``board_with``); seat 0 plays
+Etherweave and is to move. Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8)
+(4,0) (7,5). Squares are row * 9 + col (``sq``).
+"""
+
+import pytest
+from harness import CONTENT, Game, board_with, skip, sq, summon, target, targets
+
+from core import constants as K
+from core.layout import (
+    DESTROYED,
+    HAND_N,
+    LDISC_N,
+    LEGENDS_SUMMONED,
+    LSTOCK,
+    PHASE,
+    SCORE,
+    SCORE_COLOR,
+)
+
+EW = "etherweave"
+LEGEND_A, LEGEND_B = "legends/fire-dragon", "legends/hell-bull"
+
+
+def game(pieces, hand, decks=(EW, "imperial"), mode="high-form"):
+    hands = [list(hand)] + [[] for _ in decks[1:]]
+    g = Game(board=board_with(pieces), hands=hands, decks=decks, mode=mode)
+    g.refresh()
+    return g
+
+
+def at(*squares):
+    return [sq(r, c) for r, c in squares]
+
+
+def is_board(g, pieces):
+    assert g.board() == board_with(pieces)
+
+
+def effect_over(g):
+    return g.s[PHASE] == K.PH_ACTION
+
+
+def can_skip(g):
+    return any(o[0] == K.OPT_SKIP for o in g.options())
+
+
+def events(g, kind):
+    return [tuple(int(x) for x in r[2:]) for r in g.events() if r[0] == kind]
+
+
+def test_etherweave_is_refused_while_cards_are_missing():
+    missing = CONTENT.missing_effects([EW])
+    assert "etherweave/singularity" not in missing and len(missing) == 9
+    with pytest.raises(ValueError, match="no implemented effect"):
+        CONTENT.require_playable([EW, "imperial"], allow_missing_effects=False)
+
+
+# --- Singularity ----------------------------------------------------------------------------------
+
+SING = {(2, 3): "c0", (2, 5): "c0", (4, 3): "c0", (4, 5): "c0"}
+SING_PAT = at((2, 3), (2, 5), (4, 3), (4, 5))
+
+
+def test_singularity_pulls_every_adjacent_common_in_the_chosen_order():
+    around = {(5, 4): "c1", (6, 3): "c0", (7, 4): "c1", (6, 5): "h1"}
+    g = game({**SING, **around}, ["etherweave/singularity"])
+    summon(g, "etherweave/singularity", sq(3, 4), pattern=SING_PAT)
+    squares = {a for a, _ in targets(g)}
+    # compulsory; empty colourless squares only (not red (4,4), not green (2,2))
+    assert not can_skip(g) and sq(6, 4) in squares
+    assert sq(4, 4) not in squares and sq(2, 2) not in squares and sq(5, 4) not in squares
+    target(g, sq(6, 4))
+    assert events(g, K.EV_SELECT_SQUARE) == [(0, sq(6, 4), 0, 0)]
+    # every common next to (6,4) must step onto it; the heroic (6,5) stays
+    assert targets(g) == [(sq(5, 4), sq(6, 4)), (sq(6, 3), sq(6, 4)), (sq(7, 4), sq(6, 4))]
+    assert not can_skip(g)
+    target(g, sq(6, 3), sq(6, 4))
+    target(g, sq(5, 4), sq(6, 4))  # destroys the own common that arrived first
+    # the last one is forced and applied without asking; it destroys the enemy common
+    assert effect_over(g)
+    is_board(g, {**SING, (3, 4): "h0", (6, 4): "c1", (6, 5): "h1"})
+    assert g.s[DESTROYED + 1 * 4 + K.COMMON] == 1
+
+
+def test_singularity_with_no_common_next_to_the_square_moves_nothing():
+    g = game({**SING, (0, 4): "h1"}, ["etherweave/singularity"])
+    summon(g, "etherweave/singularity", sq(3, 4), pattern=SING_PAT)
+    target(g, sq(6, 4))
+    assert effect_over(g)
+    is_board(g, {**SING, (3, 4): "h0", (0, 4): "h1"})
+
+
+# --- Dark Sphere ----------------------------------------------------------------------------------
+
+SPHERE = {(3, 4): "c0", (3, 5): "c0", (4, 4): "c0", (4, 5): "c0"}
+SPHERE_PAT = at((3, 4), (4, 4), (4, 5))
+
+
+def sphere_game(extra):
+    g = game({**SPHERE, **extra}, ["etherweave/dark-sphere"])
+    # the Sphere goes onto its own common at (3,5) (the target holds your common)
+    slot = g.hand_slot(0, "etherweave/dark-sphere")
+    rows = [o for o in g.options() if o[0] == K.OPT_SUMMON and o[1] == slot and o[3] == sq(3, 5)]
+    assert rows
+    summon(g, "etherweave/dark-sphere", sq(3, 5), pattern=SPHERE_PAT)
+    return g
+
+
+def test_dark_sphere_at_most_two_of_one_colour_each_ending_two_away():
+    g = sphere_game({(1, 5): "c1", (5, 6): "c1", (3, 7): "c1", (6, 3): "h0"})
+    t = targets(g)
+    assert can_skip(g)
+    # every step ends at king distance exactly 2 from the Sphere on (3,5)
+    assert (sq(1, 5), sq(1, 4)) in t and (sq(1, 5), sq(2, 5)) not in t
+    assert (sq(1, 5), sq(0, 5)) not in t
+    assert (sq(6, 3), sq(5, 3)) in t and (sq(6, 3), sq(7, 3)) not in t
+    target(g, sq(1, 5), sq(1, 4))
+    assert sq(1, 4) not in {a for a, _ in targets(g)}  # all different
+    target(g, sq(5, 6), sq(5, 5))
+    # two colour-1 pieces moved: the third may not be colour 1
+    third = targets(g)
+    assert third and all(a not in (sq(3, 7), sq(1, 4), sq(5, 5)) for a, _ in third)
+    assert (sq(6, 3), sq(5, 3)) in third
+    target(g, sq(6, 3), sq(5, 3))
+    assert effect_over(g)
+    is_board(
+        g,
+        {**SPHERE, (3, 5): "h0", (1, 4): "c1", (5, 5): "c1", (3, 7): "c1", (5, 3): "h0"},
+    )
+
+
+def test_dark_sphere_two_colours_leave_any_third():
+    g = sphere_game({(1, 5): "c1", (6, 3): "h0", (3, 7): "c1"})
+    target(g, sq(1, 5), sq(1, 4))
+    target(g, sq(6, 3), sq(5, 3))
+    assert (sq(3, 7), sq(2, 7)) in targets(g)
+    target(g, sq(3, 7), sq(2, 7))
+    assert effect_over(g)
+    is_board(g, {**SPHERE, (3, 5): "h0", (1, 4): "c1", (5, 3): "h0", (2, 7): "c1"})
+
+
+def test_dark_sphere_may_stop_early():
+    g = sphere_game({(1, 5): "c1"})
+    skip(g)
+    assert effect_over(g)
+    is_board(g, {**SPHERE, (3, 5): "h0", (1, 5): "c1"})
+
+
+# --- Iris of Eternity -----------------------------------------------------------------------------
+
+IRIS = {(4, 3): "c0", (4, 5): "c0", (5, 3): "c0", (5, 5): "c0", (6, 4): "c0"}
+IRIS_PAT = at((4, 3), (4, 5), (5, 3), (5, 5), (6, 4))
+IRIS_HAND = ["etherweave/iris-of-eternity", LEGEND_A, LEGEND_B]
+
+
+def test_iris_upgrades_itself_counts_a_legend_and_discards_legend_cards():
+    g = game({**IRIS, (2, 4): "l1"}, IRIS_HAND, mode="deathmatch")
+    summon(g, "etherweave/iris-of-eternity", sq(3, 4), pattern=IRIS_PAT)
+    assert targets(g) == [(sq(2, 4), -1), (sq(3, 4), -1)] and can_skip(g)
+    target(g, sq(3, 4))
+    assert effect_over(g)
+    is_board(g, {**IRIS, (2, 4): "l1", (3, 4): "l0"})
+    assert g.s[SCORE] == 1 and g.s[LEGENDS_SUMMONED] == 1
+    assert g.s[HAND_N] == 0 and g.s[LDISC_N] == 2
+    assert len(events(g, K.EV_DISCARD_LEGEND)) == 2
+
+
+def test_iris_destroys_an_adjacent_legend_and_keeps_the_cards():
+    g = game({**IRIS, (2, 4): "l1"}, IRIS_HAND, mode="deathmatch")
+    summon(g, "etherweave/iris-of-eternity", sq(3, 4), pattern=IRIS_PAT)
+    target(g, sq(2, 4))
+    assert effect_over(g)
+    is_board(g, {**IRIS, (3, 4): "h0"})
+    assert g.s[LEGENDS_SUMMONED] == 0 and g.s[HAND_N] == 2 and g.s[LDISC_N] == 0
+
+
+def test_iris_without_legend_stock_cannot_upgrade():
+    g = game({**IRIS, (2, 4): "l1"}, IRIS_HAND)
+    g.s[LSTOCK] = 0
+    g.refresh()
+    summon(g, "etherweave/iris-of-eternity", sq(3, 4), pattern=IRIS_PAT)
+    assert targets(g) == [(sq(2, 4), -1)]
+    skip(g)
+    assert effect_over(g) and g.s[HAND_N] == 2
+    is_board(g, {**IRIS, (2, 4): "l1", (3, 4): "h0"})
+
+
+def test_iris_in_melee_chooses_the_legend_column():
+    g = game({**IRIS}, IRIS_HAND, decks=(EW, "imperial", "highland"), mode="melee")
+    summon(g, "etherweave/iris-of-eternity", sq(3, 4), pattern=IRIS_PAT)
+    target(g, sq(3, 4))
+    assert targets(g) == [(1, -1), (2, -1)] and not can_skip(g)
+    target(g, 2)
+    assert g.s[SCORE_COLOR + 2] == 1 and g.s[SCORE_COLOR + 1] == 0
+    assert effect_over(g) and g.s[HAND_N] == 0
