@@ -88,3 +88,17 @@ def test_random_play_reaches_the_etherweave_mechanics():
     ):
         assert kind in seen, K.EV_NAMES[kind]
     assert penalties > 0
+
+
+def test_etherweave_is_not_dealt_without_the_escape_hatch():
+    assert len(CONTENT.missing_effects([EW])) == 9
+    with pytest.raises(ValueError, match="no implemented effect"):
+        CONTENT.require_playable([EW, "imperial"], allow_missing_effects=False)
+
+
+def test_all_decks_in_a_study_are_the_dealable_ones():
+    from sim.study import dealable_decks
+
+    assert EW not in dealable_decks(CONTENT, False)
+    assert dealable_decks(CONTENT, False) == [d for d in CONTENT.decks if d != EW]
+    assert dealable_decks(CONTENT, True) == list(CONTENT.decks)
