@@ -30,7 +30,10 @@ from core.effects_ether import (
     colourless,
     discard_legend_cards,
     distance_2_ok,
+    in_discard,
+    linked_partner,
     not_third_of_colour,
+    region_ether,
     select_square,
 )
 from core.effects_mirror import mirror_apply, mirror_targets
@@ -115,6 +118,7 @@ from core.ops import (
     F_COUNT_TWICE,
     F_FAN,
     F_LAST_DIR,
+    F_LINKED_OPPOSITE,
     F_NO_COUNT,
     F_REMOVE,
     F_SAME_RANK,
@@ -145,6 +149,7 @@ from core.ops import (
     MT_LEAP,
     MT_LEAP2,
     MT_ONTO_SEL,
+    MT_OPPOSITE,
     MT_SAME_DIR,
     MT_WITHIN_45,
     OP_BECOME_GATEWAY,
@@ -178,6 +183,7 @@ from core.ops import (
     OP_SHOOT,
     OP_SWAP,
     OP_UPGRADE,
+    P2_IN_DISCARD,
     P_BEING_MOVED,
     P_BEING_NOT_MOVED,
     P_CHOICE,
@@ -210,6 +216,7 @@ from core.ops import (
     R_CONNECTED,
     R_DIAG,
     R_DIST,
+    R_ETHER,
     R_GATE,
     R_MARK2,
     R_MARKED,
@@ -395,6 +402,8 @@ def _in_union(s, T, i, q, seat, inc):
         return True
     if (inc & R_COLOURLESS) and colourless(T, q):
         return True
+    if (inc & R_ETHER) and region_ether(s, T, inc, q, seat):
+        return True
     if inc & R_NEXT_TO_SAME_COLOUR:
         return True  # judged per placed colour by same_colour_ok (alone in its region)
     return False
@@ -552,13 +561,18 @@ def _move_targets(s, T, i, q, seat, opts, n, alt):
         if d >= 0 and d != q and _can_enter(s, d, r, combat) and _dest_ok(s, T, i, q, d, seat):
             n = _emit(opts, n, q, d, alt)
         return n
+    linked = (T.ops[i, I_FLAGS] & F_LINKED_OPPOSITE) != 0
     for dd in range(8):
         if mt == MT_SAME_DIR and dd != s[EFF_DIR]:
             continue
         if mt == MT_WITHIN_45 and not within_45(dd, s[EFF_DIR]):
             continue
+        if mt == MT_OPPOSITE and (s[EFF_DIR] < 0 or dd != (s[EFF_DIR] + 4) % 8):
+            continue
         d = T.nbr[q, dd]
         if d >= 0 and _can_enter(s, d, r, combat) and _dest_ok(s, T, i, q, d, seat):
+            if linked and not linked_partner(s, T, q, d, dd, seat, s[EFF_BEING_SQ]):
+                continue
             n = _emit(opts, n, q, d, alt)
     return n
 
@@ -964,6 +978,8 @@ def _full_moon(s, T):
 def cond_holds(s, T, pc):
     c2 = T.ops[pc, I_COND2]
     if c2 != 0 and not cond2_holds(s, T, c2):
+        return False
+    if (c2 & P2_IN_DISCARD) and not in_discard(s, T, T.ops[pc, I_CHOICE]):
         return False
     c = T.ops[pc, I_COND]
     if c == 0:

@@ -130,10 +130,11 @@ P2_OPPONENT_MORE_PIECES = 1 << 7  # some opponent colour has more pieces on the 
 P2_DECK_NOT_EMPTY = 1 << 8  # your own being deck still has cards
 P2_RANK_HEROIC = 1 << 9  # the selected piece was heroic when chosen
 P2_WARP_UNPLAYED = 1 << 10  # the running card's warp was not played this turn
+P2_IN_DISCARD = 1 << 11  # a card of your deck (position I_CHOICE) is in your discard pile
 PREDICATE2_NAMES = (
     "gateway-elsewhere", "being-is-gateway", "being-not-gateway", "gateway-on-red",
     "gateway-on-green", "effect-destroyed-2", "last-action", "opponent-more-pieces",
-    "deck-not-empty", "rank-heroic", "warp-unplayed",
+    "deck-not-empty", "rank-heroic", "warp-unplayed", "in-discard",
 )  # fmt: skip
 
 # --- owner selectors --------------------------------------------------------------------------
@@ -174,6 +175,10 @@ R_GATEWAY = 1 << 18  # your Gateway (nothing without one)
 R_NEXT_TO_GATEWAY = 1 << 19  # the 8 neighbours of your Gateway
 R_NEXT_TO_SAME_COLOUR = 1 << 20  # place only: next to a piece of the colour being placed
 R_COLOURLESS = 1 << 21  # a square that is neither red nor green
+R_NEXT_TO_OWN_2 = 1 << 22  # next to at least two of your pieces
+R_NEXT_TO_OWN_NEAR_SEL = 1 << 23  # next to one of your pieces that touches the selected square
+R_NEXT_TO_ENEMY = 1 << 24  # next to a piece of another colour
+R_ETHER = R_NEXT_TO_OWN_2 | R_NEXT_TO_OWN_NEAR_SEL | R_NEXT_TO_ENEMY
 R_GATE = R_GATEWAY | R_NEXT_TO_GATEWAY
 R_MORE = R_ADJ_OWN_HEROIC | R_ENTRY
 # regions measured from the being or its pattern: meaningless in a frozen program (no being)
@@ -184,7 +189,8 @@ REGION_NAMES = (
     "being", "marked", "marked-2", "adjacent", "orthogonal", "diagonal", "distance",
     "next-to-green", "near-red", "near-green", "next-to-own", "selected", "next-to-selected",
     "affected", "connected", "arrow-lines", "next-to-own-heroic", "entry", "gateway",
-    "next-to-gateway", "next-to-same-colour", "colourless",
+    "next-to-gateway", "next-to-same-colour", "colourless", "next-to-own-2",
+    "next-to-own-near-selected", "next-to-enemy",
 )  # fmt: skip
 
 X_BEING = 1 << 0  # not the being
@@ -206,8 +212,10 @@ MT_CHARGE = 3  # any number of steps in one straight line (lower pieces passed a
 MT_SAME_DIR = 4  # one step in the direction of the previous move
 MT_ONTO_SEL = 5  # a leap onto the selected piece's square
 MT_WITHIN_45 = 6  # one step at most 45 degrees off the previous move's direction
+MT_OPPOSITE = 7  # one step in the direction opposite to the previous move's
 MOVE_TYPE_NAMES = (
     "move", "leap", "leap-2", "charge", "same-direction", "onto-selected", "within-45",
+    "opposite-direction",
 )  # fmt: skip
 
 D_EMPTY = 1 << 0  # only onto empty squares
@@ -232,7 +240,8 @@ F_LAST_DIR = 1 << 4  # shoot: along the previous move's direction, no choice
 F_COUNT_TWICE = 1 << 5  # destroy: an enemy victim counts as two destroyed pieces
 F_REMOVE = 1 << 6  # destroy: the victim (any owner) leaves the game instead of the stock
 F_WITH_SAME_RANK = 1 << 7  # swap: the partner has the rank of the first piece
+F_LINKED_OPPOSITE = 1 << 8  # move: a step only if another piece of yours can then step back
 FLAG_NAMES = (
     "no-count", "fan", "stop-at-legend", "same-rank", "last-direction", "count-twice",
-    "remove-from-game", "with-same-rank",
+    "remove-from-game", "with-same-rank", "linked-opposite",
 )  # fmt: skip

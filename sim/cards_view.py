@@ -116,4 +116,9 @@ def show_card(content: Content, card_id: str) -> str:
     if c.has_frozen:
         lines.append("frozen (stored after the effect; thawed later at no action cost):")
         lines += ["  " + describe_row(r) for r in T.ops[T.card_eff2_start[i] : T.card_eff2_end[i]]]
+    if c.has_warp:
+        lines.append("warp (played from the hand at no action cost; the card stays pending):")
+        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff2_start[i] : T.card_eff2_end[i]]]
+    if c.detached:
+        lines.append("summoned on any empty colourless square (the pattern may stand anywhere)")
     return "\n".join(lines)

@@ -172,9 +172,9 @@ def _load_toml(path):
         raise ContentError(f"{path.name}: not valid TOML: {e}") from None
 
 
-def _effect(d, key, path, cid):
+def _effect(d, key, path, cid, card_ids=()):
     try:
-        return compile_ops(d[key])
+        return compile_ops(d[key], card_ids)
     except OpError as e:
         raise _err(path, cid, f"{key}: {e}") from None
 
@@ -188,6 +188,7 @@ def load_deck_file(path):
         raise ContentError(f"{path.name}: 'gateway' must be true or false")
     cards = []
     seen = set()
+    card_ids = [d.get("id", "?") for d in data.get("card", [])]
     for d in data.get("card", []):
         cid = d.get("id", "?")
         for key in ("id", "name", "rank", "pattern", "description"):
@@ -214,7 +215,7 @@ def load_deck_file(path):
             detached=detached,
         )
         if "effect" in d:
-            card.effect = _effect(d, "effect", path, cid)
+            card.effect = _effect(d, "effect", path, cid, card_ids)
             card.has_effect = True
         if "frozen" in d:
             if card.kind != K.CK_BEING:

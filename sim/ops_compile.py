@@ -21,7 +21,9 @@ RANK_SETS = {
 SINGLE_RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
 OP_CODES = {name: code for code, name in enumerate(O.OP_NAMES)}
 PREDICATES = {name: 1 << bit for bit, name in enumerate(O.PREDICATE_NAMES) if name != "choice"}
-PREDICATES2 = {name: 1 << bit for bit, name in enumerate(O.PREDICATE2_NAMES)}  # -> I_COND2
+PREDICATES2 = {  # -> I_COND2 (in-discard has its own key: it names a card)
+    name: 1 << bit for bit, name in enumerate(O.PREDICATE2_NAMES) if name != "in-discard"
+}
 WHO = {name: code for code, name in enumerate(O.WHO_NAMES)}
 REGIONS = {name: 1 << bit for bit, name in enumerate(O.REGION_NAMES)}
 EXCLUDES = {name: 1 << bit for bit, name in enumerate(O.EXCLUDE_NAMES)}
@@ -37,6 +39,7 @@ FLAG_KEYS = {
     "count-twice": O.F_COUNT_TWICE,
     "remove-from-game": O.F_REMOVE,
     "with-same-rank": O.F_WITH_SAME_RANK,
+    "linked-opposite": O.F_LINKED_OPPOSITE,
 }
 
 SELECTOR = {
@@ -45,7 +48,7 @@ SELECTOR = {
 OP_KEYS = {
     "place": {"rank", "who", "region", "except", "distance"},
     "gain-action": {"count"},
-    "move": SELECTOR | {"move", "kind", "dest", "no-count", "stop-at-legend"},
+    "move": SELECTOR | {"move", "kind", "dest", "no-count", "stop-at-legend", "linked-opposite"},
     "upgrade": SELECTOR,
     "downgrade": SELECTOR,
     "destroy": SELECTOR | {"no-count", "count-twice", "remove-from-game"},
@@ -76,7 +79,7 @@ OP_KEYS = {
     "discard-hand-card": set(),
     "extra-count": set(),
 }
-COMMON_KEYS = {"op", "if", "optional"}
+COMMON_KEYS = {"op", "if", "optional", "in-discard"}
 
 
 class OpError(ValueError):
@@ -105,13 +108,14 @@ def _int(d, key, lo, hi, default):
     return v
 
 
-def compile_ops(op_list) -> np.ndarray:
-    """Rows for a list of op tables (a choose block expands into 1 + alternatives rows)."""
+def compile_ops(op_list, card_ids=()) -> np.ndarray:
+    """Rows for a list of op tables (a choose block expands into 1 + alternatives rows).
+    ``card_ids``: the ids of the deck's cards in file order (for ``in-discard``)."""
     if not isinstance(op_list, list):
         raise OpError("an effect must be a list of op tables")
     rows = []
     for d in op_list:
-        rows.extend(_compile_one(d, nested=False))
+        rows.extend(_compile_one(d, nested=False, card_ids=card_ids))
     return np.array(rows, np.int32).reshape(-1, O.I_WIDTH)
 
 
@@ -127,7 +131,19 @@ def _condition(value, row):
             row[O.I_COND] |= _lookup(PREDICATES | PREDICATES2, name, "condition")
 
 
-def _compile_one(d, nested):
+def _in_discard(d, row, card_ids):
+    """Key in-discard = "card-id": only if that card of your deck is in your discard pile
+    (its deck position goes to I_CHOICE, so it cannot be combined with choice-N)."""
+    cid = d["in-discard"]
+    if cid not in card_ids:
+        raise OpError(f"in-discard: {cid!r} is not a card of this deck")
+    if row[O.I_COND] & O.P_CHOICE:
+        raise OpError("in-discard cannot be combined with a choice-N condition")
+    row[O.I_COND2] |= O.P2_IN_DISCARD
+    row[O.I_CHOICE] = list(card_ids).index(cid)
+
+
+def _compile_one(d, nested, card_ids=()):
     if not isinstance(d, dict) or "op" not in d:
         raise OpError("each op must be a table with an 'op' key")
     name = d["op"]
@@ -139,6 +155,8 @@ def _compile_one(d, nested):
     row[O.I_OP] = code
     if "if" in d:
         _condition(d["if"], row)
+    if "in-discard" in d:
+        _in_discard(d, row, card_ids)
     optional = d.get("optional", False)
     if not isinstance(optional, bool):
         raise OpError("optional must be true or false")

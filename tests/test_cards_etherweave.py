@@ -12,10 +12,13 @@ from harness import CONTENT, Game, board_with, skip, sq, summon, target, targets
 from core import constants as K
 from core.layout import (
     DESTROYED,
+    DISC,
+    DISC_N,
     HAND_N,
     LDISC_N,
     LEGENDS_SUMMONED,
     LSTOCK,
+    PENDING,
     PHASE,
     SCORE,
     SCORE_COLOR,
@@ -54,7 +57,7 @@ def events(g, kind):
 
 def test_etherweave_is_refused_while_cards_are_missing():
     missing = CONTENT.missing_effects([EW])
-    assert "etherweave/singularity" not in missing and len(missing) == 9
+    assert "etherweave/singularity" not in missing and len(missing) == 6
     with pytest.raises(ValueError, match="no implemented effect"):
         CONTENT.require_playable([EW, "imperial"], allow_missing_effects=False)
 
@@ -197,3 +200,102 @@ def test_iris_in_melee_chooses_the_legend_column():
     target(g, 2)
     assert g.s[SCORE_COLOR + 2] == 1 and g.s[SCORE_COLOR + 1] == 0
     assert effect_over(g) and g.s[HAND_N] == 0
+
+
+# --- Shadow Twins ---------------------------------------------------------------------------------
+
+LESSER, GREATER = "etherweave/lesser-shadow-twin", "etherweave/greater-shadow-twin"
+LTWIN = {(4, 3): "c0", (4, 4): "c0", (4, 5): "c0"}
+
+
+def in_discard(g, cid):
+    g.s[DISC + g.s[DISC_N]] = CONTENT.card_index(cid)
+    g.s[DISC_N] += 1
+    g.refresh()
+
+
+def test_lesser_twin_destroys_two_commons_next_to_one_piece_of_yours():
+    g = game({**LTWIN, (5, 5): "c1", (3, 6): "c1", (5, 2): "c1"}, [LESSER])
+    in_discard(g, GREATER)
+    summon(g, LESSER, sq(3, 3), pattern=at((4, 3), (4, 4), (4, 5)))
+    first = targets(g)
+    assert can_skip(g) and {(sq(5, 5), -1), (sq(3, 6), -1), (sq(5, 2), -1)} <= set(first)
+    target(g, sq(5, 5))
+    # the second victim: next to a piece of yours that touches (5,5), i.e. (4,4) or (4,5)
+    second = targets(g)
+    assert (sq(3, 6), -1) in second and (sq(5, 2), -1) not in second
+    target(g, sq(3, 6))
+    assert effect_over(g)
+    is_board(g, {**LTWIN, (3, 3): "c0", (5, 2): "c1"})
+    assert g.s[DESTROYED + 4 + K.COMMON] == 2
+
+
+def test_lesser_twin_without_the_greater_twin_in_the_discard_pile_does_nothing():
+    g = game({**LTWIN, (5, 5): "c1"}, [LESSER])
+    summon(g, LESSER, sq(3, 3), pattern=at((4, 3), (4, 4), (4, 5)))
+    assert effect_over(g)
+    is_board(g, {**LTWIN, (3, 3): "c0", (5, 5): "c1"})
+
+
+GTWIN = {(6, 3): "c0", (6, 4): "c0", (6, 5): "c0"}
+
+
+def test_greater_twin_destroys_a_heroic_touching_two_of_your_pieces():
+    g = game({**GTWIN, (5, 3): "h1", (2, 2): "h1", (7, 4): "h0"}, [GREATER])
+    in_discard(g, LESSER)
+    summon(g, GREATER, sq(6, 2), pattern=at((6, 3), (6, 4), (6, 5)))
+    assert targets(g) == [(sq(5, 3), -1), (sq(7, 4), -1)] and can_skip(g)
+    target(g, sq(5, 3))
+    assert effect_over(g)
+    is_board(g, {**GTWIN, (6, 2): "h0", (2, 2): "h1", (7, 4): "h0"})
+
+
+def test_greater_twin_without_the_lesser_twin_in_the_discard_pile_does_nothing():
+    g = game({**GTWIN, (5, 3): "h1"}, [GREATER])
+    summon(g, GREATER, sq(6, 2), pattern=at((6, 3), (6, 4), (6, 5)))
+    assert effect_over(g)
+
+
+def test_twin_warp_upgrades_one_of_your_commons():
+    g = game({(6, 6): "c0", (1, 1): "c1"}, [GREATER])
+    g.act(K.OPT_WARP, 0, 0, 0)
+    assert effect_over(g) and g.board()[6].split()[6] == "h0"
+    assert g.s[PENDING] == CONTENT.card_index(GREATER)
+
+
+# --- Polarity Queen -------------------------------------------------------------------------------
+
+QUEEN = "etherweave/polarity-queen"
+QPAT = at((3, 3), (3, 5), (4, 4), (5, 4))
+
+
+def test_polarity_queen_two_pieces_step_in_opposite_directions():
+    g = game({(3, 3): "c0", (3, 5): "c0", (4, 4): "c0", (5, 4): "c0"}, [QUEEN])
+    summon(g, QUEEN, sq(2, 4), pattern=QPAT)
+    assert not can_skip(g) and all(a != sq(2, 4) for a, _ in targets(g))
+    target(g, sq(3, 3), sq(3, 2))  # west
+    assert targets(g) == [(sq(3, 5), sq(3, 6)), (sq(4, 4), sq(4, 5)), (sq(5, 4), sq(5, 5))]
+    assert not can_skip(g)
+    target(g, sq(5, 4), sq(5, 5))
+    assert effect_over(g)
+    is_board(g, {(2, 4): "h0", (3, 2): "c0", (3, 5): "c0", (4, 4): "c0", (5, 5): "c0"})
+
+
+def test_polarity_queen_offers_a_first_step_only_with_a_partner_step():
+    # legendary pieces fill the pattern but never step; (7,7) cannot step east or south
+    pieces = {(3, 3): "l0", (3, 5): "l0", (4, 4): "l0", (5, 4): "h0", (7, 7): "c0"}
+    g = game(pieces, [QUEEN])
+    summon(g, QUEEN, sq(2, 4), pattern=QPAT)
+    t = targets(g)
+    assert (sq(5, 4), sq(5, 5)) in t and (sq(5, 4), sq(5, 3)) not in t
+    assert (sq(5, 4), sq(4, 3)) not in t and (sq(5, 4), sq(6, 4)) in t
+    assert (sq(7, 7), sq(7, 6)) in t
+
+
+def test_polarity_queen_warp_puts_a_common_next_to_an_enemy_piece():
+    g = game({(0, 4): "c1"}, [QUEEN])
+    g.act(K.OPT_WARP, 0, 0, 0)
+    assert not can_skip(g)
+    assert targets(g) == sorted((sq(r, c), 0) for r, c in ((0, 3), (0, 5), (1, 3), (1, 4), (1, 5)))
+    target(g, sq(1, 4), 0)
+    assert effect_over(g) and g.board()[1].split()[4] == "c0"
