@@ -8,6 +8,7 @@ import numpy as np
 
 from core.constants import (
     CK_BEING,
+    EK_WARP,
     EV_CONVERT,
     EV_DESTROY,
     EV_REMOVED,
@@ -33,6 +34,7 @@ from core.layout import (
     DISC_CAP,
     DISC_N,
     EFF_CARD,
+    EFF_KIND,
     EV_LOST,
     EV_N,
     FDECK,
@@ -174,7 +176,7 @@ def _check_cards(s, T):
         seen[s[LDISC + i]] += 1
     for i in range(s[FDISC_N]):
         seen[s[FDISC + i]] += 1
-    if s[EFF_CARD] >= 0:
+    if s[EFF_CARD] >= 0 and s[EFF_KIND] != EK_WARP:  # a warped card stays in the hand
         seen[s[EFF_CARD]] += 1
     elif s[PEND_CARD] >= 0 and s[PHASE] == 3:  # summon waiting for its pick-up
         seen[s[PEND_CARD]] += 1
