@@ -3,8 +3,6 @@
 colour" owner rule (Dark Sphere), and discarding every legend card in hand (Iris of Eternity).
 """
 
-from core.jit import njit
-
 from core.cards import discard_card, hand_card, hand_remove
 from core.constants import (
     CK_LEGEND,
@@ -15,6 +13,7 @@ from core.constants import (
     SQ_RED,
 )
 from core.events import log_event
+from core.jit import njit
 from core.layout import (
     BOARD,
     CUR,

@@ -7,8 +7,6 @@ and ``return-pending`` may stand in a choose block. They never touch a card flag
 ``no-copy`` (Merchant of Time: while pending it can be neither discarded nor returned).
 """
 
-from core.jit import njit
-
 from core.cards import discard_card, hand_card, hand_remove
 from core.constants import (
     EV_DISCARD_PENDING,
@@ -19,6 +17,7 @@ from core.constants import (
 )
 from core.effect_opts import emit_target
 from core.events import log_event
+from core.jit import njit
 from core.layout import (
     BOARD,
     CUR,

@@ -7,8 +7,8 @@ core.effects calls these only when an instruction uses one of these bits.
 """
 
 from core.constants import HEROIC, SQ_GREEN, SQ_RED
-from core.jit import njit
 from core.effects_warp import warp_unplayed
+from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,

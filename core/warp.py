@@ -10,8 +10,6 @@ pending state (BGA playCard). A seat still holding a pending being when the game
 counts those 2 points off (BGA stNextPlayer).
 """
 
-from core.jit import njit
-
 from core.cards import hand_card
 from core.constants import (
     CK_BEING,
@@ -23,6 +21,7 @@ from core.constants import (
     SR_PENALTY,
 )
 from core.events import log_event
+from core.jit import njit
 from core.layout import (
     BORROW_ENEMY,
     COLOUR,
