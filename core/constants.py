@@ -190,6 +190,10 @@ EV_DISCARD_PENDING = 41  # (card) an effect discarded the pending being
 EV_RETURN_PENDING = 42  # (card) the pending being stays in hand, no longer pending
 EV_EFFECT_DISCARD = 43  # (card) an effect discarded a card from the hand
 EV_EXTRA_COUNT = 44  # (extra) each piece destroyed this turn counts this many more
+EV_COPY_WARP = 45  # (copied card, copying card) a being's effect runs another card's warp
+EV_CAPTURE = 46  # (sq, code) the piece on sq goes into stasis on the seat's running card
+EV_RELEASE = 47  # (sq, code) the piece held in stasis comes back onto sq
+EV_STASIS_BACK = 48  # (code) the piece held in stasis cannot come back: to its owner's stock
 EV_NAMES = (
     "turn",
     "place",
@@ -236,6 +240,10 @@ EV_NAMES = (
     "return-pending",
     "effect-discard",
     "extra-count",
+    "copy-warp",
+    "capture",
+    "release",
+    "stasis-back",
 )
 EV_WIDTH = 6
 

@@ -26,6 +26,7 @@ from core.effects_cards import (
     discard_flare,
     discard_flare_targets,
 )
+from core.effects_copy import copy_warp, copy_warp_targets
 from core.effects_ether import (
     colourless,
     discard_legend_cards,
@@ -36,6 +37,7 @@ from core.effects_ether import (
     region_ether,
     select_square,
 )
+from core.effects_linked import opposed_pair, opposed_pair_targets_at
 from core.effects_mirror import mirror_apply, mirror_targets
 from core.effects_nether import (
     card_to_bottom,
@@ -46,6 +48,9 @@ from core.effects_nether import (
     possess,
     same_colour_ok,
 )
+from core.effects_prim import kill as _kill
+from core.effects_prim import select_piece as _select
+from core.effects_prim import touch as _touch
 from core.effects_select import cond_more, region_more, support_ok, within_45
 from core.effects_warp import (
     discard_hand_card,
@@ -80,7 +85,6 @@ from core.layout import (
     EFF_BEING_SQ,
     EFF_CHOICE,
     EFF_COMBAT_USED,
-    EFF_DESTROYED_TOTAL,
     EFF_DIR,
     EFF_END,
     EFF_LAST_DESTROYED,
@@ -93,7 +97,6 @@ from core.layout import (
     EFF_PLACED_N,
     EFF_PLACED_OWNER,
     EFF_SEL_OWNER,
-    EFF_SEL_OWNER_PREV,
     EFF_SEL_RANK,
     EFF_SEL_SQ,
     EFF_SEL_WAS_RED,
@@ -103,7 +106,6 @@ from core.layout import (
     EXTRA_TURN,
     GATEWAY,
     MALUS,
-    MAX_AFFECTED,
     MODE,
 )
 from core.modes import n_colours
@@ -154,11 +156,13 @@ from core.ops import (
     MT_WITHIN_45,
     OP_BECOME_GATEWAY,
     OP_BORROW_ENEMY,
+    OP_CAPTURE,
     OP_CARD_TO_BOTTOM,
     OP_CARD_TO_FROZEN,
     OP_CARD_TO_TOP,
     OP_CHOOSE,
     OP_CONVERT,
+    OP_COPY_WARP,
     OP_DESTROY,
     OP_DESTROY_ALL,
     OP_DISCARD_FLARE,
@@ -175,9 +179,11 @@ from core.ops import (
     OP_LOSE_OWN_ACTION,
     OP_MIRROR_PLACE,
     OP_MOVE,
+    OP_OPPOSED_PAIR,
     OP_PICK,
     OP_PLACE,
     OP_POSSESS,
+    OP_RELEASE,
     OP_RETURN_PENDING,
     OP_SELECT_SQUARE,
     OP_SHOOT,
@@ -243,12 +249,19 @@ from core.pieces import (
     can_downgrade,
     can_upgrade,
     convert,
-    destroy,
     downgrade,
     has_stock,
     put,
     remove_from_game,
     upgrade,
+)
+from core.stasis import (
+    can_capture,
+    capture,
+    held_here,
+    release,
+    release_square_ok,
+    release_to_stock,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -720,6 +733,21 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 n = _emit(opts, n, q, -1, alt)
                 if _full(opts, n):
                     return n
+    elif op == OP_COPY_WARP:
+        n = copy_warp_targets(s, T, T.ops[i, I_PARAM], opts, n, alt)
+    elif op == OP_OPPOSED_PAIR:
+        for k in range(onb.shape[0]):
+            q = onb[k]
+            if s[BOARD + q] == 0 and _in_region(s, T, i, q, seat):
+                n = opposed_pair_targets_at(s, T, q, seat, opts, n, alt)
+                if _full(opts, n):
+                    return n
+    elif op == OP_RELEASE:
+        if held_here(s):
+            for k in range(onb.shape[0]):
+                q = onb[k]
+                if release_square_ok(s, q) and _in_region(s, T, i, q, seat):
+                    n = _emit(opts, n, q, -1, alt)
     else:
         for k in range(onb.shape[0]):
             q = onb[k]
@@ -736,6 +764,8 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 ok = (code >> 2) != seat and has_stock(s, seat, r)
             elif op == OP_BECOME_GATEWAY:
                 ok = gateway_candidate(s, q, seat)
+            elif op == OP_CAPTURE:
+                ok = can_capture(s)
             if ok:
                 n = _emit(opts, n, q, -1, alt)
                 if _full(opts, n):
@@ -768,41 +798,6 @@ def _weight(T, i):
     if f & F_NO_COUNT:
         return 0
     return 2 if f & F_COUNT_TWICE else 1
-
-
-@njit(cache=True, _nrt=False)
-def _kill(s, ev, q, seat, counts):
-    code = destroy(s, ev, q, seat, counts)
-    if code != 0:
-        s[EFF_DESTROYED_TOTAL] += 1
-        s[EFF_LAST_DESTROYED] += 1
-        if (code & 3) == LEGENDARY:
-            s[EFF_LAST_DESTROYED_LEGEND] += 1
-    if q == s[EFF_BEING_SQ]:
-        s[EFF_BEING_SQ] = -1
-    return code
-
-
-@njit(cache=True, _nrt=False)
-def _touch(s, q):
-    """Remember a square (and its piece's colour) as affected by this effect."""
-    n = s[EFF_AFFECTED_N]
-    if n < MAX_AFFECTED:
-        s[EFF_AFFECTED + n] = q
-        s[EFF_AFFECTED_N] = n + 1
-    code = s[BOARD + q]
-    if code != 0:
-        s[EFF_AFFECTED_COLOURS] |= 1 << (code >> 2)
-
-
-@njit(cache=True, _nrt=False)
-def _select(s, T, q):
-    code = s[BOARD + q]
-    s[EFF_SEL_SQ] = q
-    s[EFF_SEL_RANK] = code & 3
-    s[EFF_SEL_OWNER_PREV] = s[EFF_SEL_OWNER]
-    s[EFF_SEL_OWNER] = code >> 2
-    s[EFF_SEL_WAS_RED] = 1 if T.sq_color[q] == SQ_RED else 0
 
 
 @njit(cache=True, _nrt=False)
@@ -880,6 +875,14 @@ def apply_instruction(s, T, ev, i, a, b):
         return_pending(s, ev)
     elif op == OP_DISCARD_HAND_CARD:
         discard_hand_card(s, T, ev, a)
+    elif op == OP_COPY_WARP:
+        copy_warp(s, T, ev, a)
+    elif op == OP_OPPOSED_PAIR:
+        opposed_pair(s, T, ev, a, b, seat)
+    elif op == OP_RELEASE:
+        release(s, ev, a, seat)
+        _select(s, T, a)
+        _touch(s, a)
     else:
         _select(s, T, a)
         _touch(s, a)
@@ -897,6 +900,8 @@ def apply_instruction(s, T, ev, i, a, b):
                 remove_from_game(s, ev, a, code)
         elif op == OP_BECOME_GATEWAY:
             set_gateway(s, ev, s[CUR], a)
+        elif op == OP_CAPTURE:
+            capture(s, ev, a)
     s[EFF_LAST_DONE] = 1
 
 
@@ -945,6 +950,8 @@ def _run_automatic(s, T, ev, i):
         extra_count(s, ev)
     elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
+    elif op == OP_RELEASE and held_here(s) and not _release_possible(s, T, i, seat):
+        release_to_stock(s, ev)  # no square can take the held piece (core.stasis)
     elif op == OP_DESTROY_ALL:
         s[EFF_LAST_DESTROYED] = 0
         s[EFF_LAST_DESTROYED_LEGEND] = 0
@@ -957,6 +964,15 @@ def _run_automatic(s, T, ev, i):
         return False
     s[EFF_LAST_DONE] = 1
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _release_possible(s, T, i, seat):
+    for k in range(T.onboard.shape[0]):
+        q = T.onboard[k]
+        if release_square_ok(s, q) and _in_region(s, T, i, q, seat):
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -1034,12 +1050,12 @@ def cond_holds(s, T, pc):
 def apply_target(s, T, ev, a, b, alt):
     """The pending step's target was chosen: carry it out and move past the step."""
     pc = s[EFF_PC]
+    s[EFF_PC] = pc + _width(T, pc)  # before: copy-warp moves it to the copied program
     if alt >= 0:
-        apply_instruction(s, T, ev, pc + 1 + alt, a, b)
         s[EFF_CHOICE] = alt
+        apply_instruction(s, T, ev, pc + 1 + alt, a, b)
     else:
         apply_instruction(s, T, ev, pc, a, b)
-    s[EFF_PC] = pc + _width(T, pc)
 
 
 @njit(cache=True, _nrt=False)

@@ -87,6 +87,7 @@ from core.constants import (
     SR_TASK,
 )
 from core.effects import apply_target, run_effect, skip_step
+from core.effects_copy import reset_effect_registers
 from core.events import log_event
 from core.frozen import (
     begin_thaw,
@@ -112,32 +113,16 @@ from core.layout import (
     DECK_CNT,
     DESTROYED,
     DISCARD_USED,
-    EFF_AFFECTED_COLOURS,
-    EFF_AFFECTED_N,
-    EFF_BEING_MOVED,
     EFF_BEING_SQ,
     EFF_CARD,
-    EFF_CHOICE,
-    EFF_COMBAT_USED,
-    EFF_DESTROYED_TOTAL,
-    EFF_DIR,
     EFF_END,
     EFF_KIND,
-    EFF_LAST_DESTROYED,
-    EFF_LAST_DESTROYED_LEGEND,
-    EFF_LAST_DONE,
     EFF_NEXT_END,
     EFF_NEXT_START,
     EFF_OPP,
     EFF_ORIENT,
     EFF_OVERSUMMONED,
     EFF_PC,
-    EFF_PLACED_N,
-    EFF_SEL_OWNER,
-    EFF_SEL_OWNER_PREV,
-    EFF_SEL_RANK,
-    EFF_SEL_SQ,
-    EFF_SEL_WAS_RED,
     EFF_TARGET,
     END_REASON,
     END_SEAT,
@@ -555,22 +540,7 @@ def _start_program(s, start, end, next_start, next_end):
     s[EFF_END] = end
     s[EFF_NEXT_START] = next_start
     s[EFF_NEXT_END] = next_end
-    s[EFF_LAST_DONE] = 1
-    s[EFF_LAST_DESTROYED] = 0
-    s[EFF_LAST_DESTROYED_LEGEND] = 0
-    s[EFF_COMBAT_USED] = 0
-    s[EFF_BEING_MOVED] = 0
-    s[EFF_SEL_SQ] = -1
-    s[EFF_SEL_RANK] = 0
-    s[EFF_SEL_OWNER] = -1
-    s[EFF_SEL_OWNER_PREV] = -1
-    s[EFF_SEL_WAS_RED] = 0
-    s[EFF_DIR] = -1
-    s[EFF_CHOICE] = -1
-    s[EFF_PLACED_N] = 0
-    s[EFF_AFFECTED_N] = 0
-    s[EFF_AFFECTED_COLOURS] = 0
-    s[EFF_DESTROYED_TOTAL] = 0
+    reset_effect_registers(s)
     s[PHASE] = PH_EFFECT
 
 

@@ -167,5 +167,8 @@ EFF_SEL_OWNER_PREV = LOOKAHEAD + 1  # owner of the piece selected before the las
 WARP_OPEN = EFF_SEL_OWNER_PREV + 1  # 1 once the first round is over: warps may be played
 EXTRA_COUNT = WARP_OPEN + 1  # this turn: each piece the mover destroys counts this many more
 WARPED_MASK = EXTRA_COUNT + 1  # this turn: bit k = the card at deck position k was warped
+# ether-a
+STASIS = WARPED_MASK + 1  # per seat: code of the piece held in stasis on a card, 0 none
+STASIS_CARD = STASIS + MAX_PLAYERS  # per seat: the card holding that piece, -1 none
 
-STATE_SIZE = WARPED_MASK + 1
+STATE_SIZE = STASIS_CARD + MAX_PLAYERS

@@ -67,19 +67,25 @@ OP_DISCARD_PENDING = 28  # your pending being (not a no-copy card) goes to the d
 OP_RETURN_PENDING = 29  # your pending being (not a no-copy card) stops being pending
 OP_DISCARD_HAND_CARD = 30  # one card of your hand, not the pending being, is discarded
 OP_EXTRA_COUNT = 31  # for the rest of the turn each piece you destroy counts one more
-N_OPS = 32
+OP_COPY_WARP = 32  # run the warp program of a card (I_PARAM: CW_FROM_*) instead of the rest
+OP_OPPOSED_PAIR = 33  # linked: your common placed + step, an enemy common behind it + step back
+OP_CAPTURE = 34  # a selected piece leaves the board, held in stasis on the running card
+OP_RELEASE = 35  # the piece held on the running card comes back by a standard leap
+N_OPS = 36
 OP_NAMES = (
     "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
     "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
     "borrow-enemy", "mirror-place", "card-to-frozen", "discard-flare", "opponents-lose-action",
     "become-gateway", "legend-summoned", "lose-action", "card-to-bottom", "possess",
     "select-square", "discard-legend-cards", "swap", "discard-pending", "return-pending",
-    "discard-hand-card", "extra-count",
+    "discard-hand-card", "extra-count", "copy-warp", "opposed-pair", "capture", "release",
 )  # fmt: skip
+CW_FROM_PENDING = 0  # copy-warp: the current seat's pending being
+CW_FROM_DISCARD = 1  # copy-warp: a card of the current seat's discard pile
 # ops that need a target chosen on the board (allowed inside a choose block)
 OP_TARGETED = (
     OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT, OP_SWAP,
-    OP_RETURN_PENDING, OP_DISCARD_PENDING,
+    OP_RETURN_PENDING, OP_DISCARD_PENDING, OP_COPY_WARP,
 )  # fmt: skip
 # ops that act on pieces and so reset the result registers
 OP_PIECE = OP_TARGETED + (OP_DESTROY_ALL, OP_SHOOT)

@@ -26,7 +26,7 @@ from core.ops import (
 )
 from core.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
 from core.tables import Tables
-from sim.ops_compile import OpError, compile_ops
+from sim.ops_compile import OpError, check_card_programs, compile_ops
 from sim.tasks_content import load_tasks
 
 DATA_DIR = pathlib.Path(__file__).parent / "data"
@@ -233,6 +233,7 @@ def load_deck_file(path):
             if d["no-copy"] is not True or not card.has_warp:
                 raise _err(path, cid, "no-copy = true needs a warp program")
             card.no_copy = True
+        _check_programs(card, d, path, cid)
         cards.append(card)
     if deck != LEGEND_DECK and len(cards) != DECK_SIZE:
         raise ContentError(f"{path.name}: a deck has {DECK_SIZE} cards, found {len(cards)}")
@@ -250,6 +251,15 @@ def _summon_on(d, path, cid):
     if "effect" in d:
         raise _err(path, cid, "summon-on: the detached summon search is not built yet")
     return True
+
+
+def _check_programs(card, d, path, cid):
+    """The ops tied to their card (copy-warp, capture, release) stand where they may."""
+    key2 = "warp" if card.has_warp else "frozen"
+    try:
+        check_card_programs({"effect": card.effect, key2: card.effect2}, card.no_copy)
+    except OpError as e:
+        raise _err(path, cid, str(e)) from None
 
 
 def _check_frozen(rows, path, cid, key):
@@ -288,6 +298,11 @@ def load_flares(path):
                 texts=(d.get("upper_text", ""), d.get("lower_text", "")),
             )
         )
+    for c in cards:
+        try:
+            check_card_programs({"upper": c.effect, "lower": c.effect2})
+        except OpError as e:
+            raise _err(path, c.id.split("/")[-1], str(e)) from None
     if len(cards) != 12:
         raise ContentError(f"{path.name}: expected 12 flares, found {len(cards)}")
     return cards

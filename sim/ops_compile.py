@@ -78,7 +78,12 @@ OP_KEYS = {
     "return-pending": set(),
     "discard-hand-card": set(),
     "extra-count": set(),
+    "copy-warp": {"from"},
+    "opposed-pair": {"region", "and-region", "except"},
+    "capture": SELECTOR,
+    "release": {"region", "and-region"},
 }
+COPY_FROM = {"pending": O.CW_FROM_PENDING, "discard": O.CW_FROM_DISCARD}
 COMMON_KEYS = {"op", "if", "optional", "in-discard"}
 
 
@@ -239,6 +244,12 @@ def _params(name, d, row):
             raise OpError("with-who must be any, own or enemy")
         row[O.I_PARAM] = who
         row[O.I_PARAM2] = _mask(RANK_SETS, d.get("with-ranks", "any"), "rank set")
+    elif name == "copy-warp":
+        if "from" not in d:
+            raise OpError("copy-warp needs from = 'pending' or 'discard'")
+        row[O.I_PARAM] = _lookup(COPY_FROM, d["from"], "copy-warp source")
+    elif name == "release" and row[O.I_OPTIONAL]:
+        raise OpError("release is compulsory: the held piece must come back (no optional)")
     elif name == "draw-extra":
         row[O.I_PARAM] = _int(d, "beings", 0, 3, 0)
         row[O.I_PARAM2] = _int(d, "legends", 0, 3, 0)
@@ -274,6 +285,7 @@ def describe_row(row) -> str:
         "convert",
         "place",
         "become-gateway",
+        "capture",
     ):
         ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
         if op == "place":
@@ -305,6 +317,27 @@ def describe_row(row) -> str:
         )
     if row[O.I_FLAGS]:
         parts.append(" ".join(k for k, v in FLAG_KEYS.items() if row[O.I_FLAGS] & v))
+    if op == "copy-warp":
+        parts.append(f"from {next(k for k, v in COPY_FROM.items() if v == row[O.I_PARAM])}")
+    if op in ("opposed-pair", "release", "select-square") and row[O.I_REGION]:
+        parts.append(f"in {_names(REGIONS, row[O.I_REGION])}")
     if op == "choose":
         parts.append(f"one of the next {row[O.I_ALTS]}")
     return " ".join(parts)
+
+
+def check_card_programs(programs, no_copy=False):
+    """Where the ops tied to their card may stand; ``programs``: {key: rows} of one card
+    (keys effect, warp, frozen, upper, lower). copy-warp only in an effect (a warp never
+    copies, so copies cannot recurse); capture only in the warp of a no-copy card (the piece
+    is held on that card, which stays pending and untouchable until it is summoned); release
+    only in the effect of a card whose warp captures."""
+    used = {k: {int(r[O.I_OP]) for r in rows} for k, rows in programs.items() if rows is not None}
+    for key, ops in used.items():
+        if O.OP_COPY_WARP in ops and key != "effect":
+            raise OpError(f"{key}: copy-warp may stand only in a being's effect")
+        if O.OP_CAPTURE in ops and not (key == "warp" and no_copy):
+            raise OpError(f"{key}: capture may stand only in the warp of a no-copy card")
+        captures = O.OP_CAPTURE in used.get("warp", ())
+        if O.OP_RELEASE in ops and not (key == "effect" and captures):
+            raise OpError(f"{key}: release may stand only in the effect of a card that captures")

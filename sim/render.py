@@ -136,6 +136,8 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
     if kind == K.EV_GATEWAY:
         return f"{who}'s Gateway is now {piece_token(b)} on {square_name(a)}"
     if kind == K.EV_GATEWAY_LOST:
+        if a < 0:
+            return f"{who}'s Gateway, held in stasis, is gone (its piece went back to stock)"
         return f"{who}'s Gateway on {square_name(a)} is gone"
     if kind == K.EV_LOSE_OWN_ACTION:
         return f"{who} spends an action doing nothing ({a} left)"
@@ -155,6 +157,14 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
         return f"{who} discards {cards[a].name} from its hand (effect)"
     if kind == K.EV_EXTRA_COUNT:
         return f"{who}: each piece destroyed this turn counts {a} more"
+    if kind == K.EV_COPY_WARP:
+        return f"{who}'s {cards[b].name} copies the warp effect of {cards[a].name}"
+    if kind == K.EV_CAPTURE:
+        return f"{who} takes {piece_token(b)} from {square_name(a)} into stasis"
+    if kind == K.EV_RELEASE:
+        return f"{piece_token(b)} comes back from stasis onto {square_name(a)}"
+    if kind == K.EV_STASIS_BACK:
+        return f"{piece_token(a)} held in stasis cannot come back: it returns to its stock"
     if kind == K.EV_DISCARD_LEGEND:
         return f"{who} discards {cards[a].name} (effect)"
     if kind == K.EV_SELECT_SQUARE:

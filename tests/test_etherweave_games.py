@@ -91,7 +91,7 @@ def test_random_play_reaches_the_etherweave_mechanics():
 
 
 def test_etherweave_is_not_dealt_without_the_escape_hatch():
-    assert len(CONTENT.missing_effects([EW])) == 6
+    assert len(CONTENT.missing_effects([EW])) == 2
     with pytest.raises(ValueError, match="no implemented effect"):
         CONTENT.require_playable([EW, "imperial"], allow_missing_effects=False)
 
