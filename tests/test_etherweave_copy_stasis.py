@@ -7,6 +7,9 @@ Boards are {(row, col): token} on an empty board; seat 0 plays Etherweave with t
 (4,0) (7,5). Directions: 0 n, 1 ne, 2 e, 3 se, 4 s, 5 sw, 6 w, 7 nw.
 """
 
+import shutil
+
+import pytest
 from harness import CONTENT, Game, T, board_with, skip, sq, summon, target, targets
 
 from core import constants as K
@@ -40,6 +43,9 @@ from core.layout import (
     TASK_PTS,
 )
 from core.scoring import high_form_score
+from sim.content import DATA_DIR, ContentError, load_content
+from sim.render import event_text
+from sim.single_game import _follow_gateways, _gateway_text
 
 EW = "etherweave"
 DOPPEL = "etherweave/doppelganger"
@@ -466,3 +472,75 @@ def test_the_invariant_checker_sees_a_bad_stasis():
     g.s[STASIS_CARD] = card(MERCHANT)
     g.s[STASIS] = 0  # the piece vanished: the pool no longer adds up
     assert _check_pieces(g.s, T) != 0
+
+
+# --- load checks and the play log ----------------------------------------------------------
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    dst = tmp_path / "data"
+    shutil.copytree(DATA_DIR, dst)
+    return dst
+
+
+def _edit(path, old, new):
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def _fails(data_dir, *words):
+    with pytest.raises(ContentError) as err:
+        load_content(str(data_dir))
+    msg = str(err.value)
+    for w in words:
+        assert w in msg, msg
+
+
+MERCHANT_WARP = '{ op = "capture", region = "colourless", optional = true },'
+MERCHANT_EFFECT = '{ op = "release", region = "colourless" },'
+
+
+@pytest.mark.parametrize(
+    "old,new,words",
+    [
+        # a warp never copies (copies cannot recurse)
+        ('{ op = "gain-action" },', '{ op = "copy-warp", from = "pending" },', ["warp: copy"]),
+        ('{ op = "copy-warp", from = "pending" },', '{ op = "copy-warp" },', ["from"]),
+        ('from = "pending"', 'from = "hand"', ["copy-warp source"]),
+        ("no-copy = true\n", "", ["capture", "no-copy"]),  # the held piece could be lost
+        (MERCHANT_EFFECT, MERCHANT_WARP, ["capture", "no-copy"]),
+        (MERCHANT_WARP, '{ op = "gain-action" },', ["release", "captures"]),
+        (MERCHANT_EFFECT, MERCHANT_EFFECT.replace(" }", ", optional = true }"), ["compulsory"]),
+    ],
+)
+def test_tied_ops_are_refused_where_they_cannot_work(data_copy, old, new, words):
+    _edit(data_copy / "etherweave.toml", old, new)
+    _fails(data_copy, "etherweave.toml", *words)
+
+
+def test_the_play_log_reads_the_new_events():
+    g = game({**MERCHANT_BOARD, (6, 6): "c1"}, [MERCHANT], decks=(EW, "nethervoid"))
+    g.s[GATEWAY + 1] = sq(6, 6)
+    g.refresh()
+    warp(g, MERCHANT)
+    target(g, sq(6, 6))
+    gateways = {1: sq(6, 6)}
+    texts = []
+    for row in g.events():
+        kind, _, seat, a, b, _ = (int(x) for x in row)
+        _follow_gateways(gateways, kind, seat, a, b)
+        texts.append(event_text(row, CONTENT))
+    assert "seat 0 takes c1 from [6,6] into stasis" in " ".join(t or "" for t in texts)
+    assert gateways == {1: -2} and "held in stasis" in _gateway_text(gateways)
+    summon(g, MERCHANT, sq(3, 5), pattern=MERCHANT_PAT)
+    target(g, sq(7, 6))
+    row = [r for r in g.events() if r[0] == K.EV_RELEASE][0]
+    _follow_gateways(gateways, K.EV_RELEASE, 0, sq(7, 6), int(row[4]))
+    assert gateways == {1: sq(7, 6)}
+    assert event_text(row, CONTENT) == "c1 comes back from stasis onto [7,6]"
+    copy_row = [K.EV_COPY_WARP, 1, 0, card(TRANS), card(DOPPEL), 0]
+    assert event_text(copy_row, CONTENT) == (
+        "seat 0's Doppelganger copies the warp effect of Translocationist"
+    )

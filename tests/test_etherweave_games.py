@@ -66,7 +66,8 @@ def test_etherweave_random_games_keep_every_invariant(mode, decks):
 
 def test_random_play_reaches_the_etherweave_mechanics():
     """Random play warps, swaps, discards the pending being, plays the extra count, pays the
-    causality penalty, chooses a Singularity square (a Warpmaster returning a pending being
+    causality penalty, chooses a Singularity square, copies warps, takes a piece into stasis
+    and brings it back (a Warpmaster returning a pending being
     is too rare here: tests/test_warp.py covers it)."""
     seen = set()
     penalties = 0
@@ -85,6 +86,9 @@ def test_random_play_reaches_the_etherweave_mechanics():
         K.EV_EXTRA_COUNT,
         K.EV_SELECT_SQUARE,
         K.EV_EFFECT_DISCARD,
+        K.EV_COPY_WARP,
+        K.EV_CAPTURE,
+        K.EV_RELEASE,
     ):
         assert kind in seen, K.EV_NAMES[kind]
     assert penalties > 0
