@@ -36,6 +36,8 @@ from core.layout import (
     PHASE,
     POOL_TOTAL,
     SEAT_DECK,
+    STASIS,
+    STASIS_CARD,
     STATE_SIZE,
     STOCK,
     SUMMON_COLOUR,
@@ -47,11 +49,12 @@ from core.layout import (
     WARP_OPEN,
 )
 from core.modes import has_tasks, n_colours
+from core.ops import I_OP, OP_CAPTURE
 from core.patterns import pattern_squares
 from core.setup import blank_state, legendary_pool, pool_size
 from core.tasks import task_holds
 from sim.content import ContentError
-from sim.render import board_from_lines
+from sim.render import board_from_lines, piece_token
 from sim.single_game import seat_colours
 
 MODES = {name: i for i, name in enumerate(K.MODE_NAMES)}
@@ -166,6 +169,8 @@ def position_from_dict(data, content, path="position"):
             if T.card_has_warp[card] == 0 or pid not in hand:
                 raise PositionError(f"{where}: pending {pid} is not a warp card in this hand")
             s[PENDING + p] = card
+        if "stasis" in seat:  # Etherweave: the piece held on this seat's pending card
+            _stasis(s, content, seat, p, ncol, where)
         if "gateway" in seat:  # the square of this seat's Nethervoid Gateway
             s[GATEWAY + p] = _gateway_square(s, T, seat["gateway"], p, deck, where)
         if K.MODE_NAMES[mode] == "melee":
@@ -179,6 +184,28 @@ def position_from_dict(data, content, path="position"):
             raise PositionError(f"{where}: improvised is a melee rule")
     _turn_counters(s, T, data.get("turn", {}), int(s[COLOUR + to_move]), path)
     return s
+
+
+def _stasis(s, content, seat, p, ncol, where):
+    """A piece token (c1, h0, l2...) held in stasis on the seat's pending card, which must be
+    a card whose warp captures; the piece comes out of its owner's stock."""
+    tok = seat["stasis"]
+    card = int(s[PENDING + p])
+    if card < 0 or not _captures(content.cards[card].effect2):
+        raise PositionError(f"{where}: stasis needs a pending card whose warp captures a piece")
+    if not (isinstance(tok, str) and len(tok) == 2 and tok[0] in "chl" and tok[1].isdigit()):
+        raise PositionError(f"{where}: stasis must be a piece token such as 'h1'")
+    rank, owner = K.RANK_LETTERS.index(tok[0]), int(tok[1])
+    stock = (LSTOCK if rank == K.LEGENDARY else STOCK) + owner
+    if owner >= ncol or s[stock] <= 0:
+        raise PositionError(f"{where}: stasis {tok}: no such piece left in its owner's stock")
+    s[stock] -= 1
+    s[STASIS + p] = owner * 4 + rank
+    s[STASIS_CARD + p] = card
+
+
+def _captures(rows):
+    return rows is not None and any(int(r[I_OP]) == OP_CAPTURE for r in rows)
 
 
 def _gateway_square(s, T, value, seat, deck, where):
@@ -263,6 +290,8 @@ def legal_moves(s, content) -> dict:
         out["gateway"] = [int(s[GATEWAY + seat]) // 9, int(s[GATEWAY + seat]) % 9]
     if s[PENDING + seat] >= 0:  # Etherweave: the seat's pending being
         out["pending"] = content.cards[int(s[PENDING + seat])].id
+    if s[STASIS + seat] != 0:  # the piece held in stasis on it
+        out["stasis"] = piece_token(int(s[STASIS + seat]))
     if s[SUMMON_COLOUR] >= 0:  # Possessed Summoner: summons use this colour's pieces
         out["possessed_colour"] = int(s[SUMMON_COLOUR])
     scratch = np.zeros(16, np.int64)

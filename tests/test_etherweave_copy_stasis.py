@@ -44,6 +44,7 @@ from core.layout import (
 )
 from core.scoring import high_form_score
 from sim.content import DATA_DIR, ContentError, load_content
+from sim.position import PositionError, legal_moves, position_from_dict
 from sim.render import event_text
 from sim.single_game import _follow_gateways, _gateway_text
 
@@ -544,3 +545,42 @@ def test_the_play_log_reads_the_new_events():
     assert event_text(copy_row, CONTENT) == (
         "seat 0's Doppelganger copies the warp effect of Translocationist"
     )
+
+
+def _position(seat0):
+    data = {
+        "mode": "high-form",
+        "to_move": 0,
+        "board": board_with({**MERCHANT_BOARD}),
+        "seat": [{"deck": EW, "hand": [MERCHANT], **seat0}, {"deck": "imperial", "hand": []}],
+    }
+    return position_from_dict(data, CONTENT)
+
+
+def test_a_position_file_holds_a_piece_in_stasis():
+    s = _position({"pending": MERCHANT, "stasis": "l1"})
+    assert s[STASIS] == code("l1") and s[STASIS_CARD] == card(MERCHANT)
+    assert s[LSTOCK + 1] == 2  # out of its owner's stock
+    assert legal_moves(s, CONTENT)["stasis"] == "l1"
+    assert _check_pieces(s, T) == 0 and _check_stasis(s) == 0
+    with pytest.raises(PositionError, match="pending card whose warp captures"):
+        _position({"stasis": "l1"})
+    with pytest.raises(PositionError, match="piece token"):
+        _position({"pending": MERCHANT, "stasis": "x1"})
+
+
+def test_merchant_in_team_play_holds_a_piece_of_the_other_team_on_its_seat():
+    decks = (EW, "imperial", "highland", "sylvan")
+    pieces = {**MERCHANT_BOARD, (6, 6): "h1"}
+    g = Game(board=board_with(pieces), hands=[[MERCHANT], [], [], []], decks=decks,
+             mode="team-deathmatch")  # fmt: skip
+    g.refresh()
+    stock = int(g.s[STOCK + 1])
+    warp(g, MERCHANT)
+    target(g, sq(6, 6))
+    assert g.s[STASIS] == code("h1") and g.s[STASIS + 2] == 0  # on seat 0's card
+    assert g.s[STOCK + 1] == stock and invariants_ok(g)
+    summon(g, MERCHANT, sq(3, 5), pattern=MERCHANT_PAT)
+    target(g, sq(6, 2))
+    is_board(g, {**MERCHANT_BOARD, (3, 5): "h0", (6, 2): "h1"})
+    assert invariants_ok(g)
