@@ -584,3 +584,40 @@ def test_merchant_in_team_play_holds_a_piece_of_the_other_team_on_its_seat():
     target(g, sq(6, 2))
     is_board(g, {**MERCHANT_BOARD, (3, 5): "h0", (6, 2): "h1"})
     assert invariants_ok(g)
+
+
+def test_doppelganger_copies_a_pending_antimatter_with_the_being_on_the_board():
+    g = game({**DOPPEL_BOARD, (6, 5): "c1"}, [DOPPEL, ANTI])
+    warp(g, ANTI)
+    target(g, sq(6, 3), E + 8)  # (6,4) empty, (6,2) empty: c0 to (6,4), c1 to (6,2)
+    summon(g, DOPPEL, sq(3, 6), pattern=DOPPEL_PAT)
+    assert (sq(6, 3), E + 8) in targets(g) and not can_skip(g)
+    target(g, sq(6, 3), E + 8)  # c0 to (6,4) takes your own c0, c1 to (6,2) takes the c1
+    assert effect_over(g) and pending(g) == ANTI
+    is_board(g, {**DOPPEL_BOARD, (3, 6): "c0", (6, 4): "c0", (6, 2): "c1", (6, 5): "c1"})
+    assert g.s[DESTROYED + 4 + K.COMMON] == 1
+    assert invariants_ok(g)
+
+
+def test_in_team_play_the_doppelganger_copies_only_its_own_seats_pending_being():
+    decks = (EW, "imperial", EW, "sylvan")
+    g = Game(board=board_with({**DOPPEL_BOARD}), hands=[[DOPPEL], [], [TRANS], []],
+             decks=decks, mode="team-high-form")  # fmt: skip
+    g.refresh()
+    g.s[PENDING + 2] = card(TRANS)  # the teammate's pending being
+    g.refresh()
+    summon(g, DOPPEL, sq(3, 6), pattern=DOPPEL_PAT)
+    assert effect_over(g) and events(g, K.EV_COPY_WARP) == [] and g.s[ACTIONS_LEFT] == 1
+
+
+def test_merchant_in_melee_the_release_victim_counts_in_its_colour():
+    pieces = {**MERCHANT_BOARD, (6, 6): "h2", (7, 7): "c1"}
+    g = game(pieces, [MERCHANT], decks=(EW, "imperial", "highland"), mode="melee")
+    warp(g, MERCHANT)
+    target(g, sq(6, 6))
+    assert g.s[STASIS] == code("h2") and invariants_ok(g)
+    summon(g, MERCHANT, sq(3, 5), pattern=MERCHANT_PAT)
+    target(g, sq(7, 7))  # colour 2's heroic lands on colour 1's common
+    is_board(g, {**MERCHANT_BOARD, (3, 5): "h0", (7, 7): "h2"})
+    assert g.s[DESTROYED + 4 + K.COMMON] == 1 and g.s[DESTROYED + 8 + K.HEROIC] == 0
+    assert invariants_ok(g)
