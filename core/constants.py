@@ -190,6 +190,9 @@ EV_DISCARD_PENDING = 41  # (card) an effect discarded the pending being
 EV_RETURN_PENDING = 42  # (card) the pending being stays in hand, no longer pending
 EV_EFFECT_DISCARD = 43  # (card) an effect discarded a card from the hand
 EV_EXTRA_COUNT = 44  # (extra) each piece destroyed this turn counts this many more
+# 45-52: reserved (the other Etherweave branch)
+EV_VOID_SUMMON = 53  # (cells) the next summon this turn may count that many empty squares as own
+EV_TOP_CARD_TO_DECK = 54  # (card) the top card of the discard pile went on top of the deck
 EV_NAMES = (
     "turn",
     "place",
@@ -236,6 +239,16 @@ EV_NAMES = (
     "return-pending",
     "effect-discard",
     "extra-count",
+    "unused-45",  # 45-52: placeholders, numbers reserved for the other Etherweave branch
+    "unused-46",
+    "unused-47",
+    "unused-48",
+    "unused-49",
+    "unused-50",
+    "unused-51",
+    "unused-52",
+    "void-summon",
+    "top-card-to-deck",
 )
 EV_WIDTH = 6
 

@@ -47,6 +47,7 @@ from core.effects_nether import (
     same_colour_ok,
 )
 from core.effects_select import cond_more, region_more, support_ok, within_45
+from core.effects_void import top_card_to_deck, void_summon
 from core.effects_warp import (
     discard_hand_card,
     discard_pending,
@@ -183,6 +184,7 @@ from core.ops import (
     OP_SHOOT,
     OP_SWAP,
     OP_UPGRADE,
+    OP_VOID_SUMMON,
     P2_IN_DISCARD,
     P_BEING_MOVED,
     P_BEING_NOT_MOVED,
@@ -943,8 +945,12 @@ def _run_automatic(s, T, ev, i):
         discard_legend_cards(s, T, ev)
     elif op == OP_EXTRA_COUNT:
         extra_count(s, ev)
+    elif op == OP_CARD_TO_TOP and T.ops[i, I_PARAM] == 1:
+        top_card_to_deck(s, ev)  # top-only: no choice (Time Traveler)
     elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
+    elif op == OP_VOID_SUMMON:
+        void_summon(s, T, ev, i)
     elif op == OP_DESTROY_ALL:
         s[EFF_LAST_DESTROYED] = 0
         s[EFF_LAST_DESTROYED_LEGEND] = 0

@@ -168,4 +168,11 @@ WARP_OPEN = EFF_SEL_OWNER_PREV + 1  # 1 once the first round is over: warps may 
 EXTRA_COUNT = WARP_OPEN + 1  # this turn: each piece the mover destroys counts this many more
 WARPED_MASK = EXTRA_COUNT + 1  # this turn: bit k = the card at deck position k was warped
 
-STATE_SIZE = WARPED_MASK + 1
+# ether-b
+VOID_CELLS = WARPED_MASK + 1  # this turn: empty squares the next summon may count as own commons
+# a summon waiting for its out-of-stock pick-up: the allowances it was found with (void cells
+# + 4 * borrowed + 16 * (improvised colour + 1) + 256 * (possessed colour + 1)); a detached
+# pattern (Time Traveler) needs them to tell which pieces may be picked up
+PEND_ALLOW = VOID_CELLS + 1
+
+STATE_SIZE = PEND_ALLOW + 1

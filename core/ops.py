@@ -49,7 +49,8 @@ OP_SELECT = 10  # choose a piece (it becomes "the selected piece") without actin
 OP_PICK = 11  # choose one of I_PARAM numbered alternatives (later steps test P_CHOICE)
 OP_GAIN_TURN = 12  # take another turn after this one
 OP_DRAW_EXTRA = 13  # draw I_PARAM extra beings and I_PARAM2 extra legends at turn end
-OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty)
+OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty);
+#                      I_PARAM = 1 (top-only): no choice, the pile's top card
 OP_BORROW_ENEMY = 15  # the next summon this turn may use one enemy piece in its pattern
 OP_MIRROR_PLACE = 16  # a piece on a marked square (*) is mirrored onto its + partner as yours
 OP_CARD_TO_FROZEN = 17  # a card with a frozen program from your discard pile becomes frozen
@@ -67,7 +68,9 @@ OP_DISCARD_PENDING = 28  # your pending being (not a no-copy card) goes to the d
 OP_RETURN_PENDING = 29  # your pending being (not a no-copy card) stops being pending
 OP_DISCARD_HAND_CARD = 30  # one card of your hand, not the pending being, is discarded
 OP_EXTRA_COUNT = 31  # for the rest of the turn each piece you destroy counts one more
-N_OPS = 32
+# 32-39: reserved (the other Etherweave branch)
+OP_VOID_SUMMON = 40  # your next summon this turn may count I_PARAM empty squares as your commons
+N_OPS = 41
 OP_NAMES = (
     "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
     "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
@@ -75,6 +78,9 @@ OP_NAMES = (
     "become-gateway", "legend-summoned", "lose-action", "card-to-bottom", "possess",
     "select-square", "discard-legend-cards", "swap", "discard-pending", "return-pending",
     "discard-hand-card", "extra-count",
+    "unused-32", "unused-33", "unused-34", "unused-35", "unused-36", "unused-37", "unused-38",
+    "unused-39",  # placeholders: numbers reserved for the other Etherweave branch
+    "void-summon",
 )  # fmt: skip
 # ops that need a target chosen on the board (allowed inside a choose block)
 OP_TARGETED = (

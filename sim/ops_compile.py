@@ -19,7 +19,8 @@ RANK_SETS = {
     "any": K.RM_ANY,
 }
 SINGLE_RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
-OP_CODES = {name: code for code, name in enumerate(O.OP_NAMES)}
+# "unused-N" names hold reserved op numbers: no card may use them
+OP_CODES = {name: code for code, name in enumerate(O.OP_NAMES) if not name.startswith("unused-")}
 PREDICATES = {name: 1 << bit for bit, name in enumerate(O.PREDICATE_NAMES) if name != "choice"}
 PREDICATES2 = {  # -> I_COND2 (in-discard has its own key: it names a card)
     name: 1 << bit for bit, name in enumerate(O.PREDICATE2_NAMES) if name != "in-discard"
@@ -60,7 +61,7 @@ OP_KEYS = {
     "gain-turn": set(),
     "borrow-enemy": set(),
     "draw-extra": {"beings", "legends"},
-    "card-to-top": set(),
+    "card-to-top": {"top-only"},
     "choose": {"of"},
     "mirror-place": {"ranks"},
     "card-to-frozen": set(),
@@ -78,6 +79,7 @@ OP_KEYS = {
     "return-pending": set(),
     "discard-hand-card": set(),
     "extra-count": set(),
+    "void-summon": {"count"},
 }
 COMMON_KEYS = {"op", "if", "optional", "in-discard"}
 
@@ -239,6 +241,14 @@ def _params(name, d, row):
             raise OpError("with-who must be any, own or enemy")
         row[O.I_PARAM] = who
         row[O.I_PARAM2] = _mask(RANK_SETS, d.get("with-ranks", "any"), "rank set")
+    elif name == "void-summon":
+        row[O.I_PARAM] = _int(d, "count", 1, 3, 2)
+    elif name == "card-to-top" and "top-only" in d:
+        if d["top-only"] is not True:
+            raise OpError("top-only must be true (or left out)")
+        if d.get("optional", False):
+            raise OpError("card-to-top with top-only has no choice: it cannot be optional")
+        row[O.I_PARAM] = 1
     elif name == "draw-extra":
         row[O.I_PARAM] = _int(d, "beings", 0, 3, 0)
         row[O.I_PARAM2] = _int(d, "legends", 0, 3, 0)
