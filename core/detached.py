@@ -80,13 +80,13 @@ def _own_of_kind(s, T, seat, card, q):
 
 
 @njit(cache=True, _nrt=False)
-def detached_summons(s, T, seat, card, slot, opts, n):
-    """Append an OPT_SUMMON row for every empty colourless square ``card`` may enter (its
-    pattern stands somewhere), per improvised colour where one is needed."""
+def _usable_ways(s, T, seat, card):
+    """``detached_ways`` for the next summon, less the ways that leave no piece to pick up
+    when the seat is out of stock."""
     pcol, voids, borrow, impro = _allowances(s, seat)
     ways = detached_ways(s, T, pcol, card, -1, voids, borrow, impro)
     if ways == 0:
-        return n
+        return 0
     legendary = T.card_rank[card] == LEGENDARY
     if (s[LSTOCK + seat] if legendary else s[STOCK + seat]) == 0:
         spare = 0  # the ways that leave one of your pieces of the right kind to pick up
@@ -95,6 +95,14 @@ def detached_summons(s, T, seat, card, slot, opts, n):
             if _own_of_kind(s, T, seat, card, q):
                 spare |= detached_ways(s, T, pcol, card, q, voids, borrow, impro)
         ways &= spare
+    return ways
+
+
+@njit(cache=True, _nrt=False)
+def detached_summons(s, T, seat, card, slot, opts, n):
+    """Append an OPT_SUMMON row for every empty colourless square ``card`` may enter (its
+    pattern stands somewhere), per improvised colour where one is needed."""
+    ways = _usable_ways(s, T, seat, card)
     o = T.card_det_start[card]
     for c in range(-1, 4):
         if c >= 0 and (ways & 1) != 0:
@@ -107,6 +115,18 @@ def detached_summons(s, T, seat, card, slot, opts, n):
             if s[BOARD + q] == 0 and T.sq_color[q] == 0:
                 n = _add(opts, n, a, o, q)
     return n
+
+
+@njit(cache=True, _nrt=False)
+def detached_summonable(s, T, seat, card):
+    """Would ``detached_summons`` list at least one row? (The players' evaluation.)"""
+    if _usable_ways(s, T, seat, card) == 0:
+        return False
+    for i in range(T.onboard.shape[0]):
+        q = T.onboard[i]
+        if s[BOARD + q] == 0 and T.sq_color[q] == 0:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)

@@ -60,6 +60,24 @@ def void_fit(s, T, seat, o, target, being_rank, voids):
 
 
 @njit(cache=True, _nrt=False)
+def _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro):
+    """The rows (orientation ``o``, target ``t``) gives: -1 none, 16 one plain row (the
+    borrowed pieces cover every enemy piece), else the bitmask of the colours whose
+    improvisation covers the one enemy piece left over (a row each)."""
+    e = void_fit(s, T, seat, o, t, rank, voids)
+    if e < 0:
+        return -1
+    ne = e >> 4
+    if ne > borrow + 1 or (ne == borrow + 1 and (impro & e & 15) == 0):
+        return -1
+    if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+        return -1
+    if ne <= borrow:
+        return 16
+    return impro & e & 15
+
+
+@njit(cache=True, _nrt=False)
 def void_summons(s, T, seat, card, slot, opts, n):
     """Append an OPT_SUMMON row for every legal (orientation, target) of ``card`` with the
     seat's void cells (VOID_CELLS), borrowed pieces and improvisations: one plain row when
@@ -74,18 +92,27 @@ def void_summons(s, T, seat, card, slot, opts, n):
     for o in range(o0, o0 + T.card_or_n[card]):
         for i in range(T.onboard.shape[0]):
             t = T.onboard[i]
-            e = void_fit(s, T, seat, o, t, rank, voids)
-            if e < 0:
-                continue
-            ne = e >> 4
-            if ne > borrow + 1 or (ne == borrow + 1 and (impro & e & 15) == 0):
-                continue
-            if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
-                continue
-            if ne <= borrow:
+            r = _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro)
+            if r == 16:
                 n = _add(opts, n, slot, o, t)
-                continue
-            for c in range(4):
-                if (impro & e) >> c & 1:
-                    n = _add(opts, n, slot + 16 * (c + 1), o, t)
+            elif r > 0:
+                for c in range(4):
+                    if (r >> c) & 1:
+                        n = _add(opts, n, slot + 16 * (c + 1), o, t)
     return n
+
+
+@njit(cache=True, _nrt=False)
+def void_summonable(s, T, seat, card):
+    """Would ``void_summons`` list at least one row? (The players' evaluation.)"""
+    rank = T.card_rank[card]
+    own_kind = count_own(s, T, seat, rank == LEGENDARY)
+    voids = s[VOID_CELLS]
+    borrow = s[BORROW_ENEMY]
+    impro = s[IMPRO_LEFT + seat]
+    o0 = T.card_or_start[card]
+    for o in range(o0, o0 + T.card_or_n[card]):
+        for i in range(T.onboard.shape[0]):
+            if _void_rows(s, T, seat, o, T.onboard[i], rank, own_kind, voids, borrow, impro) >= 0:
+                return True
+    return False

@@ -306,8 +306,10 @@ def describe_row(row) -> str:
         )
         if row[O.I_DEST]:
             parts.append(f"onto {_names(DESTS, row[O.I_DEST])}")
-    if op == "gain-action":
+    if op in ("gain-action", "void-summon"):
         parts.append(str(row[O.I_PARAM]))
+    if op == "card-to-top" and row[O.I_PARAM] == 1:
+        parts.append("top-only")
     if op == "shoot":
         ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
         parts.append(

@@ -37,6 +37,7 @@ from core.layout import (
     SUMMON_COLOUR,
     VOID_CELLS,
 )
+from core.summon_reach import hand_anchors, slot_summonable
 from sim.content import DATA_DIR, ContentError, load_content, parse_pattern
 from sim.position import legal_moves
 
@@ -343,3 +344,23 @@ def test_void_summon_count_is_checked(data_copy):
 
 def test_reserved_op_numbers_are_not_ops(data_copy):
     _fails(data_copy, 'op = "void-summon", count = 2', 'op = "unused-33"', "unknown op")
+
+
+def test_the_players_evaluation_asks_the_detached_search():
+    """``slot_summonable`` (the players' evaluation) answers what the options would list."""
+    rng = np.random.default_rng(4242)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    yes = 0
+    for b in range(60):
+        s = three_colour_board(rng)
+        for q in ONBOARD:
+            if rng.random() < 0.5:
+                s[BOARD + q] = 0
+        s[VOID_CELLS], s[IMPRO_LEFT], s[STOCK] = b % 3, [0, 0b110][b % 2], [0, 3][b % 4 // 2]
+        s[SUMMON_COLOUR] = -1  # a zero row would read as "possessed by colour 0"
+        anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
+        na, pool, leg = hand_anchors(s, T, 0, anchors)
+        fast = slot_summonable(s, T, 0, TRAV_CARD, anchors, na, pool, leg)
+        assert fast == bool(_rows(s)), b
+        yes += fast
+    assert 10 < yes < 60

@@ -26,6 +26,7 @@ from core.layout import (
     VOID_CELLS,
 )
 from core.patterns import reference_summons
+from core.summon_reach import hand_anchors, slot_summonable
 from core.void_summon import void_summons
 from sim.position import PositionError, legal_moves, position_from_dict
 
@@ -317,3 +318,41 @@ def test_possession_wins_over_void_cells():
     g.s[SUMMON_COLOUR] = 1
     g.refresh()
     assert summon_targets(g, SPHERE) == [sq(3, 4), sq(3, 5), sq(4, 4), sq(4, 5)]
+
+
+def test_the_players_evaluation_asks_the_void_search():
+    """``slot_summonable`` (the players' evaluation) answers what the options would list."""
+    rng = np.random.default_rng(777)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    yes = no = 0
+    for b in range(8):
+        s = three_colour_board(rng)
+        for q in ONBOARD:
+            if rng.random() < 0.4:
+                s[BOARD + q] = 0
+        s[VOID_CELLS], s[IMPRO_LEFT] = 1 + b % 2, [0, 0b100][b % 2]
+        s[SUMMON_COLOUR] = -1  # a zero row would read as "possessed by colour 0"
+        anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
+        na, pool, leg = hand_anchors(s, T, 0, anchors)
+        for card in PATTERN_CARDS:
+            fast = slot_summonable(s, T, 0, card, anchors, na, pool, leg)
+            assert fast == bool(_rows(s, card, void_summons)), (b, cid(card))
+            yes += fast
+            no += not fast
+    assert yes > 50 and no > 50
+
+
+def test_team_play_void_cells_count_as_the_teams_commons():
+    # team High Form: seat 0 (colour 0, with seat 2); (7,7) is the teammate's piece
+    g = game(
+        {**VOID_PAT, (7, 7): "c0"},
+        [VOID, SING],
+        decks=(EW, "imperial", "sylvan", "highland"),
+        mode="team-high-form",
+    )
+    summon(g, VOID, sq(3, 4), pattern=at((3, 5), (4, 4), (5, 3), (5, 5)))
+    assert g.s[VOID_CELLS] == 2 and sq(6, 6) in summon_targets(g, SING)
+    summon(g, SING, sq(6, 6))
+    assert g.s[VOID_CELLS] == 0
+    target(g, sq(1, 1))
+    is_board(g, {**VOID_PAT, (3, 4): "h0", (7, 7): "c0", (6, 6): "h0"})
