@@ -194,6 +194,8 @@ EV_COPY_WARP = 45  # (copied card, copying card) a being's effect runs another c
 EV_CAPTURE = 46  # (sq, code) the piece on sq goes into stasis on the seat's running card
 EV_RELEASE = 47  # (sq, code) the piece held in stasis comes back onto sq
 EV_STASIS_BACK = 48  # (code) the piece held in stasis cannot come back: to its owner's stock
+EV_VOID_SUMMON = 49  # (cells) the next summon this turn may count that many empty squares as own
+EV_TOP_CARD_TO_DECK = 50  # (card) the top card of the discard pile went on top of the deck
 EV_NAMES = (
     "turn",
     "place",
@@ -244,6 +246,8 @@ EV_NAMES = (
     "capture",
     "release",
     "stasis-back",
+    "void-summon",
+    "top-card-to-deck",
 )
 EV_WIDTH = 6
 

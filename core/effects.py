@@ -52,6 +52,7 @@ from core.effects_prim import kill as _kill
 from core.effects_prim import select_piece as _select
 from core.effects_prim import touch as _touch
 from core.effects_select import cond_more, region_more, support_ok, within_45
+from core.effects_void import top_card_to_deck, void_summon
 from core.effects_warp import (
     discard_hand_card,
     discard_pending,
@@ -189,6 +190,7 @@ from core.ops import (
     OP_SHOOT,
     OP_SWAP,
     OP_UPGRADE,
+    OP_VOID_SUMMON,
     P2_IN_DISCARD,
     P_BEING_MOVED,
     P_BEING_NOT_MOVED,
@@ -948,10 +950,14 @@ def _run_automatic(s, T, ev, i):
         discard_legend_cards(s, T, ev)
     elif op == OP_EXTRA_COUNT:
         extra_count(s, ev)
+    elif op == OP_CARD_TO_TOP and T.ops[i, I_PARAM] == 1:
+        top_card_to_deck(s, ev)  # top-only: no choice (Time Traveler)
     elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
     elif op == OP_RELEASE and held_here(s) and not _release_possible(s, T, i, seat):
         release_to_stock(s, ev)  # no square can take the held piece (core.stasis)
+    elif op == OP_VOID_SUMMON:
+        void_summon(s, T, ev, i)
     elif op == OP_DESTROY_ALL:
         s[EFF_LAST_DESTROYED] = 0
         s[EFF_LAST_DESTROYED_LEGEND] = 0

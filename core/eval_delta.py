@@ -24,6 +24,7 @@ squares of the current child from CX_DIFF.
 """
 
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY, SCRATCH_ROWS
+from core.detached import detached_summonable
 from core.evaluate import (
     W_CLAIMABLE,
     W_LEGENDS_READY,
@@ -51,6 +52,7 @@ from core.layout import (
     N_AVAIL,
     STOCK,
     TAVAIL,
+    VOID_CELLS,
 )
 from core.modes import has_tasks, n_colours
 from core.patterns import pattern_fits, summon_stock_ok
@@ -66,8 +68,8 @@ MAX_DIFF = 12  # more changed squares than this: evaluate the plain way
 
 @njit(cache=True, _nrt=False)
 def _plain_ok(s, me):
-    """The context shortcuts apply (nothing borrowed or improvised)."""
-    return s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0
+    """The context shortcuts apply (nothing borrowed or improvised, no void cells)."""
+    return s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0 and s[VOID_CELLS] == 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -173,6 +175,10 @@ def _hand_part(c, s, T, seat, w, ctx, opts, better):
             continue
         wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
         if wk == 0:
+            continue
+        if T.card_det_n[card] > 0:  # a detached pattern: no witness, ask its search
+            if detached_summonable(c, T, me, card):
+                v += wk
             continue
         wit = -3  # unknown: the card was not in the decision's hand
         for k in range(ctx[1]):

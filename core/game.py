@@ -86,6 +86,7 @@ from core.constants import (
     SR_LEGEND,
     SR_TASK,
 )
+from core.detached import detached_pickup_ok, detached_summons, pack_allowances
 from core.effects import apply_target, run_effect, skip_step
 from core.effects_copy import reset_effect_registers
 from core.events import log_event
@@ -146,6 +147,7 @@ from core.layout import (
     N_SUMMONS,
     N_TASKS_CLAIMED,
     PASSED,
+    PEND_ALLOW,
     PEND_CARD,
     PEND_ORIENT,
     PEND_TARGET,
@@ -163,6 +165,7 @@ from core.layout import (
     TCLAIMED,
     TURN_CAP,
     TURN_NO,
+    VOID_CELLS,
     WINNER,
 )
 from core.modes import has_tasks, is_team, n_colours, scores_destruction
@@ -185,6 +188,7 @@ from core.scoring import (
 )
 from core.task_display import remove_claimed
 from core.tasks import task_holds
+from core.void_summon import void_summons
 from core.warp import (
     begin_warp,
     causality_penalty,
@@ -266,8 +270,12 @@ def action_options(s, T, opts):
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             kind = T.card_kind[card]
-            if (kind == CK_BEING or kind == CK_LEGEND) and s[SUMMON_COLOUR] >= 0:
+            if (kind == CK_BEING or kind == CK_LEGEND) and T.card_det_n[card] > 0:
+                n = detached_summons(s, T, me, card, slot, opts, n)  # Time Traveler
+            elif (kind == CK_BEING or kind == CK_LEGEND) and s[SUMMON_COLOUR] >= 0:
                 n = possessed_summons(s, T, me, s[SUMMON_COLOUR], card, slot, opts, n)
+            elif (kind == CK_BEING or kind == CK_LEGEND) and s[VOID_CELLS] > 0:
+                n = void_summons(s, T, me, card, slot, opts, n)
             elif kind == CK_BEING or kind == CK_LEGEND:
                 if plain:
                     n = find_summons_bits(s, T, me, card, slot, opts, n, bits)
@@ -312,9 +320,15 @@ def _summon_pickup_options(s, T, opts):
     seat = s[COLOUR + s[CUR]]
     card = s[PEND_CARD]
     legendary = T.card_rank[card] == LEGENDARY
+    n = 0
+    if T.card_det_n[card] > 0:  # a detached pattern: a piece not in every instance
+        for i in range(T.onboard.shape[0]):
+            q = T.onboard[i]
+            if detached_pickup_ok(s, T, seat, card, q, s[PEND_ALLOW]):
+                n = _opt(opts, n, OPT_PICKUP, q, 0, 0)
+        return n
     used = opts[opts.shape[0] - MAX_PATTERN :, 0]  # scratch: the pattern squares
     m = pattern_squares(T, s[PEND_ORIENT], s[PEND_TARGET], used)
-    n = 0
     for i in range(T.onboard.shape[0]):
         q = T.onboard[i]
         code = s[BOARD + q]
@@ -419,6 +433,7 @@ def start_turn(s, T, ev, seat, extra):
     s[LEGENDS_SUMMONED] = 0
     s[BORROW_ENEMY] = 0
     s[SUMMON_COLOUR] = -1
+    s[VOID_CELLS] = 0
     if seat == s[END_SEAT] and extra == 0:
         s[FINAL_TURN] = 1
     s[PHASE] = PH_ACTION
@@ -669,8 +684,10 @@ def apply_option(s, T, ev, kind, a, b, c):
         if impro >= 0:  # melee improvisation: once per game per opponent colour
             s[IMPRO_LEFT + seat] &= ~(1 << impro)
             log_event(s, ev, EV_IMPROVISE, seat, impro, 0, 0)
+        s[PEND_ALLOW] = pack_allowances(s, me, impro)  # for a detached pick-up
         s[BORROW_ENEMY] = 0  # a borrowed enemy piece serves the next summon only
         s[SUMMON_COLOUR] = -1  # so does possession
+        s[VOID_CELLS] = 0  # and void cells, used or not (BGA playCard)
         s[PEND_CARD] = card
         s[PEND_ORIENT] = b
         s[PEND_TARGET] = c

@@ -171,4 +171,13 @@ WARPED_MASK = EXTRA_COUNT + 1  # this turn: bit k = the card at deck position k 
 STASIS = WARPED_MASK + 1  # per seat: code of the piece held in stasis on a card, 0 none
 STASIS_CARD = STASIS + MAX_PLAYERS  # per seat: the card holding that piece, -1 none
 
-STATE_SIZE = STASIS_CARD + MAX_PLAYERS
+# ether-b
+VOID_CELLS = (
+    STASIS_CARD + MAX_PLAYERS
+)  # this turn: empty squares the next summon may count as own commons
+# a summon waiting for its out-of-stock pick-up: the allowances it was found with (void cells
+# + 4 * borrowed + 16 * (improvised colour + 1) + 256 * (possessed colour + 1)); a detached
+# pattern (Time Traveler) needs them to tell which pieces may be picked up
+PEND_ALLOW = VOID_CELLS + 1
+
+STATE_SIZE = PEND_ALLOW + 1

@@ -49,7 +49,8 @@ OP_SELECT = 10  # choose a piece (it becomes "the selected piece") without actin
 OP_PICK = 11  # choose one of I_PARAM numbered alternatives (later steps test P_CHOICE)
 OP_GAIN_TURN = 12  # take another turn after this one
 OP_DRAW_EXTRA = 13  # draw I_PARAM extra beings and I_PARAM2 extra legends at turn end
-OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty)
+OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty);
+#                      I_PARAM = 1 (top-only): no choice, the pile's top card
 OP_BORROW_ENEMY = 15  # the next summon this turn may use one enemy piece in its pattern
 OP_MIRROR_PLACE = 16  # a piece on a marked square (*) is mirrored onto its + partner as yours
 OP_CARD_TO_FROZEN = 17  # a card with a frozen program from your discard pile becomes frozen
@@ -71,7 +72,8 @@ OP_COPY_WARP = 32  # run the warp program of a card (I_PARAM: CW_FROM_*) instead
 OP_OPPOSED_PAIR = 33  # linked: your common placed + step, an enemy common behind it + step back
 OP_CAPTURE = 34  # a selected piece leaves the board, held in stasis on the running card
 OP_RELEASE = 35  # the piece held on the running card comes back by a standard leap
-N_OPS = 36
+OP_VOID_SUMMON = 36  # your next summon this turn may count I_PARAM empty squares as your commons
+N_OPS = 37
 OP_NAMES = (
     "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
     "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
@@ -79,6 +81,7 @@ OP_NAMES = (
     "become-gateway", "legend-summoned", "lose-action", "card-to-bottom", "possess",
     "select-square", "discard-legend-cards", "swap", "discard-pending", "return-pending",
     "discard-hand-card", "extra-count", "copy-warp", "opposed-pair", "capture", "release",
+    "void-summon",
 )  # fmt: skip
 CW_FROM_PENDING = 0  # copy-warp: the current seat's pending being
 CW_FROM_DISCARD = 1  # copy-warp: a card of the current seat's discard pile

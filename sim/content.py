@@ -151,6 +151,8 @@ def parse_pattern(rows, path, cid, detached=False):
             raise _err(path, cid, "a pattern with summon-on has no target square '@'")
         if not cells:
             raise _err(path, cid, "pattern needs at least one of your pieces")
+        if marks:
+            raise _err(path, cid, "a pattern with summon-on has no marks or arrows")
         target = cells[0][:2]
     if target is None:
         raise _err(path, cid, "pattern has no target square '@'")
@@ -241,15 +243,11 @@ def load_deck_file(path):
 
 
 def _summon_on(d, path, cid):
-    """The card key ``summon-on``: only "empty-colourless" (a detached pattern) exists. The
-    summon search for detached patterns is not built yet, so such a card may not have an
-    effect: the engine then refuses to deal it."""
+    """The card key ``summon-on``: only "empty-colourless" (a detached pattern) exists."""
     if "summon-on" not in d:
         return False
     if d["summon-on"] != DETACHED:
         raise _err(path, cid, f"summon-on must be {DETACHED!r}")
-    if "effect" in d:
-        raise _err(path, cid, "summon-on: the detached summon search is not built yet")
     return True
 
 
@@ -260,6 +258,20 @@ def _check_programs(card, d, path, cid):
         check_card_programs({"effect": card.effect, key2: card.effect2}, card.no_copy)
     except OpError as e:
         raise _err(path, cid, str(e)) from None
+
+
+def detached_orientations(cells):
+    """Distinct orientations of a detached pattern, each moved so that its first cell (the
+    search's anchor) is at (0, 0): images that differ only by a shift are one orientation."""
+    seen, out = set(), []
+    for sym, oc, _ in compile_orientations(cells, 0, []):
+        r0, c0 = oc[0][0], oc[0][1]
+        oc = [(r - r0, c - c0, k) for r, c, k in oc]
+        key = tuple(sorted(oc))
+        if key not in seen:
+            seen.add(key)
+            out.append((sym, oc, []))
+    return out
 
 
 def _check_frozen(rows, path, cid, key):
@@ -387,15 +399,22 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
     deck_pos = np.full(C, -1, np.int8)
     or_start = np.zeros(C, np.int32)
     or_n = np.zeros(C, np.int32)
+    det_start = np.zeros(C, np.int32)
+    det_n = np.zeros(C, np.int32)
     orients = []
     path = data_dir / "cards"
     for i, c in enumerate(cards):
-        if c.kind == K.CK_FLARE or c.detached:  # detached: no summon rows (never dealt)
+        if c.kind == K.CK_FLARE:
             continue
-        cells, req, marks = parse_pattern(c.pattern, path, c.id)
-        ors = compile_orientations(cells, req, marks)
-        or_start[i] = len(orients)
-        or_n[i] = len(ors)
+        cells, req, marks = parse_pattern(c.pattern, path, c.id, c.detached)
+        if c.detached:  # rows of their own: the plain searches never see them
+            ors = detached_orientations(cells)
+            det_start[i] = len(orients)
+            det_n[i] = len(ors)
+        else:
+            ors = compile_orientations(cells, req, marks)
+            or_start[i] = len(orients)
+            or_n[i] = len(ors)
         orients.extend((i, req, sym, oc, om) for sym, oc, om in ors)
     O_ = len(orients)
     or_card = np.zeros(O_, np.int32)
@@ -482,4 +501,6 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         card_has_warp=has_warp,
         card_no_copy=no_copy,
         card_deck_pos=deck_pos,
+        card_det_start=det_start,
+        card_det_n=det_n,
     )

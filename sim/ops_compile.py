@@ -60,7 +60,7 @@ OP_KEYS = {
     "gain-turn": set(),
     "borrow-enemy": set(),
     "draw-extra": {"beings", "legends"},
-    "card-to-top": set(),
+    "card-to-top": {"top-only"},
     "choose": {"of"},
     "mirror-place": {"ranks"},
     "card-to-frozen": set(),
@@ -82,6 +82,7 @@ OP_KEYS = {
     "opposed-pair": {"region", "and-region", "except"},
     "capture": SELECTOR,
     "release": {"region", "and-region"},
+    "void-summon": {"count"},
 }
 COPY_FROM = {"pending": O.CW_FROM_PENDING, "discard": O.CW_FROM_DISCARD}
 COMMON_KEYS = {"op", "if", "optional", "in-discard"}
@@ -250,6 +251,14 @@ def _params(name, d, row):
         row[O.I_PARAM] = _lookup(COPY_FROM, d["from"], "copy-warp source")
     elif name == "release" and row[O.I_OPTIONAL]:
         raise OpError("release is compulsory: the held piece must come back (no optional)")
+    elif name == "void-summon":
+        row[O.I_PARAM] = _int(d, "count", 1, 3, 2)
+    elif name == "card-to-top" and "top-only" in d:
+        if d["top-only"] is not True:
+            raise OpError("top-only must be true (or left out)")
+        if d.get("optional", False):
+            raise OpError("card-to-top with top-only has no choice: it cannot be optional")
+        row[O.I_PARAM] = 1
     elif name == "draw-extra":
         row[O.I_PARAM] = _int(d, "beings", 0, 3, 0)
         row[O.I_PARAM2] = _int(d, "legends", 0, 3, 0)
@@ -308,8 +317,10 @@ def describe_row(row) -> str:
         )
         if row[O.I_DEST]:
             parts.append(f"onto {_names(DESTS, row[O.I_DEST])}")
-    if op == "gain-action":
+    if op in ("gain-action", "void-summon"):
         parts.append(str(row[O.I_PARAM]))
+    if op == "card-to-top" and row[O.I_PARAM] == 1:
+        parts.append("top-only")
     if op == "shoot":
         ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
         parts.append(

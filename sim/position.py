@@ -46,6 +46,7 @@ from core.layout import (
     SUMMONED_RED,
     TURN_CAP,
     TURN_NO,
+    VOID_CELLS,
     WARP_OPEN,
 )
 from core.modes import has_tasks, n_colours
@@ -234,6 +235,10 @@ def _turn_counters(s, T, turn, mover, path):
     ):
         raise PositionError(f"{path}: [turn] possessed must be an enemy colour")
     s[SUMMON_COLOUR] = possessed
+    voids = turn.get("void-cells", 0)  # Void Summoner: empty squares the next summon may use
+    if type(voids) is not int or not 0 <= voids <= 3:
+        raise PositionError(f"{path}: [turn] void-cells must be an integer in 0..3")
+    s[VOID_CELLS] = voids
     first_round = turn.get("first-round", False)  # Etherweave: no warp in the first round
     if not isinstance(first_round, bool):
         raise PositionError(f"{path}: [turn] first-round must be true or false")
@@ -294,6 +299,8 @@ def legal_moves(s, content) -> dict:
         out["stasis"] = piece_token(int(s[STASIS + seat]))
     if s[SUMMON_COLOUR] >= 0:  # Possessed Summoner: summons use this colour's pieces
         out["possessed_colour"] = int(s[SUMMON_COLOUR])
+    if s[VOID_CELLS] > 0:  # Void Summoner: empty squares the next summon may count as yours
+        out["void_cells"] = int(s[VOID_CELLS])
     scratch = np.zeros(16, np.int64)
     for kind, a, b, c in opts[:n].tolist():
         if kind == K.OPT_PLACE:
@@ -303,6 +310,9 @@ def legal_moves(s, content) -> dict:
             m = pattern_squares(T, b, c, scratch)
             sym = int(T.or_sym[b])
             extra = {"improvised_colour": (a >> 4) - 1} if a >> 4 else {}
+            if T.card_det_n[card] > 0:  # a detached pattern: it stands somewhere; no cells
+                extra["detached"] = True
+                m = 0
             out["summons"].append(
                 {
                     **extra,

@@ -155,6 +155,10 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
         return f"{who}'s {cards[a].name} is no longer pending (back in hand)"
     if kind == K.EV_EFFECT_DISCARD:
         return f"{who} discards {cards[a].name} from its hand (effect)"
+    if kind == K.EV_VOID_SUMMON:
+        return f"{who}'s next summon this turn may count {a} empty square(s) as its commons"
+    if kind == K.EV_TOP_CARD_TO_DECK:
+        return f"{who} puts {cards[a].name} from its discard pile on top of its deck"
     if kind == K.EV_EXTRA_COUNT:
         return f"{who}: each piece destroyed this turn counts {a} more"
     if kind == K.EV_COPY_WARP:
