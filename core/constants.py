@@ -99,7 +99,8 @@ OPT_COLOUR = 13  # melee: (colour) the column that scores the pending point
 OPT_PASS = 14  # team play: hand control to the teammate for the rest of the turn
 OPT_THAW = 15  # resolve the stored frozen effect (no action cost)
 OPT_KEEP_FROZEN = 16  # (0 keep the new card, 1 keep the stored one); the other is discarded
-N_OPT_KINDS = 17
+OPT_WARP = 17  # (hand slot) play that card's warp effect (no action cost); it becomes pending
+N_OPT_KINDS = 18
 OPT_NAMES = (
     "place",
     "summon",
@@ -118,6 +119,7 @@ OPT_NAMES = (
     "pass",
     "thaw",
     "keep-frozen",
+    "warp",
 )
 OPT_WIDTH = 4
 MAX_OPTIONS = 6144
@@ -128,6 +130,7 @@ EK_NONE = 0
 EK_BEING = 1
 EK_FLARE = 2
 EK_FROZEN = 3  # a thawed frozen program: no being, the card is in no hand
+EK_WARP = 4  # a warp program: no being, the card stays in hand as the pending being
 
 # --- end reasons ----------------------------------------------------------------------------
 END_NONE = 0
@@ -179,6 +182,20 @@ EV_LOSE_OWN_ACTION = 33  # (actions left) an effect took one of the seat's own a
 EV_CARD_TO_BOTTOM = 34  # (card) the being's card went under the seat's deck
 EV_POSSESS = 35  # (colour) the seat's next summon this turn uses that colour's pieces
 EV_LEGEND_SUMMONED = 36  # (sq) an effect counts as summoning a legend on sq
+EV_DISCARD_LEGEND = 37  # (card) an effect discarded a legend card from the hand
+EV_SELECT_SQUARE = 38  # (sq) an effect chose an empty square
+EV_WARP = 39  # (card) the card's warp effect is played; the card becomes the pending being
+EV_SWAP = 40  # (sq, sq2) the pieces on the two squares exchanged places
+EV_DISCARD_PENDING = 41  # (card) an effect discarded the pending being
+EV_RETURN_PENDING = 42  # (card) the pending being stays in hand, no longer pending
+EV_EFFECT_DISCARD = 43  # (card) an effect discarded a card from the hand
+EV_EXTRA_COUNT = 44  # (extra) each piece destroyed this turn counts this many more
+EV_COPY_WARP = 45  # (copied card, copying card) a being's effect runs another card's warp
+EV_CAPTURE = 46  # (sq, code) the piece on sq goes into stasis on the seat's running card
+EV_RELEASE = 47  # (sq, code) the piece held in stasis comes back onto sq
+EV_STASIS_BACK = 48  # (code) the piece held in stasis cannot come back: to its owner's stock
+EV_VOID_SUMMON = 49  # (cells) the next summon this turn may count that many empty squares as own
+EV_TOP_CARD_TO_DECK = 50  # (card) the top card of the discard pile went on top of the deck
 EV_NAMES = (
     "turn",
     "place",
@@ -217,6 +234,20 @@ EV_NAMES = (
     "card-to-bottom",
     "possess",
     "legend-summoned",
+    "discard-legend",
+    "select-square",
+    "warp",
+    "swap",
+    "discard-pending",
+    "return-pending",
+    "effect-discard",
+    "extra-count",
+    "copy-warp",
+    "capture",
+    "release",
+    "stasis-back",
+    "void-summon",
+    "top-card-to-deck",
 )
 EV_WIDTH = 6
 
@@ -225,6 +256,7 @@ SR_TASK = 0
 SR_DESTRUCTION = 1
 SR_LEGEND = 2
 SR_FLARE = 3
+SR_PENALTY = 4  # Etherweave: a pending being at the end of the game (-2)
 
 # --- policies ---------------------------------------------------------------------------------
 POL_RANDOM = 0

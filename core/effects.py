@@ -26,6 +26,18 @@ from core.effects_cards import (
     discard_flare,
     discard_flare_targets,
 )
+from core.effects_copy import copy_warp, copy_warp_targets
+from core.effects_ether import (
+    colourless,
+    discard_legend_cards,
+    distance_2_ok,
+    in_discard,
+    linked_partner,
+    not_third_of_colour,
+    region_ether,
+    select_square,
+)
+from core.effects_linked import opposed_pair, opposed_pair_targets_at
 from core.effects_mirror import mirror_apply, mirror_targets
 from core.effects_nether import (
     card_to_bottom,
@@ -36,7 +48,21 @@ from core.effects_nether import (
     possess,
     same_colour_ok,
 )
+from core.effects_prim import kill as _kill
+from core.effects_prim import select_piece as _select
+from core.effects_prim import touch as _touch
 from core.effects_select import cond_more, region_more, support_ok, within_45
+from core.effects_void import top_card_to_deck, void_summon
+from core.effects_warp import (
+    discard_hand_card,
+    discard_pending,
+    extra_count,
+    hand_card_targets,
+    pending_targets,
+    return_pending,
+    swap,
+    swap_partner_ok,
+)
 from core.events import log_event
 from core.gateway import follow_gateway, set_gateway
 from core.gateway_select import cond2_holds, dest_gateway, region_gateway
@@ -60,7 +86,6 @@ from core.layout import (
     EFF_BEING_SQ,
     EFF_CHOICE,
     EFF_COMBAT_USED,
-    EFF_DESTROYED_TOTAL,
     EFF_DIR,
     EFF_END,
     EFF_LAST_DESTROYED,
@@ -82,12 +107,12 @@ from core.layout import (
     EXTRA_TURN,
     GATEWAY,
     MALUS,
-    MAX_AFFECTED,
     MODE,
 )
 from core.modes import n_colours
 from core.ops import (
     D_COLOURED,
+    D_DISTANCE_2,
     D_EMPTY,
     D_EMPTY_OR_HEROIC,
     D_GATE,
@@ -96,6 +121,7 @@ from core.ops import (
     F_COUNT_TWICE,
     F_FAN,
     F_LAST_DIR,
+    F_LINKED_OPPOSITE,
     F_NO_COUNT,
     F_REMOVE,
     F_SAME_RANK,
@@ -126,20 +152,27 @@ from core.ops import (
     MT_LEAP,
     MT_LEAP2,
     MT_ONTO_SEL,
+    MT_OPPOSITE,
     MT_SAME_DIR,
     MT_WITHIN_45,
     OP_BECOME_GATEWAY,
     OP_BORROW_ENEMY,
+    OP_CAPTURE,
     OP_CARD_TO_BOTTOM,
     OP_CARD_TO_FROZEN,
     OP_CARD_TO_TOP,
     OP_CHOOSE,
     OP_CONVERT,
+    OP_COPY_WARP,
     OP_DESTROY,
     OP_DESTROY_ALL,
     OP_DISCARD_FLARE,
+    OP_DISCARD_HAND_CARD,
+    OP_DISCARD_LEGEND_CARDS,
+    OP_DISCARD_PENDING,
     OP_DOWNGRADE,
     OP_DRAW_EXTRA,
+    OP_EXTRA_COUNT,
     OP_GAIN_ACTION,
     OP_GAIN_TURN,
     OP_LEGEND_SUMMONED,
@@ -147,11 +180,18 @@ from core.ops import (
     OP_LOSE_OWN_ACTION,
     OP_MIRROR_PLACE,
     OP_MOVE,
+    OP_OPPOSED_PAIR,
     OP_PICK,
     OP_PLACE,
     OP_POSSESS,
+    OP_RELEASE,
+    OP_RETURN_PENDING,
+    OP_SELECT_SQUARE,
     OP_SHOOT,
+    OP_SWAP,
     OP_UPGRADE,
+    OP_VOID_SUMMON,
+    P2_IN_DISCARD,
     P_BEING_MOVED,
     P_BEING_NOT_MOVED,
     P_CHOICE,
@@ -180,9 +220,11 @@ from core.ops import (
     R_AFFECTED,
     R_ARROW_RAY,
     R_BEING,
+    R_COLOURLESS,
     R_CONNECTED,
     R_DIAG,
     R_DIST,
+    R_ETHER,
     R_GATE,
     R_MARK2,
     R_MARKED,
@@ -196,6 +238,7 @@ from core.ops import (
     W_ENEMY_UNTOUCHED,
     W_MORE_COMMON,
     W_MORE_UPGRADED,
+    W_NOT_THIRD_OF_COLOUR,
     W_PLACED_OWNER,
     W_SEL_OWNER,
     W_SELF,
@@ -208,12 +251,19 @@ from core.pieces import (
     can_downgrade,
     can_upgrade,
     convert,
-    destroy,
     downgrade,
     has_stock,
     put,
     remove_from_game,
     upgrade,
+)
+from core.stasis import (
+    can_capture,
+    capture,
+    held_here,
+    release,
+    release_square_ok,
+    release_to_stock,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -365,6 +415,10 @@ def _in_union(s, T, i, q, seat, inc):
         return True
     if (inc & R_GATE) and region_gateway(s, T, inc, q):
         return True
+    if (inc & R_COLOURLESS) and colourless(T, q):
+        return True
+    if (inc & R_ETHER) and region_ether(s, T, inc, q, seat):
+        return True
     if inc & R_NEXT_TO_SAME_COLOUR:
         return True  # judged per placed colour by same_colour_ok (alone in its region)
     return False
@@ -389,6 +443,8 @@ def _who_ok(s, T, i, owner, seat):
     who = T.ops[i, I_WHO]
     if who == W_SELF:
         return owner == seat
+    if who == W_NOT_THIRD_OF_COLOUR:
+        return not_third_of_colour(s, owner)
     if owner == seat and who != 0 and who != W_SEL_OWNER:
         return False
     if who == W_ENEMY:
@@ -467,6 +523,8 @@ def _dest_ok(s, T, i, q, d, seat):
         return False
     if (dm & D_GATE) and not dest_gateway(s, T, dm, q, d):
         return False
+    if (dm & D_DISTANCE_2) and not distance_2_ok(s, T, s[EFF_BEING_SQ], d):
+        return False
     return True
 
 
@@ -518,13 +576,18 @@ def _move_targets(s, T, i, q, seat, opts, n, alt):
         if d >= 0 and d != q and _can_enter(s, d, r, combat) and _dest_ok(s, T, i, q, d, seat):
             n = _emit(opts, n, q, d, alt)
         return n
+    linked = (T.ops[i, I_FLAGS] & F_LINKED_OPPOSITE) != 0
     for dd in range(8):
         if mt == MT_SAME_DIR and dd != s[EFF_DIR]:
             continue
         if mt == MT_WITHIN_45 and not within_45(dd, s[EFF_DIR]):
             continue
+        if mt == MT_OPPOSITE and (s[EFF_DIR] < 0 or dd != (s[EFF_DIR] + 4) % 8):
+            continue
         d = T.nbr[q, dd]
         if d >= 0 and _can_enter(s, d, r, combat) and _dest_ok(s, T, i, q, d, seat):
+            if linked and not linked_partner(s, T, q, d, dd, seat, s[EFF_BEING_SQ]):
+                continue
             n = _emit(opts, n, q, d, alt)
     return n
 
@@ -651,6 +714,42 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
         n = discard_flare_targets(s, T, opts, n, alt)
     elif op == OP_LEGEND_SUMMONED:
         n = legend_summoned_targets(s, opts, n, alt)
+    elif op == OP_SWAP:
+        for k in range(onb.shape[0]):
+            q = onb[k]
+            if not _selected(s, T, i, q, seat):
+                continue
+            for m in range(onb.shape[0]):
+                if swap_partner_ok(s, T, i, q, onb[m], seat):
+                    n = _emit(opts, n, q, onb[m], alt)
+                    if _full(opts, n):
+                        return n
+    elif op == OP_DISCARD_PENDING or op == OP_RETURN_PENDING:
+        n = pending_targets(s, T, opts, n, alt)
+    elif op == OP_DISCARD_HAND_CARD:
+        n = hand_card_targets(s, opts, n, alt)
+    elif op == OP_SELECT_SQUARE:
+        for k in range(onb.shape[0]):
+            q = onb[k]
+            if s[BOARD + q] == 0 and _in_region(s, T, i, q, seat):
+                n = _emit(opts, n, q, -1, alt)
+                if _full(opts, n):
+                    return n
+    elif op == OP_COPY_WARP:
+        n = copy_warp_targets(s, T, T.ops[i, I_PARAM], opts, n, alt)
+    elif op == OP_OPPOSED_PAIR:
+        for k in range(onb.shape[0]):
+            q = onb[k]
+            if s[BOARD + q] == 0 and _in_region(s, T, i, q, seat):
+                n = opposed_pair_targets_at(s, T, q, seat, opts, n, alt)
+                if _full(opts, n):
+                    return n
+    elif op == OP_RELEASE:
+        if held_here(s):
+            for k in range(onb.shape[0]):
+                q = onb[k]
+                if release_square_ok(s, q) and _in_region(s, T, i, q, seat):
+                    n = _emit(opts, n, q, -1, alt)
     else:
         for k in range(onb.shape[0]):
             q = onb[k]
@@ -667,6 +766,8 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 ok = (code >> 2) != seat and has_stock(s, seat, r)
             elif op == OP_BECOME_GATEWAY:
                 ok = gateway_candidate(s, q, seat)
+            elif op == OP_CAPTURE:
+                ok = can_capture(s)
             if ok:
                 n = _emit(opts, n, q, -1, alt)
                 if _full(opts, n):
@@ -699,40 +800,6 @@ def _weight(T, i):
     if f & F_NO_COUNT:
         return 0
     return 2 if f & F_COUNT_TWICE else 1
-
-
-@njit(cache=True, _nrt=False)
-def _kill(s, ev, q, seat, counts):
-    code = destroy(s, ev, q, seat, counts)
-    if code != 0:
-        s[EFF_DESTROYED_TOTAL] += 1
-        s[EFF_LAST_DESTROYED] += 1
-        if (code & 3) == LEGENDARY:
-            s[EFF_LAST_DESTROYED_LEGEND] += 1
-    if q == s[EFF_BEING_SQ]:
-        s[EFF_BEING_SQ] = -1
-    return code
-
-
-@njit(cache=True, _nrt=False)
-def _touch(s, q):
-    """Remember a square (and its piece's colour) as affected by this effect."""
-    n = s[EFF_AFFECTED_N]
-    if n < MAX_AFFECTED:
-        s[EFF_AFFECTED + n] = q
-        s[EFF_AFFECTED_N] = n + 1
-    code = s[BOARD + q]
-    if code != 0:
-        s[EFF_AFFECTED_COLOURS] |= 1 << (code >> 2)
-
-
-@njit(cache=True, _nrt=False)
-def _select(s, T, q):
-    code = s[BOARD + q]
-    s[EFF_SEL_SQ] = q
-    s[EFF_SEL_RANK] = code & 3
-    s[EFF_SEL_OWNER] = code >> 2
-    s[EFF_SEL_WAS_RED] = 1 if T.sq_color[q] == SQ_RED else 0
 
 
 @njit(cache=True, _nrt=False)
@@ -796,6 +863,28 @@ def apply_instruction(s, T, ev, i, a, b):
         discard_flare(s, T, ev, a)
     elif op == OP_LEGEND_SUMMONED:
         legend_summoned(s, ev, a)
+    elif op == OP_SELECT_SQUARE:
+        select_square(s, T, ev, a)
+    elif op == OP_SWAP:
+        _select(s, T, a)
+        swap(s, ev, a, b)
+        s[EFF_SEL_SQ] = b
+        _touch(s, a)
+        _touch(s, b)
+    elif op == OP_DISCARD_PENDING:
+        discard_pending(s, T, ev)
+    elif op == OP_RETURN_PENDING:
+        return_pending(s, ev)
+    elif op == OP_DISCARD_HAND_CARD:
+        discard_hand_card(s, T, ev, a)
+    elif op == OP_COPY_WARP:
+        copy_warp(s, T, ev, a)
+    elif op == OP_OPPOSED_PAIR:
+        opposed_pair(s, T, ev, a, b, seat)
+    elif op == OP_RELEASE:
+        release(s, ev, a, seat)
+        _select(s, T, a)
+        _touch(s, a)
     else:
         _select(s, T, a)
         _touch(s, a)
@@ -813,6 +902,8 @@ def apply_instruction(s, T, ev, i, a, b):
                 remove_from_game(s, ev, a, code)
         elif op == OP_BECOME_GATEWAY:
             set_gateway(s, ev, s[CUR], a)
+        elif op == OP_CAPTURE:
+            capture(s, ev, a)
     s[EFF_LAST_DONE] = 1
 
 
@@ -855,8 +946,18 @@ def _run_automatic(s, T, ev, i):
         card_to_bottom(s, T, ev)
     elif op == OP_POSSESS:
         possess(s, ev)
+    elif op == OP_DISCARD_LEGEND_CARDS:
+        discard_legend_cards(s, T, ev)
+    elif op == OP_EXTRA_COUNT:
+        extra_count(s, ev)
+    elif op == OP_CARD_TO_TOP and T.ops[i, I_PARAM] == 1:
+        top_card_to_deck(s, ev)  # top-only: no choice (Time Traveler)
     elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
+    elif op == OP_RELEASE and held_here(s) and not _release_possible(s, T, i, seat):
+        release_to_stock(s, ev)  # no square can take the held piece (core.stasis)
+    elif op == OP_VOID_SUMMON:
+        void_summon(s, T, ev, i)
     elif op == OP_DESTROY_ALL:
         s[EFF_LAST_DESTROYED] = 0
         s[EFF_LAST_DESTROYED_LEGEND] = 0
@@ -869,6 +970,15 @@ def _run_automatic(s, T, ev, i):
         return False
     s[EFF_LAST_DONE] = 1
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _release_possible(s, T, i, seat):
+    for k in range(T.onboard.shape[0]):
+        q = T.onboard[k]
+        if release_square_ok(s, q) and _in_region(s, T, i, q, seat):
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -890,6 +1000,8 @@ def _full_moon(s, T):
 def cond_holds(s, T, pc):
     c2 = T.ops[pc, I_COND2]
     if c2 != 0 and not cond2_holds(s, T, c2):
+        return False
+    if (c2 & P2_IN_DISCARD) and not in_discard(s, T, T.ops[pc, I_CHOICE]):
         return False
     c = T.ops[pc, I_COND]
     if c == 0:
@@ -944,12 +1056,12 @@ def cond_holds(s, T, pc):
 def apply_target(s, T, ev, a, b, alt):
     """The pending step's target was chosen: carry it out and move past the step."""
     pc = s[EFF_PC]
+    s[EFF_PC] = pc + _width(T, pc)  # before: copy-warp moves it to the copied program
     if alt >= 0:
-        apply_instruction(s, T, ev, pc + 1 + alt, a, b)
         s[EFF_CHOICE] = alt
+        apply_instruction(s, T, ev, pc + 1 + alt, a, b)
     else:
         apply_instruction(s, T, ev, pc, a, b)
-    s[EFF_PC] = pc + _width(T, pc)
 
 
 @njit(cache=True, _nrt=False)

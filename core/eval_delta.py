@@ -24,6 +24,7 @@ squares of the current child from CX_DIFF.
 """
 
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY, SCRATCH_ROWS
+from core.detached import detached_summonable
 from core.evaluate import (
     W_CLAIMABLE,
     W_LEGENDS_READY,
@@ -31,6 +32,7 @@ from core.evaluate import (
     W_SUMMONABLE,
     board_value,
     hand_value,
+    pending_value,
     task_formula,
     task_value,
 )
@@ -50,6 +52,7 @@ from core.layout import (
     N_AVAIL,
     STOCK,
     TAVAIL,
+    VOID_CELLS,
 )
 from core.modes import has_tasks, n_colours
 from core.patterns import pattern_fits, summon_stock_ok
@@ -65,8 +68,8 @@ MAX_DIFF = 12  # more changed squares than this: evaluate the plain way
 
 @njit(cache=True, _nrt=False)
 def _plain_ok(s, me):
-    """The context shortcuts apply (nothing borrowed or improvised)."""
-    return s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0
+    """The context shortcuts apply (nothing borrowed or improvised, no void cells)."""
+    return s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0 and s[VOID_CELLS] == 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -159,7 +162,7 @@ def _fits_through(c, T, me, card, q, own_kind):
 @njit(cache=True, _nrt=False)
 def _hand_part(c, s, T, seat, w, ctx, opts, better):
     me = c[COLOUR + seat]
-    v = 0.0
+    v = pending_value(c, seat, w)  # as in core.evaluate.hand_value: the pending penalty
     if c[FROZEN + seat] >= 0:  # as in core.evaluate.hand_value: a stored frozen effect
         v += w[W_SUMMONABLE]
     used = 0  # bitmask of the decision's hand slots matched so far
@@ -172,6 +175,10 @@ def _hand_part(c, s, T, seat, w, ctx, opts, better):
             continue
         wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
         if wk == 0:
+            continue
+        if T.card_det_n[card] > 0:  # a detached pattern: no witness, ask its search
+            if detached_summonable(c, T, me, card):
+                v += wk
             continue
         wit = -3  # unknown: the card was not in the decision's hand
         for k in range(ctx[1]):
@@ -253,5 +260,5 @@ def child_value(c, s, T, seat, w, ctx, opts):
     changed, better = _diff(c, s, T, me, ctx)
     v = board_value(c, T, seat, w) + _task_part(c, s, T, seat, w, ctx, changed)
     if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
-        return v + 0.0
+        return v + pending_value(c, seat, w)
     return v + _hand_part(c, s, T, seat, w, ctx, opts, better)

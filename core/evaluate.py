@@ -23,6 +23,7 @@ from core.layout import (
     HAND_N,
     MODE,
     N_AVAIL,
+    PENDING,
     SCORE,
     TASK_PTS,
     TAVAIL,
@@ -215,14 +216,25 @@ def _pick(c, a0, a1, a2, a3):
 
 
 @njit(cache=True, _nrt=False)
+def pending_value(s, seat, w):
+    """Etherweave: a pending being will cost 2 points at the end unless it is summoned."""
+    if s[PENDING + seat] >= 0:
+        return -2.0 * w[W_POINTS]
+    return 0.0
+
+
+@njit(cache=True, _nrt=False)
 def hand_value(s, T, seat, w, opts):
-    """The hand part: each being (legend) card in hand that could be summoned now."""
-    if s[GAME_OVER] == 1 or (w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0):
+    """The hand part: each being (legend) card in hand that could be summoned now, and the
+    pending being's penalty (already in the score once the game is over)."""
+    if s[GAME_OVER] == 1:
         return 0.0
+    if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
+        return pending_value(s, seat, w)
     me = s[COLOUR + seat]
     anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
     n_anchors, pool, leg = hand_anchors(s, T, me, anchors)
-    v = 0.0
+    v = pending_value(s, seat, w)
     if s[FROZEN + seat] >= 0:  # a stored frozen effect: worth a being ready to summon
         v += w[W_SUMMONABLE]
     for slot in range(s[HAND_N + seat]):

@@ -26,6 +26,7 @@ from core.constants import (
     EK_BEING,
     EK_FLARE,
     EK_NONE,
+    EK_WARP,
     END_DECK,
     END_SCORE,
     END_TURN_CAP,
@@ -64,6 +65,7 @@ from core.constants import (
     OPT_SKIP,
     OPT_SUMMON,
     OPT_THAW,
+    OPT_WARP,
     PH_ACTION,
     PH_CLAIM,
     PH_COLOUR,
@@ -84,7 +86,9 @@ from core.constants import (
     SR_LEGEND,
     SR_TASK,
 )
+from core.detached import detached_pickup_ok, detached_summons, pack_allowances
 from core.effects import apply_target, run_effect, skip_step
+from core.effects_copy import reset_effect_registers
 from core.events import log_event
 from core.frozen import (
     begin_thaw,
@@ -110,31 +114,16 @@ from core.layout import (
     DECK_CNT,
     DESTROYED,
     DISCARD_USED,
-    EFF_AFFECTED_COLOURS,
-    EFF_AFFECTED_N,
-    EFF_BEING_MOVED,
     EFF_BEING_SQ,
     EFF_CARD,
-    EFF_CHOICE,
-    EFF_COMBAT_USED,
-    EFF_DESTROYED_TOTAL,
-    EFF_DIR,
     EFF_END,
     EFF_KIND,
-    EFF_LAST_DESTROYED,
-    EFF_LAST_DESTROYED_LEGEND,
-    EFF_LAST_DONE,
     EFF_NEXT_END,
     EFF_NEXT_START,
     EFF_OPP,
     EFF_ORIENT,
     EFF_OVERSUMMONED,
     EFF_PC,
-    EFF_PLACED_N,
-    EFF_SEL_OWNER,
-    EFF_SEL_RANK,
-    EFF_SEL_SQ,
-    EFF_SEL_WAS_RED,
     EFF_TARGET,
     END_REASON,
     END_SEAT,
@@ -158,6 +147,7 @@ from core.layout import (
     N_SUMMONS,
     N_TASKS_CLAIMED,
     PASSED,
+    PEND_ALLOW,
     PEND_CARD,
     PEND_ORIENT,
     PEND_TARGET,
@@ -175,6 +165,7 @@ from core.layout import (
     TCLAIMED,
     TURN_CAP,
     TURN_NO,
+    VOID_CELLS,
     WINNER,
 )
 from core.modes import has_tasks, is_team, n_colours, scores_destruction
@@ -193,10 +184,20 @@ from core.scoring import (
     pieces_on_board,
     refresh_scores,
     score_destruction,
-    score_reacher,
+    target_score,
 )
 from core.task_display import remove_claimed
 from core.tasks import task_holds
+from core.void_summon import void_summons
+from core.warp import (
+    begin_warp,
+    causality_penalty,
+    end_pending_on_summon,
+    is_pending,
+    open_warps_at_turn_start,
+    reacher_after_penalty,
+    warp_options,
+)
 
 MAX_PATTERN = 16
 SIDEWAYS_CARDS = 6  # team play: the bottom six cards of each deck lie sideways
@@ -269,8 +270,12 @@ def action_options(s, T, opts):
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             kind = T.card_kind[card]
-            if (kind == CK_BEING or kind == CK_LEGEND) and s[SUMMON_COLOUR] >= 0:
+            if (kind == CK_BEING or kind == CK_LEGEND) and T.card_det_n[card] > 0:
+                n = detached_summons(s, T, me, card, slot, opts, n)  # Time Traveler
+            elif (kind == CK_BEING or kind == CK_LEGEND) and s[SUMMON_COLOUR] >= 0:
                 n = possessed_summons(s, T, me, s[SUMMON_COLOUR], card, slot, opts, n)
+            elif (kind == CK_BEING or kind == CK_LEGEND) and s[VOID_CELLS] > 0:
+                n = void_summons(s, T, me, card, slot, opts, n)
             elif kind == CK_BEING or kind == CK_LEGEND:
                 if plain:
                     n = find_summons_bits(s, T, me, card, slot, opts, n, bits)
@@ -278,7 +283,7 @@ def action_options(s, T, opts):
                     n = find_summons(
                         s, T, me, card, slot, opts, n, anchors, n_anchors, bits[12], bits[13]
                     )
-            if kind == CK_BEING and can_discard:
+            if kind == CK_BEING and can_discard and not is_pending(s, seat, card):
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
     n_actions = n
     if not passed:
@@ -289,6 +294,7 @@ def action_options(s, T, opts):
                     if opp != me and flare_halves(s, T, card, seat, opp) != 0:
                         n = _opt(opts, n, OPT_FLARE, slot, opp, 0)
         n = thaw_options(s, opts, n)  # a frozen effect thaws wherever a flare could be played
+        n = warp_options(s, T, opts, n)  # so may a warp effect be played
         if is_team(s[MODE]) and s[ACTIONS_LEFT] > 0 and n_actions > 0:
             n = _opt(opts, n, OPT_PASS, 0, 0, 0)
     # the turn may end when no action is left or none is possible: a flare stays optional
@@ -314,9 +320,15 @@ def _summon_pickup_options(s, T, opts):
     seat = s[COLOUR + s[CUR]]
     card = s[PEND_CARD]
     legendary = T.card_rank[card] == LEGENDARY
+    n = 0
+    if T.card_det_n[card] > 0:  # a detached pattern: a piece not in every instance
+        for i in range(T.onboard.shape[0]):
+            q = T.onboard[i]
+            if detached_pickup_ok(s, T, seat, card, q, s[PEND_ALLOW]):
+                n = _opt(opts, n, OPT_PICKUP, q, 0, 0)
+        return n
     used = opts[opts.shape[0] - MAX_PATTERN :, 0]  # scratch: the pattern squares
     m = pattern_squares(T, s[PEND_ORIENT], s[PEND_TARGET], used)
-    n = 0
     for i in range(T.onboard.shape[0]):
         q = T.onboard[i]
         code = s[BOARD + q]
@@ -359,7 +371,8 @@ def phase_options(s, T, ev, opts):
         return _summon_pickup_options(s, T, opts)
     if ph == PH_RETURN:
         for slot in range(s[HAND_N + seat]):
-            n = _opt(opts, n, OPT_RETURN, slot, 0, 0)
+            if not is_pending(s, seat, hand_card(s, seat, slot)):
+                n = _opt(opts, n, OPT_RETURN, slot, 0, 0)
         return _opt(opts, n, OPT_RETURN_DONE, 0, 0, 0)
     if ph == PH_EFFECT:
         n = run_effect(s, T, ev, opts)
@@ -408,6 +421,7 @@ def start_turn(s, T, ev, seat, extra):
     s[TURN_NO] += 1
     s[ACTIONS_LEFT] = 1 if s[TURN_NO] == 1 else 2
     lose_action_at_turn_start(s, seat, extra)
+    open_warps_at_turn_start(s, seat, extra)
     s[DISCARD_USED] = 0
     s[EXTRA_DRAW_BEINGS] = 0
     s[EXTRA_DRAW_LEGENDS] = 0
@@ -419,6 +433,7 @@ def start_turn(s, T, ev, seat, extra):
     s[LEGENDS_SUMMONED] = 0
     s[BORROW_ENEMY] = 0
     s[SUMMON_COLOUR] = -1
+    s[VOID_CELLS] = 0
     if seat == s[END_SEAT] and extra == 0:
         s[FINAL_TURN] = 1
     s[PHASE] = PH_ACTION
@@ -428,6 +443,7 @@ def start_turn(s, T, ev, seat, extra):
 @njit(cache=True, _nrt=False)
 def game_over(s, T, ev, reason):
     refresh_scores(s, T)
+    causality_penalty(s, ev)
     if reason != 0:
         s[END_REASON] = reason
     decide_winner(s, T)
@@ -462,7 +478,7 @@ def finish_turn(s, T, ev):
     # drawing the last card that is not sideways triggers the end
     last_card = SIDEWAYS_CARDS if is_team(mode) else 0
     if s[END_SEAT] < 0:
-        reacher = score_reacher(s)
+        reacher = reacher_after_penalty(s, target_score(mode, s[N_PLAYERS]))
         if reacher >= 0:
             s[END_SEAT] = seat
             s[END_REASON] = END_SCORE
@@ -524,6 +540,8 @@ def _effect_done(s, T, ev):
     program, to the frozen slot)."""
     if store_after_effect(s, T, ev):
         return
+    if s[EFF_KIND] == EK_WARP:
+        s[EFF_CARD] = -1  # the warped card stays in hand, pending
     if s[EFF_CARD] >= 0:
         discard_card(s, T, s[CUR], s[EFF_CARD])
     s[EFF_CARD] = -1
@@ -537,21 +555,7 @@ def _start_program(s, start, end, next_start, next_end):
     s[EFF_END] = end
     s[EFF_NEXT_START] = next_start
     s[EFF_NEXT_END] = next_end
-    s[EFF_LAST_DONE] = 1
-    s[EFF_LAST_DESTROYED] = 0
-    s[EFF_LAST_DESTROYED_LEGEND] = 0
-    s[EFF_COMBAT_USED] = 0
-    s[EFF_BEING_MOVED] = 0
-    s[EFF_SEL_SQ] = -1
-    s[EFF_SEL_RANK] = 0
-    s[EFF_SEL_OWNER] = -1
-    s[EFF_SEL_WAS_RED] = 0
-    s[EFF_DIR] = -1
-    s[EFF_CHOICE] = -1
-    s[EFF_PLACED_N] = 0
-    s[EFF_AFFECTED_N] = 0
-    s[EFF_AFFECTED_COLOURS] = 0
-    s[EFF_DESTROYED_TOTAL] = 0
+    reset_effect_registers(s)
     s[PHASE] = PH_EFFECT
 
 
@@ -675,12 +679,15 @@ def apply_option(s, T, ev, kind, a, b, c):
         s[ACTIONS_LEFT] -= 1
         s[ACTIONS_DONE] += 1
         card = hand_remove(s, seat, a & ((1 << SLOT_BITS) - 1))
+        end_pending_on_summon(s, seat, card)
         impro = (a >> SLOT_BITS) - 1
         if impro >= 0:  # melee improvisation: once per game per opponent colour
             s[IMPRO_LEFT + seat] &= ~(1 << impro)
             log_event(s, ev, EV_IMPROVISE, seat, impro, 0, 0)
+        s[PEND_ALLOW] = pack_allowances(s, me, impro)  # for a detached pick-up
         s[BORROW_ENEMY] = 0  # a borrowed enemy piece serves the next summon only
         s[SUMMON_COLOUR] = -1  # so does possession
+        s[VOID_CELLS] = 0  # and void cells, used or not (BGA playCard)
         s[PEND_CARD] = card
         s[PEND_ORIENT] = b
         s[PEND_TARGET] = c
@@ -713,6 +720,9 @@ def apply_option(s, T, ev, kind, a, b, c):
         _start_program(s, T.card_eff2_start[card], T.card_eff2_end[card], -1, -1)
     elif kind == OPT_KEEP_FROZEN:
         keep_frozen(s, ev, a)
+    elif kind == OPT_WARP:
+        card = begin_warp(s, T, ev, a)
+        _start_program(s, T.card_eff2_start[card], T.card_eff2_end[card], -1, -1)
     elif kind == OPT_END_TURN:
         end_turn(s, T, ev)
     elif kind == OPT_CLAIM:

@@ -7,6 +7,7 @@ core.effects calls these only when an instruction uses one of these bits.
 """
 
 from core.constants import HEROIC, SQ_GREEN, SQ_RED
+from core.effects_warp import warp_unplayed
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
@@ -33,6 +34,7 @@ from core.ops import (
     P2_LAST_ACTION,
     P2_OPPONENT_MORE_PIECES,
     P2_RANK_HEROIC,
+    P2_WARP_UNPLAYED,
     R_GATEWAY,
     R_NEXT_TO_GATEWAY,
 )
@@ -108,5 +110,7 @@ def cond2_holds(s, T, c):
     if (c & P2_DECK_NOT_EMPTY) and s[DECK_CNT + s[CUR]] <= 0:
         return False
     if (c & P2_RANK_HEROIC) and s[EFF_SEL_RANK] != HEROIC:
+        return False
+    if (c & P2_WARP_UNPLAYED) and not warp_unplayed(s, T):
         return False
     return True

@@ -53,6 +53,7 @@ from core.layout import (
     PHASE,
     STOCK,
     TAVAIL,
+    VOID_CELLS,
 )
 from core.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
 from core.modes import has_tasks, n_colours
@@ -90,8 +91,11 @@ def _option_value_from(s, T, opts, k, w, seat, c, copts, ev0, ctx):
 @njit(cache=True, _nrt=False)
 def _shortcut_applies(s, T, opts, n):
     """The first placement option if the placement shortcut applies, else -1."""
-    if s[PHASE] != PH_ACTION or s[BORROW_ENEMY] != 0:
+    if s[PHASE] != PH_ACTION or s[BORROW_ENEMY] != 0 or s[VOID_CELLS] != 0:
         return -1
+    for k in range(s[HAND_N + s[CUR]]):  # a detached pattern: its completions are not listed
+        if T.card_det_n[s[HAND + s[CUR] * HAND_CAP + k]] > 0:
+            return -1
     me = s[COLOUR + s[CUR]]
     if s[IMPRO_LEFT + me] != 0 or s[STOCK + me] < 2:
         return -1

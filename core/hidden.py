@@ -27,6 +27,7 @@ from core.layout import (
     LDECK_CNT,
     LDECK_HEAD,
     N_PLAYERS,
+    PENDING,
     SHARED_CAP,
     TASK_CAP,
     TDECK,
@@ -54,6 +55,13 @@ def _sort_shuffle(c, pool, m):
         pool[j] = x
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _hidden(c, T, p, card, kind):
+    """A hand card of ``kind`` that others cannot see: not a pending being (Etherweave: its
+    warp was played openly, so everybody knows that card)."""
+    return T.card_kind[card] == kind and card != c[PENDING + p]
+
+
 @njit(cache=True, _nrt=False)
 def _resample(c, T, seat, kind, base, cap, head_f, cnt_f, pool):
     """Pool the other seats' hand cards of ``kind`` with the deck (base, cap, head, count),
@@ -63,7 +71,7 @@ def _resample(c, T, seat, kind, base, cap, head_f, cnt_f, pool):
         if p == seat or (kind == CK_BEING and p != head_owner(base)):
             continue
         for k in range(c[HAND_N + p]):
-            if T.card_kind[hand_card(c, p, k)] == kind:
+            if _hidden(c, T, p, hand_card(c, p, k), kind):
                 pool[m] = hand_card(c, p, k)
                 m += 1
     h = c[head_f]
@@ -76,7 +84,7 @@ def _resample(c, T, seat, kind, base, cap, head_f, cnt_f, pool):
         if p == seat or (kind == CK_BEING and p != head_owner(base)):
             continue
         for k in range(c[HAND_N + p]):
-            if T.card_kind[hand_card(c, p, k)] == kind:
+            if _hidden(c, T, p, hand_card(c, p, k), kind):
                 c[HAND + p * HAND_CAP + k] = pool[j]
                 j += 1
     for i in range(c[cnt_f]):

@@ -8,6 +8,8 @@ import numpy as np
 
 from core.constants import (
     CK_BEING,
+    EK_BEING,
+    EK_WARP,
     EV_CONVERT,
     EV_DESTROY,
     EV_REMOVED,
@@ -16,14 +18,17 @@ from core.constants import (
     LEGENDARY,
     MODE_MELEE,
     MODE_NEW_PLAYER,
+    PH_SUMMON_PICKUP,
     SR_DESTRUCTION,
     SR_FLARE,
     SR_LEGEND,
+    SR_PENALTY,
 )
 from core.jit import njit
 from core.layout import (
     BOARD,
     COLOUR,
+    CUR,
     DECK,
     DECK_CAP,
     DECK_CNT,
@@ -32,6 +37,7 @@ from core.layout import (
     DISC_CAP,
     DISC_N,
     EFF_CARD,
+    EFF_KIND,
     EV_LOST,
     EV_N,
     FDECK,
@@ -58,12 +64,15 @@ from core.layout import (
     N_TASKS,
     NSQ,
     PEND_CARD,
+    PENDING,
     PHASE,
     POOL_TOTAL,
     SCORE,
     SCORE_COLOR,
     SEAT_DECK,
     SHARED_CAP,
+    STASIS,
+    STASIS_CARD,
     STOCK,
     TASK_CAP,
     TASK_PTS,
@@ -90,6 +99,8 @@ INV_SCORE_EVENTS = 9
 INV_BAD_OWNER = 10
 INV_REMOVED = 11
 INV_GATEWAY = 12
+INV_PENDING = 13
+INV_STASIS = 14
 INV_NAMES = (
     "ok",
     "piece on a void square",
@@ -104,6 +115,8 @@ INV_NAMES = (
     "piece of a seat that is not playing",
     "pieces removed from the game differ from the removal events",
     "a Gateway square holds no non-legendary piece of its seat's colour",
+    "a pending being is not a warp card in its seat's hand",
+    "a piece in stasis is not held by its seat's pending card or the card being summoned",
 )
 
 
@@ -125,6 +138,13 @@ def _check_pieces(s, T):
             return INV_POOL
         pool = 0
         leg = 0
+        for k in range(MAX_PLAYERS):  # pieces held in stasis (Etherweave) are still owned
+            held = s[STASIS + k]
+            if held != 0 and (held >> 2) == p:
+                if (held & 3) == LEGENDARY:
+                    leg += 1
+                else:
+                    pool += 1
         for sq in range(NSQ):
             code = s[BOARD + sq]
             if code != 0 and (code >> 2) == p:
@@ -170,7 +190,7 @@ def _check_cards(s, T):
         seen[s[LDISC + i]] += 1
     for i in range(s[FDISC_N]):
         seen[s[FDISC + i]] += 1
-    if s[EFF_CARD] >= 0:
+    if s[EFF_CARD] >= 0 and s[EFF_KIND] != EK_WARP:  # a warped card stays in the hand
         seen[s[EFF_CARD]] += 1
     elif s[PEND_CARD] >= 0 and s[PHASE] == 3:  # summon waiting for its pick-up
         seen[s[PEND_CARD]] += 1
@@ -245,8 +265,9 @@ def _check_score_events(s, T, ev):
         kind = ev[i, 0]
         seat = ev[i, 2]
         if kind == EV_SCORE:
-            total[seat] += ev[i, 3]
-            if ev[i, 4] == SR_LEGEND or ev[i, 4] == SR_FLARE:
+            if ev[i, 4] != SR_PENALTY or not has_tasks(s[MODE]):  # tasks: TASK_PTS only
+                total[seat] += ev[i, 3]
+            if ev[i, 4] == SR_LEGEND or ev[i, 4] == SR_FLARE or ev[i, 4] == SR_PENALTY:
                 rebuilt[seat] += ev[i, 3]
         elif kind == EV_TURN:
             if mover >= 0:
@@ -364,14 +385,15 @@ def _check_removed(s, ev):
 
 @njit(cache=True, _nrt=True)
 def _check_gateways(s):
-    """Every seat's Gateway (if any) is a non-legendary piece of that seat's colour."""
+    """Every seat's Gateway (if any) is a non-legendary piece of that seat's colour, on the
+    board or held in stasis by seat k (GATEWAY = -2 - k)."""
     for p in range(MAX_PLAYERS):
         g = s[GATEWAY + p]
         if g == -1:
             continue
-        if p >= s[N_PLAYERS] or g < 0 or g >= NSQ:
+        if p >= s[N_PLAYERS] or g < -1 - MAX_PLAYERS or g >= NSQ:
             return INV_GATEWAY
-        code = s[BOARD + g]
+        code = s[BOARD + g] if g >= 0 else s[STASIS + (-2 - g)]
         if code == 0 or (code >> 2) != s[COLOUR + p] or (code & 3) == LEGENDARY:
             return INV_GATEWAY
     return INV_OK
@@ -390,4 +412,48 @@ def check_state(s, T, ev):
         err = _check_score_events(s, T, ev)
     if err == 0:
         err = _check_removed(s, ev)
+    if err == 0:
+        err = _check_pending(s, T)
+    if err == 0:
+        err = _check_stasis(s)
     return err
+
+
+@njit(cache=True, _nrt=True)
+def _check_pending(s, T):
+    """Etherweave: a pending being is a card with a warp program in its own seat's hand."""
+    for p in range(MAX_PLAYERS):
+        card = s[PENDING + p]
+        if card == -1:
+            continue
+        if p >= s[N_PLAYERS] or card < 0 or T.card_has_warp[card] != 1:
+            return INV_PENDING
+        found = False
+        for k in range(s[HAND_N + p]):
+            if s[HAND + p * HAND_CAP + k] == card:
+                found = True
+        if not found:
+            return INV_PENDING
+    return INV_OK
+
+
+@njit(cache=True, _nrt=True)
+def _check_stasis(s):
+    """Etherweave: a seat's piece in stasis (a legal piece code of a colour in the game) is
+    held by a card that is its pending being, or the card whose summon or effect is under
+    way; with no piece, no card."""
+    for p in range(MAX_PLAYERS):
+        code = s[STASIS + p]
+        card = s[STASIS_CARD + p]
+        if code == 0:
+            if card != -1:
+                return INV_STASIS
+            continue
+        if p >= s[N_PLAYERS] or (code & 3) == 0 or (code >> 2) >= n_colours(s) or card < 0:
+            return INV_STASIS
+        pending = s[PENDING + p] == card
+        running = s[EFF_CARD] == card and s[EFF_KIND] == EK_BEING and s[CUR] == p
+        summoning = s[PEND_CARD] == card and s[PHASE] == PH_SUMMON_PICKUP and s[CUR] == p
+        if not (pending or running or summoning):
+            return INV_STASIS
+    return INV_OK

@@ -62,7 +62,7 @@ SCORE = TASK_PTS + MAX_PLAYERS  # Deathmatch: points; High Form: derived (tasks 
 SCORE_COLOR = SCORE + MAX_PLAYERS
 FROZEN = SCORE_COLOR + MAX_PLAYERS * MAX_PLAYERS  # per seat: stored frozen-effect card, -1 none
 GATEWAY = FROZEN + MAX_PLAYERS  # per seat: square of its Nethervoid Gateway, -1 none
-PENDING = GATEWAY + MAX_PLAYERS  # Etherweave pending being (reserved), -1 none
+PENDING = GATEWAY + MAX_PLAYERS  # per seat: Etherweave pending being (a card in hand), -1 none
 N_SUMMONS = PENDING + MAX_PLAYERS  # per-seat game counters
 N_PLACES = N_SUMMONS + MAX_PLAYERS
 N_DISCARDS = N_PLACES + MAX_PLAYERS
@@ -162,4 +162,22 @@ SUMMON_COLOUR = EFF_DESTROYED_TOTAL + 1  # this turn: colour the next summon's p
 # --- players ------------------------------------------------------------------------------------
 LOOKAHEAD = SUMMON_COLOUR + 1  # 1 in a player's lookahead copy: the turn stops before its draws
 
-STATE_SIZE = LOOKAHEAD + 1
+# --- Etherweave -------------------------------------------------------------------------------
+EFF_SEL_OWNER_PREV = LOOKAHEAD + 1  # owner of the piece selected before the last one, -1
+WARP_OPEN = EFF_SEL_OWNER_PREV + 1  # 1 once the first round is over: warps may be played
+EXTRA_COUNT = WARP_OPEN + 1  # this turn: each piece the mover destroys counts this many more
+WARPED_MASK = EXTRA_COUNT + 1  # this turn: bit k = the card at deck position k was warped
+# ether-a
+STASIS = WARPED_MASK + 1  # per seat: code of the piece held in stasis on a card, 0 none
+STASIS_CARD = STASIS + MAX_PLAYERS  # per seat: the card holding that piece, -1 none
+
+# ether-b
+VOID_CELLS = (
+    STASIS_CARD + MAX_PLAYERS
+)  # this turn: empty squares the next summon may count as own commons
+# a summon waiting for its out-of-stock pick-up: the allowances it was found with (void cells
+# + 4 * borrowed + 16 * (improvised colour + 1) + 256 * (possessed colour + 1)); a detached
+# pattern (Time Traveler) needs them to tell which pieces may be picked up
+PEND_ALLOW = VOID_CELLS + 1
+
+STATE_SIZE = PEND_ALLOW + 1

@@ -49,7 +49,8 @@ OP_SELECT = 10  # choose a piece (it becomes "the selected piece") without actin
 OP_PICK = 11  # choose one of I_PARAM numbered alternatives (later steps test P_CHOICE)
 OP_GAIN_TURN = 12  # take another turn after this one
 OP_DRAW_EXTRA = 13  # draw I_PARAM extra beings and I_PARAM2 extra legends at turn end
-OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty)
+OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty);
+#                      I_PARAM = 1 (top-only): no choice, the pile's top card
 OP_BORROW_ENEMY = 15  # the next summon this turn may use one enemy piece in its pattern
 OP_MIRROR_PLACE = 16  # a piece on a marked square (*) is mirrored onto its + partner as yours
 OP_CARD_TO_FROZEN = 17  # a card with a frozen program from your discard pile becomes frozen
@@ -60,15 +61,35 @@ OP_LEGEND_SUMMONED = 21  # counts as summoning a legend (melee: the column is ch
 OP_LOSE_OWN_ACTION = 22  # you lose one of your remaining actions this turn
 OP_CARD_TO_BOTTOM = 23  # the running being's card goes under your deck, not to the discard
 OP_POSSESS = 24  # your next summon this turn uses the selected piece's colour for its pattern
-N_OPS = 25
+OP_SELECT_SQUARE = 25  # choose an empty square in the region: it becomes the selected square
+OP_DISCARD_LEGEND_CARDS = 26  # every legend card in your hand goes to the legend discard pile
+OP_SWAP = 27  # a selected piece and a partner (I_PARAM who, I_PARAM2 ranks) exchange squares
+OP_DISCARD_PENDING = 28  # your pending being (not a no-copy card) goes to the discard pile
+OP_RETURN_PENDING = 29  # your pending being (not a no-copy card) stops being pending
+OP_DISCARD_HAND_CARD = 30  # one card of your hand, not the pending being, is discarded
+OP_EXTRA_COUNT = 31  # for the rest of the turn each piece you destroy counts one more
+OP_COPY_WARP = 32  # run the warp program of a card (I_PARAM: CW_FROM_*) instead of the rest
+OP_OPPOSED_PAIR = 33  # linked: your common placed + step, an enemy common behind it + step back
+OP_CAPTURE = 34  # a selected piece leaves the board, held in stasis on the running card
+OP_RELEASE = 35  # the piece held on the running card comes back by a standard leap
+OP_VOID_SUMMON = 36  # your next summon this turn may count I_PARAM empty squares as your commons
+N_OPS = 37
 OP_NAMES = (
     "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
     "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
     "borrow-enemy", "mirror-place", "card-to-frozen", "discard-flare", "opponents-lose-action",
     "become-gateway", "legend-summoned", "lose-action", "card-to-bottom", "possess",
+    "select-square", "discard-legend-cards", "swap", "discard-pending", "return-pending",
+    "discard-hand-card", "extra-count", "copy-warp", "opposed-pair", "capture", "release",
+    "void-summon",
 )  # fmt: skip
+CW_FROM_PENDING = 0  # copy-warp: the current seat's pending being
+CW_FROM_DISCARD = 1  # copy-warp: a card of the current seat's discard pile
 # ops that need a target chosen on the board (allowed inside a choose block)
-OP_TARGETED = (OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT)
+OP_TARGETED = (
+    OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT, OP_SWAP,
+    OP_RETURN_PENDING, OP_DISCARD_PENDING, OP_COPY_WARP,
+)  # fmt: skip
 # ops that act on pieces and so reset the result registers
 OP_PIECE = OP_TARGETED + (OP_DESTROY_ALL, OP_SHOOT)
 
@@ -117,10 +138,12 @@ P2_LAST_ACTION = 1 << 6  # no action remains this turn
 P2_OPPONENT_MORE_PIECES = 1 << 7  # some opponent colour has more pieces on the board than you
 P2_DECK_NOT_EMPTY = 1 << 8  # your own being deck still has cards
 P2_RANK_HEROIC = 1 << 9  # the selected piece was heroic when chosen
+P2_WARP_UNPLAYED = 1 << 10  # the running card's warp was not played this turn
+P2_IN_DISCARD = 1 << 11  # a card of your deck (position I_CHOICE) is in your discard pile
 PREDICATE2_NAMES = (
     "gateway-elsewhere", "being-is-gateway", "being-not-gateway", "gateway-on-red",
     "gateway-on-green", "effect-destroyed-2", "last-action", "opponent-more-pieces",
-    "deck-not-empty", "rank-heroic",
+    "deck-not-empty", "rank-heroic", "warp-unplayed", "in-discard",
 )  # fmt: skip
 
 # --- owner selectors --------------------------------------------------------------------------
@@ -132,9 +155,10 @@ W_MORE_COMMON = 4  # an opponent with more common pieces on the board than you
 W_MORE_UPGRADED = 5  # an opponent with more upgraded pieces on the board than you
 W_PLACED_OWNER = 6  # the owner of the piece this effect placed as number I_PARAM2
 W_ENEMY_UNTOUCHED = 7  # an enemy colour this effect has not affected yet
+W_NOT_THIRD_OF_COLOUR = 8  # any owner, except the one of the last two selected pieces if equal
 WHO_NAMES = (
     "any", "own", "enemy", "selected-owner", "more-common-opponent", "more-upgraded-opponent",
-    "placed-owner", "untouched-enemy",
+    "placed-owner", "untouched-enemy", "not-third-of-colour",
 )  # fmt: skip
 
 # --- regions (bits of I_REGION, united); reference = the being's square -------------------------
@@ -159,6 +183,11 @@ R_ENTRY = 1 << 17  # the square where the being entered (also once the being is 
 R_GATEWAY = 1 << 18  # your Gateway (nothing without one)
 R_NEXT_TO_GATEWAY = 1 << 19  # the 8 neighbours of your Gateway
 R_NEXT_TO_SAME_COLOUR = 1 << 20  # place only: next to a piece of the colour being placed
+R_COLOURLESS = 1 << 21  # a square that is neither red nor green
+R_NEXT_TO_OWN_2 = 1 << 22  # next to at least two of your pieces
+R_NEXT_TO_OWN_NEAR_SEL = 1 << 23  # next to one of your pieces that touches the selected square
+R_NEXT_TO_ENEMY = 1 << 24  # next to a piece of another colour
+R_ETHER = R_NEXT_TO_OWN_2 | R_NEXT_TO_OWN_NEAR_SEL | R_NEXT_TO_ENEMY
 R_GATE = R_GATEWAY | R_NEXT_TO_GATEWAY
 R_MORE = R_ADJ_OWN_HEROIC | R_ENTRY
 # regions measured from the being or its pattern: meaningless in a frozen program (no being)
@@ -169,7 +198,8 @@ REGION_NAMES = (
     "being", "marked", "marked-2", "adjacent", "orthogonal", "diagonal", "distance",
     "next-to-green", "near-red", "near-green", "next-to-own", "selected", "next-to-selected",
     "affected", "connected", "arrow-lines", "next-to-own-heroic", "entry", "gateway",
-    "next-to-gateway", "next-to-same-colour",
+    "next-to-gateway", "next-to-same-colour", "colourless", "next-to-own-2",
+    "next-to-own-near-selected", "next-to-enemy",
 )  # fmt: skip
 
 X_BEING = 1 << 0  # not the being
@@ -191,8 +221,10 @@ MT_CHARGE = 3  # any number of steps in one straight line (lower pieces passed a
 MT_SAME_DIR = 4  # one step in the direction of the previous move
 MT_ONTO_SEL = 5  # a leap onto the selected piece's square
 MT_WITHIN_45 = 6  # one step at most 45 degrees off the previous move's direction
+MT_OPPOSITE = 7  # one step in the direction opposite to the previous move's
 MOVE_TYPE_NAMES = (
     "move", "leap", "leap-2", "charge", "same-direction", "onto-selected", "within-45",
+    "opposite-direction",
 )  # fmt: skip
 
 D_EMPTY = 1 << 0  # only onto empty squares
@@ -203,9 +235,10 @@ D_MARKED = 1 << 4  # onto a marked square
 D_TOWARDS_GATEWAY = 1 << 5  # strictly closer (king distance) to your Gateway (none without)
 D_NOT_GATEWAY = 1 << 6  # not onto your Gateway
 D_GATE = D_TOWARDS_GATEWAY | D_NOT_GATEWAY
+D_DISTANCE_2 = 1 << 7  # ending at king distance exactly 2 from the being
 DEST_NAMES = (
     "empty", "empty-or-heroic", "next-to-own", "coloured", "marked", "towards-gateway",
-    "not-gateway",
+    "not-gateway", "distance-2",
 )  # fmt: skip
 
 F_NO_COUNT = 1 << 0  # destructions do not count as destroyed by you
@@ -215,7 +248,9 @@ F_SAME_RANK = 1 << 3  # selector: the selected piece's rank only
 F_LAST_DIR = 1 << 4  # shoot: along the previous move's direction, no choice
 F_COUNT_TWICE = 1 << 5  # destroy: an enemy victim counts as two destroyed pieces
 F_REMOVE = 1 << 6  # destroy: the victim (any owner) leaves the game instead of the stock
+F_WITH_SAME_RANK = 1 << 7  # swap: the partner has the rank of the first piece
+F_LINKED_OPPOSITE = 1 << 8  # move: a step only if another piece of yours can then step back
 FLAG_NAMES = (
     "no-count", "fan", "stop-at-legend", "same-rank", "last-direction", "count-twice",
-    "remove-from-game",
+    "remove-from-game", "with-same-rank", "linked-opposite",
 )  # fmt: skip

@@ -19,7 +19,17 @@ from core.constants import (
 from core.events import log_event
 from core.gateway import drop_gateway
 from core.jit import njit
-from core.layout import BOARD, CONTROL, CUR, DESTROYED, LEG_TOTAL, LSTOCK, POOL_TOTAL, STOCK
+from core.layout import (
+    BOARD,
+    CONTROL,
+    CUR,
+    DESTROYED,
+    EXTRA_COUNT,
+    LEG_TOTAL,
+    LSTOCK,
+    POOL_TOTAL,
+    STOCK,
+)
 
 
 @njit(cache=True, _nrt=False)
@@ -73,7 +83,8 @@ def destroy(s, ev, sq, by_seat, counts):
     """Destroy the piece on ``sq``; an enemy piece adds to the mover's turn counters.
 
     ``counts`` is how many destroyed pieces an enemy victim counts for: 1, 0 for effects
-    whose destructions the rules exclude from the tally, 2 for "count it as two".
+    whose destructions the rules exclude from the tally, 2 for "count it as two"; a
+    counted victim counts EXTRA_COUNT more (Gate of Oblivion's warp, this turn).
     Returns the destroyed piece's code (0 if the square was empty).
     """
     code = lift(s, sq)
@@ -81,8 +92,8 @@ def destroy(s, ev, sq, by_seat, counts):
         return 0
     counted = 0
     if counts > 0 and (code >> 2) != by_seat:
-        s[DESTROYED + (code >> 2) * 4 + (code & 3)] += counts
-        counted = counts
+        counted = counts + s[EXTRA_COUNT]
+        s[DESTROYED + (code >> 2) * 4 + (code & 3)] += counted
     log_event(s, ev, EV_DESTROY, s[CUR], sq, code, counted)
     drop_gateway(s, ev, sq)
     return code

@@ -52,6 +52,7 @@ from core.layout import (
     POOL_TOTAL,
     SEAT_DECK,
     SHARED_CAP,
+    STASIS_CARD,
     STATE_SIZE,
     STOCK,
     SUMMON_COLOUR,
@@ -127,6 +128,7 @@ def blank_state(s):
         s[FROZEN + p] = -1
         s[GATEWAY + p] = -1
         s[PENDING + p] = -1
+        s[STASIS_CARD + p] = -1
         for k in range(HAND_CAP):
             s[HAND + p * HAND_CAP + k] = -1
 

@@ -12,8 +12,9 @@ make summonable (duel rules: no borrowed or improvised pieces, stock left after 
 """
 
 from core.constants import COMMON, LEGENDARY
+from core.detached import detached_summonable
 from core.jit import njit
-from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT
+from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, SUMMON_COLOUR, VOID_CELLS
 from core.patterns import (
     anchor_squares,
     count_own,
@@ -21,6 +22,7 @@ from core.patterns import (
     pattern_fits,
     summon_stock_ok,
 )
+from core.void_summon import void_summonable
 
 WITNESS = 128  # a witness is orientation * WITNESS + target square
 
@@ -47,7 +49,12 @@ def _square_at(sq, dr, dc):
 
 @njit(cache=True, _nrt=False)
 def slot_summonable(s, T, me, card, anchors, n_anchors, own_pool, own_leg):
-    """Does ``find_summons`` list at least one summon of ``card`` for colour ``me``?"""
+    """Does ``find_summons`` list at least one summon of ``card`` for colour ``me``? (A
+    detached pattern, and void cells, ask their own searches, as the turn loop does.)"""
+    if T.card_det_n[card] > 0:
+        return detached_summonable(s, T, me, card)
+    if s[VOID_CELLS] > 0 and s[SUMMON_COLOUR] < 0:
+        return void_summonable(s, T, me, card)
     return summon_witness(s, T, me, card, anchors, n_anchors, own_pool, own_leg) >= 0
 
 

@@ -61,6 +61,14 @@ TABLE_FIELDS = (
     "task_args",  # int16[24, 4]: criterion arguments
     # expansions
     "deck_gateway",  # int8[D]: 1 if the deck's beings may become the Gateway (Nethervoid)
+    "card_has_warp",  # int8[C]: 1 if the being has a warp program (card_eff2_*, Etherweave)
+    "card_no_copy",  # int8[C]: 1 if the warp may not be copied nor the pending card touched
+    "card_deck_pos",  # int8[C]: position of a being in its deck file (0..17), -1 otherwise
+    # ether-b: detached patterns (summon-on = "empty-colourless", Time Traveler): orientation
+    # rows [start, start + n) with cells relative to the first cell; such a card has
+    # card_or_n = 0, so the plain searches never list it
+    "card_det_start",  # int32[C]
+    "card_det_n",  # int32[C]: 0 for every card with a target square
 )
 
 

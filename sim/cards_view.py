@@ -102,7 +102,8 @@ def show_card(content: Content, card_id: str) -> str:
         lines.append(f"lower: {c.texts[1]}")
         lines += ["  " + describe_row(r) for r in T.ops[T.card_eff2_start[i] : T.card_eff2_end[i]]]
         return "\n".join(lines)
-    lines.append(f"rank: {K.RANK_NAMES[c.rank]}; {int(T.card_or_n[i])} distinct orientation(s)")
+    n_or = int(T.card_or_n[i]) + int(T.card_det_n[i])  # a detached pattern has its own rows
+    lines.append(f"rank: {K.RANK_NAMES[c.rank]}; {n_or} distinct orientation(s)")
     lines.append("pattern (row 0 = north; any rotation or mirror image may be used):")
     lines += ["  " + row for row in c.pattern]
     lines.append("pattern symbols:")
@@ -116,4 +117,9 @@ def show_card(content: Content, card_id: str) -> str:
     if c.has_frozen:
         lines.append("frozen (stored after the effect; thawed later at no action cost):")
         lines += ["  " + describe_row(r) for r in T.ops[T.card_eff2_start[i] : T.card_eff2_end[i]]]
+    if c.has_warp:
+        lines.append("warp (played from the hand at no action cost; the card stays pending):")
+        lines += ["  " + describe_row(r) for r in T.ops[T.card_eff2_start[i] : T.card_eff2_end[i]]]
+    if c.detached:
+        lines.append("summoned on any empty colourless square (the pattern may stand anywhere)")
     return "\n".join(lines)

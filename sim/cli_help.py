@@ -23,7 +23,9 @@ def _decks() -> list:
     lines = ["decks (--decks, one per seat; kalarite cards lists their cards):"]
     for d in content.decks:
         n = sum(1 for c in content.cards if c.deck == d)
-        lines.append(f"  {d:18s} {n} beings")
+        missing = len(content.missing_effects([d]))
+        note = f" ({missing} not implemented yet: not dealt)" if missing else ""
+        lines.append(f"  {d:18s} {n} beings{note}")
     return lines
 
 

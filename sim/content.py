@@ -14,10 +14,19 @@ import numpy as np
 
 from core import constants as K
 from core.geometry import build_geometry
-from core.ops import I_OP, I_REGION, I_REGION2, I_WIDTH, OP_SHOOT, R_BEING_RELATIVE
+from core.ops import (
+    D_DISTANCE_2,
+    I_DEST,
+    I_OP,
+    I_REGION,
+    I_REGION2,
+    I_WIDTH,
+    OP_SHOOT,
+    R_BEING_RELATIVE,
+)
 from core.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
 from core.tables import Tables
-from sim.ops_compile import OpError, compile_ops
+from sim.ops_compile import OpError, check_card_programs, compile_ops
 from sim.tasks_content import load_tasks
 
 DATA_DIR = pathlib.Path(__file__).parent / "data"
@@ -45,6 +54,9 @@ class Card:
     effect: np.ndarray | None = None
     effect2: np.ndarray | None = None  # flares: lower half; beings: the frozen program
     has_frozen: bool = False
+    has_warp: bool = False  # beings: effect2 is the warp program (Etherweave)
+    no_copy: bool = False  # the warp cannot be copied; while pending it cannot be touched
+    detached: bool = False  # summon-on = "empty-colourless": no target square in the pattern
     flare_x: int = 0
     flare_y: int = 0
     label: str = ""
@@ -100,8 +112,14 @@ def _err(path, card, msg):
     return ContentError(f"{path.name}: card {card!r}: {msg}")
 
 
-def parse_pattern(rows, path, cid):
-    """Rows of tokens -> (cells relative to the target, target requirement, marks)."""
+DETACHED = "empty-colourless"  # card key summon-on: the being enters any empty colourless square
+
+
+def parse_pattern(rows, path, cid, detached=False):
+    """Rows of tokens -> (cells relative to the target, target requirement, marks).
+
+    A detached pattern (card key ``summon-on``, Time Traveler) has no target square: its
+    cells are returned relative to the first cell."""
     if not isinstance(rows, list) or not rows:
         raise _err(path, cid, "pattern must be a non-empty list of rows")
     grid = [r.split() for r in rows]
@@ -128,6 +146,14 @@ def parse_pattern(rows, path, cid):
                 target, req = (r, c), rank
             elif rank:
                 cells.append((r, c, rank))
+    if detached:
+        if target is not None:
+            raise _err(path, cid, "a pattern with summon-on has no target square '@'")
+        if not cells:
+            raise _err(path, cid, "pattern needs at least one of your pieces")
+        if marks:
+            raise _err(path, cid, "a pattern with summon-on has no marks or arrows")
+        target = cells[0][:2]
     if target is None:
         raise _err(path, cid, "pattern has no target square '@'")
     tr, tc = target
@@ -148,9 +174,9 @@ def _load_toml(path):
         raise ContentError(f"{path.name}: not valid TOML: {e}") from None
 
 
-def _effect(d, key, path, cid):
+def _effect(d, key, path, cid, card_ids=()):
     try:
-        return compile_ops(d[key])
+        return compile_ops(d[key], card_ids)
     except OpError as e:
         raise _err(path, cid, f"{key}: {e}") from None
 
@@ -164,6 +190,7 @@ def load_deck_file(path):
         raise ContentError(f"{path.name}: 'gateway' must be true or false")
     cards = []
     seen = set()
+    card_ids = [d.get("id", "?") for d in data.get("card", [])]
     for d in data.get("card", []):
         cid = d.get("id", "?")
         for key in ("id", "name", "rank", "pattern", "description"):
@@ -177,7 +204,8 @@ def load_deck_file(path):
         rank = RANKS[d["rank"]]
         if (deck == LEGEND_DECK) != (rank == K.LEGENDARY):
             raise _err(path, cid, "legends are exactly the legendary cards")
-        parse_pattern(d["pattern"], path, cid)
+        detached = _summon_on(d, path, cid)
+        parse_pattern(d["pattern"], path, cid, detached)
         card = Card(
             id=f"{deck}/{cid}",
             name=d["name"],
@@ -186,28 +214,76 @@ def load_deck_file(path):
             rank=rank,
             description=d["description"],
             pattern=list(d["pattern"]),
+            detached=detached,
         )
         if "effect" in d:
-            card.effect = _effect(d, "effect", path, cid)
+            card.effect = _effect(d, "effect", path, cid, card_ids)
             card.has_effect = True
         if "frozen" in d:
             if card.kind != K.CK_BEING:
                 raise _err(path, cid, "only a deck's beings can have a frozen program")
             card.effect2 = _effect(d, "frozen", path, cid)
-            _check_frozen(card.effect2, path, cid)
+            _check_frozen(card.effect2, path, cid, "frozen")
             card.has_frozen = True
+        if "warp" in d:
+            if card.kind != K.CK_BEING or card.has_frozen:
+                raise _err(path, cid, "only a deck's beings without a frozen program can warp")
+            card.effect2 = _effect(d, "warp", path, cid)
+            _check_frozen(card.effect2, path, cid, "warp")
+            card.has_warp = True
+        if "no-copy" in d:
+            if d["no-copy"] is not True or not card.has_warp:
+                raise _err(path, cid, "no-copy = true needs a warp program")
+            card.no_copy = True
+        _check_programs(card, d, path, cid)
         cards.append(card)
     if deck != LEGEND_DECK and len(cards) != DECK_SIZE:
         raise ContentError(f"{path.name}: a deck has {DECK_SIZE} cards, found {len(cards)}")
     return deck, cards
 
 
-def _check_frozen(rows, path, cid):
-    """A frozen program runs with no being and no pattern: refuse what is measured from
-    them (regions near the being, marks, arrows, shots)."""
+def _summon_on(d, path, cid):
+    """The card key ``summon-on``: only "empty-colourless" (a detached pattern) exists."""
+    if "summon-on" not in d:
+        return False
+    if d["summon-on"] != DETACHED:
+        raise _err(path, cid, f"summon-on must be {DETACHED!r}")
+    return True
+
+
+def _check_programs(card, d, path, cid):
+    """The ops tied to their card (copy-warp, capture, release) stand where they may."""
+    key2 = "warp" if card.has_warp else "frozen"
+    try:
+        check_card_programs({"effect": card.effect, key2: card.effect2}, card.no_copy)
+    except OpError as e:
+        raise _err(path, cid, str(e)) from None
+
+
+def detached_orientations(cells):
+    """Distinct orientations of a detached pattern, each moved so that its first cell (the
+    search's anchor) is at (0, 0): images that differ only by a shift are one orientation."""
+    seen, out = set(), []
+    for sym, oc, _ in compile_orientations(cells, 0, []):
+        r0, c0 = oc[0][0], oc[0][1]
+        oc = [(r - r0, c - c0, k) for r, c, k in oc]
+        key = tuple(sorted(oc))
+        if key not in seen:
+            seen.add(key)
+            out.append((sym, oc, []))
+    return out
+
+
+def _check_frozen(rows, path, cid, key):
+    """A frozen or warp program runs with no being and no pattern: refuse what is measured
+    from them (regions near the being, marks, arrows, shots, the distance-2 destination)."""
     for row in rows:
-        if row[I_OP] == OP_SHOOT or (row[I_REGION] | row[I_REGION2]) & R_BEING_RELATIVE:
-            raise _err(path, cid, "frozen: a frozen program has no being to measure from")
+        if (
+            row[I_OP] == OP_SHOOT
+            or (row[I_REGION] | row[I_REGION2]) & R_BEING_RELATIVE
+            or row[I_DEST] & D_DISTANCE_2
+        ):
+            raise _err(path, cid, f"{key}: a {key} program has no being to measure from")
 
 
 def load_flares(path):
@@ -234,6 +310,11 @@ def load_flares(path):
                 texts=(d.get("upper_text", ""), d.get("lower_text", "")),
             )
         )
+    for c in cards:
+        try:
+            check_card_programs({"upper": c.effect, "lower": c.effect2})
+        except OpError as e:
+            raise _err(path, c.id.split("/")[-1], str(e)) from None
     if len(cards) != 12:
         raise ContentError(f"{path.name}: expected 12 flares, found {len(cards)}")
     return cards
@@ -313,17 +394,27 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
     rank = np.array([c.rank for c in cards], np.int8)
     has_eff = np.array([int(c.has_effect) for c in cards], np.int8)
     has_frozen = np.array([int(c.has_frozen) for c in cards], np.int8)
+    has_warp = np.array([int(c.has_warp) for c in cards], np.int8)
+    no_copy = np.array([int(c.no_copy) for c in cards], np.int8)
+    deck_pos = np.full(C, -1, np.int8)
     or_start = np.zeros(C, np.int32)
     or_n = np.zeros(C, np.int32)
+    det_start = np.zeros(C, np.int32)
+    det_n = np.zeros(C, np.int32)
     orients = []
     path = data_dir / "cards"
     for i, c in enumerate(cards):
         if c.kind == K.CK_FLARE:
             continue
-        cells, req, marks = parse_pattern(c.pattern, path, c.id)
-        ors = compile_orientations(cells, req, marks)
-        or_start[i] = len(orients)
-        or_n[i] = len(ors)
+        cells, req, marks = parse_pattern(c.pattern, path, c.id, c.detached)
+        if c.detached:  # rows of their own: the plain searches never see them
+            ors = detached_orientations(cells)
+            det_start[i] = len(orients)
+            det_n[i] = len(ors)
+        else:
+            ors = compile_orientations(cells, req, marks)
+            or_start[i] = len(orients)
+            or_n[i] = len(ors)
         orients.extend((i, req, sym, oc, om) for sym, oc, om in ors)
     O_ = len(orients)
     or_card = np.zeros(O_, np.int32)
@@ -363,6 +454,7 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
     for d, name in enumerate(decks):
         ids = [i for i, c in enumerate(cards) if c.deck == name]
         deck_cards[d, : len(ids)] = ids
+        deck_pos[ids] = np.arange(len(ids))
     return Tables(
         sq_color=geo["sq_color"],
         sq_central=geo["sq_central"],
@@ -406,4 +498,9 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         task_type=tasks["task_type"],
         task_args=tasks["task_args"],
         deck_gateway=np.zeros(len(decks), np.int8),  # set by load_content from the deck files
+        card_has_warp=has_warp,
+        card_no_copy=no_copy,
+        card_deck_pos=deck_pos,
+        card_det_start=det_start,
+        card_det_n=det_n,
     )

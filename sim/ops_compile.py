@@ -21,7 +21,9 @@ RANK_SETS = {
 SINGLE_RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
 OP_CODES = {name: code for code, name in enumerate(O.OP_NAMES)}
 PREDICATES = {name: 1 << bit for bit, name in enumerate(O.PREDICATE_NAMES) if name != "choice"}
-PREDICATES2 = {name: 1 << bit for bit, name in enumerate(O.PREDICATE2_NAMES)}  # -> I_COND2
+PREDICATES2 = {  # -> I_COND2 (in-discard has its own key: it names a card)
+    name: 1 << bit for bit, name in enumerate(O.PREDICATE2_NAMES) if name != "in-discard"
+}
 WHO = {name: code for code, name in enumerate(O.WHO_NAMES)}
 REGIONS = {name: 1 << bit for bit, name in enumerate(O.REGION_NAMES)}
 EXCLUDES = {name: 1 << bit for bit, name in enumerate(O.EXCLUDE_NAMES)}
@@ -36,6 +38,8 @@ FLAG_KEYS = {
     "last-direction": O.F_LAST_DIR,
     "count-twice": O.F_COUNT_TWICE,
     "remove-from-game": O.F_REMOVE,
+    "with-same-rank": O.F_WITH_SAME_RANK,
+    "linked-opposite": O.F_LINKED_OPPOSITE,
 }
 
 SELECTOR = {
@@ -44,7 +48,7 @@ SELECTOR = {
 OP_KEYS = {
     "place": {"rank", "who", "region", "except", "distance"},
     "gain-action": {"count"},
-    "move": SELECTOR | {"move", "kind", "dest", "no-count", "stop-at-legend"},
+    "move": SELECTOR | {"move", "kind", "dest", "no-count", "stop-at-legend", "linked-opposite"},
     "upgrade": SELECTOR,
     "downgrade": SELECTOR,
     "destroy": SELECTOR | {"no-count", "count-twice", "remove-from-game"},
@@ -56,7 +60,7 @@ OP_KEYS = {
     "gain-turn": set(),
     "borrow-enemy": set(),
     "draw-extra": {"beings", "legends"},
-    "card-to-top": set(),
+    "card-to-top": {"top-only"},
     "choose": {"of"},
     "mirror-place": {"ranks"},
     "card-to-frozen": set(),
@@ -67,8 +71,21 @@ OP_KEYS = {
     "lose-action": set(),
     "card-to-bottom": set(),
     "possess": set(),
+    "select-square": {"region", "and-region", "except"},
+    "discard-legend-cards": set(),
+    "swap": SELECTOR | {"with-who", "with-ranks", "with-same-rank"},
+    "discard-pending": set(),
+    "return-pending": set(),
+    "discard-hand-card": set(),
+    "extra-count": set(),
+    "copy-warp": {"from"},
+    "opposed-pair": {"region", "and-region", "except"},
+    "capture": SELECTOR,
+    "release": {"region", "and-region"},
+    "void-summon": {"count"},
 }
-COMMON_KEYS = {"op", "if", "optional"}
+COPY_FROM = {"pending": O.CW_FROM_PENDING, "discard": O.CW_FROM_DISCARD}
+COMMON_KEYS = {"op", "if", "optional", "in-discard"}
 
 
 class OpError(ValueError):
@@ -97,13 +114,14 @@ def _int(d, key, lo, hi, default):
     return v
 
 
-def compile_ops(op_list) -> np.ndarray:
-    """Rows for a list of op tables (a choose block expands into 1 + alternatives rows)."""
+def compile_ops(op_list, card_ids=()) -> np.ndarray:
+    """Rows for a list of op tables (a choose block expands into 1 + alternatives rows).
+    ``card_ids``: the ids of the deck's cards in file order (for ``in-discard``)."""
     if not isinstance(op_list, list):
         raise OpError("an effect must be a list of op tables")
     rows = []
     for d in op_list:
-        rows.extend(_compile_one(d, nested=False))
+        rows.extend(_compile_one(d, nested=False, card_ids=card_ids))
     return np.array(rows, np.int32).reshape(-1, O.I_WIDTH)
 
 
@@ -119,7 +137,19 @@ def _condition(value, row):
             row[O.I_COND] |= _lookup(PREDICATES | PREDICATES2, name, "condition")
 
 
-def _compile_one(d, nested):
+def _in_discard(d, row, card_ids):
+    """Key in-discard = "card-id": only if that card of your deck is in your discard pile
+    (its deck position goes to I_CHOICE, so it cannot be combined with choice-N)."""
+    cid = d["in-discard"]
+    if cid not in card_ids:
+        raise OpError(f"in-discard: {cid!r} is not a card of this deck")
+    if row[O.I_COND] & O.P_CHOICE:
+        raise OpError("in-discard cannot be combined with a choice-N condition")
+    row[O.I_COND2] |= O.P2_IN_DISCARD
+    row[O.I_CHOICE] = list(card_ids).index(cid)
+
+
+def _compile_one(d, nested, card_ids=()):
     if not isinstance(d, dict) or "op" not in d:
         raise OpError("each op must be a table with an 'op' key")
     name = d["op"]
@@ -131,6 +161,8 @@ def _compile_one(d, nested):
     row[O.I_OP] = code
     if "if" in d:
         _condition(d["if"], row)
+    if "in-discard" in d:
+        _in_discard(d, row, card_ids)
     optional = d.get("optional", False)
     if not isinstance(optional, bool):
         raise OpError("optional must be true or false")
@@ -207,6 +239,26 @@ def _params(name, d, row):
         row[O.I_DIST] = _int(d, "range", 0, 8, 0)
     elif name == "pick":
         row[O.I_PARAM] = _int(d, "options", 2, 4, 2)
+    elif name == "swap":
+        who = _lookup(WHO, d.get("with-who", "any"), "owner")
+        if who not in (O.W_ANY, O.W_SELF, O.W_ENEMY):
+            raise OpError("with-who must be any, own or enemy")
+        row[O.I_PARAM] = who
+        row[O.I_PARAM2] = _mask(RANK_SETS, d.get("with-ranks", "any"), "rank set")
+    elif name == "copy-warp":
+        if "from" not in d:
+            raise OpError("copy-warp needs from = 'pending' or 'discard'")
+        row[O.I_PARAM] = _lookup(COPY_FROM, d["from"], "copy-warp source")
+    elif name == "release" and row[O.I_OPTIONAL]:
+        raise OpError("release is compulsory: the held piece must come back (no optional)")
+    elif name == "void-summon":
+        row[O.I_PARAM] = _int(d, "count", 1, 3, 2)
+    elif name == "card-to-top" and "top-only" in d:
+        if d["top-only"] is not True:
+            raise OpError("top-only must be true (or left out)")
+        if d.get("optional", False):
+            raise OpError("card-to-top with top-only has no choice: it cannot be optional")
+        row[O.I_PARAM] = 1
     elif name == "draw-extra":
         row[O.I_PARAM] = _int(d, "beings", 0, 3, 0)
         row[O.I_PARAM2] = _int(d, "legends", 0, 3, 0)
@@ -242,6 +294,7 @@ def describe_row(row) -> str:
         "convert",
         "place",
         "become-gateway",
+        "capture",
     ):
         ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
         if op == "place":
@@ -264,8 +317,10 @@ def describe_row(row) -> str:
         )
         if row[O.I_DEST]:
             parts.append(f"onto {_names(DESTS, row[O.I_DEST])}")
-    if op == "gain-action":
+    if op in ("gain-action", "void-summon"):
         parts.append(str(row[O.I_PARAM]))
+    if op == "card-to-top" and row[O.I_PARAM] == 1:
+        parts.append("top-only")
     if op == "shoot":
         ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
         parts.append(
@@ -273,6 +328,27 @@ def describe_row(row) -> str:
         )
     if row[O.I_FLAGS]:
         parts.append(" ".join(k for k, v in FLAG_KEYS.items() if row[O.I_FLAGS] & v))
+    if op == "copy-warp":
+        parts.append(f"from {next(k for k, v in COPY_FROM.items() if v == row[O.I_PARAM])}")
+    if op in ("opposed-pair", "release", "select-square") and row[O.I_REGION]:
+        parts.append(f"in {_names(REGIONS, row[O.I_REGION])}")
     if op == "choose":
         parts.append(f"one of the next {row[O.I_ALTS]}")
     return " ".join(parts)
+
+
+def check_card_programs(programs, no_copy=False):
+    """Where the ops tied to their card may stand; ``programs``: {key: rows} of one card
+    (keys effect, warp, frozen, upper, lower). copy-warp only in an effect (a warp never
+    copies, so copies cannot recurse); capture only in the warp of a no-copy card (the piece
+    is held on that card, which stays pending and untouchable until it is summoned); release
+    only in the effect of a card whose warp captures."""
+    used = {k: {int(r[O.I_OP]) for r in rows} for k, rows in programs.items() if rows is not None}
+    for key, ops in used.items():
+        if O.OP_COPY_WARP in ops and key != "effect":
+            raise OpError(f"{key}: copy-warp may stand only in a being's effect")
+        if O.OP_CAPTURE in ops and not (key == "warp" and no_copy):
+            raise OpError(f"{key}: capture may stand only in the warp of a no-copy card")
+        captures = O.OP_CAPTURE in used.get("warp", ())
+        if O.OP_RELEASE in ops and not (key == "effect" and captures):
+            raise OpError(f"{key}: release may stand only in the effect of a card that captures")

@@ -32,9 +32,12 @@ from core.layout import (
     LSTOCK,
     MODE,
     N_PLAYERS,
+    PENDING,
     PHASE,
     POOL_TOTAL,
     SEAT_DECK,
+    STASIS,
+    STASIS_CARD,
     STATE_SIZE,
     STOCK,
     SUMMON_COLOUR,
@@ -43,13 +46,16 @@ from core.layout import (
     SUMMONED_RED,
     TURN_CAP,
     TURN_NO,
+    VOID_CELLS,
+    WARP_OPEN,
 )
 from core.modes import has_tasks, n_colours
+from core.ops import I_OP, OP_CAPTURE
 from core.patterns import pattern_squares
 from core.setup import blank_state, legendary_pool, pool_size
 from core.tasks import task_holds
 from sim.content import ContentError
-from sim.render import board_from_lines
+from sim.render import board_from_lines, piece_token
 from sim.single_game import seat_colours
 
 MODES = {name: i for i, name in enumerate(K.MODE_NAMES)}
@@ -158,6 +164,14 @@ def position_from_dict(data, content, path="position"):
             if T.card_deck[card] != deck or T.card_has_frozen[card] == 0:
                 raise PositionError(f"{where}: frozen {fid} is not a frozen card of its deck")
             s[FROZEN + p] = card
+        if "pending" in seat:  # Etherweave: this seat's pending being (a warp card in hand)
+            pid = seat["pending"]
+            card = _content(content.card_index, pid, where)
+            if T.card_has_warp[card] == 0 or pid not in hand:
+                raise PositionError(f"{where}: pending {pid} is not a warp card in this hand")
+            s[PENDING + p] = card
+        if "stasis" in seat:  # Etherweave: the piece held on this seat's pending card
+            _stasis(s, content, seat, p, ncol, where)
         if "gateway" in seat:  # the square of this seat's Nethervoid Gateway
             s[GATEWAY + p] = _gateway_square(s, T, seat["gateway"], p, deck, where)
         if K.MODE_NAMES[mode] == "melee":
@@ -171,6 +185,28 @@ def position_from_dict(data, content, path="position"):
             raise PositionError(f"{where}: improvised is a melee rule")
     _turn_counters(s, T, data.get("turn", {}), int(s[COLOUR + to_move]), path)
     return s
+
+
+def _stasis(s, content, seat, p, ncol, where):
+    """A piece token (c1, h0, l2...) held in stasis on the seat's pending card, which must be
+    a card whose warp captures; the piece comes out of its owner's stock."""
+    tok = seat["stasis"]
+    card = int(s[PENDING + p])
+    if card < 0 or not _captures(content.cards[card].effect2):
+        raise PositionError(f"{where}: stasis needs a pending card whose warp captures a piece")
+    if not (isinstance(tok, str) and len(tok) == 2 and tok[0] in "chl" and tok[1].isdigit()):
+        raise PositionError(f"{where}: stasis must be a piece token such as 'h1'")
+    rank, owner = K.RANK_LETTERS.index(tok[0]), int(tok[1])
+    stock = (LSTOCK if rank == K.LEGENDARY else STOCK) + owner
+    if owner >= ncol or s[stock] <= 0:
+        raise PositionError(f"{where}: stasis {tok}: no such piece left in its owner's stock")
+    s[stock] -= 1
+    s[STASIS + p] = owner * 4 + rank
+    s[STASIS_CARD + p] = card
+
+
+def _captures(rows):
+    return rows is not None and any(int(r[I_OP]) == OP_CAPTURE for r in rows)
 
 
 def _gateway_square(s, T, value, seat, deck, where):
@@ -199,6 +235,14 @@ def _turn_counters(s, T, turn, mover, path):
     ):
         raise PositionError(f"{path}: [turn] possessed must be an enemy colour")
     s[SUMMON_COLOUR] = possessed
+    voids = turn.get("void-cells", 0)  # Void Summoner: empty squares the next summon may use
+    if type(voids) is not int or not 0 <= voids <= 3:
+        raise PositionError(f"{path}: [turn] void-cells must be an integer in 0..3")
+    s[VOID_CELLS] = voids
+    first_round = turn.get("first-round", False)  # Etherweave: no warp in the first round
+    if not isinstance(first_round, bool):
+        raise PositionError(f"{path}: [turn] first-round must be true or false")
+    s[WARP_OPEN] = 0 if first_round else 1
     destroyed = turn.get("destroyed", {})
     if not isinstance(destroyed, dict):
         raise PositionError(f"{path}: [turn] destroyed must be a table of counts")
@@ -249,8 +293,14 @@ def legal_moves(s, content) -> dict:
     out = {"to_move": seat, "place": [], "summons": [], "discard": [], "flares": []}
     if s[GATEWAY + seat] >= 0:  # Nethervoid: the seat's Gateway square
         out["gateway"] = [int(s[GATEWAY + seat]) // 9, int(s[GATEWAY + seat]) % 9]
+    if s[PENDING + seat] >= 0:  # Etherweave: the seat's pending being
+        out["pending"] = content.cards[int(s[PENDING + seat])].id
+    if s[STASIS + seat] != 0:  # the piece held in stasis on it
+        out["stasis"] = piece_token(int(s[STASIS + seat]))
     if s[SUMMON_COLOUR] >= 0:  # Possessed Summoner: summons use this colour's pieces
         out["possessed_colour"] = int(s[SUMMON_COLOUR])
+    if s[VOID_CELLS] > 0:  # Void Summoner: empty squares the next summon may count as yours
+        out["void_cells"] = int(s[VOID_CELLS])
     scratch = np.zeros(16, np.int64)
     for kind, a, b, c in opts[:n].tolist():
         if kind == K.OPT_PLACE:
@@ -260,6 +310,9 @@ def legal_moves(s, content) -> dict:
             m = pattern_squares(T, b, c, scratch)
             sym = int(T.or_sym[b])
             extra = {"improvised_colour": (a >> 4) - 1} if a >> 4 else {}
+            if T.card_det_n[card] > 0:  # a detached pattern: it stands somewhere; no cells
+                extra["detached"] = True
+                m = 0
             out["summons"].append(
                 {
                     **extra,
@@ -290,6 +343,9 @@ def legal_moves(s, content) -> dict:
             out["pass_to_teammate"] = True
         elif kind == K.OPT_THAW:
             out["thaw"] = content.cards[int(s[FROZEN + seat])].id
+        elif kind == K.OPT_WARP:
+            card = int(s[HAND + seat * HAND_CAP + a])
+            out.setdefault("warps", []).append(content.cards[card].id)
     if has_tasks(int(s[MODE])):
         out["claimable_tasks"] = [
             content.task_names[t] for t in range(len(content.task_names)) if task_holds(s, T, t, me)

@@ -99,7 +99,10 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
     if kind == K.EV_PICKUP:
         return f"{who} picks up {piece_token(b)} from {square_name(a)} (out of stock)"
     if kind == K.EV_SCORE:
-        reason = ("task", "destruction", "legend summoned", "flare played against")[b]
+        reason = (
+            "task", "destruction", "legend summoned", "flare played against",
+            "causality penalty: a pending being at the end",
+        )[b]  # fmt: skip
         if team:
             return f"team {seat} scores {a} ({reason})"
         if mode == "melee":
@@ -133,6 +136,8 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
     if kind == K.EV_GATEWAY:
         return f"{who}'s Gateway is now {piece_token(b)} on {square_name(a)}"
     if kind == K.EV_GATEWAY_LOST:
+        if a < 0:
+            return f"{who}'s Gateway, held in stasis, is gone (its piece went back to stock)"
         return f"{who}'s Gateway on {square_name(a)} is gone"
     if kind == K.EV_LOSE_OWN_ACTION:
         return f"{who} spends an action doing nothing ({a} left)"
@@ -140,6 +145,34 @@ def event_text(row, content, mode: str = "high-form") -> str | None:
         return f"{who} puts {cards[a].name} under its deck"
     if kind == K.EV_POSSESS:
         return f"{who}'s next summon this turn uses colour {a}'s pieces"
+    if kind == K.EV_WARP:
+        return f"{who} plays the warp effect of {cards[a].name} (now its pending being)"
+    if kind == K.EV_SWAP:
+        return f"{who} swaps the pieces on {square_name(a)} and {square_name(b)}"
+    if kind == K.EV_DISCARD_PENDING:
+        return f"{who} discards its pending being {cards[a].name}"
+    if kind == K.EV_RETURN_PENDING:
+        return f"{who}'s {cards[a].name} is no longer pending (back in hand)"
+    if kind == K.EV_EFFECT_DISCARD:
+        return f"{who} discards {cards[a].name} from its hand (effect)"
+    if kind == K.EV_VOID_SUMMON:
+        return f"{who}'s next summon this turn may count {a} empty square(s) as its commons"
+    if kind == K.EV_TOP_CARD_TO_DECK:
+        return f"{who} puts {cards[a].name} from its discard pile on top of its deck"
+    if kind == K.EV_EXTRA_COUNT:
+        return f"{who}: each piece destroyed this turn counts {a} more"
+    if kind == K.EV_COPY_WARP:
+        return f"{who}'s {cards[b].name} copies the warp effect of {cards[a].name}"
+    if kind == K.EV_CAPTURE:
+        return f"{who} takes {piece_token(b)} from {square_name(a)} into stasis"
+    if kind == K.EV_RELEASE:
+        return f"{piece_token(b)} comes back from stasis onto {square_name(a)}"
+    if kind == K.EV_STASIS_BACK:
+        return f"{piece_token(a)} held in stasis cannot come back: it returns to its stock"
+    if kind == K.EV_DISCARD_LEGEND:
+        return f"{who} discards {cards[a].name} (effect)"
+    if kind == K.EV_SELECT_SQUARE:
+        return f"{who} chooses the empty square {square_name(a)}"
     if kind == K.EV_LEGEND_SUMMONED:
         return f"{who} counts as summoning a legend on {square_name(a)}"
     if kind == K.EV_CARD_TO_FROZEN:

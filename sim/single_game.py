@@ -186,11 +186,23 @@ def _follow_gateways(gateways, kind, seat, a, b):
         for p, q in gateways.items():
             if q == a:
                 gateways[p] = b
+    elif kind == K.EV_SWAP:
+        for p, q in gateways.items():
+            gateways[p] = b if q == a else a if q == b else q
+    elif kind == K.EV_CAPTURE:  # the Gateway goes into stasis with its piece (-2 - holder)
+        for p, q in gateways.items():
+            if q == a:
+                gateways[p] = -2 - seat
+    elif kind == K.EV_RELEASE:
+        for p, q in gateways.items():
+            if q == -2 - seat:
+                gateways[p] = a
 
 
 def _gateway_text(gateways) -> str:
     return "gateway: " + ", ".join(
-        f"seat {p} on [{q // 9},{q % 9}]" for p, q in sorted(gateways.items())
+        f"seat {p} on [{q // 9},{q % 9}]" if q >= 0 else f"seat {p} held in stasis"
+        for p, q in sorted(gateways.items())
     )
 
 

@@ -27,8 +27,10 @@ Spec keys (TOML, top level)::
 A policy is a player spec of ``sim.players`` (``random``, ``greedy``, ``mc:playouts=32``...);
 in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``).
 
-``decks = "all"`` (or a list of names) means every pairing of those decks including mirror
-matches: unordered pairs when both seats use the same policy (the first player alternates, so
+``decks = "all"`` (every deck the engine deals: a deck with a card whose effect is not built
+yet only with ``beings_without_effects``; or a list of names) means every pairing of those
+decks including
+mirror matches: unordered pairs when both seats use the same policy (the first player alternates, so
 A-vs-B and B-vs-A are the same experiment), ordered pairs when the seat policies differ.
 Modes with more seats get their deck lists from the same names: melee every multiset of 3
 (``melee_players``: 3 and/or 4) decks; four seats (team play, 4-player melee) every pair of
@@ -312,6 +314,14 @@ def _melee_players(value, where):
     return sorted(set(vals))
 
 
+def dealable_decks(content, beings_without_effects: bool) -> list:
+    """What ``decks = "all"`` means: every deck the engine deals. A deck still missing a
+    card's effect (a deck being built) joins only with beings_without_effects."""
+    if beings_without_effects:
+        return list(content.decks)
+    return [d for d in content.decks if not content.missing_effects([d])]
+
+
 def _deck_lists(value, policies, modes, melee_players, all_decks, where):
     """Seat lists of the study, in a stable order."""
     if value == "all":
@@ -409,7 +419,9 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
 
     modes = _dedupe(modes)
     study = Study(
-        decks=_deck_lists(data["decks"], policy_lists, modes, melee_players, content.decks, where),
+        decks=_deck_lists(
+            data["decks"], policy_lists, modes, melee_players, dealable_decks(content, bwe), where
+        ),
         modes=modes,
         policies=policy_lists,
         games=games,

@@ -53,6 +53,11 @@ _EMPTY = {
     "legend_cards": (np.int32, (0,)),
     "flare_cards": (np.int32, (0,)),
     "deck_gateway": (np.int8, (0,)),
+    "card_has_warp": (np.int8, (0,)),
+    "card_no_copy": (np.int8, (0,)),
+    "card_deck_pos": (np.int8, (0,)),
+    "card_det_start": (np.int32, (0,)),
+    "card_det_n": (np.int32, (0,)),
 }
 
 

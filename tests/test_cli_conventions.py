@@ -67,7 +67,9 @@ def test_every_subcommand_help(capsys, name):
     lists = LISTS.get(name, ())
     if "decks" in lists:
         for d in CONTENT.decks:
-            assert re.search(rf"^  {d}\s+18 beings$", text, re.M)
+            missing = len(CONTENT.missing_effects([d]))  # a deck being built says so
+            tail = rf" \({missing} not implemented yet: not dealt\)" if missing else ""
+            assert re.search(rf"^  {d}\s+18 beings{tail}$", text, re.M)
     if "modes" in lists:
         assert "modes (--mode):" in text and "team-deathmatch" in text
     if "players" in lists:

@@ -93,12 +93,32 @@ CONFIGS = {
         seed=2,
         policies=("random",) * 4,
     ),
+    # Etherweave: warps and the pending being's penalty, swaps, copied warps, a piece taken
+    # into stasis and brought back, void cells, Time Traveler's card put back on the deck
+    "high-form_etherweave-sylvan_seed14": dict(
+        decks=["etherweave", "sylvan"], mode="high-form", seed=14
+    ),
+    "deathmatch_imperial-etherweave_seed13": dict(
+        decks=["imperial", "etherweave"], mode="deathmatch", seed=13
+    ),
+    "melee_etherweave-nethervoid-highland_seed19": dict(
+        decks=["etherweave", "nethervoid", "highland"],
+        mode="melee",
+        seed=19,
+        policies=("random",) * 3,
+    ),
+    "team-deathmatch_etherweave-everfrost-etherweave-everfrost_seed30": dict(
+        decks=["etherweave", "everfrost", "etherweave", "everfrost"],
+        mode="team-deathmatch",
+        seed=30,
+        policies=("random",) * 4,
+    ),
 }
 
 
 def game_log(name: str) -> str:
     content = load_content()
-    cfg = GameConfig(beings_without_effects=True, **CONFIGS[name])
+    cfg = GameConfig(**CONFIGS[name])
     s, events = play_logged(content, cfg)
     return format_game(content, cfg, s, events) + "\n"
 

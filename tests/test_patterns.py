@@ -41,7 +41,9 @@ from core.scoring import pieces_on_board
 from sim.content import parse_pattern
 
 REFERENCE_CARDS = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/cards.json"
-PATTERN_CARDS = [i for i, c in enumerate(CONTENT.cards) if c.kind != K.CK_FLARE]
+# cards with a target square (a detached pattern, Time Traveler, has its own search and tests:
+# tests/test_time_traveler.py)
+PATTERN_CARDS = [i for i, c in enumerate(CONTENT.cards) if c.kind != K.CK_FLARE and not c.detached]
 ONBOARD = [int(q) for q in T.onboard]
 
 

@@ -74,6 +74,10 @@ MODES = [
     ("deathmatch", ("nethervoid", "everfrost")),
     ("melee", ("highland", "nethervoid", "imperial", "nethervoid")),
     ("team-deathmatch", ("nethervoid", "imperial", "nethervoid", "sylvan")),
+    # Etherweave: warps, the pending being and its penalty, swaps (while the deck is being
+    # built, the beings not built yet play with no effect: the engine itself deals them)
+    ("deathmatch", ("etherweave", "imperial")),
+    ("melee", ("etherweave", "sylvan", "nethervoid")),
 ]
 MC = "mc:playouts=2:horizon=1:candidates=2"
 # the evaluation features that are off by default, on: the shortcut must get them right too
@@ -214,6 +218,7 @@ def _compare_values(T, states, w):
         ("team-high-form", ("imperial", "highland", "sylvan", "sylvan"), RICH),
         ("high-form", ("everfrost", "sylvan"), RICH),
         ("deathmatch", ("nethervoid", "highland"), RICH),
+        ("high-form", ("etherweave", "everfrost"), RICH),
     ],
 )
 def test_placement_shortcut_gives_the_plain_values(mode, decks, spec):
