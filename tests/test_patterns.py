@@ -413,7 +413,13 @@ def test_distinct_orientations_match_reference():
         assert T.card_or_n[i] == ref[cid(i)]["distinct_orientations"], cid(i)
         assert bool(T.or_target_req[T.card_or_start[i]]) == ref[cid(i)]["target_on_own_piece"]
         checked += 1
-    assert checked == len(PATTERN_CARDS) == 66 + 18 + 18  # the base game, Everfrost, Nethervoid
+    # the base game, Everfrost, Nethervoid, Etherweave (its Time Traveler is detached: below)
+    assert checked == len(PATTERN_CARDS) == 66 + 18 + 18 + 17
+    detached = [i for i, c in enumerate(CONTENT.cards) if c.detached]
+    assert [cid(i) for i in detached] == ["etherweave/time-traveler"]
+    for i in detached:  # no target square: its orientations are the pattern's shapes alone
+        assert T.card_or_n[i] == 0
+        assert T.card_det_n[i] == ref[cid(i)]["distinct_orientations"], cid(i)
 
 
 # --- (c) hand-made positions --------------------------------------------------------------------

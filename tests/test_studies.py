@@ -100,14 +100,13 @@ def test_example_spec_parses():
 
 
 def test_all_decks_and_policy_pairings():
-    same = study_from_dict({"decks": "all", "games": 1, "beings_without_effects": True}, CONTENT)
+    same = study_from_dict({"decks": "all", "games": 1}, CONTENT)  # no escape hatch needed
     n = len(CONTENT.decks)
+    assert n == 6 and "etherweave" in CONTENT.decks
     assert len(same.decks) == n * (n + 1) // 2
     assert same.modes == ["high-form"] and same.policies == [("random",)]
     assert [m.policies for m in same.matchups()] == [("random", "random")] * len(same.decks)
-    every = study_from_dict(
-        {"decks": "all", "games": 1, "modes": "all", "beings_without_effects": True}, CONTENT
-    )
+    every = study_from_dict({"decks": "all", "games": 1, "modes": "all"}, CONTENT)
     assert every.modes == list(K.MODE_NAMES)
     per_mode = {}
     for m in every.matchups():
