@@ -14,7 +14,7 @@ from harness import CONTENT, Game, T, board_with, sq, summon, target
 from test_patterns import PATTERN_CARDS, cid, oracle_summons, random_board
 
 from core import constants as K
-from core.effects import apply_instruction
+from core.effects_apply import apply_instruction
 from core.invariants import INV_GATEWAY, INV_OK, _check_gateways
 from core.layout import (
     BOARD,
