@@ -674,7 +674,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def step_targets(s, T, ev, pc, opts):
     """Options for the instruction at ``pc`` (a choice block unions its alternatives)."""
     n = 0
@@ -962,7 +962,7 @@ def skip_step(s, T):
     s[EFF_PC] = pc + _width(T, pc)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def run_effect(s, T, ev, opts):
     """Run instructions until one needs a decision (returns its option count, options in
     ``opts``) or the program ends (returns 0)."""

@@ -74,6 +74,10 @@ class LinkOnlyLibrary(JITCodeLibrary):
         require_global_compiler_lock()
         self._raise_if_finalized()
         self._finalized = True
+        mod = self._final_module
+        self._kalarite_defined = {f.name for f in mod.functions if not f.is_declaration} | {
+            g.name for g in mod.global_variables if not g.is_declaration
+        }
 
     def get_pointer_to_function(self, name):
         raise RuntimeError(f"{self.name}: a link-only library has no machine code")
@@ -95,6 +99,28 @@ def _add_linking_library(self, library):
 
 
 CPUCodeLibrary.add_linking_library = _add_linking_library
+
+_plain_finalize_final_module = CPUCodeLibrary._finalize_final_module
+
+
+def _finalize_final_module(self):
+    """numba's, after making what came from link-only libraries private to this module (once
+    it is optimised: the optimiser sees the same linkage as numba's own callees). Each caller
+    that gets machine code holds its own copy of its link-only callees; left weak, one
+    symbol would be defined in several loaded objects, which the JIT linker does not resolve
+    reliably (calls through unrelocated null addresses)."""
+    names = set()
+    for lib in self._linking_libraries:
+        names |= getattr(lib, "_kalarite_defined", set())
+    if names:
+        mod = self._final_module
+        for value in (*mod.functions, *mod.global_variables):
+            if value.name in names and not value.is_declaration:
+                value.linkage = "internal"
+    _plain_finalize_final_module(self)
+
+
+CPUCodeLibrary._finalize_final_module = _finalize_final_module
 
 
 class _LinkKey:
