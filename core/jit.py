@@ -20,7 +20,15 @@ code and no cache entry (``LinkOnlyLibrary``); its caller links it, with everyth
 calls, flat. So the engine is optimised and generated once, inside the kernel that Python
 calls (``play_games``), which alone is cached. A kernel that Python calls directly (the
 tests call many) compiles in full as before and is cached; compiled callers then link that
-full version.
+full version. Each library that gets machine code keeps its copies of link-only callees
+private (``_finalize_final_module``). The players' layers and the option generators are
+plain kernels (no longer ``inline="always"``): numba typed an inlined body once per call
+site, while LLVM inlines them anyway in the one optimised module.
+
+This module patches numba in three places, each checked by the tests and pinned by the
+numba versions in pyproject: ``CPUCodeLibrary.add_linking_library`` (flat linking),
+``CPUCodeLibrary._finalize_final_module`` (private copies) and ``TargetConfig.values`` /
+``__hash__`` (the same results, computed faster).
 """
 
 import sys
@@ -31,6 +39,7 @@ from numba.core import event as ev
 from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 from numba.core.registry import CPUDispatcher, cpu_target
+from numba.core.targetconfig import TargetConfig
 
 _registries_loaded = False
 
@@ -64,6 +73,37 @@ def canonical(t):
     if isinstance(t, types.Integer) and t.signed:
         return types.int64
     return t
+
+
+_option_defaults = {}
+
+
+def _config_values(self):
+    """numba's TargetConfig.values (every option's value, the default where unset) without a
+    property call per option: numba's typing keys its overload cache by the compile flags
+    and compares them this way some hundred thousand times in a cold compile (about a tenth
+    of its time)."""
+    cls = type(self)
+    defaults = _option_defaults.get(cls)
+    if defaults is None:
+        defaults = _option_defaults[cls] = {k: o.default for k, o in cls.options.items()}
+    values = dict(defaults)
+    values.update(self._values)
+    return values
+
+
+def _config_hash(self):
+    """numba's TargetConfig.__hash__ (which hashes the sorted option names), computed once."""
+    cls = type(self)
+    h = _option_hashes.get(cls)
+    if h is None:
+        h = _option_hashes[cls] = hash(tuple(sorted(cls.options)))
+    return h
+
+
+_option_hashes = {}
+TargetConfig.values = _config_values
+TargetConfig.__hash__ = _config_hash
 
 
 class LinkOnlyLibrary(JITCodeLibrary):
