@@ -170,7 +170,7 @@ def skip_step(s, T):
     s[EFF_PC] = pc + _width(T, pc)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def run_effect(s, T, ev, opts):
     """Run instructions until one needs a decision (returns its option count, options in
     ``opts``) or the program ends (returns 0)."""

@@ -288,7 +288,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def step_targets(s, T, ev, pc, opts):
     """Options for the instruction at ``pc`` (a choice block unions its alternatives)."""
     n = 0

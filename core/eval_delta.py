@@ -72,7 +72,7 @@ def _plain_ok(s, me):
     return s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0 and s[VOID_CELLS] == 0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def prepare(s, T, seat, w, ctx, opts):
     """Record what the child evaluations reuse from the decision's position ``s``."""
     me = s[COLOUR + seat]
@@ -248,7 +248,7 @@ def _task_part(c, s, T, seat, w, ctx, changed):
     return task_formula(w, best, threat)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def child_value(c, s, T, seat, w, ctx, opts):
     """``evaluate(c, T, seat, w, opts)`` for a position ``c`` reached from the decision's
     position ``s`` (``prepare`` ran on it into ``ctx``)."""

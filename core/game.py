@@ -243,7 +243,7 @@ def flare_halves(s, T, card, seat, opp):
 # options per phase
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def action_options(s, T, opts):
     """Place / summon / discard while actions are left, flares, the team pass, end turn.
 
@@ -303,7 +303,7 @@ def action_options(s, T, opts):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def claim_options(s, T, opts):
     n = 0
     for k in range(3):
@@ -315,7 +315,7 @@ def claim_options(s, T, opts):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _summon_pickup_options(s, T, opts):
     seat = s[COLOUR + s[CUR]]
     card = s[PEND_CARD]
@@ -396,7 +396,7 @@ def phase_options(s, T, ev, opts):
     return 0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _melee_setup_options(s, T, opts):
     """Both squares of every diamond pair not used yet."""
     n = 0

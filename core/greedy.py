@@ -70,7 +70,7 @@ F_TRUTH = 4  # fwork row: which colours meet which displayed task (placement sho
 W_CTX = 4  # work row: the decision's evaluation context (core.eval_delta)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def option_value(s, T, opts, k, w, seat, c, copts, ev0):
     """Value of option ``k`` the plain way, and its status (ST_*); ``c`` holds the result."""
     begin(c, s)
@@ -79,7 +79,7 @@ def option_value(s, T, opts, k, w, seat, c, copts, ev0):
     return evaluate(c, T, seat, w, copts), ST_OVER if r == 0 else ST_PENDING
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _option_value_from(s, T, opts, k, w, seat, c, copts, ev0, ctx):
     """``option_value`` with the evaluation reusing the decision's context (eval_delta)."""
     begin(c, s)
@@ -115,7 +115,7 @@ def _shortcut_applies(s, T, opts, n):
     return first if count >= 2 else -1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def prepare_placements(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, truth):
     """Set up the placement shortcut. ``rep`` becomes the representative placement's result
     with that piece taken off again; ``gain[q]`` the hand part a piece on q adds;
@@ -243,7 +243,7 @@ def score_options(s, T, opts, n, w, seat, vals, stat, keys, want_keys, work, wop
                 keys[k] = state_key(work[0])
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def choose_greedy(s, T, opts, n, params, work, wopts, ev0, fwork):
     w = params[:N_WEIGHTS]
     vals = fwork[1]

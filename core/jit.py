@@ -8,13 +8,38 @@ of callees through LLVM. This dispatcher widens every integer and boolean argume
 before compiling, so a function gets one version per array signature and its callers
 convert their arguments at the call (a widening that never changes a value). Use it as
 numba's: ``@njit(cache=True, _nrt=False)``.
+
+Link-only callees (cold compile): numba finalises every compiled function on its own: it
+links in the LLVM modules of all its callees, optimises that whole module and generates its
+machine code, so every kernel whose call tree holds the rules engine (``advance``,
+``apply_option``, the players' ``score_options``, ``advance_turn`` ...) optimised and
+generated the whole engine again: about half of a first ``kalarite play``'s CPU. Here a
+kernel called from compiled code is compiled *link-only*: typed and lowered as usual, its
+own functions given numba's per-function passes, but no module optimisation, no machine
+code and no cache entry (``LinkOnlyLibrary``); its caller links it, with everything it
+calls, flat. So the engine is optimised and generated once, inside the kernel that Python
+calls (``play_games``), which alone is cached. A kernel that Python calls directly (the
+tests call many) compiles in full as before and is cached; compiled callers then link that
+full version. Each library that gets machine code keeps its copies of link-only callees
+private (``_finalize_final_module``). The players' layers and the option generators are
+plain kernels (no longer ``inline="always"``): numba typed an inlined body once per call
+site, while LLVM inlines them anyway in the one optimised module.
+
+This module patches numba in three places, each checked by the tests and pinned by the
+numba versions in pyproject: ``CPUCodeLibrary.add_linking_library`` (flat linking),
+``CPUCodeLibrary._finalize_final_module`` (private copies) and ``TargetConfig.values`` /
+``__hash__`` (the same results, computed faster).
 """
 
 import sys
 
 import numba
-from numba.core import sigutils, types
+from numba.core import compiler, sigutils, types, typing
+from numba.core import event as ev
+from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
+from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 from numba.core.registry import CPUDispatcher, cpu_target
+from numba.core.targetconfig import TargetConfig
 
 _registries_loaded = False
 
@@ -50,8 +75,110 @@ def canonical(t):
     return t
 
 
+_option_defaults = {}
+
+
+def _config_values(self):
+    """numba's TargetConfig.values (every option's value, the default where unset) without a
+    property call per option: numba's typing keys its overload cache by the compile flags
+    and compares them this way some hundred thousand times in a cold compile (about a tenth
+    of its time)."""
+    cls = type(self)
+    defaults = _option_defaults.get(cls)
+    if defaults is None:
+        defaults = _option_defaults[cls] = {k: o.default for k, o in cls.options.items()}
+    values = dict(defaults)
+    values.update(self._values)
+    return values
+
+
+def _config_hash(self):
+    """numba's TargetConfig.__hash__ (which hashes the sorted option names), computed once."""
+    cls = type(self)
+    h = _option_hashes.get(cls)
+    if h is None:
+        h = _option_hashes[cls] = hash(tuple(sorted(cls.options)))
+    return h
+
+
+_option_hashes = {}
+TargetConfig.values = _config_values
+TargetConfig.__hash__ = _config_hash
+
+
+class LinkOnlyLibrary(JITCodeLibrary):
+    """The code of one kernel for linking into its callers only: finalising it neither
+    optimises the module nor generates machine code, and it has no entry point."""
+
+    def finalize(self):
+        require_global_compiler_lock()
+        self._raise_if_finalized()
+        self._finalized = True
+        mod = self._final_module
+        self._kalarite_defined = {f.name for f in mod.functions if not f.is_declaration} | {
+            g.name for g in mod.global_variables if not g.is_declaration
+        }
+
+    def get_pointer_to_function(self, name):
+        raise RuntimeError(f"{self.name}: a link-only library has no machine code")
+
+
+_plain_add_linking_library = CPUCodeLibrary.add_linking_library
+
+
+def _add_linking_library(self, library):
+    """numba's add_linking_library, also taking in what a link-only library calls (already
+    flat: it was gathered by this same method), each library once."""
+    linked = self.__dict__.setdefault("_kalarite_linked", set())
+    for lib in (library, *getattr(library, "_kalarite_flat", ())):
+        if id(lib) not in linked:
+            linked.add(id(lib))
+            _plain_add_linking_library(self, lib)
+    if isinstance(self, LinkOnlyLibrary):
+        self._kalarite_flat = self._linking_libraries
+
+
+CPUCodeLibrary.add_linking_library = _add_linking_library
+
+_plain_finalize_final_module = CPUCodeLibrary._finalize_final_module
+
+
+def _finalize_final_module(self):
+    """numba's, after making what came from link-only libraries private to this module (once
+    it is optimised: the optimiser sees the same linkage as numba's own callees). Each caller
+    that gets machine code holds its own copy of its link-only callees; left weak, one
+    symbol would be defined in several loaded objects, which the JIT linker does not resolve
+    reliably (calls through unrelocated null addresses)."""
+    names = set()
+    for lib in self._linking_libraries:
+        names |= getattr(lib, "_kalarite_defined", set())
+    if names:
+        mod = self._final_module
+        for value in (*mod.functions, *mod.global_variables):
+            if value.name in names and not value.is_declaration:
+                value.linkage = "internal"
+    _plain_finalize_final_module(self)
+
+
+CPUCodeLibrary._finalize_final_module = _finalize_final_module
+
+
+class _LinkKey:
+    """Stands for a link-only kernel where numba keys an implementation by its entry point."""
+
+    __slots__ = ("fndesc",)
+
+    def __init__(self, fndesc):
+        self.fndesc = fndesc
+
+
 class OneVersionDispatcher(CPUDispatcher):
-    """A CPUDispatcher that compiles the canonical form of each signature."""
+    """A CPUDispatcher that compiles the canonical form of each signature, link-only when
+    it is called from compiled code (see the module's docstring)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._link_only = {}  # canonical argument types -> compile result
 
     def compile(self, sig):
         _load_registries()
@@ -60,6 +187,64 @@ class OneVersionDispatcher(CPUDispatcher):
         if canon != tuple(args):
             sig = canon if return_type is None else return_type(*canon)
         return super().compile(sig)
+
+    def get_call_template(self, args, kws):
+        """numba's, compiling a link-only version when there is no full one."""
+        pysig, args = self._compiler.fold_argument_types(args, kws)
+        if self._can_compile:
+            self._compile_link_only(tuple(args))
+        call_template = typing.make_concrete_template(
+            f"CallTemplate({self.py_func.__name__})",
+            key=self.py_func.__name__,
+            signatures=self.nopython_signatures,
+        )
+        return call_template, pysig, args, {}
+
+    @property
+    def nopython_signatures(self):
+        full = [c.signature for c in self.overloads.values() if not c.objectmode]
+        return full + [c.signature for a, c in self._link_only.items() if a not in self.overloads]
+
+    def get_overload(self, sig):
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        if args in self.overloads:
+            return self.overloads[args].entry_point
+        return self._link_only[args].entry_point
+
+    def _compile_link_only(self, args):
+        _load_registries()
+        canon = tuple(canonical(a) for a in args)
+        with global_compiler_lock, self._compiling_counter:
+            if canon in self.overloads or canon in self._link_only:
+                return
+            cres = self._cache.load_overload(canon, self.targetctx)  # a full version saved
+            if cres is not None:
+                self.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+                self.add_overload(cres)
+                return
+            flags = compiler.Flags()
+            self.targetdescr.options.parse_as_flags(flags, self.targetoptions)
+            flags.no_compile = True
+            flags.no_cpython_wrapper = True
+            flags.no_cfunc_wrapper = True
+            library = LinkOnlyLibrary(self.targetctx.codegen(), self.py_func.__qualname__)
+            details = dict(dispatcher=self, args=canon, return_type=None)
+            with ev.trigger_event("numba:compile", data=details):
+                cres = compiler.compile_extra(
+                    self.targetdescr.typing_context,
+                    self.targetctx,
+                    self._compiler._get_implementation(canon, {}),
+                    args=canon,
+                    return_type=None,
+                    flags=flags,
+                    locals=self.locals,
+                    library=library,
+                    pipeline_class=self._compiler.pipeline_class,
+                )
+            key = _LinkKey(cres.fndesc)
+            cres = cres._replace(entry_point=key)
+            self.targetctx.insert_user_function(key, cres.fndesc, [library])
+            self._link_only[canon] = cres
 
 
 def njit(fn=None, *, cache=False, **options):

@@ -11,9 +11,8 @@ benchmarks), so they share one compiled kernel and one cache entry; ``play_chunk
 ``play_batch`` are plain Python views of it (``check``: ``play_games_checked``, the same
 loop with the invariant checker, which only the tests use and the commands never compile).
 ``warm_up`` compiles ``play_games``, or loads it from the cache, before anything is timed or
-fanned out. Compile time (core.jit): one version per kernel; the turn loop, the players and
-the option generators are inlined into their single caller (``inline="always"``), since
-numba re-optimises a called kernel's whole tree of callees inside every caller.
+fanned out. Compile time (core.jit): one version per kernel, and the kernels it calls are
+compiled link-only, so the engine is optimised and turned into machine code once, here.
 """
 
 import time
@@ -115,7 +114,7 @@ ERR_POLICY = -1
 ERR_LOG = 999
 
 
-@njit(cache=True, inline="always", _nrt=True)
+@njit(cache=True, _nrt=True)
 def workspace():
     """Scratch buffers of the lookahead players, allocated once per kernel call (their rows
     are assigned in core.greedy and core.planner)."""
@@ -126,7 +125,7 @@ def workspace():
     return work, wopts, ev0, fwork
 
 
-@njit(cache=True, inline="always", _nrt=True)
+@njit(cache=True, _nrt=True)
 def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0, fwork):
     """Play the game in ``s`` to its end; with ``check`` run the invariant checker after
     every applied option. ``work``, ``wopts``, ``ev0``, ``fwork``: the lookahead players'
@@ -151,7 +150,7 @@ def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0, fwork
     return 0
 
 
-@njit(cache=True, inline="always", _nrt=True)
+@njit(cache=True, _nrt=True)
 def _record(out, g, s, T, n_players, err):
     out[g, R_WINNER] = s[WINNER]
     out[g, R_FIRST] = s[FIRST]
@@ -178,7 +177,7 @@ def _record(out, g, s, T, n_players, err):
             out[g, b + S_COLUMN + c] = s[SCORE_COLOR + p * MAX_PLAYERS + c]
 
 
-@njit(cache=True, inline="always", _nrt=True)
+@njit(cache=True, _nrt=True)
 def _extract(s, ev, g, out, cev, nce, tcl, ntc):
     """Card events and task claims of game ``g`` from its log."""
     for i in range(s[EV_N]):
@@ -378,7 +377,7 @@ def play_games_checked(
     return out, cev[:nce], tcl[:ntc], s, ev
 
 
-@njit(cache=True, inline="always", _nrt=True)
+@njit(cache=True, _nrt=True)
 def _buffers(n_games, ev_rows):
     """Everything a batch writes, allocated once per call."""
     out = np.zeros((n_games, R_WIDTH), np.int64)

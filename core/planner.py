@@ -124,7 +124,7 @@ def _heap_offer(hv, hi, size, width, v, parent, k, key):
     return size
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
     """Search the rest of the turn from ``s``; store the best plan; return its first
     option's index (-1 if no plan finished)."""
@@ -207,7 +207,7 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
     return _follow(s, opts, n, work)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def choose_planner(s, T, opts, n, params, work, wopts, ev0, fwork):
     k = _follow(s, opts, n, work)
     if k < 0:

@@ -89,7 +89,7 @@ def choose_random(s, opts, n):
     return rand_below(s, n)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _playout(s, T, seat, w, horizon, work, wopts, ev0):
     """Random play from ``work[1]`` for ``horizon`` turns; the value for ``seat``."""
     c = work[1]
@@ -102,7 +102,7 @@ def _playout(s, T, seat, w, horizon, work, wopts, ev0):
     return evaluate(c, T, seat, w, wopts[1])
 
 
-@njit(cache=True, inline="always", _nrt=True)
+@njit(cache=True, _nrt=True)
 def choose_mc(s, T, opts, n, params, work, wopts, ev0, fwork):
     if n == 1:
         return 0
@@ -148,7 +148,7 @@ def _reseed(c, s):
         _store(c, RNG + i, v if v != 0 else 1)
 
 
-@njit(cache=True, inline="always", _nrt=True)
+@njit(cache=True, _nrt=True)
 def choose(s, T, opts, n, policy, params, work, wopts, ev0, fwork):
     """Dispatch on the seat's policy code (constants.POL_*); -1 for an unknown code.
     Buffers: core.kernel.workspace."""

@@ -133,7 +133,7 @@ def blank_state(s):
             s[HAND + p * HAND_CAP + k] = -1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def init_game(
     s, T, ev, mode, n_players, decks, first, seed_hi, seed_lo, game_index, turn_cap, allow_no_effect
 ):

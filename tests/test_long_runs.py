@@ -123,7 +123,7 @@ def test_warm_up_says_what_it_does_on_a_cold_cache(monkeypatch, tmp_path):
     said = []
     spent = warmup.warm_up(lambda text, final: said.append((text, final)))
     assert 0.3 < spent < 5
-    assert said[0] == ("compiling the engine (first run only, about 2 minutes)...", False)
+    assert said[0] == ("compiling the engine (first run only, about 1 minute)...", False)
     assert any(t.endswith("elapsed") and "0:00" in t for t, _ in said[1:-1])
     assert said[-1][1] is True and said[-1][0].startswith("compiled the engine in 0:00")
     assert json.loads((tmp_path / "compile-seconds.json").read_text())["seconds"] < 5
