@@ -4,7 +4,7 @@ import numpy as np
 
 from core import constants as K
 from core.game import advance, apply_option
-from core.layout import CUR, DESTROYED, DISC, DISC_CAP, DISC_N, EV_N, PHASE
+from core.layout import CUR, DESTROYED, DISC, DISC_CAP, DISC_N, EV_N, HAND, HAND_CAP, HAND_N, PHASE
 from sim.content import load_content
 from sim.position import position_from_dict
 from sim.render import board_lines
@@ -152,3 +152,24 @@ def discard_pile(g, seat=0):
 
 def events(g, kind):
     return [tuple(int(x) for x in r[2:]) for r in g.events() if r[0] == kind]
+
+
+def at(*squares):
+    """Square indices of (row, col) pairs."""
+    return [sq(r, c) for r, c in squares]
+
+
+def is_board(g, pieces):
+    assert g.board() == board_with(pieces)
+
+
+def hand(g, seat=0):
+    """Card ids in the seat's hand, in slot order."""
+    return [
+        CONTENT.cards[int(g.s[HAND + seat * HAND_CAP + k])].id for k in range(g.s[HAND_N + seat])
+    ]
+
+
+def discards(g, seat=0):
+    """Card ids in the seat's discard pile, bottom first."""
+    return [CONTENT.cards[k].id for k in discard_pile(g, seat)]

@@ -6,7 +6,7 @@ Etherweave and is to move. Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2
 (4,0) (7,5). Squares are row * 9 + col (``sq``).
 """
 
-from harness import CONTENT, Game, board_with, skip, sq, summon, target, targets
+from harness import CONTENT, Game, at, board_with, is_board, skip, sq, summon, target, targets
 
 from core import constants as K
 from core.layout import (
@@ -32,14 +32,6 @@ def game(pieces, hand, decks=(EW, "imperial"), mode="high-form"):
     g = Game(board=board_with(pieces), hands=hands, decks=decks, mode=mode)
     g.refresh()
     return g
-
-
-def at(*squares):
-    return [sq(r, c) for r, c in squares]
-
-
-def is_board(g, pieces):
-    assert g.board() == board_with(pieces)
 
 
 def effect_over(g):

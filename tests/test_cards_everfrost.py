@@ -17,6 +17,7 @@ from harness import (
     discard_pile,
     effect_over,
     events,
+    is_board,
     skip,
     sq,
     summon,
@@ -65,10 +66,6 @@ def game(pieces, hand, decks=("everfrost", "imperial"), mode="high-form", frozen
 def thaw(g):
     assert (K.OPT_THAW, 0, 0, 0) in g.options()
     return g.act(K.OPT_THAW, 0, 0, 0)
-
-
-def is_board(g, pieces):
-    assert g.board() == board_with(pieces)
 
 
 # --- common beings -------------------------------------------------------------------------------

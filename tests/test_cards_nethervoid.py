@@ -12,12 +12,14 @@ from harness import (
     CONTENT,
     Game,
     T,
+    at,
     board_with,
     can_skip,
     destroyed,
     discard_pile,
     effect_over,
     events,
+    is_board,
     skip,
     sq,
     summon,
@@ -66,14 +68,6 @@ def game(pieces, hand, gw=None, decks=(NV, "imperial"), mode="high-form", action
 def gateway(g, seat=0):
     q = int(g.s[GATEWAY + seat])
     return None if q < 0 else (q // 9, q % 9)
-
-
-def is_board(g, pieces):
-    assert g.board() == board_with(pieces)
-
-
-def at(*squares):
-    return [sq(r, c) for r, c in squares]
 
 
 # --- Shadow Imp -----------------------------------------------------------------------------------

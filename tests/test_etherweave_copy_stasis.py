@@ -10,7 +10,21 @@ Boards are {(row, col): token} on an empty board; seat 0 plays Etherweave with t
 import shutil
 
 import pytest
-from harness import CONTENT, Game, T, board_with, skip, sq, summon, target, targets
+from harness import (
+    CONTENT,
+    Game,
+    T,
+    at,
+    board_with,
+    discards,
+    hand,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 
 from core import constants as K
 from core.game import game_over
@@ -27,12 +41,8 @@ from core.layout import (
     BOARD,
     DESTROYED,
     DISC,
-    DISC_CAP,
     DISC_N,
     GATEWAY,
-    HAND,
-    HAND_CAP,
-    HAND_N,
     LSTOCK,
     PENDING,
     PHASE,
@@ -70,26 +80,6 @@ def game(pieces, hand, decks=(EW, "imperial"), mode="high-form"):
     g = Game(board=board_with(pieces), hands=hands, decks=decks, mode=mode)
     g.refresh()
     return g
-
-
-def at(*squares):
-    return [sq(r, c) for r, c in squares]
-
-
-def is_board(g, pieces):
-    assert g.board() == board_with(pieces)
-
-
-def hand(g, seat=0):
-    return [
-        CONTENT.cards[int(g.s[HAND + seat * HAND_CAP + k])].id for k in range(g.s[HAND_N + seat])
-    ]
-
-
-def discards(g, seat=0):
-    return [
-        CONTENT.cards[int(g.s[DISC + seat * DISC_CAP + k])].id for k in range(g.s[DISC_N + seat])
-    ]
 
 
 def in_discard(g, *cids):

@@ -14,7 +14,19 @@ import shutil
 
 import numpy as np
 import pytest
-from harness import CONTENT, Game, T, board_with, skip, sq, summon, target, targets
+from harness import (
+    CONTENT,
+    Game,
+    T,
+    board_with,
+    discards,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 from test_patterns import ONBOARD, _symmetries, three_colour_board
 
 from core import constants as K
@@ -56,10 +68,6 @@ def game(pieces, hand=(TRAV,), decks=(EW, "imperial"), mode="high-form", turn=No
     return g
 
 
-def is_board(g, pieces):
-    assert g.board() == board_with(pieces)
-
-
 def events(g, kind):
     return [tuple(int(x) for x in r[2:]) for r in g.events() if r[0] == kind]
 
@@ -69,12 +77,6 @@ def to_discard(g, *cids, seat=0):
         g.s[DISC + seat * DISC_CAP + g.s[DISC_N + seat]] = CONTENT.card_index(c)
         g.s[DISC_N + seat] += 1
     g.refresh()
-
-
-def discards(g, seat=0):
-    return [
-        CONTENT.cards[int(g.s[DISC + seat * DISC_CAP + k])].id for k in range(g.s[DISC_N + seat])
-    ]
 
 
 def deck_top(g, seat=0):

@@ -9,7 +9,7 @@ Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8) (4,0) (7,5).
 
 import numpy as np
 import pytest
-from harness import CONTENT, Game, T, board_with, skip, sq, summon, target, targets
+from harness import CONTENT, Game, T, at, board_with, is_board, skip, sq, summon, target, targets
 from test_patterns import ONBOARD, ORACLE_PATTERNS, PATTERN_CARDS, cid, three_colour_board
 
 from core import constants as K
@@ -43,14 +43,6 @@ def game(pieces, hand, decks=(EW, "imperial"), mode="high-form", turn=None, hand
     g = Game(board=board_with(pieces), hands=hands, decks=decks, mode=mode, turn=turn)
     g.refresh()
     return g
-
-
-def at(*squares):
-    return [sq(r, c) for r, c in squares]
-
-
-def is_board(g, pieces):
-    assert g.board() == board_with(pieces)
 
 
 def events(g, kind):

@@ -8,7 +8,21 @@ Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8) (4,0) (7,5).
 """
 
 import numpy as np
-from harness import CONTENT, Game, T, board_with, skip, sq, summon, target, targets
+from harness import (
+    CONTENT,
+    Game,
+    T,
+    at,
+    board_with,
+    discards,
+    hand,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 
 from core import constants as K
 from core.game import game_over
@@ -23,15 +37,9 @@ from core.layout import (
     ACTIONS_LEFT,
     CUR,
     DESTROYED,
-    DISC,
-    DISC_CAP,
-    DISC_N,
     EXTRA_COUNT,
     FIRST,
     GATEWAY,
-    HAND,
-    HAND_CAP,
-    HAND_N,
     PENDING,
     PHASE,
     SCORE,
@@ -60,26 +68,6 @@ def game(pieces, hand, decks=(EW, "imperial"), mode="high-form", turn=None):
     g = Game(board=board_with(pieces), hands=hands, decks=decks, mode=mode, turn=turn)
     g.refresh()
     return g
-
-
-def at(*squares):
-    return [sq(r, c) for r, c in squares]
-
-
-def is_board(g, pieces):
-    assert g.board() == board_with(pieces)
-
-
-def hand(g, seat=0):
-    return [
-        CONTENT.cards[int(g.s[HAND + seat * HAND_CAP + k])].id for k in range(g.s[HAND_N + seat])
-    ]
-
-
-def discards(g, seat=0):
-    return [
-        CONTENT.cards[int(g.s[DISC + seat * DISC_CAP + k])].id for k in range(g.s[DISC_N + seat])
-    ]
 
 
 def pending(g, seat=0):
