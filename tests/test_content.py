@@ -1,30 +1,15 @@
 """Content loader: bad card files fail with one clear message naming the file and the card."""
 
 import re
-import shutil
 
 import pytest
+from content_edits import edit, refusal
 
-from sim.content import DATA_DIR, ContentError, load_content
-
-
-@pytest.fixture
-def data_copy(tmp_path):
-    dst = tmp_path / "data"
-    shutil.copytree(DATA_DIR, dst)
-    return dst
-
-
-def _edit(path, old, new):
-    text = path.read_text()
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1))
+from sim.content import ContentError, load_content
 
 
 def _fails(data_dir, *words):
-    with pytest.raises(ContentError) as err:
-        load_content(str(data_dir))
-    msg = str(err.value)
+    msg = refusal(data_dir)
     assert "\n" not in msg
     for w in words:
         assert w in msg, msg
@@ -40,39 +25,39 @@ def test_shipped_content_loads_and_every_base_card_has_an_effect():
 
 
 def test_pattern_without_target(data_copy):
-    _edit(data_copy / "imperial.toml", '". @ .",', '". . .",')
+    edit(data_copy / "imperial.toml", '". @ .",', '". . .",')
     _fails(data_copy, "imperial.toml", "swordmaster", "no target")
 
 
 def test_pattern_with_two_targets(data_copy):
-    _edit(data_copy / "imperial.toml", '". @ .",', '"@ @ .",')
+    edit(data_copy / "imperial.toml", '". @ .",', '"@ @ .",')
     _fails(data_copy, "imperial.toml", "swordmaster", "more than one target")
 
 
 def test_uneven_pattern_rows(data_copy):
-    _edit(data_copy / "imperial.toml", '". @ .",', '". @ . .",')
+    edit(data_copy / "imperial.toml", '". @ .",', '". @ . .",')
     _fails(data_copy, "imperial.toml", "swordmaster", "different numbers of cells")
 
 
 def test_unknown_pattern_token(data_copy):
-    _edit(data_copy / "highland.toml", '"c . c",', '"c . x",')
+    edit(data_copy / "highland.toml", '"c . c",', '"c . x",')
     _fails(data_copy, "highland.toml", "unknown pattern token")
 
 
 def test_bad_rank(data_copy):
-    _edit(data_copy / "sylvan.toml", 'rank = "common"', 'rank = "epic"')
+    edit(data_copy / "sylvan.toml", 'rank = "common"', 'rank = "epic"')
     _fails(data_copy, "sylvan.toml", "sapling", "bad rank")
 
 
 def test_unknown_op(data_copy):
     text = (data_copy / "imperial.toml").read_text()
     first_op = re.search(r'op = "([a-z-]+)"', text).group(1)
-    _edit(data_copy / "imperial.toml", f'op = "{first_op}"', 'op = "teleport"')
+    edit(data_copy / "imperial.toml", f'op = "{first_op}"', 'op = "teleport"')
     _fails(data_copy, "imperial.toml", "swordmaster", "unknown op", "teleport")
 
 
 def test_unknown_op_key(data_copy):
-    _edit(
+    edit(
         data_copy / "flares.toml",
         '{ op = "place", rank = "common" }',
         '{ op = "place", rank = "common", colour = "red" }',
@@ -81,12 +66,12 @@ def test_unknown_op_key(data_copy):
 
 
 def test_unknown_region(data_copy):
-    _edit(data_copy / "imperial.toml", 'region = "diagonal"', 'region = "sideways"')
+    edit(data_copy / "imperial.toml", 'region = "diagonal"', 'region = "sideways"')
     _fails(data_copy, "imperial.toml", "unknown region", "sideways")
 
 
 def test_unknown_condition(data_copy):
-    _edit(data_copy / "flares.toml", 'if = "done"', 'if = "maybe"')
+    edit(data_copy / "flares.toml", 'if = "done"', 'if = "maybe"')
     _fails(data_copy, "flares.toml", "f35", "unknown condition")
 
 
@@ -139,7 +124,7 @@ def test_everfrost_is_a_complete_deck_with_seven_frozen_programs():
 def test_half_built_everfrost_deck_is_refused(data_copy):
     """A card without its effect program cannot be dealt (clear error, no silent no-op)."""
     chest_effect = 'effect = [\n  { op = "card-to-frozen", optional = true },\n]\n'
-    _edit(data_copy / "everfrost.toml", chest_effect, "")
+    edit(data_copy / "everfrost.toml", chest_effect, "")
     content = load_content(str(data_copy))
     assert content.missing_effects(["everfrost"]) == ["everfrost/frozen-chest"]
     with pytest.raises(ContentError, match="refusing to deal them"):
@@ -147,7 +132,7 @@ def test_half_built_everfrost_deck_is_refused(data_copy):
 
 
 def test_frozen_program_cannot_measure_from_a_being(data_copy):
-    _edit(
+    edit(
         data_copy / "everfrost.toml",
         'op = "place", region = "next-to-own-heroic"',
         'op = "place", region = "adjacent"',
@@ -156,12 +141,12 @@ def test_frozen_program_cannot_measure_from_a_being(data_copy):
 
 
 def test_frozen_program_only_on_deck_beings(data_copy):
-    _edit(data_copy / "legends.toml", "effect = [", "frozen = []\neffect = [")
+    edit(data_copy / "legends.toml", "effect = [", "frozen = []\neffect = [")
     _fails(data_copy, "legends.toml", "frozen program")
 
 
 def test_support_key_is_checked(data_copy):
-    _edit(data_copy / "everfrost.toml", "support = [0, 1, 3]", "support = [0, 1]")
+    edit(data_copy / "everfrost.toml", "support = [0, 1, 3]", "support = [0, 1]")
     _fails(data_copy, "everfrost.toml", "deathbringer", "support must be a list of 3")
 
 
@@ -181,7 +166,7 @@ def test_half_built_nethervoid_deck_is_refused(data_copy):
         'if = "last-action" },\n'
         '  { op = "lose-action", if = "not-last-action" },\n]\n'
     )
-    _edit(data_copy / "nethervoid.toml", sloth, "")
+    edit(data_copy / "nethervoid.toml", sloth, "")
     content = load_content(str(data_copy))
     assert content.missing_effects(["nethervoid"]) == ["nethervoid/demon-of-sloth"]
     with pytest.raises(ContentError, match="refusing to deal them"):
@@ -189,7 +174,7 @@ def test_half_built_nethervoid_deck_is_refused(data_copy):
 
 
 def test_next_to_same_colour_is_for_place_alone(data_copy):
-    _edit(
+    edit(
         data_copy / "nethervoid.toml",
         'region = "next-to-same-colour"',
         'region = ["next-to-same-colour", "adjacent"]',
@@ -198,5 +183,5 @@ def test_next_to_same_colour_is_for_place_alone(data_copy):
 
 
 def test_gateway_deck_key_is_checked(data_copy):
-    _edit(data_copy / "nethervoid.toml", "\ngateway = true\n", '\ngateway = "yes"\n')
+    edit(data_copy / "nethervoid.toml", "\ngateway = true\n", '\ngateway = "yes"\n')
     _fails(data_copy, "nethervoid.toml", "gateway")

@@ -7,9 +7,8 @@ Boards are {(row, col): token} on an empty board; seat 0 plays Etherweave with t
 (4,0) (7,5). Directions: 0 n, 1 ne, 2 e, 3 se, 4 s, 5 sw, 6 w, 7 nw.
 """
 
-import shutil
-
 import pytest
+from content_edits import edit, refusal
 from harness import (
     CONTENT,
     Game,
@@ -53,7 +52,6 @@ from core.layout import (
     TASK_PTS,
 )
 from core.scoring import high_form_score
-from sim.content import DATA_DIR, ContentError, load_content
 from sim.position import PositionError, legal_moves, position_from_dict
 from sim.render import event_text
 from sim.single_game import _follow_gateways, _gateway_text
@@ -468,23 +466,8 @@ def test_the_invariant_checker_sees_a_bad_stasis():
 # --- load checks and the play log ----------------------------------------------------------
 
 
-@pytest.fixture
-def data_copy(tmp_path):
-    dst = tmp_path / "data"
-    shutil.copytree(DATA_DIR, dst)
-    return dst
-
-
-def _edit(path, old, new):
-    text = path.read_text()
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1))
-
-
 def _fails(data_dir, *words):
-    with pytest.raises(ContentError) as err:
-        load_content(str(data_dir))
-    msg = str(err.value)
+    msg = refusal(data_dir)
     for w in words:
         assert w in msg, msg
 
@@ -507,7 +490,7 @@ MERCHANT_EFFECT = '{ op = "release", region = "colourless" },'
     ],
 )
 def test_tied_ops_are_refused_where_they_cannot_work(data_copy, old, new, words):
-    _edit(data_copy / "etherweave.toml", old, new)
+    edit(data_copy / "etherweave.toml", old, new)
     _fails(data_copy, "etherweave.toml", *words)
 
 

@@ -10,10 +10,9 @@ Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8) (4,0) (7,5).
 """
 
 import pathlib
-import shutil
 
 import numpy as np
-import pytest
+from content_edits import edit, refusal
 from harness import (
     CONTENT,
     Game,
@@ -50,7 +49,7 @@ from core.layout import (
     VOID_CELLS,
 )
 from core.summon_reach import hand_anchors, slot_summonable
-from sim.content import DATA_DIR, ContentError, load_content, parse_pattern
+from sim.content import parse_pattern
 from sim.position import legal_moves
 
 EW = "etherweave"
@@ -303,22 +302,11 @@ def test_detached_search_matches_the_oracle_on_random_boards():
 # --- refused content --------------------------------------------------------------------------
 
 
-@pytest.fixture
-def data_copy(tmp_path):
-    dst = tmp_path / "data"
-    shutil.copytree(DATA_DIR, dst)
-    return dst
-
-
 def _fails(data_dir, old, new, *words):
-    path = data_dir / "etherweave.toml"
-    text = path.read_text()
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1))
-    with pytest.raises(ContentError) as err:
-        load_content(str(data_dir))
+    edit(data_dir / "etherweave.toml", old, new)
+    msg = refusal(data_dir)
     for w in words:
-        assert w in str(err.value), str(err.value)
+        assert w in msg, msg
 
 
 def test_a_detached_pattern_has_no_target_and_no_marks(data_copy):
