@@ -173,3 +173,13 @@ def hand(g, seat=0):
 def discards(g, seat=0):
     """Card ids in the seat's discard pile, bottom first."""
     return [CONTENT.cards[k].id for k in discard_pile(g, seat)]
+
+
+def summon_key(o, t):
+    """A summon as (target, its cells with their ranks): the same for every orientation
+    index that puts the same cells on the board, so searches can be compared as sets."""
+    cells = set()
+    for k in range(T.or_ncells[o]):
+        dr, dc, r = (int(x) for x in T.or_cells[o, k])
+        cells.add(((t // 9 + dr) * 9 + t % 9 + dc, r))
+    return t, frozenset(cells)

@@ -10,7 +10,7 @@ The engine has no swap primitive yet (Etherweave's swap is not built): nothing t
 
 import numpy as np
 import pytest
-from harness import CONTENT, Game, T, board_with, sq, summon, target
+from harness import CONTENT, Game, T, board_with, sq, summon, summon_key, target
 from test_patterns import PATTERN_CARDS, cid, oracle_summons, random_board
 
 from core import constants as K
@@ -139,14 +139,6 @@ def _rows(fn, s, seat, colour, card):
     return sorted((r[2], r[3]) for r in rows)
 
 
-def _key(o, t):
-    cells = set()
-    for k in range(T.or_ncells[o]):
-        dr, dc, r = (int(x) for x in T.or_cells[o, k])
-        cells.add(((t // 9 + dr) * 9 + t % 9 + dc, r))
-    return t, frozenset(cells)
-
-
 def test_possessed_search_matches_the_plain_scan_and_the_oracle():
     rng = np.random.default_rng(20260115)
     total = 0
@@ -164,11 +156,11 @@ def test_possessed_search_matches_the_plain_scan_and_the_oracle():
                     s2[STOCK + colour] = s2[LSTOCK + colour] = 3
                     s2[STOCK + seat] = s2[LSTOCK + seat] = 3
                     fast2 = _rows(possessed_summons, s2, seat, colour, card)
-                    keys = {_key(o, t) for o, t in fast2}
+                    keys = {summon_key(o, t) for o, t in fast2}
                     assert keys == oracle_summons(s2, colour, card), (b, seat, cid(card))
                 # never one of the seat's own pieces in the pattern
                 for o, t in fast:
-                    for q, _ in _key(o, t)[1]:
+                    for q, _ in summon_key(o, t)[1]:
                         assert s[BOARD + q] >> 2 == colour and s[BOARD + q] != 0
     assert total > 2000
 

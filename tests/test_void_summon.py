@@ -9,7 +9,20 @@ Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8) (4,0) (7,5).
 
 import numpy as np
 import pytest
-from harness import CONTENT, Game, T, at, board_with, is_board, skip, sq, summon, target, targets
+from harness import (
+    CONTENT,
+    Game,
+    T,
+    at,
+    board_with,
+    is_board,
+    skip,
+    sq,
+    summon,
+    summon_key,
+    target,
+    targets,
+)
 from test_patterns import ONBOARD, ORACLE_PATTERNS, PATTERN_CARDS, cid, three_colour_board
 
 from core import constants as K
@@ -254,14 +267,6 @@ def oracle_void(s, seat, card, voids, borrow, impro):
     return keys
 
 
-def _key(o, t):
-    cells = set()
-    for k in range(T.or_ncells[o]):
-        dr, dc, r = (int(x) for x in T.or_cells[o, k])
-        cells.add(((t // 9 + dr) * 9 + t % 9 + dc, r))
-    return t, frozenset(cells)
-
-
 def test_void_search_without_voids_is_the_reference_scan():
     rng = np.random.default_rng(20261130)
     total = 0
@@ -291,7 +296,7 @@ def test_void_search_matches_the_oracle_on_random_boards():
         for card in PATTERN_CARDS:
             fast = _rows(s, card, void_summons)
             assert len(set(fast)) == len(fast)
-            keys = {((a >> 4) - 1, *_key(o, t)) for a, o, t in fast}
+            keys = {((a >> 4) - 1, *summon_key(o, t)) for a, o, t in fast}
             assert keys == oracle_void(s, 0, card, voids, borrow, impro), (b, cid(card))
             total += len(fast)
             s0 = s.copy()
