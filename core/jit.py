@@ -25,10 +25,19 @@ private (``_finalize_final_module``). The players' layers and the option generat
 plain kernels (no longer ``inline="always"``): numba typed an inlined body once per call
 site, while LLVM inlines them anyway in the one optimised module.
 
-This module patches numba in three places, each checked by the tests and pinned by the
-numba versions in pyproject: ``CPUCodeLibrary.add_linking_library`` (flat linking),
-``CPUCodeLibrary._finalize_final_module`` (private copies) and ``TargetConfig.values`` /
-``__hash__`` (the same results, computed faster).
+Cold compile, after the link-only change: numba's own Python work on the engine's ~300
+functions is most of what is left, so three more changes trim it, each measured with
+``python -m benchmarks.compile_profile`` (a cold ``kalarite play`` timed pass by pass):
+function types remember their resolutions (``_function_call_type``), the kernels compile
+through a pipeline without the passes they do not need (``core.jit_pipeline``), and
+link-only code gets the lightest per-function LLVM passes
+(``LinkOnlyLibrary._optimize_functions``).
+
+This module patches numba in five places, each checked by ``tests/test_jit.py`` or the
+golden replays and pinned by the numba versions in pyproject:
+``CPUCodeLibrary.add_linking_library`` (flat linking), ``CPUCodeLibrary._finalize_final_module``
+(private copies), ``TargetConfig.values`` / ``__hash__`` (the same results, computed faster)
+and ``BaseFunction.get_call_type`` (the same results, remembered).
 """
 
 import sys
@@ -40,6 +49,9 @@ from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 from numba.core.registry import CPUDispatcher, cpu_target
 from numba.core.targetconfig import TargetConfig
+from numba.core.types.functions import BaseFunction
+
+from core.jit_pipeline import EnginePipeline
 
 _registries_loaded = False
 
@@ -106,6 +118,36 @@ TargetConfig.values = _config_values
 TargetConfig.__hash__ = _config_hash
 
 
+_plain_function_call_type = BaseFunction.get_call_type
+_resolved = {}
+
+
+def _function_call_type(self, context, args, kws):
+    """numba's BaseFunction.get_call_type, remembering each successful resolution. numba
+    resolves an operator or a numpy function again at every use, in typing and again in
+    lowering, trying each template in turn and formatting an error message for every one
+    that does not match (``getitem`` on an int32 array, resolved thousands of times in a
+    cold compile: about 7 s of CPU). A function type is immutable (new overloads make a new
+    one), so the same arguments always resolve to the same signature; a hit also restores
+    the implementation key numba records for it, as a fresh resolution would."""
+    try:
+        key = (self, context, args, tuple(kws.items()) if kws else ())
+        hit = _resolved.get(key)
+    except TypeError:  # an unhashable argument: resolve as numba does
+        return _plain_function_call_type(self, context, args, kws)
+    if hit is None:
+        sig = _plain_function_call_type(self, context, args, kws)
+        if sig is None:
+            return None
+        hit = _resolved[key] = (sig, self._impl_keys[sig.args])
+    sig, impl_key = hit
+    self._impl_keys[sig.args] = impl_key
+    return sig
+
+
+BaseFunction.get_call_type = _function_call_type
+
+
 class LinkOnlyLibrary(JITCodeLibrary):
     """The code of one kernel for linking into its callers only: finalising it neither
     optimises the module nor generates machine code, and it has no entry point."""
@@ -118,6 +160,18 @@ class LinkOnlyLibrary(JITCodeLibrary):
         self._kalarite_defined = {f.name for f in mod.functions if not f.is_declaration} | {
             g.name for g in mod.global_variables if not g.is_declaration
         }
+
+    def _optimize_functions(self, ll_module):
+        """numba's per-function passes at the lightest level (-O1: promoting variables to
+        registers, simplifying), not -O3: the caller's module optimisation runs the full
+        pipeline over these functions anyway once they are linked in. This leaves that
+        module smaller for it (skipping the passes entirely made it larger and slower to
+        optimise), and takes a tenth of the time."""
+        ll_module.data_layout = self._codegen._data_layout
+        fpm, pb = self._codegen._function_pass_manager(opt=1)
+        for func in ll_module.functions:
+            if not func.is_declaration:
+                fpm.run(func, pb)
 
     def get_pointer_to_function(self, name):
         raise RuntimeError(f"{self.name}: a link-only library has no machine code")
@@ -254,7 +308,9 @@ def njit(fn=None, *, cache=False, **options):
         if numba.config.DISABLE_JIT:
             return f
         targetoptions = {**options, "nopython": True, "boundscheck": None}
-        d = OneVersionDispatcher(py_func=f, locals={}, targetoptions=targetoptions)
+        d = OneVersionDispatcher(
+            py_func=f, locals={}, targetoptions=targetoptions, pipeline_class=EnginePipeline
+        )
         if cache:
             d.enable_caching()
         return d

@@ -336,10 +336,13 @@ def cmd_bench(args):
     from benchmarks.bench import markdown_table, run, run_baseline
 
     _positive(args.rounds, "--rounds")
+    _positive(args.compile_rounds, "--compile-rounds")
+    if args.compile_rounds and not args.baseline:
+        raise CliError("--compile-rounds needs --baseline")
     if args.baseline:
         from benchmarks.side_by_side import ratio_table
 
-        res = run_baseline(args.baseline, args.quick, args.rounds)
+        res = run_baseline(args.baseline, args.quick, args.rounds, args.compile_rounds or 1)
         table = ratio_table
     else:
         res = run(quick=args.quick)
@@ -619,6 +622,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--rounds", type=int, default=None, help="interleaved rounds with --baseline (7; 3 quick)"
+    )
+    bench.add_argument(
+        "--compile-rounds",
+        type=int,
+        default=None,
+        help="cold-compile pairs with --baseline, alternating which side goes first (1)",
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--out", help="also write the JSON to this file")

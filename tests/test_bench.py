@@ -35,6 +35,11 @@ def test_bench_baseline_must_be_a_checkout(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("kalarite: error: --baseline")
     assert main(["bench", "--baseline", ROOT, "--rounds", "0"]) == 2
+    assert main(["bench", "--baseline", ROOT, "--compile-rounds", "0"]) == 2
+    capsys.readouterr()
+    assert main(["bench", "--quick", "--compile-rounds", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["kalarite: error: --compile-rounds needs --baseline"]
 
 
 def test_quick_bench_reports_every_top_level_key(monkeypatch):

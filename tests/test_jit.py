@@ -1,0 +1,109 @@
+"""core.jit's changes to how numba compiles the engine: one version per kernel, link-only
+callees, remembered function resolutions and the trimmed pipeline. Each patches numba
+internals, so each is checked here against what numba itself would do."""
+
+import operator
+
+import numpy as np
+import pytest
+from numba.core import types
+from numba.core.registry import cpu_target
+
+from core import jit as J
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(J, "OneVersionDispatcher"), reason="NUMBA_DISABLE_JIT=1: nothing is compiled"
+)
+
+
+@J.njit
+def _leaf(a, i):
+    return a[i] * 2
+
+
+@J.njit
+def _caller(a, i):
+    return _leaf(a, i) + _leaf(a, np.int32(i))
+
+
+def test_one_version_per_kernel_whatever_integers_it_is_given():
+    a = np.arange(5, dtype=np.int32)
+    assert _leaf(a, 3) == 6
+    assert _leaf(a, np.int32(3)) == 6
+    assert _leaf(a, np.int8(1)) == 2
+    assert len(_leaf.overloads) == 1
+    (sig,) = _leaf.overloads
+    assert sig[1] == types.int64
+
+
+def test_a_callee_compiled_from_compiled_code_is_link_only_and_the_caller_runs_it():
+    @J.njit
+    def leaf(a, i):
+        return a[i] + 1
+
+    @J.njit
+    def caller(a):
+        return leaf(a, 0) + leaf(a, 1)
+
+    a = np.array([10, 20], np.int64)
+    assert caller(a) == 32
+    assert len(caller.overloads) == 1
+    assert len(leaf.overloads) == 0  # typed and lowered for linking, no machine code
+    assert len(leaf._link_only) == 1
+    (cres,) = leaf._link_only.values()
+    assert isinstance(cres.library, J.LinkOnlyLibrary)
+    with pytest.raises(RuntimeError, match="no machine code"):
+        cres.library.get_pointer_to_function("anything")
+    assert leaf(a, 1) == 21  # called from Python it compiles in full
+    assert len(leaf.overloads) == 1
+
+
+def test_remembered_resolutions_equal_numba_own():
+    ctx = cpu_target.typing_context
+    ctx.refresh()
+    fnty = ctx.resolve_value_type(operator.add)
+    for args in [
+        (types.int32, types.int64),
+        (types.float64, types.int8),
+        (types.Array(types.int32, 1, "C"), types.int64),
+    ]:
+        mine = fnty.get_call_type(ctx, args, {})
+        again = fnty.get_call_type(ctx, args, {})
+        plain = J._plain_function_call_type(fnty, ctx, args, {})
+        assert mine == plain == again
+        assert mine is again  # the second call is a lookup
+        assert fnty.get_impl_key(mine) == fnty.get_impl_key(plain)
+
+
+def test_an_unmatched_call_still_fails_as_numba_reports_it():
+    @J.njit
+    def bad(a):
+        return a + "x"
+
+    with pytest.raises(Exception, match="(?i)typing"):
+        bad(np.int64(1))
+
+
+def test_the_pipeline_runs_without_the_passes_the_engine_does_not_need():
+    from numba.core.compiler import Flags
+
+    from core.jit_pipeline import EnginePipeline
+
+    ctx = cpu_target
+    pipe = EnginePipeline(ctx.typing_context, ctx.target_context, None, None, None, Flags(), {})
+    (pm,) = pipe.define_pipelines()
+    names = {p.name() for p, _ in pm.passes}
+    assert {"nopython_type_inference", "native_lowering", "reconstruct_ssa"} <= names
+    assert not names & {"inline_closure_likes", "with_lifting", "literal_unroll"}
+
+
+def test_a_closure_in_a_kernel_is_refused_at_compile_time_not_miscompiled():
+    @J.njit
+    def with_closure(n):
+        def inner(k):
+            return k + n
+
+        return inner(1)
+
+    with pytest.raises(Exception, match="make_function"):
+        with_closure(2)
