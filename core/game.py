@@ -6,6 +6,8 @@ carries out one option row. Every player (random, greedy, search) goes through t
 so they share all the rules.
 """
 
+import numpy as np
+
 from core.cards import (
     discard_card,
     hand_add,
@@ -78,7 +80,6 @@ from core.constants import (
     PH_SETUP,
     PH_SUMMON_PICKUP,
     PH_TURN_END,
-    SCRATCH_ROWS,
     SQ_GREEN,
     SQ_RED,
     SR_DESTRUCTION,
@@ -170,9 +171,9 @@ from core.layout import (
 )
 from core.modes import has_tasks, is_team, n_colours, scores_destruction
 from core.patterns import (
-    anchor_squares,
-    find_summons,
     find_summons_bits,
+    find_summons_wide,
+    occupied_bits,
     own_bits,
     pattern_squares,
 )
@@ -262,10 +263,12 @@ def action_options(s, T, opts):
             n = _opt(opts, n, OPT_PLACE, -1, 0, 0)  # pick a piece up first, then place
     if s[ACTIONS_LEFT] > 0 and not passed:
         bits = own_bits(s, T, me)
-        # borrowed enemy pieces and melee improvisation: the anchor search handles those
+        # borrowed enemy pieces and melee improvisation: the search that counts every colour
         plain = s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0
-        anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-        n_anchors = 0 if plain else anchor_squares(s, T, me, anchors)
+        occ_lo = np.int64(0)
+        occ_hi = np.int64(0)
+        if not plain:
+            occ_lo, occ_hi = occupied_bits(s, T)
         can_discard = s[DISCARD_USED] == 0 and s[MODE] != MODE_NEW_PLAYER
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
@@ -280,9 +283,7 @@ def action_options(s, T, opts):
                 if plain:
                     n = find_summons_bits(s, T, me, card, slot, opts, n, bits)
                 else:
-                    n = find_summons(
-                        s, T, me, card, slot, opts, n, anchors, n_anchors, bits[12], bits[13]
-                    )
+                    n = find_summons_wide(s, T, me, card, slot, opts, n, bits, occ_lo, occ_hi)
             if kind == CK_BEING and can_discard and not is_pending(s, seat, card):
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
     n_actions = n

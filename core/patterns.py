@@ -6,10 +6,13 @@ each distinct orientation among the 8 symmetries; marks and arrows turn with the
 Search (compiled): a pattern's first cell must sit on one of your pieces, so instead of
 sliding every orientation over all 69 squares we anchor that cell on each of your pieces of
 sufficient rank (cells are sorted highest rank first, so the anchor set is the smallest).
-In the common case (no borrowed enemy piece, no melee improvisation) the search is done on
-bitboards instead (``find_summons_bits``, core.bits): a pattern's legal targets are the AND
-of the own-piece sets shifted by each cell's offset, for all targets at once.
-``reference_summons`` is the plain full scan both searches are tested against.
+The turn loop searches on bitboards instead (core.bits): in the common case (no borrowed
+enemy piece, no melee improvisation) a pattern's legal targets are the AND of the own-piece
+sets shifted by each cell's offset, for all targets at once (``find_summons_bits``); with a
+borrowed piece or improvisation the same AND over the pieces of every colour gives the
+candidate targets, each then tested exactly (``find_summons_wide``). Both list the anchor
+search's rows in its order; the anchor search stays as their yardstick for order, and
+``reference_summons`` is the plain full scan all of them are tested against.
 """
 
 import numpy as np
@@ -220,7 +223,9 @@ def _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
 
 @njit(cache=True, _nrt=False)
 def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, own_leg):
-    """Append an OPT_SUMMON row for every legal (orientation, target) of ``card``.
+    """Append an OPT_SUMMON row for every legal (orientation, target) of ``card``: the
+    anchor search, which the bitboard searches the turn loop uses must match row for row
+    (and which the evaluation's ``summon_witness`` follows).
 
     ``anchors``: from ``anchor_squares``; ``own_pool`` / ``own_leg``: your common+heroic and
     legendary pieces on the board (for the out-of-stock rule). The candidate test is written
@@ -275,9 +280,8 @@ def card_summons(s, T, seat, card, slot, opts, n):
     bits = own_bits(s, T, seat)
     if s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + seat] == 0:
         return find_summons_bits(s, T, seat, card, slot, opts, n, bits)
-    anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-    m = anchor_squares(s, T, seat, anchors)
-    return find_summons(s, T, seat, card, slot, opts, n, anchors, m, bits[12], bits[13])
+    occ_lo, occ_hi = occupied_bits(s, T)
+    return find_summons_wide(s, T, seat, card, slot, opts, n, bits, occ_lo, occ_hi)
 
 
 @njit(cache=True, _nrt=False)
@@ -374,6 +378,70 @@ def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
             hi &= hi - 1
             if in_stock or summon_stock_ok(s, T, seat, o, t, rank, own_kind):
                 n = _add(opts, n, slot, o, t)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def occupied_bits(s, T):
+    """Every piece on the board, whatever its colour, as a (lo, hi) bitboard pair."""
+    lo = np.int64(0)
+    hi = np.int64(0)
+    for q in range(LO_BITS):
+        lo |= np.int64(s[BOARD + q] != 0) << q
+    for q in range(LO_BITS, NSQ):
+        hi |= np.int64(s[BOARD + q] != 0) << (q - LO_BITS)
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def _any_at_least(bits, occ_lo, occ_hi, r):
+    """Pieces of any colour of rank >= r."""
+    if r <= COMMON:
+        return occ_lo, occ_hi
+    if r == HEROIC:
+        return bits[6], bits[7]
+    return bits[8], bits[9]
+
+
+@njit(cache=True, _nrt=False)
+def find_summons_wide(s, T, seat, card, slot, opts, n, bits, occ_lo, occ_hi):
+    """``find_summons`` (borrowed enemy pieces, melee improvisation) on bitboards: the
+    targets where every cell holds a piece of any colour of enough rank (``_targets`` and
+    the shifts of ``find_summons_bits``, with every colour counted), each then given the
+    exact test of ``_emit``. A match needs its cells filled, so no summon is lost; the rows
+    come in the anchor search's order (orientation by orientation, targets ascending,
+    improvised colours ascending)."""
+    rank = T.card_rank[card]
+    own_kind = bits[13] if rank == LEGENDARY else bits[12]
+    borrow = s[BORROW_ENEMY]
+    impro = s[IMPRO_LEFT + seat]
+    o0 = T.card_or_start[card]
+    for o in range(o0, o0 + T.card_or_n[card]):
+        req = T.or_target_req[o]
+        if req > 0:
+            lo, hi = _any_at_least(bits, occ_lo, occ_hi, req)
+            if rank < LEGENDARY:
+                xl, xh = _any_at_least(bits, occ_lo, occ_hi, rank + 1)
+                lo &= ~xl
+                hi &= ~xh
+        else:
+            lo, hi = _targets(bits, 0, rank)
+        for k in range(T.or_ncells[o]):
+            if lo == 0 and hi == 0:
+                break
+            dc = T.or_cells[o, k, 1]
+            ml, mh = _any_at_least(bits, occ_lo, occ_hi, T.or_cells[o, k, 2])
+            ml, mh = shift(ml, mh, T.or_cells[o, k, 0] * 9 + dc)
+            lo &= ml & COLS_OK[dc + 8, 0]
+            hi &= mh & COLS_OK[dc + 8, 1]
+        while lo != 0:
+            t = trailing_zeros(lo)
+            lo &= lo - 1
+            n = _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
+        while hi != 0:
+            t = trailing_zeros(hi) + LO_BITS
+            hi &= hi - 1
+            n = _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
     return n
 
 

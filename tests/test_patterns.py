@@ -34,7 +34,14 @@ from core.layout import (
     STOCK,
     SUMMONED_N,
 )
-from core.patterns import anchor_squares, find_summons_bits, own_bits, reference_summons
+from core.patterns import (
+    anchor_squares,
+    find_summons_bits,
+    find_summons_wide,
+    occupied_bits,
+    own_bits,
+    reference_summons,
+)
 from core.patterns import card_summons as find_summons
 from core.patterns import find_summons as scan_summons
 from core.scoring import pieces_on_board
@@ -334,6 +341,44 @@ def test_borrowed_and_improvised_summons_match_plain_scan_and_oracle():
                 on_target += int(T.or_target_req[o] > 0 and code >> 2 != 0)
     assert total > 2000
     assert on_target > 0  # enemy pieces on own-piece target squares were seen
+
+
+def test_wide_bitboard_search_gives_the_anchor_search_rows_in_the_same_order():
+    """With a borrowed piece or melee improvisation the turn loop lists summons with
+    ``find_summons_wide`` (bitboards of every colour, then the exact test): the same rows as
+    the anchor search, in the same order (players pick by position), for every seat."""
+    rng = np.random.default_rng(20261130)
+    anchors = np.zeros(K.SCRATCH_ROWS, np.int32)
+    checked = 0
+    improvised = 0
+    for b in range(64):
+        s = three_colour_board(rng)
+        borrow, impro = [(1, 0), (0, 0b110), (1, 0b101), (0, 0b011)][b % 4]
+        s[BORROW_ENEMY] = borrow
+        for seat in range(3):
+            s[IMPRO_LEFT + seat] = impro & ~(1 << seat)
+            bits = own_bits(s, T, seat)
+            occ_lo, occ_hi = occupied_bits(s, T)
+            m = anchor_squares(s, T, seat, anchors)
+            for card in PATTERN_CARDS:
+                wide = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+                scan = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+                n = find_summons_wide(s, T, seat, card, 5, wide, 0, bits, occ_lo, occ_hi)
+                n2 = scan_summons(s, T, seat, card, 5, scan, 0, anchors, m, bits[12], bits[13])
+                assert n == n2 and np.array_equal(wide[:n], scan[:n]), (b, seat, cid(card))
+                checked += n
+                improvised += int((wide[:n, 1] >> 4 > 0).sum())
+    assert checked > 2000 and improvised > 100
+
+
+def test_occupied_bits_hold_every_piece():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        s = three_colour_board(rng)
+        lo, hi = occupied_bits(s, T)
+        squares = [q for q in range(81) if s[BOARD + q]]
+        assert int(lo) == sum(1 << q for q in squares if q < 63)
+        assert int(hi) == sum(1 << (q - 63) for q in squares if q >= 63)
 
 
 def summons_coded(fn, s, card):
