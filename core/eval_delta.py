@@ -82,13 +82,13 @@ def prepare(s, T, seat, w, ctx, opts):
     ctx[2] = seat
     ctx[1] = s[HAND_N + seat]
     anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-    n_anchors, pool, leg = hand_anchors(s, T, me, anchors)
+    n_anchors, bits = hand_anchors(s, T, me, anchors)
     for slot in range(s[HAND_N + seat]):
         card = s[HAND + seat * HAND_CAP + slot]
         ctx[CX_SLOTS + 2 * slot] = card
         wit = -2  # not a summonable kind
         if T.card_kind[card] == CK_BEING or T.card_kind[card] == CK_LEGEND:
-            wit = summon_witness(s, T, me, card, anchors, n_anchors, pool, leg)
+            wit = summon_witness(s, T, me, card, anchors, n_anchors, bits)
         ctx[CX_SLOTS + 2 * slot + 1] = wit
     if has_tasks(s[MODE]) and (w[W_CLAIMABLE] != 0 or w[W_OPP_CLAIMABLE] != 0):
         for k in range(N_AVAIL):
@@ -167,7 +167,7 @@ def _hand_part(c, s, T, seat, w, ctx, opts, better):
         v += w[W_SUMMONABLE]
     used = 0  # bitmask of the decision's hand slots matched so far
     anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-    n_anchors, pool, leg = hand_anchors(c, T, me, anchors)
+    n_anchors, bits = hand_anchors(c, T, me, anchors)
     for slot in range(c[HAND_N + seat]):
         card = c[HAND + seat * HAND_CAP + slot]
         kind = T.card_kind[card]
@@ -188,7 +188,7 @@ def _hand_part(c, s, T, seat, w, ctx, opts, better):
                 break
         legendary = T.card_rank[card] == LEGENDARY
         stock = LSTOCK if legendary else STOCK
-        own_kind = leg if legendary else pool
+        own_kind = bits[13] if legendary else bits[12]
         found = False
         if wit >= 0:
             o = wit // WITNESS
@@ -198,14 +198,14 @@ def _hand_part(c, s, T, seat, w, ctx, opts, better):
             ):
                 found = True
             else:
-                found = summon_witness(c, T, me, card, anchors, n_anchors, pool, leg) >= 0
+                found = summon_witness(c, T, me, card, anchors, n_anchors, bits) >= 0
         elif wit == -1 and better >= 0 and s[stock + me] > 0 and c[stock + me] > 0:
             for i in range(better):
                 if _fits_through(c, T, me, card, ctx[CX_DIFF + i], own_kind):
                     found = True
                     break
         else:
-            found = summon_witness(c, T, me, card, anchors, n_anchors, pool, leg) >= 0
+            found = summon_witness(c, T, me, card, anchors, n_anchors, bits) >= 0
         if found:
             v += wk
     return v

@@ -233,7 +233,7 @@ def hand_value(s, T, seat, w, opts):
         return pending_value(s, seat, w)
     me = s[COLOUR + seat]
     anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-    n_anchors, pool, leg = hand_anchors(s, T, me, anchors)
+    n_anchors, bits = hand_anchors(s, T, me, anchors)
     v = pending_value(s, seat, w)
     if s[FROZEN + seat] >= 0:  # a stored frozen effect: worth a being ready to summon
         v += w[W_SUMMONABLE]
@@ -243,7 +243,7 @@ def hand_value(s, T, seat, w, opts):
         if kind != CK_BEING and kind != CK_LEGEND:
             continue
         wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
-        if wk != 0 and slot_summonable(s, T, me, card, anchors, n_anchors, pool, leg):
+        if wk != 0 and slot_summonable(s, T, me, card, anchors, n_anchors, bits):
             v += wk
     return v
 

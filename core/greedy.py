@@ -145,16 +145,16 @@ def prepare_placements(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, trut
                     truth[t * 4 + c] = 1.0 if task_holds(rep, T, t, c) else 0.0
     if w[W_SUMMONABLE] != 0 or w[W_LEGENDS_READY] != 0:
         anchors = copts[copts.shape[0] - SCRATCH_ROWS :, 0]
-        n_anchors, pool, leg = hand_anchors(rep, T, me, anchors)
+        n_anchors, bits = hand_anchors(rep, T, me, anchors)
         for slot in range(rep[HAND_N + seat]):
             card = rep[HAND + seat * HAND_CAP + slot]
             kind = T.card_kind[card]
             if kind != CK_BEING and kind != CK_LEGEND:
                 continue
             wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
-            if wk == 0 or slot_summonable(rep, T, me, card, anchors, n_anchors, pool, leg):
+            if wk == 0 or slot_summonable(rep, T, me, card, anchors, n_anchors, bits):
                 continue
-            placement_completions(rep, T, me, card, leg, mark, slot + 1)
+            placement_completions(rep, T, me, card, bits[13], mark, slot + 1)
             for q in range(NSQ):
                 if mark[q] == slot + 1:
                     gain[q] += wk

@@ -349,6 +349,22 @@ def _targets(bits, req, rank):
 
 
 @njit(cache=True, _nrt=False)
+def orientation_targets(T, bits, o, rank):
+    """The targets (a bitboard pair) where orientation ``o`` fits the seat's own pieces of
+    ``own_bits``, the being of ``rank`` entering: the piece supply is not checked."""
+    lo, hi = _targets(bits, T.or_target_req[o], rank)
+    for k in range(T.or_ncells[o]):
+        if lo == 0 and hi == 0:
+            break
+        dc = T.or_cells[o, k, 1]
+        ml, mh = _own_at_least(bits, T.or_cells[o, k, 2])
+        ml, mh = shift(ml, mh, T.or_cells[o, k, 0] * 9 + dc)
+        lo &= ml & COLS_OK[dc + 8, 0]
+        hi &= mh & COLS_OK[dc + 8, 1]
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
 def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
     """``find_summons`` when no enemy piece may be borrowed and no colour improvised, on
     the bitboards of ``own_bits``: the same rows in the same order (orientation by
@@ -359,15 +375,7 @@ def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
     in_stock = (s[LSTOCK + seat] if legendary else s[STOCK + seat]) > 0
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
-        lo, hi = _targets(bits, T.or_target_req[o], rank)
-        for k in range(T.or_ncells[o]):
-            if lo == 0 and hi == 0:
-                break
-            dc = T.or_cells[o, k, 1]
-            ml, mh = _own_at_least(bits, T.or_cells[o, k, 2])
-            ml, mh = shift(ml, mh, T.or_cells[o, k, 0] * 9 + dc)
-            lo &= ml & COLS_OK[dc + 8, 0]
-            hi &= mh & COLS_OK[dc + 8, 1]
+        lo, hi = orientation_targets(T, bits, o, rank)
         while lo != 0:
             t = trailing_zeros(lo)
             lo &= lo - 1

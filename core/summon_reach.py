@@ -11,13 +11,23 @@ square, how many of the seat's non-summonable hand cards one more common piece t
 make summonable (duel rules: no borrowed or improvised pieces, stock left after placing).
 """
 
+from core.bits import LO_BITS, trailing_zeros
 from core.constants import COMMON, LEGENDARY
 from core.detached import detached_summonable
 from core.jit import njit
-from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, SUMMON_COLOUR, VOID_CELLS
+from core.layout import (
+    BOARD,
+    BORROW_ENEMY,
+    IMPRO_LEFT,
+    LSTOCK,
+    STOCK,
+    SUMMON_COLOUR,
+    VOID_CELLS,
+)
 from core.patterns import (
     anchor_squares,
-    count_own,
+    orientation_targets,
+    own_bits,
     pattern_enemies,
     pattern_fits,
     summon_stock_ok,
@@ -29,13 +39,17 @@ WITNESS = 128  # a witness is orientation * WITNESS + target square
 
 @njit(cache=True, _nrt=False)
 def hand_anchors(s, T, me, anchors):
-    """The summon search set-up shared by every card of a hand: the anchor squares (written
-    to ``anchors``: the scratch rows of an option buffer, ``opts[-SCRATCH_ROWS:, 0]``),
-    their count, own common/heroic and legendary pieces on the board. (The caller slices
-    the scratch itself: an array returned by a function compiled without numba's runtime
-    would be released twice by a caller compiled with it.)"""
-    m = anchor_squares(s, T, me, anchors)
-    return m, count_own(s, T, me, False), count_own(s, T, me, True)
+    """The summon search set-up shared by every card of a hand: the count of anchor squares
+    (written to ``anchors``: the scratch rows of an option buffer, ``opts[-SCRATCH_ROWS:,
+    0]``; only needed with a borrowed piece or melee improvisation, else 0) and the seat's
+    ``own_bits`` (bitboards, then own common/heroic and legendary pieces on the board at
+    12 and 13). (The caller slices the scratch itself: an array returned by a function
+    compiled without numba's runtime would be released twice by a caller compiled with
+    it.)"""
+    bits = own_bits(s, T, me)
+    if s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0:
+        return 0, bits
+    return anchor_squares(s, T, me, anchors), bits
 
 
 @njit(cache=True, _nrt=False)
@@ -48,25 +62,43 @@ def _square_at(sq, dr, dc):
 
 
 @njit(cache=True, _nrt=False)
-def slot_summonable(s, T, me, card, anchors, n_anchors, own_pool, own_leg):
+def slot_summonable(s, T, me, card, anchors, n_anchors, bits):
     """Does ``find_summons`` list at least one summon of ``card`` for colour ``me``? (A
     detached pattern, and void cells, ask their own searches, as the turn loop does.)"""
     if T.card_det_n[card] > 0:
         return detached_summonable(s, T, me, card)
     if s[VOID_CELLS] > 0 and s[SUMMON_COLOUR] < 0:
         return void_summonable(s, T, me, card)
-    return summon_witness(s, T, me, card, anchors, n_anchors, own_pool, own_leg) >= 0
+    return summon_witness(s, T, me, card, anchors, n_anchors, bits) >= 0
 
 
 @njit(cache=True, _nrt=False)
-def summon_witness(s, T, me, card, anchors, n_anchors, own_pool, own_leg):
+def summon_witness(s, T, me, card, anchors, n_anchors, bits):
     """The first summon ``find_summons`` would list for ``card``, as orientation * 128 +
-    target square; -1 if there is none."""
+    target square; -1 if there is none. Without a borrowed piece or improvisation it is
+    found on the bitboards (``orientation_targets``, the lowest target of the first
+    orientation that has one, as ``find_summons_bits`` lists them)."""
     rank = T.card_rank[card]
-    own_kind = own_leg if rank == LEGENDARY else own_pool
+    legendary = rank == LEGENDARY
+    own_kind = bits[13] if legendary else bits[12]
     borrow = s[BORROW_ENEMY]
     impro = s[IMPRO_LEFT + me]
     o0 = T.card_or_start[card]
+    if borrow == 0 and impro == 0:
+        in_stock = (s[LSTOCK + me] if legendary else s[STOCK + me]) > 0
+        for o in range(o0, o0 + T.card_or_n[card]):
+            lo, hi = orientation_targets(T, bits, o, rank)
+            while lo != 0:
+                t = trailing_zeros(lo)
+                lo &= lo - 1
+                if in_stock or summon_stock_ok(s, T, me, o, t, rank, own_kind):
+                    return o * WITNESS + t
+            while hi != 0:
+                t = trailing_zeros(hi) + LO_BITS
+                hi &= hi - 1
+                if in_stock or summon_stock_ok(s, T, me, o, t, rank, own_kind):
+                    return o * WITNESS + t
+        return -1
     for o in range(o0, o0 + T.card_or_n[card]):
         anywhere = T.or_ncells[o] == 0
         ar = T.or_cells[o, 0, 0]

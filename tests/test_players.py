@@ -243,8 +243,8 @@ def _summonable_mismatches(T, states):
             if T.card_kind[card] == K.CK_FLARE:
                 continue
             anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
-            na, pool, leg = hand_anchors(s, T, me, anchors)
-            fast = slot_summonable(s, T, me, card, anchors, na, pool, leg)
+            na, bits = hand_anchors(s, T, me, anchors)
+            fast = slot_summonable(s, T, me, card, anchors, na, bits)
             plain = card_summons(s, T, me, card, slot, opts, 0) > 0
             checked += 1
             if fast != plain:

@@ -345,8 +345,8 @@ def test_the_players_evaluation_asks_the_detached_search():
         s[VOID_CELLS], s[IMPRO_LEFT], s[STOCK] = b % 3, [0, 0b110][b % 2], [0, 3][b % 4 // 2]
         s[SUMMON_COLOUR] = -1  # a zero row would read as "possessed by colour 0"
         anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
-        na, pool, leg = hand_anchors(s, T, 0, anchors)
-        fast = slot_summonable(s, T, 0, TRAV_CARD, anchors, na, pool, leg)
+        na, bits = hand_anchors(s, T, 0, anchors)
+        fast = slot_summonable(s, T, 0, TRAV_CARD, anchors, na, bits)
         assert fast == bool(_rows(s)), b
         yes += fast
     assert 10 < yes < 60

@@ -330,9 +330,9 @@ def test_the_players_evaluation_asks_the_void_search():
         s[VOID_CELLS], s[IMPRO_LEFT] = 1 + b % 2, [0, 0b100][b % 2]
         s[SUMMON_COLOUR] = -1  # a zero row would read as "possessed by colour 0"
         anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
-        na, pool, leg = hand_anchors(s, T, 0, anchors)
+        na, bits = hand_anchors(s, T, 0, anchors)
         for card in PATTERN_CARDS:
-            fast = slot_summonable(s, T, 0, card, anchors, na, pool, leg)
+            fast = slot_summonable(s, T, 0, card, anchors, na, bits)
             assert fast == bool(_rows(s, card, void_summons)), (b, cid(card))
             yes += fast
             no += not fast
