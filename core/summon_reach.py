@@ -1,10 +1,13 @@
 """What a player's evaluation asks about summons: can this card be summoned at all right now,
 and which single placement would make it summonable.
 
-``slot_summonable`` is ``core.patterns.find_summons`` with an early exit: the evaluation only
-needs "at least one", and stopping at the first fit makes the usual case several times
-cheaper. Its acceptance test is the same as find_summons' (a test compares the two over many
-positions); keep them in step when the summon rules change.
+``slot_summonable`` is the summon search with an early exit: the evaluation only needs "at
+least one", and stopping at the first fit makes the usual case several times cheaper. Without
+a borrowed piece or improvisation it runs on the bitboards of ``own_bits`` (computed once per
+hand by ``hand_anchors``), else by anchors as ``core.patterns.find_summons``. Its acceptance
+test is the same as the turn loop's (tests compare the witness with the anchor search's first
+row, and the answer with the options, over many positions); keep them in step when the
+summon rules change.
 
 ``placement_completions`` serves the greedy player's placement shortcut: for every empty
 square, how many of the seat's non-summonable hand cards one more common piece there would
