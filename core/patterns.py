@@ -365,6 +365,28 @@ def orientation_targets(T, bits, o, rank):
 
 
 @njit(cache=True, _nrt=False)
+def summonable_targets(s, T, seat, o, rank, bits, in_stock, own_kind):
+    """``orientation_targets`` less the targets whose summoned piece cannot be found (no
+    stock and every piece of its kind in the pattern): the targets that give a summon."""
+    lo, hi = orientation_targets(T, bits, o, rank)
+    if in_stock:
+        return lo, hi
+    keep_lo = np.int64(0)
+    keep_hi = np.int64(0)
+    while lo != 0:
+        t = trailing_zeros(lo)
+        lo &= lo - 1
+        if summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+            keep_lo |= np.int64(1) << t
+    while hi != 0:
+        t = trailing_zeros(hi)
+        hi &= hi - 1
+        if summon_stock_ok(s, T, seat, o, t + LO_BITS, rank, own_kind):
+            keep_hi |= np.int64(1) << t
+    return keep_lo, keep_hi
+
+
+@njit(cache=True, _nrt=False)
 def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
     """``find_summons`` when no enemy piece may be borrowed and no colour improvised, on
     the bitboards of ``own_bits``: the same rows in the same order (orientation by
@@ -375,17 +397,13 @@ def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
     in_stock = (s[LSTOCK + seat] if legendary else s[STOCK + seat]) > 0
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
-        lo, hi = orientation_targets(T, bits, o, rank)
+        lo, hi = summonable_targets(s, T, seat, o, rank, bits, in_stock, own_kind)
         while lo != 0:
-            t = trailing_zeros(lo)
+            n = _add(opts, n, slot, o, trailing_zeros(lo))
             lo &= lo - 1
-            if in_stock or summon_stock_ok(s, T, seat, o, t, rank, own_kind):
-                n = _add(opts, n, slot, o, t)
         while hi != 0:
-            t = trailing_zeros(hi) + LO_BITS
+            n = _add(opts, n, slot, o, trailing_zeros(hi) + LO_BITS)
             hi &= hi - 1
-            if in_stock or summon_stock_ok(s, T, seat, o, t, rank, own_kind):
-                n = _add(opts, n, slot, o, t)
     return n
 
 

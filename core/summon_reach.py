@@ -29,11 +29,11 @@ from core.layout import (
 )
 from core.patterns import (
     anchor_squares,
-    orientation_targets,
     own_bits,
     pattern_enemies,
     pattern_fits,
     summon_stock_ok,
+    summonable_targets,
 )
 from core.void_summon import void_summonable
 
@@ -79,7 +79,7 @@ def slot_summonable(s, T, me, card, anchors, n_anchors, bits):
 def summon_witness(s, T, me, card, anchors, n_anchors, bits):
     """The first summon ``find_summons`` would list for ``card``, as orientation * 128 +
     target square; -1 if there is none. Without a borrowed piece or improvisation it is
-    found on the bitboards (``orientation_targets``, the lowest target of the first
+    found on the bitboards (``summonable_targets``, the lowest target of the first
     orientation that has one, as ``find_summons_bits`` lists them)."""
     rank = T.card_rank[card]
     legendary = rank == LEGENDARY
@@ -90,17 +90,11 @@ def summon_witness(s, T, me, card, anchors, n_anchors, bits):
     if borrow == 0 and impro == 0:
         in_stock = (s[LSTOCK + me] if legendary else s[STOCK + me]) > 0
         for o in range(o0, o0 + T.card_or_n[card]):
-            lo, hi = orientation_targets(T, bits, o, rank)
-            while lo != 0:
-                t = trailing_zeros(lo)
-                lo &= lo - 1
-                if in_stock or summon_stock_ok(s, T, me, o, t, rank, own_kind):
-                    return o * WITNESS + t
-            while hi != 0:
-                t = trailing_zeros(hi) + LO_BITS
-                hi &= hi - 1
-                if in_stock or summon_stock_ok(s, T, me, o, t, rank, own_kind):
-                    return o * WITNESS + t
+            lo, hi = summonable_targets(s, T, me, o, rank, bits, in_stock, own_kind)
+            if lo != 0:
+                return o * WITNESS + trailing_zeros(lo)
+            if hi != 0:
+                return o * WITNESS + trailing_zeros(hi) + LO_BITS
         return -1
     for o in range(o0, o0 + T.card_or_n[card]):
         anywhere = T.or_ncells[o] == 0
