@@ -23,7 +23,7 @@ Context row ``ctx`` (int32): [0] valid, [1] hand size, [2] seat, then per hand s
 squares of the current child from CX_DIFF.
 """
 
-from core.constants import CK_BEING, CK_LEGEND, LEGENDARY, SCRATCH_ROWS
+from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
 from core.detached import detached_summonable
 from core.evaluate import (
     W_CLAIMABLE,
@@ -56,7 +56,7 @@ from core.layout import (
 )
 from core.modes import has_tasks, n_colours
 from core.patterns import pattern_fits, summon_stock_ok
-from core.summon_reach import WITNESS, hand_anchors, summon_witness
+from core.summon_reach import WITNESS, hand_bits, summon_witness
 from core.task_reach import reads_counters, square_matters
 from core.tasks import task_holds
 
@@ -81,14 +81,13 @@ def prepare(s, T, seat, w, ctx, opts):
         return
     ctx[2] = seat
     ctx[1] = s[HAND_N + seat]
-    anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-    n_anchors, bits = hand_anchors(s, T, me, anchors)
+    bits = hand_bits(s, T, me)
     for slot in range(s[HAND_N + seat]):
         card = s[HAND + seat * HAND_CAP + slot]
         ctx[CX_SLOTS + 2 * slot] = card
         wit = -2  # not a summonable kind
         if T.card_kind[card] == CK_BEING or T.card_kind[card] == CK_LEGEND:
-            wit = summon_witness(s, T, me, card, anchors, n_anchors, bits)
+            wit = summon_witness(s, T, me, card, bits)
         ctx[CX_SLOTS + 2 * slot + 1] = wit
     if has_tasks(s[MODE]) and (w[W_CLAIMABLE] != 0 or w[W_OPP_CLAIMABLE] != 0):
         for k in range(N_AVAIL):
@@ -166,8 +165,7 @@ def _hand_part(c, s, T, seat, w, ctx, opts, better):
     if c[FROZEN + seat] >= 0:  # as in core.evaluate.hand_value: a stored frozen effect
         v += w[W_SUMMONABLE]
     used = 0  # bitmask of the decision's hand slots matched so far
-    anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-    n_anchors, bits = hand_anchors(c, T, me, anchors)
+    bits = hand_bits(c, T, me)
     for slot in range(c[HAND_N + seat]):
         card = c[HAND + seat * HAND_CAP + slot]
         kind = T.card_kind[card]
@@ -198,14 +196,14 @@ def _hand_part(c, s, T, seat, w, ctx, opts, better):
             ):
                 found = True
             else:
-                found = summon_witness(c, T, me, card, anchors, n_anchors, bits) >= 0
+                found = summon_witness(c, T, me, card, bits) >= 0
         elif wit == -1 and better >= 0 and s[stock + me] > 0 and c[stock + me] > 0:
             for i in range(better):
                 if _fits_through(c, T, me, card, ctx[CX_DIFF + i], own_kind):
                     found = True
                     break
         else:
-            found = summon_witness(c, T, me, card, anchors, n_anchors, bits) >= 0
+            found = summon_witness(c, T, me, card, bits) >= 0
         if found:
             v += wk
     return v

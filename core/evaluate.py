@@ -10,7 +10,7 @@ placement from a precomputed table (core.greedy) instead of searching summons ag
 public information and the seat's own hand are read.
 """
 
-from core.constants import CK_BEING, CK_LEGEND, COMMON, HEROIC, LEGENDARY, SCRATCH_ROWS
+from core.constants import CK_BEING, CK_LEGEND, COMMON, HEROIC, LEGENDARY
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -30,7 +30,7 @@ from core.layout import (
     WINNER,
 )
 from core.modes import has_tasks, n_colours
-from core.summon_reach import hand_anchors, slot_summonable
+from core.summon_reach import hand_bits, slot_summonable
 from core.tasks import task_holds
 
 W_POINTS = 0  # score difference (High Form: tasks + legends on the board)
@@ -232,8 +232,7 @@ def hand_value(s, T, seat, w, opts):
     if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
         return pending_value(s, seat, w)
     me = s[COLOUR + seat]
-    anchors = opts[opts.shape[0] - SCRATCH_ROWS :, 0]
-    n_anchors, bits = hand_anchors(s, T, me, anchors)
+    bits = hand_bits(s, T, me)
     v = pending_value(s, seat, w)
     if s[FROZEN + seat] >= 0:  # a stored frozen effect: worth a being ready to summon
         v += w[W_SUMMONABLE]
@@ -243,7 +242,7 @@ def hand_value(s, T, seat, w, opts):
         if kind != CK_BEING and kind != CK_LEGEND:
             continue
         wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
-        if wk != 0 and slot_summonable(s, T, me, card, anchors, n_anchors, bits):
+        if wk != 0 and slot_summonable(s, T, me, card, bits):
             v += wk
     return v
 

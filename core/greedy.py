@@ -22,7 +22,7 @@ square), 1 to 3 (values, statuses and keys of the options), 4 (task truths).
 
 import numpy as np
 
-from core.constants import CK_BEING, CK_LEGEND, COMMON, OPT_PLACE, PH_ACTION, SCRATCH_ROWS
+from core.constants import CK_BEING, CK_LEGEND, COMMON, OPT_PLACE, PH_ACTION
 from core.eval_delta import child_value, prepare
 from core.evaluate import (
     N_WEIGHTS,
@@ -58,7 +58,7 @@ from core.layout import (
 from core.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
 from core.modes import has_tasks, n_colours
 from core.rng import rand_below
-from core.summon_reach import hand_anchors, placement_completions, slot_summonable
+from core.summon_reach import hand_bits, placement_completions, slot_summonable
 from core.task_reach import common_matters
 from core.tasks import task_holds
 
@@ -144,15 +144,14 @@ def prepare_placements(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, trut
                 for c in range(n_colours(rep)):
                     truth[t * 4 + c] = 1.0 if task_holds(rep, T, t, c) else 0.0
     if w[W_SUMMONABLE] != 0 or w[W_LEGENDS_READY] != 0:
-        anchors = copts[copts.shape[0] - SCRATCH_ROWS :, 0]
-        n_anchors, bits = hand_anchors(rep, T, me, anchors)
+        bits = hand_bits(rep, T, me)
         for slot in range(rep[HAND_N + seat]):
             card = rep[HAND + seat * HAND_CAP + slot]
             kind = T.card_kind[card]
             if kind != CK_BEING and kind != CK_LEGEND:
                 continue
             wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
-            if wk == 0 or slot_summonable(rep, T, me, card, anchors, n_anchors, bits):
+            if wk == 0 or slot_summonable(rep, T, me, card, bits):
                 continue
             placement_completions(rep, T, me, card, bits[13], mark, slot + 1)
             for q in range(NSQ):

@@ -201,19 +201,29 @@ def anchor_squares(s, T, seat, out):
 
 
 @njit(cache=True, _nrt=False)
+def summon_enemies(s, T, seat, o, t, rank, own_kind, borrow, impro):
+    """Does (orientation, target) give a summon, counting borrowed and improvised pieces?
+    -1 if not; else ``pattern_enemies``' code (enemy pieces used * 16 + their colours)."""
+    e = pattern_enemies(s, T, seat, o, t, rank)
+    if e < 0:
+        return -1
+    ne = e >> 4
+    if ne > borrow + 1 or (ne == borrow + 1 and (impro & e & 15) == 0):
+        return -1
+    if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+        return -1
+    return e
+
+
+@njit(cache=True, _nrt=False)
 def _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
     """Append the summon rows of (orientation, target): one plain row when borrowed pieces
     cover every enemy piece; else, when one enemy piece is left over, one row per colour
     whose melee improvisation could cover it (hand slot + 16 * (colour + 1))."""
-    e = pattern_enemies(s, T, seat, o, t, rank)
+    e = summon_enemies(s, T, seat, o, t, rank, own_kind, borrow, impro)
     if e < 0:
         return n
-    ne = e >> 4
-    if ne > borrow + 1 or (ne == borrow + 1 and (impro & e & 15) == 0):
-        return n
-    if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
-        return n
-    if ne <= borrow:
+    if (e >> 4) <= borrow:
         return _add(opts, n, slot, o, t)
     for c in range(4):
         if (impro & e) >> c & 1:
@@ -430,6 +440,30 @@ def _any_at_least(bits, occ_lo, occ_hi, r):
 
 
 @njit(cache=True, _nrt=False)
+def wide_targets(T, bits, occ_lo, occ_hi, o, rank):
+    """``orientation_targets`` with the pieces of every colour (``occupied_bits``): the
+    targets where each cell holds a piece of enough rank, the being of ``rank`` entering."""
+    req = T.or_target_req[o]
+    if req > 0:
+        lo, hi = _any_at_least(bits, occ_lo, occ_hi, req)
+        if rank < LEGENDARY:
+            xl, xh = _any_at_least(bits, occ_lo, occ_hi, rank + 1)
+            lo &= ~xl
+            hi &= ~xh
+    else:
+        lo, hi = _targets(bits, 0, rank)
+    for k in range(T.or_ncells[o]):
+        if lo == 0 and hi == 0:
+            break
+        dc = T.or_cells[o, k, 1]
+        ml, mh = _any_at_least(bits, occ_lo, occ_hi, T.or_cells[o, k, 2])
+        ml, mh = shift(ml, mh, T.or_cells[o, k, 0] * 9 + dc)
+        lo &= ml & COLS_OK[dc + 8, 0]
+        hi &= mh & COLS_OK[dc + 8, 1]
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
 def find_summons_wide(s, T, seat, card, slot, opts, n, bits, occ_lo, occ_hi):
     """``find_summons`` (borrowed enemy pieces, melee improvisation) on bitboards: the
     targets where every cell holds a piece of any colour of enough rank (``_targets`` and
@@ -443,23 +477,7 @@ def find_summons_wide(s, T, seat, card, slot, opts, n, bits, occ_lo, occ_hi):
     impro = s[IMPRO_LEFT + seat]
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
-        req = T.or_target_req[o]
-        if req > 0:
-            lo, hi = _any_at_least(bits, occ_lo, occ_hi, req)
-            if rank < LEGENDARY:
-                xl, xh = _any_at_least(bits, occ_lo, occ_hi, rank + 1)
-                lo &= ~xl
-                hi &= ~xh
-        else:
-            lo, hi = _targets(bits, 0, rank)
-        for k in range(T.or_ncells[o]):
-            if lo == 0 and hi == 0:
-                break
-            dc = T.or_cells[o, k, 1]
-            ml, mh = _any_at_least(bits, occ_lo, occ_hi, T.or_cells[o, k, 2])
-            ml, mh = shift(ml, mh, T.or_cells[o, k, 0] * 9 + dc)
-            lo &= ml & COLS_OK[dc + 8, 0]
-            hi &= mh & COLS_OK[dc + 8, 1]
+        lo, hi = wide_targets(T, bits, occ_lo, occ_hi, o, rank)
         while lo != 0:
             t = trailing_zeros(lo)
             lo &= lo - 1

@@ -2,9 +2,8 @@
 and which single placement would make it summonable.
 
 ``slot_summonable`` is the summon search with an early exit: the evaluation only needs "at
-least one", and stopping at the first fit makes the usual case several times cheaper. Without
-a borrowed piece or improvisation it runs on the bitboards of ``own_bits`` (computed once per
-hand by ``hand_anchors``), else by anchors as ``core.patterns.find_summons``. Its acceptance
+least one", and stopping at the first fit makes the usual case several times cheaper. It runs
+on the turn loop's bitboards (computed once per hand by ``hand_bits``). Its acceptance
 test is the same as the turn loop's (tests compare the witness with the anchor search's first
 row, and the answer with the options, over many positions); keep them in step when the
 summon rules change.
@@ -13,6 +12,8 @@ summon rules change.
 square, how many of the seat's non-summonable hand cards one more common piece there would
 make summonable (duel rules: no borrowed or improvised pieces, stock left after placing).
 """
+
+import numpy as np
 
 from core.bits import LO_BITS, trailing_zeros
 from core.constants import COMMON, LEGENDARY
@@ -28,12 +29,12 @@ from core.layout import (
     VOID_CELLS,
 )
 from core.patterns import (
-    anchor_squares,
+    occupied_bits,
     own_bits,
-    pattern_enemies,
-    pattern_fits,
+    summon_enemies,
     summon_stock_ok,
     summonable_targets,
+    wide_targets,
 )
 from core.void_summon import void_summonable
 
@@ -41,18 +42,15 @@ WITNESS = 128  # a witness is orientation * WITNESS + target square
 
 
 @njit(cache=True, _nrt=False)
-def hand_anchors(s, T, me, anchors):
-    """The summon search set-up shared by every card of a hand: the count of anchor squares
-    (written to ``anchors``: the scratch rows of an option buffer, ``opts[-SCRATCH_ROWS:,
-    0]``; only needed with a borrowed piece or melee improvisation, else 0) and the seat's
-    ``own_bits`` (bitboards, then own common/heroic and legendary pieces on the board at
-    12 and 13). (The caller slices the scratch itself: an array returned by a function
-    compiled without numba's runtime would be released twice by a caller compiled with
-    it.)"""
+def hand_bits(s, T, me):
+    """The summon search set-up shared by every card of a hand: the seat's ``own_bits``
+    (bitboards, then own common/heroic and legendary pieces on the board at 12 and 13)
+    followed, at 14 and 15, by every colour's pieces (``occupied_bits``; only needed with a
+    borrowed piece or melee improvisation, else 0)."""
     bits = own_bits(s, T, me)
     if s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + me] == 0:
-        return 0, bits
-    return anchor_squares(s, T, me, anchors), bits
+        return bits + (np.int64(0), np.int64(0))
+    return bits + occupied_bits(s, T)
 
 
 @njit(cache=True, _nrt=False)
@@ -65,22 +63,21 @@ def _square_at(sq, dr, dc):
 
 
 @njit(cache=True, _nrt=False)
-def slot_summonable(s, T, me, card, anchors, n_anchors, bits):
+def slot_summonable(s, T, me, card, bits):
     """Does ``find_summons`` list at least one summon of ``card`` for colour ``me``? (A
     detached pattern, and void cells, ask their own searches, as the turn loop does.)"""
     if T.card_det_n[card] > 0:
         return detached_summonable(s, T, me, card)
     if s[VOID_CELLS] > 0 and s[SUMMON_COLOUR] < 0:
         return void_summonable(s, T, me, card)
-    return summon_witness(s, T, me, card, anchors, n_anchors, bits) >= 0
+    return summon_witness(s, T, me, card, bits) >= 0
 
 
 @njit(cache=True, _nrt=False)
-def summon_witness(s, T, me, card, anchors, n_anchors, bits):
-    """The first summon ``find_summons`` would list for ``card``, as orientation * 128 +
-    target square; -1 if there is none. Without a borrowed piece or improvisation it is
-    found on the bitboards (``summonable_targets``, the lowest target of the first
-    orientation that has one, as ``find_summons_bits`` lists them)."""
+def summon_witness(s, T, me, card, bits):
+    """The first summon the turn loop would list for ``card`` (``bits``: ``hand_bits``), as
+    orientation * 128 + target square; -1 if there is none: the lowest target of the first
+    orientation that has one, on the bitboards the turn loop's searches use."""
     rank = T.card_rank[card]
     legendary = rank == LEGENDARY
     own_kind = bits[13] if legendary else bits[12]
@@ -97,33 +94,16 @@ def summon_witness(s, T, me, card, anchors, n_anchors, bits):
                 return o * WITNESS + trailing_zeros(hi) + LO_BITS
         return -1
     for o in range(o0, o0 + T.card_or_n[card]):
-        anywhere = T.or_ncells[o] == 0
-        ar = T.or_cells[o, 0, 0]
-        ac = T.or_cells[o, 0, 1]
-        amin = T.or_cells[o, 0, 2]
-        for i in range(T.onboard.shape[0] if anywhere else n_anchors):
-            if anywhere:
-                t = T.onboard[i]
-            else:
-                p = anchors[i]
-                if (s[BOARD + p] & 3) < amin:
-                    continue
-                t = _square_at(p, -ar, -ac)
-                if t < 0:
-                    continue
-            if impro == 0:
-                if pattern_fits(s, T, me, o, t, rank, borrow) and summon_stock_ok(
-                    s, T, me, o, t, rank, own_kind
-                ):
-                    return o * WITNESS + t
-                continue
-            e = pattern_enemies(s, T, me, o, t, rank)
-            if e < 0:
-                continue
-            ne = e >> 4
-            if ne > borrow + 1 or (ne == borrow + 1 and (impro & e & 15) == 0):
-                continue
-            if summon_stock_ok(s, T, me, o, t, rank, own_kind):
+        lo, hi = wide_targets(T, bits, bits[14], bits[15], o, rank)
+        while lo != 0:
+            t = trailing_zeros(lo)
+            lo &= lo - 1
+            if summon_enemies(s, T, me, o, t, rank, own_kind, borrow, impro) >= 0:
+                return o * WITNESS + t
+        while hi != 0:
+            t = trailing_zeros(hi) + LO_BITS
+            hi &= hi - 1
+            if summon_enemies(s, T, me, o, t, rank, own_kind, borrow, impro) >= 0:
                 return o * WITNESS + t
     return -1
 

@@ -45,7 +45,7 @@ from core.patterns import (
 from core.patterns import card_summons as find_summons
 from core.patterns import find_summons as scan_summons
 from core.scoring import pieces_on_board
-from core.summon_reach import WITNESS, hand_anchors, summon_witness
+from core.summon_reach import WITNESS, hand_bits, summon_witness
 from sim.content import parse_pattern
 
 REFERENCE_CARDS = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/cards.json"
@@ -373,31 +373,31 @@ def test_wide_bitboard_search_gives_the_anchor_search_rows_in_the_same_order():
 
 
 def test_the_evaluation_witness_is_the_first_row_of_the_anchor_search():
-    """The players' evaluation keeps one witness per hand card (``summon_witness``: on
-    bitboards without borrowing or improvisation, by anchors with them) and must get the
-    first summon the anchor search lists, or -1 when it lists none."""
+    """The players' evaluation keeps one witness per hand card (``summon_witness``, on the
+    bitboards of ``hand_bits``: the seat's own, and every colour's with a borrowed piece or
+    improvisation) and must get the first summon the anchor search lists, or -1 when it
+    lists none."""
     rng = np.random.default_rng(31)
     anchors = np.zeros(K.SCRATCH_ROWS, np.int32)
-    scratch = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    found = none = 0
-    for b in range(90):
+    found = none = wide = 0
+    for b in range(120):
         s = [random_board, planted_board, three_colour_board][b % 3](rng)
         if b % 3 == 2:
-            s[BORROW_ENEMY], s[IMPRO_LEFT] = [(0, 0), (1, 0), (0, 0b110)][(b // 3) % 3]
+            s[BORROW_ENEMY], s[IMPRO_LEFT] = [(0, 0), (1, 0), (0, 0b110), (1, 0b100)][(b // 3) % 4]
         for seat in range(2):
-            n_anchors, bits = hand_anchors(s, T, seat, scratch[-K.SCRATCH_ROWS :, 0])
+            if seat == 1 and b % 3 == 2:
+                s[IMPRO_LEFT + 1] = s[IMPRO_LEFT] & ~0b10
+            bits = hand_bits(s, T, seat)
             m = anchor_squares(s, T, seat, anchors)
             for card in PATTERN_CARDS:
                 rows = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
                 n = scan_summons(s, T, seat, card, 5, rows, 0, anchors, m, bits[12], bits[13])
                 want = int(rows[0, 2] * WITNESS + rows[0, 3]) if n else -1
-                got = summon_witness(
-                    s, T, seat, card, scratch[-K.SCRATCH_ROWS :, 0], n_anchors, bits
-                )
-                assert got == want, (b, seat, cid(card))
+                assert summon_witness(s, T, seat, card, bits) == want, (b, seat, cid(card))
                 found += n > 0
                 none += n == 0
-    assert found > 300 and none > 300
+                wide += n > 0 and (s[BORROW_ENEMY] or s[IMPRO_LEFT + seat]) != 0
+    assert found > 300 and none > 300 and wide > 100
 
 
 def test_occupied_bits_hold_every_piece():

@@ -41,7 +41,7 @@ from core.layout import (
 from core.patterns import card_summons
 from core.policy import choose
 from core.setup import init_game
-from core.summon_reach import hand_anchors, slot_summonable
+from core.summon_reach import hand_bits, slot_summonable
 from sim.content import load_content
 from sim.players import (
     DEFAULT_WEIGHTS,
@@ -242,9 +242,8 @@ def _summonable_mismatches(T, states):
             card = hand_card(s, seat, slot)
             if T.card_kind[card] == K.CK_FLARE:
                 continue
-            anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
-            na, bits = hand_anchors(s, T, me, anchors)
-            fast = slot_summonable(s, T, me, card, anchors, na, bits)
+            bits = hand_bits(s, T, me)
+            fast = slot_summonable(s, T, me, card, bits)
             plain = card_summons(s, T, me, card, slot, opts, 0) > 0
             checked += 1
             if fast != plain:

@@ -48,7 +48,7 @@ from core.layout import (
     SUMMON_COLOUR,
     VOID_CELLS,
 )
-from core.summon_reach import hand_anchors, slot_summonable
+from core.summon_reach import hand_bits, slot_summonable
 from sim.content import parse_pattern
 from sim.position import legal_moves
 
@@ -335,7 +335,6 @@ def test_void_summon_count_is_checked(data_copy):
 def test_the_players_evaluation_asks_the_detached_search():
     """``slot_summonable`` (the players' evaluation) answers what the options would list."""
     rng = np.random.default_rng(4242)
-    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     yes = 0
     for b in range(60):
         s = three_colour_board(rng)
@@ -344,9 +343,8 @@ def test_the_players_evaluation_asks_the_detached_search():
                 s[BOARD + q] = 0
         s[VOID_CELLS], s[IMPRO_LEFT], s[STOCK] = b % 3, [0, 0b110][b % 2], [0, 3][b % 4 // 2]
         s[SUMMON_COLOUR] = -1  # a zero row would read as "possessed by colour 0"
-        anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
-        na, bits = hand_anchors(s, T, 0, anchors)
-        fast = slot_summonable(s, T, 0, TRAV_CARD, anchors, na, bits)
+        bits = hand_bits(s, T, 0)
+        fast = slot_summonable(s, T, 0, TRAV_CARD, bits)
         assert fast == bool(_rows(s)), b
         yes += fast
     assert 10 < yes < 60

@@ -39,7 +39,7 @@ from core.layout import (
     VOID_CELLS,
 )
 from core.patterns import reference_summons
-from core.summon_reach import hand_anchors, slot_summonable
+from core.summon_reach import hand_bits, slot_summonable
 from core.void_summon import void_summons
 from sim.position import PositionError, legal_moves, position_from_dict
 
@@ -320,7 +320,6 @@ def test_possession_wins_over_void_cells():
 def test_the_players_evaluation_asks_the_void_search():
     """``slot_summonable`` (the players' evaluation) answers what the options would list."""
     rng = np.random.default_rng(777)
-    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     yes = no = 0
     for b in range(8):
         s = three_colour_board(rng)
@@ -329,10 +328,9 @@ def test_the_players_evaluation_asks_the_void_search():
                 s[BOARD + q] = 0
         s[VOID_CELLS], s[IMPRO_LEFT] = 1 + b % 2, [0, 0b100][b % 2]
         s[SUMMON_COLOUR] = -1  # a zero row would read as "possessed by colour 0"
-        anchors = opts[opts.shape[0] - K.SCRATCH_ROWS :, 0]
-        na, bits = hand_anchors(s, T, 0, anchors)
+        bits = hand_bits(s, T, 0)
         for card in PATTERN_CARDS:
-            fast = slot_summonable(s, T, 0, card, anchors, na, bits)
+            fast = slot_summonable(s, T, 0, card, bits)
             assert fast == bool(_rows(s, card, void_summons)), (b, cid(card))
             yes += fast
             no += not fast
