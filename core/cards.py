@@ -94,6 +94,19 @@ def hand_add(s, seat, card):
 
 
 @njit(cache=True, _nrt=False)
+def discard_take(s, seat, k):
+    """Take card number ``k`` out of the seat's own discard pile, keeping the order of the
+    others (the pile's top is its last card); returns the card."""
+    base = DISC + seat * DISC_CAP
+    n = s[DISC_N + seat]
+    card = s[base + k]
+    for j in range(k, n - 1):
+        s[base + j] = s[base + j + 1]
+    s[DISC_N + seat] = n - 1
+    return card
+
+
+@njit(cache=True, _nrt=False)
 def hand_remove(s, seat, slot):
     """Take a card out of the hand, keeping the order of the others; returns the card."""
     base = HAND + seat * HAND_CAP

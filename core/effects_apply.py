@@ -1,7 +1,7 @@
 """Applying one chosen target of an effect instruction to the state: moves, shots and their
 counts, and the automatic instructions that need no choice."""
 
-from core.cards import deck_base, q_push_top
+from core.cards import deck_base, discard_take, q_push_top
 from core.constants import (
     EV_EFFECT_PLACE,
     EV_GAIN_ACTION,
@@ -50,8 +50,6 @@ from core.layout import (
     DECK_CAP,
     DECK_CNT,
     DECK_HEAD,
-    DISC,
-    DISC_CAP,
     DISC_N,
     EFF_BEING_MOVED,
     EFF_BEING_SQ,
@@ -312,12 +310,7 @@ def apply_instruction(s, T, ev, i, a, b):
 @njit(cache=True, _nrt=False)
 def _card_to_top(s, seat, k):
     """Kiskin Spirit: card number ``k`` of the discard pile goes on top of the deck."""
-    base = DISC + seat * DISC_CAP
-    n = s[DISC_N + seat]
-    card = s[base + k]
-    for j in range(k, n - 1):
-        s[base + j] = s[base + j + 1]
-    s[DISC_N + seat] = n - 1
+    card = discard_take(s, seat, k)
     q_push_top(s, deck_base(seat), DECK_CAP, DECK_HEAD + seat, DECK_CNT + seat, card)
 
 

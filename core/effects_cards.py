@@ -2,7 +2,7 @@
 flare from the hand. Both are targeted (the target is a pile position or a hand slot), so
 ``optional`` gives the player the yes/no."""
 
-from core.cards import discard_card, discard_own, hand_card, hand_remove
+from core.cards import discard_card, discard_own, discard_take, hand_card, hand_remove
 from core.constants import CK_FLARE, EV_CARD_TO_FROZEN, EV_DISCARD_FLARE
 from core.effect_opts import emit_target
 from core.events import log_event
@@ -25,12 +25,7 @@ def card_to_frozen(s, ev, k):
     """Card ``k`` of the discard pile becomes the stored frozen effect; a card stored
     before goes to the discard pile (one frozen effect at a time)."""
     seat = s[CUR]
-    base = DISC + seat * DISC_CAP
-    n = s[DISC_N + seat]
-    card = s[base + k]
-    for j in range(k, n - 1):
-        s[base + j] = s[base + j + 1]
-    s[DISC_N + seat] = n - 1
+    card = discard_take(s, seat, k)
     old = s[FROZEN + seat]
     if old >= 0:
         discard_own(s, seat, old)

@@ -3,8 +3,8 @@ shots) written as option rows for the player to choose from."""
 
 from core.constants import (
     LEGENDARY,
-    OPT_TARGET,
 )
+from core.effect_opts import emit_target
 from core.effects_apply import shoot
 from core.effects_cards import (
     card_to_frozen_targets,
@@ -103,21 +103,10 @@ from core.stasis import (
 
 @njit(cache=True, _nrt=False)
 def _full(opts, n):
-    """The option buffer is full (``_emit`` would drop further targets): listing stops. A
+    """The option buffer is full (``emit_target`` would drop further targets): listing stops. A
     player's lookahead passes a three-row buffer to learn only whether a step has zero, one
     or several targets (core.lookahead)."""
     return n >= opts.shape[0] - 1
-
-
-@njit(cache=True, _nrt=False)
-def _emit(opts, n, a, b, alt):
-    if n < opts.shape[0] - 1:  # keep one row free for a skip option
-        opts[n, 0] = OPT_TARGET
-        opts[n, 1] = a
-        opts[n, 2] = b
-        opts[n, 3] = alt
-        return n + 1
-    return n
 
 
 @njit(cache=True, _nrt=False)
@@ -131,7 +120,7 @@ def _move_targets(s, T, i, q, seat, opts, n, alt):
             p = T.nbr[q, dd]
             while p >= 0 and can_enter(s, p, r, combat):
                 if dest_ok(s, T, i, q, p, seat):
-                    n = _emit(opts, n, q, p, alt)
+                    n = emit_target(opts, n, q, p, alt)
                 if stop_leg and (s[BOARD + p] & 3) == LEGENDARY:
                     break
                 p = T.nbr[p, dd]
@@ -142,12 +131,12 @@ def _move_targets(s, T, i, q, seat, opts, n, alt):
             if d == q or (mt == MT_LEAP2 and T.dist[q, d] != 2):
                 continue
             if can_enter(s, d, r, combat) and dest_ok(s, T, i, q, d, seat):
-                n = _emit(opts, n, q, d, alt)
+                n = emit_target(opts, n, q, d, alt)
         return n
     if mt == MT_ONTO_SEL:
         d = s[EFF_SEL_SQ]
         if d >= 0 and d != q and can_enter(s, d, r, combat) and dest_ok(s, T, i, q, d, seat):
-            n = _emit(opts, n, q, d, alt)
+            n = emit_target(opts, n, q, d, alt)
         return n
     linked = (T.ops[i, I_FLAGS] & F_LINKED_OPPOSITE) != 0
     for dd in range(8):
@@ -161,7 +150,7 @@ def _move_targets(s, T, i, q, seat, opts, n, alt):
         if d >= 0 and can_enter(s, d, r, combat) and dest_ok(s, T, i, q, d, seat):
             if linked and not linked_partner(s, T, q, d, dd, seat, s[EFF_BEING_SQ]):
                 continue
-            n = _emit(opts, n, q, d, alt)
+            n = emit_target(opts, n, q, d, alt)
     return n
 
 
@@ -183,7 +172,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                     and in_region(s, T, i, q, seat)
                     and same_colour_ok(s, T, i, q, owner)
                 ):
-                    n = _emit(opts, n, q, owner, alt)
+                    n = emit_target(opts, n, q, owner, alt)
                     if _full(opts, n):
                         return n
     elif op == OP_MOVE:
@@ -197,7 +186,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
         if T.ops[i, I_FLAGS] & F_LAST_DIR:
             d = s[EFF_DIR]
             if d >= 0 and shoot(s, T, ev, i, d, seat, True) > 0:
-                n = _emit(opts, n, d, -1, alt)
+                n = emit_target(opts, n, d, -1, alt)
         else:
             # a compulsory shot may take any arrow whose square is on the board, even one
             # that destroys nothing (Fire Dragon: BGA offers every arrow square); an optional
@@ -208,17 +197,17 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 if not has_arrow(s, T, d):
                     continue
                 if free and T.nbr[ref, d] >= 0:
-                    n = _emit(opts, n, d, -1, alt)
+                    n = emit_target(opts, n, d, -1, alt)
                 elif not free and shoot(s, T, ev, i, d, seat, True) > 0:
-                    n = _emit(opts, n, d, -1, alt)
+                    n = emit_target(opts, n, d, -1, alt)
                     if _full(opts, n):
                         return n
     elif op == OP_PICK:
         for k in range(T.ops[i, I_PARAM]):
-            n = _emit(opts, n, k, -1, alt)
+            n = emit_target(opts, n, k, -1, alt)
     elif op == OP_CARD_TO_TOP:
         for k in range(s[DISC_N + s[CUR]]):
-            n = _emit(opts, n, k, -1, alt)
+            n = emit_target(opts, n, k, -1, alt)
     elif op == OP_MIRROR_PLACE:
         n = mirror_targets(s, T, i, seat, opts, n, alt)
     elif op == OP_CARD_TO_FROZEN:
@@ -234,7 +223,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 continue
             for m in range(onb.shape[0]):
                 if swap_partner_ok(s, T, i, q, onb[m], seat):
-                    n = _emit(opts, n, q, onb[m], alt)
+                    n = emit_target(opts, n, q, onb[m], alt)
                     if _full(opts, n):
                         return n
     elif op == OP_DISCARD_PENDING or op == OP_RETURN_PENDING:
@@ -245,7 +234,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
         for k in range(onb.shape[0]):
             q = onb[k]
             if s[BOARD + q] == 0 and in_region(s, T, i, q, seat):
-                n = _emit(opts, n, q, -1, alt)
+                n = emit_target(opts, n, q, -1, alt)
                 if _full(opts, n):
                     return n
     elif op == OP_COPY_WARP:
@@ -262,7 +251,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
             for k in range(onb.shape[0]):
                 q = onb[k]
                 if release_square_ok(s, q) and in_region(s, T, i, q, seat):
-                    n = _emit(opts, n, q, -1, alt)
+                    n = emit_target(opts, n, q, -1, alt)
     else:
         for k in range(onb.shape[0]):
             q = onb[k]
@@ -282,7 +271,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
             elif op == OP_CAPTURE:
                 ok = can_capture(s)
             if ok:
-                n = _emit(opts, n, q, -1, alt)
+                n = emit_target(opts, n, q, -1, alt)
                 if _full(opts, n):
                     return n
     return n

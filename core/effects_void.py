@@ -1,11 +1,11 @@
 """Ops of Void Summoner and Time Traveler: void cells for the next summon, and the top card
 of the discard pile back on top of the deck."""
 
-from core.cards import deck_base, q_push_top
+from core.cards import deck_base, discard_take, q_push_top
 from core.constants import EV_TOP_CARD_TO_DECK, EV_VOID_SUMMON
 from core.events import log_event
 from core.jit import njit
-from core.layout import CUR, DECK_CAP, DECK_CNT, DECK_HEAD, DISC, DISC_CAP, DISC_N, VOID_CELLS
+from core.layout import CUR, DECK_CAP, DECK_CNT, DECK_HEAD, DISC_N, VOID_CELLS
 from core.ops import I_PARAM
 
 
@@ -28,7 +28,6 @@ def top_card_to_deck(s, ev):
     n = s[DISC_N + seat]
     if n == 0:
         return
-    card = s[DISC + seat * DISC_CAP + n - 1]
-    s[DISC_N + seat] = n - 1
+    card = discard_take(s, seat, n - 1)
     q_push_top(s, deck_base(seat), DECK_CAP, DECK_HEAD + seat, DECK_CNT + seat, card)
     log_event(s, ev, EV_TOP_CARD_TO_DECK, seat, card, 0, 0)

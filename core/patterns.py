@@ -84,12 +84,13 @@ def _square_at(sq, dr, dc):
 
 
 @njit(cache=True, _nrt=False)
-def pattern_enemies(s, T, seat, o, target, being_rank):
+def pattern_enemies(s, T, seat, o, target, being_rank, voids):
     """Can orientation ``o`` be matched with the being entering ``target``, counting every
-    piece as if it were the seat's own? -1 if not; else the number of enemy pieces the match
-    needs * 16 + the bitmask of their colours. An enemy piece may also stand on a target
-    square that must hold your piece; the being then replaces it (BGA, War Summoner and
-    improvised summoning alike)."""
+    piece as if it were the seat's own and up to ``voids`` empty squares as your commons
+    (Void Summoner, core.void_summon; 0 otherwise)? -1 if not; else the number of enemy
+    pieces the match needs * 16 + the bitmask of their colours. An enemy piece may also
+    stand on a target square that must hold your piece; the being then replaces it (BGA,
+    War Summoner and improvised summoning alike)."""
     if T.sq_color[target] < 0:
         return -1
     tcode = s[BOARD + target]
@@ -97,9 +98,13 @@ def pattern_enemies(s, T, seat, o, target, being_rank):
     n = 0
     mask = 0
     if req > 0:
-        if tcode == 0 or (tcode & 3) < req or (tcode & 3) > being_rank:
+        if tcode == 0:
+            if req != COMMON or voids == 0:
+                return -1
+            voids -= 1
+        elif (tcode & 3) < req or (tcode & 3) > being_rank:
             return -1
-        if (tcode >> 2) != seat:
+        elif (tcode >> 2) != seat:
             n = 1
             mask = 1 << (tcode >> 2)
     elif tcode != 0 and (tcode & 3) > being_rank:
@@ -109,9 +114,13 @@ def pattern_enemies(s, T, seat, o, target, being_rank):
         if q < 0 or T.sq_color[q] < 0:
             return -1
         code = s[BOARD + q]
-        if code == 0 or (code & 3) < T.or_cells[o, k, 2]:
+        if code == 0:
+            if T.or_cells[o, k, 2] != COMMON or voids == 0:
+                return -1
+            voids -= 1
+        elif (code & 3) < T.or_cells[o, k, 2]:
             return -1
-        if (code >> 2) != seat:
+        elif (code >> 2) != seat:
             n += 1
             mask |= 1 << (code >> 2)
     return n * 16 + mask
@@ -201,10 +210,11 @@ def anchor_squares(s, T, seat, out):
 
 
 @njit(cache=True, _nrt=False)
-def summon_enemies(s, T, seat, o, t, rank, own_kind, borrow, impro):
-    """Does (orientation, target) give a summon, counting borrowed and improvised pieces?
-    -1 if not; else ``pattern_enemies``' code (enemy pieces used * 16 + their colours)."""
-    e = pattern_enemies(s, T, seat, o, t, rank)
+def summon_enemies(s, T, seat, o, t, rank, own_kind, borrow, impro, voids):
+    """Does (orientation, target) give a summon, counting borrowed and improvised pieces
+    and ``voids`` empty squares? -1 if not; else ``pattern_enemies``' code (enemy pieces
+    used * 16 + their colours)."""
+    e = pattern_enemies(s, T, seat, o, t, rank, voids)
     if e < 0:
         return -1
     ne = e >> 4
@@ -220,7 +230,7 @@ def _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
     """Append the summon rows of (orientation, target): one plain row when borrowed pieces
     cover every enemy piece; else, when one enemy piece is left over, one row per colour
     whose melee improvisation could cover it (hand slot + 16 * (colour + 1))."""
-    e = summon_enemies(s, T, seat, o, t, rank, own_kind, borrow, impro)
+    e = summon_enemies(s, T, seat, o, t, rank, own_kind, borrow, impro, 0)
     if e < 0:
         return n
     if (e >> 4) <= borrow:
@@ -267,7 +277,7 @@ def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, 
                 ):
                     n = _add(opts, n, slot, o, t)
                 continue
-            e = pattern_enemies(s, T, seat, o, t, rank)
+            e = pattern_enemies(s, T, seat, o, t, rank, 0)
             if e < 0:
                 continue
             ne = e >> 4

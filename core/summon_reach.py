@@ -98,12 +98,12 @@ def summon_witness(s, T, me, card, bits):
         while lo != 0:
             t = trailing_zeros(lo)
             lo &= lo - 1
-            if summon_enemies(s, T, me, o, t, rank, own_kind, borrow, impro) >= 0:
+            if summon_enemies(s, T, me, o, t, rank, own_kind, borrow, impro, 0) >= 0:
                 return o * WITNESS + t
         while hi != 0:
             t = trailing_zeros(hi) + LO_BITS
             hi &= hi - 1
-            if summon_enemies(s, T, me, o, t, rank, own_kind, borrow, impro) >= 0:
+            if summon_enemies(s, T, me, o, t, rank, own_kind, borrow, impro, 0) >= 0:
                 return o * WITNESS + t
     return -1
 

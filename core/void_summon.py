@@ -2,7 +2,8 @@
 VOID_CELLS empty squares as common pieces of your colour.
 
 A separate compiled path, so the plain search (core.patterns) keeps its speed: the turn loop
-calls ``void_summons`` only while VOID_CELLS is set. An empty square stands in only where
+calls ``void_summons`` only while VOID_CELLS is set. The fit itself is
+``core.patterns.pattern_enemies`` with its ``voids`` allowance. An empty square stands in only where
 the pattern asks for a piece of common rank (a ``c`` cell, or the target of a card whose
 target must hold your common piece: the being then enters the empty square, as BGA's
 foundPattern counts the target as a pattern cell and the project's decision lets a void
@@ -13,50 +14,10 @@ a full scan: an anchor cell may itself be empty. With no void cell allowed it li
 what ``core.patterns.reference_summons`` lists (the tests hold it to that).
 """
 
-from core.constants import COMMON, LEGENDARY
+from core.constants import LEGENDARY
 from core.jit import njit
-from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, VOID_CELLS
-from core.patterns import _add, _square_at, count_own, summon_stock_ok
-
-
-@njit(cache=True, _nrt=False)
-def void_fit(s, T, seat, o, target, being_rank, voids):
-    """Can orientation ``o`` be matched with the being entering ``target`` when up to
-    ``voids`` empty squares count as your commons and every enemy piece stands in for one
-    of yours? -1 if not; else the number of enemy pieces needed * 16 + their colours."""
-    if T.sq_color[target] < 0:
-        return -1
-    tcode = s[BOARD + target]
-    req = T.or_target_req[o]
-    n = 0
-    mask = 0
-    if req > 0:
-        if tcode == 0:
-            if req != COMMON or voids == 0:
-                return -1
-            voids -= 1
-        elif (tcode & 3) < req or (tcode & 3) > being_rank:
-            return -1
-        elif (tcode >> 2) != seat:
-            n = 1
-            mask = 1 << (tcode >> 2)
-    elif tcode != 0 and (tcode & 3) > being_rank:
-        return -1
-    for k in range(T.or_ncells[o]):
-        q = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
-        if q < 0 or T.sq_color[q] < 0:
-            return -1
-        code = s[BOARD + q]
-        if code == 0:
-            if T.or_cells[o, k, 2] != COMMON or voids == 0:
-                return -1
-            voids -= 1
-        elif (code & 3) < T.or_cells[o, k, 2]:
-            return -1
-        elif (code >> 2) != seat:
-            n += 1
-            mask |= 1 << (code >> 2)
-    return n * 16 + mask
+from core.layout import BORROW_ENEMY, IMPRO_LEFT, VOID_CELLS
+from core.patterns import _add, count_own, summon_enemies
 
 
 @njit(cache=True, _nrt=False)
@@ -64,15 +25,10 @@ def _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro):
     """The rows (orientation ``o``, target ``t``) gives: -1 none, 16 one plain row (the
     borrowed pieces cover every enemy piece), else the bitmask of the colours whose
     improvisation covers the one enemy piece left over (a row each)."""
-    e = void_fit(s, T, seat, o, t, rank, voids)
+    e = summon_enemies(s, T, seat, o, t, rank, own_kind, borrow, impro, voids)
     if e < 0:
         return -1
-    ne = e >> 4
-    if ne > borrow + 1 or (ne == borrow + 1 and (impro & e & 15) == 0):
-        return -1
-    if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
-        return -1
-    if ne <= borrow:
+    if (e >> 4) <= borrow:
         return 16
     return impro & e & 15
 
