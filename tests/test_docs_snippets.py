@@ -188,3 +188,9 @@ def test_the_blocks_run(doc, tmp_path, monkeypatch, first_study):
                 exec(compile(b.text, b.where(), "exec"), namespace)  # noqa: S102 - the docs' code
             except Exception as e:
                 raise AssertionError(f"{b.where()}: the Python block failed: {e!r}") from e
+
+
+def test_a_failing_block_fails_with_its_place(tmp_path):
+    (bad,) = blocks("text\n\n```sh\nkalarite no-such-command\n```\n", pathlib.Path("x.md"))
+    with pytest.raises(AssertionError, match=r"x\.md:3: the shell block failed"):
+        _shell(bad, tmp_path)
