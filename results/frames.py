@@ -6,6 +6,21 @@ The main sections get tidy frames with short column names (``win_rate``, ``lo``,
 flattened generically, its nested keys joined with ``.``.
 """
 
+POLARS_MISSING = (
+    "backend='polars' needs polars, an optional extra of kalarite: "
+    "pip install 'kalarite[polars]' (or pip install polars)"
+)
+
+
+def polars():
+    """The polars module, which kalarite does not require (the ``polars`` extra): missing, an
+    ImportError that says how to install it instead of a bare ModuleNotFoundError."""
+    try:
+        import polars as pl
+    except ImportError as e:
+        raise ImportError(POLARS_MISSING) from e
+    return pl
+
 
 def _rate(prefix: str, r) -> dict:
     r = r or {}
@@ -122,9 +137,7 @@ def _to(rows: list, backend: str):
     if backend == "pandas":
         return df
     if backend == "polars":
-        import polars as pl
-
-        return pl.from_pandas(df)
+        return polars().from_pandas(df)
     raise ValueError(f"backend must be pandas or polars, got {backend!r}")
 
 

@@ -4,7 +4,7 @@ as DataFrames, write its report, compare two studies.
     from sim import api
 
     st = api.run({"decks": ["imperial", "highland"], "games": 500, "seed": 1}, out="runs/a")
-    st.games()                     # pandas DataFrame (backend="polars" for polars)
+    st.games()                     # pandas DataFrame (backend="polars": the polars extra)
     st.analysis()["matchups"]      # the report's numbers as DataFrames
     st.report()                    # runs/a/report/index.html
     api.compare("runs/a", "runs/b").tables["paired_matchups"]
@@ -97,9 +97,9 @@ def _frame(table, backend: str):
 
         return table.to_pandas(types_mapper=nullable_dtype)
     if backend == "polars":
-        import polars as pl
+        from results.frames import polars
 
-        return pl.from_arrow(table)
+        return polars().from_arrow(table)
     if backend == "arrow":
         return table
     raise ValueError(f"backend must be pandas, polars or arrow, got {backend!r}")

@@ -438,9 +438,9 @@ def test_bad_arguments(capsys, case):
 
 
 def test_readme_position_example_runs(capsys, tmp_path):
-    """The position file shown in README.md is valid as written."""
-    text = (ROOT / "README.md").read_text()
-    block = re.search(r"### Position files.*?```toml\n(.*?)```", text, re.S).group(1)
+    """The position file shown in docs/cli.md is valid as written."""
+    text = (ROOT / "docs" / "cli.md").read_text()
+    block = re.search(r"## Position files.*?```toml\n(.*?)```", text, re.S).group(1)
     path = tmp_path / "readme.toml"
     path.write_text(block)
     code, out, err = run(capsys, "moves", str(path))
