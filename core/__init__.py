@@ -25,10 +25,12 @@ import pathlib
 import numba
 
 
-def _engine_hash() -> str:
+def _engine_hash(root: pathlib.Path = pathlib.Path(__file__).parent) -> str:
+    """Every .py file under ``root`` (core/), subpackages included, named by its path relative
+    to it (a bare file name would collide across the subpackages' __init__.py files)."""
     h = hashlib.sha256()
-    for path in sorted(pathlib.Path(__file__).parent.glob("*.py")):
-        h.update(path.name.encode())
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
