@@ -4,7 +4,7 @@ Kernels read ``T.nbr[s, d]`` as before, but ``T`` is no longer a namedtuple: num
 tuple by value, so every call between engine functions copied all the arrays' headers (about
 300 machine words) onto the stack, which took about half of all cycles in a random playout.
 Here the arrays' headers are packed once into one int64 buffer (``Tables._header``); compiled
-code receives its address and reads a field's header from it on use (``core.tables_numba``
+code receives its address and reads a field's header from it on use (``core.jit.tables_type``
 teaches numba the type). From Python a ``Tables`` behaves like the namedtuple it replaces:
 ``Tables(**fields)``, ``tables.<field>``, ``_fields``, ``_asdict()``, ``_replace()``, pickling.
 
@@ -81,7 +81,7 @@ def _plain(value) -> np.ndarray:
 
 
 def array_header(arr: np.ndarray) -> list:
-    """numba's in-memory array header (core.tables_numba reads it): meminfo and parent null
+    """numba's in-memory array header (core.jit.tables_type reads it): meminfo and parent null
     (Python owns the data), item count, item size, data address, shape, strides."""
     return [0, 0, arr.size, arr.itemsize, arr.ctypes.data, *arr.shape, *arr.strides]
 
@@ -110,7 +110,7 @@ class Tables:
         d.update(arrays)
         d["_header"] = header  # keeps the packed headers alive as long as the arrays
         d["_addr"] = header.ctypes.data
-        d["_numba_type"] = None  # built on first use by core.tables_numba
+        d["_numba_type"] = None  # built on first use by core.jit.tables_type
 
     def __setattr__(self, name, value):
         raise AttributeError("Tables is immutable (use _replace)")
@@ -142,6 +142,3 @@ class Tables:
 
 def _rebuild(fields: dict) -> Tables:
     return Tables(**fields)
-
-
-from core import tables_numba  # noqa: E402,F401  (registers the type with numba)

@@ -29,7 +29,7 @@ Cold compile, after the link-only change: numba's own Python work on the engine'
 functions is most of what is left, so three more changes trim it, each measured with
 ``python -m benchmarks.compile_profile`` (a cold ``kalarite play`` timed pass by pass):
 function types remember their resolutions (``_function_call_type``), the kernels compile
-through a pipeline without the passes they do not need (``core.jit_pipeline``), and
+through a pipeline without the passes they do not need (``core.jit.pipeline``), and
 link-only code gets the lightest per-function LLVM passes
 (``LinkOnlyLibrary._optimize_functions``).
 
@@ -51,7 +51,7 @@ from numba.core.registry import CPUDispatcher, cpu_target
 from numba.core.targetconfig import TargetConfig
 from numba.core.types.functions import BaseFunction
 
-from core.jit_pipeline import EnginePipeline
+from core.jit.pipeline import EnginePipeline
 
 _registries_loaded = False
 
@@ -316,3 +316,8 @@ def njit(fn=None, *, cache=False, **options):
         return d
 
     return wrap if fn is None else wrap(fn)
+
+
+# numba's view of core.tables.Tables: registered with the dispatcher every engine module uses,
+# so core.tables itself stays plain numpy (results and sim build and read it without numba)
+from core.jit import tables_type  # noqa: E402,F401
