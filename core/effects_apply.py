@@ -1,6 +1,13 @@
 """Applying one chosen target of an effect instruction to the state: moves, shots and their
 counts, and the automatic instructions that need no choice."""
 
+from core.board.pieces import (
+    convert,
+    downgrade,
+    put,
+    remove_from_game,
+    upgrade,
+)
 from core.cards import deck_base, discard_take, q_push_top
 from core.constants import (
     EV_EFFECT_PLACE,
@@ -116,13 +123,6 @@ from core.ops import (
     OP_SWAP,
     OP_UPGRADE,
     OP_VOID_SUMMON,
-)
-from core.pieces import (
-    convert,
-    downgrade,
-    put,
-    remove_from_game,
-    upgrade,
 )
 from core.stasis import (
     capture,

@@ -12,6 +12,7 @@ once the first step is done (a common of that colour taken by the first step is 
 stock by then). Target encoding: a = the square, b = direction + 8 * enemy colour.
 """
 
+from core.board.pieces import has_stock, put
 from core.constants import COMMON, EV_EFFECT_PLACE, EV_MOVE
 from core.effect_opts import emit_target
 from core.effects_prim import kill, select_piece, touch
@@ -20,7 +21,6 @@ from core.gateway import follow_gateway
 from core.jit import njit
 from core.layout import BOARD, CUR, EFF_DIR, EFF_PLACED_N, EFF_PLACED_OWNER, STOCK
 from core.modes import n_colours
-from core.pieces import has_stock, put
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -7,6 +7,7 @@ A pattern symmetric about that line compiles into two orientations per axis (``*
 ``+`` swapped), so the summon option already chooses which side is mirrored.
 """
 
+from core.board.pieces import has_stock, put
 from core.constants import EV_EFFECT_PLACE, LEGENDARY, SQ_RED
 from core.effect_opts import emit_target
 from core.events import log_event
@@ -29,7 +30,6 @@ from core.layout import (
 )
 from core.ops import I_RANKS
 from core.patterns import MARK, MARK2
-from core.pieces import has_stock, put
 
 
 @njit(cache=True, _nrt=False)

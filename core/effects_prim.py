@@ -3,6 +3,7 @@ remembering a touched square, selecting a piece. Kept apart from core.effects so
 op-family modules (stasis, linked placements...) can use them without an import cycle.
 """
 
+from core.board.pieces import destroy
 from core.constants import LEGENDARY, SQ_RED
 from core.jit import njit
 from core.layout import (
@@ -21,7 +22,6 @@ from core.layout import (
     EFF_SEL_WAS_RED,
     MAX_AFFECTED,
 )
-from core.pieces import destroy
 
 
 @njit(cache=True, _nrt=False)

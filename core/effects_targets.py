@@ -1,6 +1,11 @@
 """The options of an effect step: every legal target of an instruction (pieces, squares, moves,
 shots) written as option rows for the player to choose from."""
 
+from core.board.pieces import (
+    can_downgrade,
+    can_upgrade,
+    has_stock,
+)
 from core.constants import (
     LEGENDARY,
 )
@@ -88,11 +93,6 @@ from core.ops import (
     OP_SHOOT,
     OP_SWAP,
     OP_UPGRADE,
-)
-from core.pieces import (
-    can_downgrade,
-    can_upgrade,
-    has_stock,
 )
 from core.stasis import (
     can_capture,

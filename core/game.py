@@ -8,6 +8,7 @@ so they share all the rules.
 
 import numpy as np
 
+from core.board.pieces import destroy, pick_up, put
 from core.cards import (
     discard_card,
     hand_add,
@@ -177,7 +178,6 @@ from core.patterns import (
     own_bits,
     pattern_squares,
 )
-from core.pieces import destroy, pick_up, put
 from core.possessed import possessed_summons
 from core.scoring import (
     add_points,

@@ -6,7 +6,7 @@ each distinct orientation among the 8 symmetries; marks and arrows turn with the
 Search (compiled): a pattern's first cell must sit on one of your pieces, so instead of
 sliding every orientation over all 69 squares we anchor that cell on each of your pieces of
 sufficient rank (cells are sorted highest rank first, so the anchor set is the smallest).
-The turn loop searches on bitboards instead (core.bits): in the common case (no borrowed
+The turn loop searches on bitboards instead (core.board.bits): in the common case (no borrowed
 enemy piece, no melee improvisation) a pattern's legal targets are the AND of the own-piece
 sets shifted by each cell's offset, for all targets at once (``find_summons_bits``); with a
 borrowed piece or improvisation the same AND over the pieces of every colour gives the
@@ -17,7 +17,7 @@ search's rows in its order; the anchor search stays as their yardstick for order
 
 import numpy as np
 
-from core.bits import COLS_OK, LO_BITS, shift, trailing_zeros
+from core.board.bits import COLS_OK, LO_BITS, shift, trailing_zeros
 from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON, SCRATCH_ROWS
 from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, NSQ, STOCK
@@ -307,7 +307,7 @@ def card_summons(s, T, seat, card, slot, opts, n):
 @njit(cache=True, _nrt=False)
 def own_bits(s, T, seat):
     """The board as bitboards for the seat's summons: its pieces of rank >= 1, 2, 3, all
-    pieces of rank >= 2 and 3, the playable squares (each a (lo, hi) pair, core.bits), then
+    pieces of rank >= 2 and 3, the playable squares (each a (lo, hi) pair, core.board.bits), then
     the seat's common+heroic and legendary piece counts."""
     o1l, o2l, o3l, a2l, a3l, onl, pool, leg = _word_bits(s, T, seat, 0, LO_BITS)
     o1h, o2h, o3h, a2h, a3h, onh, pool2, leg2 = _word_bits(s, T, seat, LO_BITS, NSQ)

@@ -15,7 +15,7 @@ make summonable (duel rules: no borrowed or improvised pieces, stock left after 
 
 import numpy as np
 
-from core.bits import LO_BITS, trailing_zeros
+from core.board.bits import LO_BITS, trailing_zeros
 from core.constants import COMMON, LEGENDARY
 from core.detached import detached_summonable
 from core.jit import njit

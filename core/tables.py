@@ -14,7 +14,7 @@ Built by sim.content from the TOML files; core never sees a card name.
 import numpy as np
 
 TABLE_FIELDS = (
-    # board (core.geometry)
+    # board (core.board.geometry)
     "sq_color",  # int8[81]: -1 void, 0 plain, 1 red, 2 green
     "sq_central",  # int8[81]: 1 on the nine central squares
     "nbr",  # int16[81, 8]: neighbour in each direction, -1 off the board

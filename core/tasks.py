@@ -8,7 +8,7 @@ Geometry (colours, centre, lines, diagonals, sides, corners) comes from the boar
 
 import numpy as np
 
-from core.bits import LO_BITS, neighbours
+from core.board.bits import LO_BITS, neighbours
 from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
 from core.jit import njit
 from core.layout import (
@@ -142,7 +142,7 @@ def _with(lo, hi, q):
 @njit(cache=True, _nrt=False)
 def _chain(s, T, seat, ids, a, b):
     """Is an own piece with ids == a 8-connected through own pieces to one with ids == b?
-    (Grows the reached set, a bitboard (core.bits), one king move at a time until it stops
+    (Grows the reached set, a bitboard (core.board.bits), one king move at a time until it stops
     changing.)"""
     own_lo, lo, goal_lo = _chain_sets(s, seat, ids, a, b, 0, LO_BITS)
     own_hi, hi, goal_hi = _chain_sets(s, seat, ids, a, b, LO_BITS, NSQ)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core import constants as K
-from core.geometry import build_geometry
+from core.board.geometry import build_geometry
 from core.ops import (
     D_DISTANCE_2,
     I_DEST,

@@ -3,7 +3,7 @@ possessed summon search agrees with its plain reference scan (and a numpy oracle
 
 Both seats play Nethervoid here, each with a Gateway: seat 0's on (4,4), seat 1's on (2,2).
 Moves, charges, destroys, conversions, pick-ups, upgrades and oversummons are driven through
-the engine's own primitives (core.pieces, core.effects.apply_instruction); after each the
+the engine's own primitives (core.board.pieces, core.effects.apply_instruction); after each the
 invariant "a Gateway square holds a non-legendary piece of its seat's colour" must hold.
 The engine has no swap primitive yet (Etherweave's swap is not built): nothing to track there.
 """
@@ -14,6 +14,7 @@ from harness import CONTENT, Game, T, board_with, sq, summon, summon_key, target
 from test_patterns import PATTERN_CARDS, cid, oracle_summons, random_board
 
 from core import constants as K
+from core.board.pieces import convert, destroy, downgrade, pick_up, upgrade
 from core.effects_apply import apply_instruction
 from core.invariants import INV_GATEWAY, INV_OK, _check_gateways
 from core.layout import (
@@ -27,7 +28,6 @@ from core.layout import (
     SUMMON_COLOUR,
 )
 from core.ops import I_MOVE_TYPE, I_OP, MT_CHARGE, OP_MOVE
-from core.pieces import convert, destroy, downgrade, pick_up, upgrade
 from core.possessed import possessed_summons, reference_possessed
 from sim.position import PositionError, legal_moves, position_from_dict
 
