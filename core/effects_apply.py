@@ -8,7 +8,6 @@ from core.board.pieces import (
     remove_from_game,
     upgrade,
 )
-from core.cards import deck_base, discard_take, q_push_top
 from core.constants import (
     EV_EFFECT_PLACE,
     EV_GAIN_ACTION,
@@ -45,8 +44,6 @@ from core.effects_warp import (
     swap,
 )
 from core.effects_where import _ref, in_region, selected
-from core.events import log_event
-from core.gateway import follow_gateway, set_gateway
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
@@ -124,7 +121,10 @@ from core.ops import (
     OP_UPGRADE,
     OP_VOID_SUMMON,
 )
-from core.stasis import (
+from core.rules.events import log_event
+from core.rules.gateway import follow_gateway, set_gateway
+from core.rules.piles import deck_base, discard_take, q_push_top
+from core.rules.stasis import (
     capture,
     held_here,
     release,
@@ -350,7 +350,7 @@ def run_automatic(s, T, ev, i):
     elif op == OP_CARD_TO_TOP and s[DISC_N + s[CUR]] == 0:
         pass  # an empty discard pile counts as done (the extra draw still happens)
     elif op == OP_RELEASE and held_here(s) and not _release_possible(s, T, i, seat):
-        release_to_stock(s, ev)  # no square can take the held piece (core.stasis)
+        release_to_stock(s, ev)  # no square can take the held piece (core.rules.stasis)
     elif op == OP_VOID_SUMMON:
         void_summon(s, T, ev, i)
     elif op == OP_DESTROY_ALL:

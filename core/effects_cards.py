@@ -2,12 +2,12 @@
 flare from the hand. Both are targeted (the target is a pile position or a hand slot), so
 ``optional`` gives the player the yes/no."""
 
-from core.cards import discard_card, discard_own, discard_take, hand_card, hand_remove
 from core.constants import CK_FLARE, EV_CARD_TO_FROZEN, EV_DISCARD_FLARE
 from core.effect_opts import emit_target
-from core.events import log_event
 from core.jit import njit
 from core.layout import CUR, DISC, DISC_CAP, DISC_N, FROZEN, HAND_N
+from core.rules.events import log_event
+from core.rules.piles import discard_card, discard_own, discard_take, hand_card, hand_remove
 
 
 @njit(cache=True, _nrt=False)

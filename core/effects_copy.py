@@ -11,7 +11,6 @@ copied; a warp program never copies (refused at load), so copies cannot recurse.
 
 from core.constants import EV_COPY_WARP
 from core.effect_opts import emit_target
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     CUR,
@@ -40,6 +39,7 @@ from core.layout import (
     PENDING,
 )
 from core.ops import CW_FROM_PENDING
+from core.rules.events import log_event
 
 
 @njit(cache=True, _nrt=False)

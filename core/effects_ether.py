@@ -3,7 +3,6 @@
 colour" owner rule (Dark Sphere), and discarding every legend card in hand (Iris of Eternity).
 """
 
-from core.cards import discard_card, hand_card, hand_remove
 from core.constants import (
     CK_LEGEND,
     EV_DISCARD_LEGEND,
@@ -12,7 +11,6 @@ from core.constants import (
     SQ_GREEN,
     SQ_RED,
 )
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -29,6 +27,8 @@ from core.layout import (
     SEAT_DECK,
 )
 from core.ops import R_NEXT_TO_ENEMY, R_NEXT_TO_OWN_2, R_NEXT_TO_OWN_NEAR_SEL
+from core.rules.events import log_event
+from core.rules.piles import discard_card, hand_card, hand_remove
 
 
 @njit(cache=True, inline="always", _nrt=False)

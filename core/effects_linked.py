@@ -16,11 +16,11 @@ from core.board.pieces import has_stock, put
 from core.constants import COMMON, EV_EFFECT_PLACE, EV_MOVE
 from core.effect_opts import emit_target
 from core.effects_prim import kill, select_piece, touch
-from core.events import log_event
-from core.gateway import follow_gateway
 from core.jit import njit
 from core.layout import BOARD, CUR, EFF_DIR, EFF_PLACED_N, EFF_PLACED_OWNER, STOCK
-from core.modes import n_colours
+from core.rules.events import log_event
+from core.rules.gateway import follow_gateway
+from core.rules.modes import n_colours
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -10,7 +10,6 @@ A pattern symmetric about that line compiles into two orientations per axis (``*
 from core.board.pieces import has_stock, put
 from core.constants import EV_EFFECT_PLACE, LEGENDARY, SQ_RED
 from core.effect_opts import emit_target
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -30,6 +29,7 @@ from core.layout import (
 )
 from core.ops import I_RANKS
 from core.patterns import MARK, MARK2
+from core.rules.events import log_event
 
 
 @njit(cache=True, _nrt=False)

@@ -2,7 +2,6 @@
 summoned, losing one of your own actions, the being's card going under your deck, possessed
 summoning, and the placing region "next to a piece of the colour placed"."""
 
-from core.cards import return_to_bottom
 from core.constants import (
     EK_BEING,
     EV_CARD_TO_BOTTOM,
@@ -14,7 +13,6 @@ from core.constants import (
     SR_LEGEND,
 )
 from core.effect_opts import emit_target
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
@@ -31,9 +29,11 @@ from core.layout import (
     N_PLAYERS,
     SUMMON_COLOUR,
 )
-from core.modes import scores_destruction
 from core.ops import I_REGION, R_NEXT_TO_SAME_COLOUR
-from core.scoring import add_points
+from core.rules.events import log_event
+from core.rules.modes import scores_destruction
+from core.rules.piles import return_to_bottom
+from core.rules.scoring import add_points
 
 
 @njit(cache=True, _nrt=False)

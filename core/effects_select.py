@@ -18,7 +18,6 @@ from core.layout import (
     EFF_TARGET,
     STOCK,
 )
-from core.modes import n_colours
 from core.ops import (
     I_SUPPORT,
     P_EFFECT_DESTROYED,
@@ -28,6 +27,7 @@ from core.ops import (
     R_ADJ_OWN_HEROIC,
     R_ENTRY,
 )
+from core.rules.modes import n_colours
 
 
 @njit(cache=True, _nrt=False)

@@ -52,7 +52,6 @@ from core.layout import (
     EFF_DIR,
     EFF_SEL_SQ,
 )
-from core.modes import n_colours
 from core.ops import (
     F_LAST_DIR,
     F_LINKED_OPPOSITE,
@@ -94,7 +93,8 @@ from core.ops import (
     OP_SWAP,
     OP_UPGRADE,
 )
-from core.stasis import (
+from core.rules.modes import n_colours
+from core.rules.stasis import (
     can_capture,
     held_here,
     release_square_ok,

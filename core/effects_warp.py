@@ -7,7 +7,6 @@ and ``return-pending`` may stand in a choose block. They never touch a card flag
 ``no-copy`` (Merchant of Time: while pending it can be neither discarded nor returned).
 """
 
-from core.cards import discard_card, hand_card, hand_remove
 from core.constants import (
     EV_DISCARD_PENDING,
     EV_EFFECT_DISCARD,
@@ -16,7 +15,6 @@ from core.constants import (
     EV_SWAP,
 )
 from core.effect_opts import emit_target
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -32,6 +30,8 @@ from core.layout import (
     WARPED_MASK,
 )
 from core.ops import F_WITH_SAME_RANK, I_FLAGS, I_PARAM, I_PARAM2, W_ENEMY, W_SELF
+from core.rules.events import log_event
+from core.rules.piles import discard_card, hand_card, hand_remove
 
 
 @njit(cache=True, _nrt=False)

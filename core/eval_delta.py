@@ -54,11 +54,11 @@ from core.layout import (
     TAVAIL,
     VOID_CELLS,
 )
-from core.modes import has_tasks, n_colours
 from core.patterns import pattern_fits, summon_stock_ok
+from core.rules.modes import has_tasks, n_colours
+from core.rules.tasks import task_holds
 from core.summon_reach import WITNESS, hand_bits, summon_witness
 from core.task_reach import reads_counters, square_matters
-from core.tasks import task_holds
 
 CX_SLOTS = 4  # 2 ints per hand slot
 CX_TASKS = 40  # 24 tasks * 4 colours

@@ -29,9 +29,9 @@ from core.layout import (
     TAVAIL,
     WINNER,
 )
-from core.modes import has_tasks, n_colours
+from core.rules.modes import has_tasks, n_colours
+from core.rules.tasks import task_holds
 from core.summon_reach import hand_bits, slot_summonable
-from core.tasks import task_holds
 
 W_POINTS = 0  # score difference (High Form: tasks + legends on the board)
 W_CLAIMABLE = 1  # points of the best task you could claim now (High Form)

@@ -20,7 +20,6 @@ from core.layout import (
     EFF_SEL_RANK,
     GATEWAY,
 )
-from core.modes import n_colours
 from core.ops import (
     D_NOT_GATEWAY,
     D_TOWARDS_GATEWAY,
@@ -38,6 +37,7 @@ from core.ops import (
     R_GATEWAY,
     R_NEXT_TO_GATEWAY,
 )
+from core.rules.modes import n_colours
 
 
 @njit(cache=True, inline="always", _nrt=False)

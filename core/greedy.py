@@ -35,7 +35,6 @@ from core.evaluate import (
     _exposed,
     evaluate,
 )
-from core.game import apply_option
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -56,11 +55,12 @@ from core.layout import (
     VOID_CELLS,
 )
 from core.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
-from core.modes import has_tasks, n_colours
-from core.rng import rand_below
+from core.rules.modes import has_tasks, n_colours
+from core.rules.rng import rand_below
+from core.rules.tasks import task_holds
+from core.rules.turn import apply_option
 from core.summon_reach import hand_bits, placement_completions, slot_summonable
 from core.task_reach import common_matters
-from core.tasks import task_holds
 
 EPS = 1e-9
 ST_OVER = 0  # the option ends the turn (or the game)

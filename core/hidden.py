@@ -9,7 +9,6 @@ sample depends only on what the seat may know (which cards are hidden), never on
 really lie.
 """
 
-from core.cards import hand_card
 from core.constants import CK_BEING, CK_FLARE, CK_LEGEND
 from core.jit import njit
 from core.layout import (
@@ -34,7 +33,8 @@ from core.layout import (
     TDECK_CNT,
     TDECK_HEAD,
 )
-from core.rng import rand_below
+from core.rules.piles import hand_card
+from core.rules.rng import rand_below
 
 
 @njit(cache=True, _nrt=False)

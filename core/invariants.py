@@ -83,8 +83,8 @@ from core.layout import (
     TDECK_HEAD,
     TNEXT,
 )
-from core.modes import has_tasks, n_colours
-from core.setup import legendary_pool, pool_size
+from core.rules.modes import has_tasks, n_colours
+from core.rules.setup import legendary_pool, pool_size
 
 INV_OK = 0
 INV_VOID = 1

@@ -33,7 +33,6 @@ from core.constants import (
     MODE_HIGH_FORM,
     OPT_WIDTH,
 )
-from core.game import advance, apply_option
 from core.invariants import check_state
 from core.jit import njit
 from core.layout import (
@@ -60,7 +59,6 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.modes import is_team
 from core.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
 from core.player_params import PP_WIDTH
 from core.policy import choose
@@ -101,8 +99,10 @@ from core.rows import (  # noqa: F401  (re-exported: callers import the layout f
     S_UPGRADED_END,
     SEAT_COLUMNS,
 )
-from core.scoring import pieces_on_board
-from core.setup import init_game
+from core.rules.modes import is_team
+from core.rules.scoring import pieces_on_board
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
 
 
 @njit(cache=True, _nrt=True)

@@ -8,7 +8,7 @@ the game in two ways that keep hidden information out of the player's hands:
 Nothing else within a turn is random or hidden (the rules use the random generator only to
 shuffle), so a copy plays the turn exactly as the game would.
 
-``advance_turn`` is ``core.game.advance`` for such copies. With ``listing`` off it returns -1
+``advance_turn`` is ``core.rules.turn.advance`` for such copies. With ``listing`` off it returns -1
 as soon as it is certain the next decision has two or more options, without listing them: the
 greedy player only needs to know that the turn waits for a decision there; an effect step
 is then listed into a three-row buffer, so that the listing stops at its second target
@@ -31,7 +31,6 @@ from core.constants import (
     PH_SUMMON_PICKUP,
     PH_TURN_END,
 )
-from core.game import _effect_done, apply_option, end_turn, finish_turn, phase_options
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
@@ -57,8 +56,9 @@ from core.layout import (
     TDECK_CNT,
     TURN_NO,
 )
-from core.rng import _mix32
-from core.scoring import pieces_on_board
+from core.rules.rng import _mix32
+from core.rules.scoring import pieces_on_board
+from core.rules.turn import _effect_done, apply_option, end_turn, finish_turn, phase_options
 
 EFFECT_PROBE = 3  # two targets and a skip row: enough to tell a decision from none or one
 

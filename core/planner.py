@@ -19,12 +19,12 @@ import numpy as np
 
 from core.constants import MAX_OPTIONS
 from core.evaluate import N_WEIGHTS, evaluate
-from core.game import apply_option
 from core.greedy import ST_OVER, choose_greedy, score_options
 from core.jit import njit
 from core.layout import CUR, STATE_SIZE
 from core.lookahead import advance_turn, begin, copy_row, state_key
 from core.player_params import PP_PLAN_WIDTH
+from core.rules.turn import apply_option
 
 MAX_WIDTH = 12  # beam width limit (the buffers are sized for it)
 MAX_DEPTH = 40  # decisions planned ahead within one turn

@@ -31,7 +31,6 @@ from core.constants import (
     POL_RANDOM,
 )
 from core.evaluate import N_WEIGHTS, evaluate
-from core.game import advance, apply_option
 from core.greedy import choose_greedy, option_value
 from core.hidden import determinize
 from core.jit import njit
@@ -39,7 +38,8 @@ from core.layout import CUR, GAME_OVER, LOOKAHEAD, PHASE, RNG, TURN_NO
 from core.lookahead import copy_row
 from core.planner import choose_planner
 from core.player_params import PP_MC_CANDIDATES, PP_MC_HORIZON, PP_MC_PLAYOUTS
-from core.rng import _store, rand_below
+from core.rules.rng import _store, rand_below
+from core.rules.turn import advance, apply_option
 
 EPS = 1e-9
 

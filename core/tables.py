@@ -54,7 +54,7 @@ TABLE_FIELDS = (
     "legend_cards",  # int32[12]
     "flare_cards",  # int32[12]
     # tasks
-    "task_kind",  # int8[24]: criterion (core.tasks TK_*)
+    "task_kind",  # int8[24]: criterion (core.rules.tasks TK_*)
     "task_points",  # int8[24]
     "task_advanced",  # int8[24]
     "task_type",  # int8[24]: destruction, colored, summoning, pattern, enemy

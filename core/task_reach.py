@@ -2,7 +2,7 @@
 shortcut: a common piece put on a square the condition never reads cannot change whether
 any colour meets it, so the task need not be checked again for that placement.
 
-This follows ``core.tasks.task_holds`` criterion by criterion and must change with it (a
+This follows ``core.rules.tasks.task_holds`` criterion by criterion and must change with it (a
 test compares the shortcut's values with plain evaluation). Criteria that read the whole
 board (chains, surround, isolation) always answer True. The greedy player's evaluation of
 the positions an option leads to (core.eval_delta) uses ``square_matters`` the same way for
@@ -11,7 +11,7 @@ any change of a square.
 
 from core.constants import SQ_GREEN, SQ_RED
 from core.jit import njit
-from core.tasks import (
+from core.rules.tasks import (
     TK_CENTER_CROSS,
     TK_CENTRAL_DOMINANCE,
     TK_CONQUEST,

@@ -3,8 +3,8 @@
 import numpy as np
 
 from core import constants as K
-from core.game import advance, apply_option
 from core.layout import CUR, DESTROYED, DISC, DISC_CAP, DISC_N, EV_N, HAND, HAND_CAP, HAND_N, PHASE
+from core.rules.turn import advance, apply_option
 from sim.content import load_content
 from sim.position import position_from_dict
 from sim.render import board_lines

@@ -16,7 +16,6 @@ import pytest
 
 from core import constants as K
 from core import invariants as I
-from core.game import advance, apply_option
 from core.invariants import INV_NAMES, check_state
 from core.kernel import (
     ERR_LOG,
@@ -61,7 +60,8 @@ from core.layout import (
     WINNER,
 )
 from core.policy import choose_random
-from core.setup import init_game
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
 from sim.content import BASE_DECKS, load_content
 from sim.single_game import GameConfig, play_logged, play_stepwise, replay_board, seat_colours
 

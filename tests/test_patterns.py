@@ -13,7 +13,6 @@ import pytest
 from harness import CONTENT, EMPTY_BOARD, Game, T, sq
 
 from core import constants as K
-from core.game import advance, apply_option
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -44,7 +43,8 @@ from core.patterns import (
 )
 from core.patterns import card_summons as find_summons
 from core.patterns import find_summons as scan_summons
-from core.scoring import pieces_on_board
+from core.rules.scoring import pieces_on_board
+from core.rules.turn import advance, apply_option
 from core.summon_reach import WITNESS, hand_bits, summon_witness
 from sim.content import parse_pattern
 

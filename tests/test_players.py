@@ -8,8 +8,6 @@ import pytest
 from numba import njit
 
 from core import constants as K
-from core.cards import hand_card
-from core.game import advance, apply_option
 from core.greedy import _shortcut_applies, option_value, score_options
 from core.kernel import R_ERROR, R_WIDTH, play_chunk, workspace
 from core.layout import (
@@ -40,7 +38,9 @@ from core.layout import (
 )
 from core.patterns import card_summons
 from core.policy import choose
-from core.setup import init_game
+from core.rules.piles import hand_card
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
 from core.summon_reach import hand_bits, slot_summonable
 from sim.content import load_content
 from sim.players import (

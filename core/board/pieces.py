@@ -16,8 +16,6 @@ from core.constants import (
     HEROIC,
     LEGENDARY,
 )
-from core.events import log_event
-from core.gateway import drop_gateway
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -30,6 +28,8 @@ from core.layout import (
     POOL_TOTAL,
     STOCK,
 )
+from core.rules.events import log_event
+from core.rules.gateway import drop_gateway
 
 
 @njit(cache=True, _nrt=False)

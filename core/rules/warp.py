@@ -10,7 +10,6 @@ pending state (BGA playCard). A seat still holding a pending being when the game
 counts those 2 points off (BGA stNextPlayer).
 """
 
-from core.cards import hand_card
 from core.constants import (
     CK_BEING,
     EK_WARP,
@@ -20,7 +19,6 @@ from core.constants import (
     OPT_WARP,
     SR_PENALTY,
 )
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     BORROW_ENEMY,
@@ -45,8 +43,10 @@ from core.layout import (
     WARP_OPEN,
     WARPED_MASK,
 )
-from core.modes import has_tasks, n_colours
-from core.scoring import add_points
+from core.rules.events import log_event
+from core.rules.modes import has_tasks, n_colours
+from core.rules.piles import hand_card
+from core.rules.scoring import add_points
 
 PENALTY = 2  # points a pending being costs at the end of the game
 

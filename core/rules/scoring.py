@@ -13,7 +13,6 @@ from core.constants import (
     MODE_NEW_PLAYER,
     SR_DESTRUCTION,
 )
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -29,7 +28,8 @@ from core.layout import (
     TASK_PTS,
     WINNER,
 )
-from core.modes import has_tasks, n_colours
+from core.rules.events import log_event
+from core.rules.modes import has_tasks, n_colours
 
 HIGH_FORM_TARGET = 9
 NEW_PLAYER_TARGET = 6

@@ -5,7 +5,6 @@ action) and, later, on top (Kiskin Spirit). Discard piles are stacks (top = last
 """
 
 from core.constants import CK_BEING, CK_FLARE, CK_LEGEND, EV_DRAW
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     DECK,
@@ -30,7 +29,8 @@ from core.layout import (
     LDISC_N,
     SHARED_CAP,
 )
-from core.rng import rand_below
+from core.rules.events import log_event
+from core.rules.rng import rand_below
 
 # --- circular queues ------------------------------------------------------------------------
 

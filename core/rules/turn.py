@@ -9,15 +9,6 @@ so they share all the rules.
 import numpy as np
 
 from core.board.pieces import destroy, pick_up, put
-from core.cards import (
-    discard_card,
-    hand_add,
-    hand_card,
-    hand_remove,
-    refill_hand,
-    refill_legends,
-    return_to_bottom,
-)
 from core.constants import (
     CK_BEING,
     CK_FLARE,
@@ -91,16 +82,6 @@ from core.constants import (
 from core.detached import detached_pickup_ok, detached_summons, pack_allowances
 from core.effects import apply_target, run_effect, skip_step
 from core.effects_copy import reset_effect_registers
-from core.events import log_event
-from core.frozen import (
-    begin_thaw,
-    frozen_choice_options,
-    keep_frozen,
-    lose_action_at_turn_start,
-    store_after_effect,
-    thaw_options,
-)
-from core.gateway import gateway_on_summon
 from core.jit import njit
 from core.layout import (
     ACTIONS_DONE,
@@ -170,7 +151,6 @@ from core.layout import (
     VOID_CELLS,
     WINNER,
 )
-from core.modes import has_tasks, is_team, n_colours, scores_destruction
 from core.patterns import (
     find_summons_bits,
     find_summons_wide,
@@ -179,7 +159,27 @@ from core.patterns import (
     pattern_squares,
 )
 from core.possessed import possessed_summons
-from core.scoring import (
+from core.rules.events import log_event
+from core.rules.frozen import (
+    begin_thaw,
+    frozen_choice_options,
+    keep_frozen,
+    lose_action_at_turn_start,
+    store_after_effect,
+    thaw_options,
+)
+from core.rules.gateway import gateway_on_summon
+from core.rules.modes import has_tasks, is_team, n_colours, scores_destruction
+from core.rules.piles import (
+    discard_card,
+    hand_add,
+    hand_card,
+    hand_remove,
+    refill_hand,
+    refill_legends,
+    return_to_bottom,
+)
+from core.rules.scoring import (
     add_points,
     decide_winner,
     pieces_on_board,
@@ -187,10 +187,9 @@ from core.scoring import (
     score_destruction,
     target_score,
 )
-from core.task_display import remove_claimed
-from core.tasks import task_holds
-from core.void_summon import void_summons
-from core.warp import (
+from core.rules.task_display import remove_claimed
+from core.rules.tasks import task_holds
+from core.rules.warp import (
     begin_warp,
     causality_penalty,
     end_pending_on_summon,
@@ -199,6 +198,7 @@ from core.warp import (
     reacher_after_penalty,
     warp_options,
 )
+from core.void_summon import void_summons
 
 MAX_PATTERN = 16
 SIDEWAYS_CARDS = 6  # team play: the bottom six cards of each deck lie sideways

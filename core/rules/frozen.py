@@ -8,7 +8,6 @@ normal turn start with one action; the mark is cleared when that seat starts its
 normal turn (BGA action_malus: extra turns neither suffer nor clear it).
 """
 
-from core.cards import discard_own
 from core.constants import (
     EK_BEING,
     EK_FROZEN,
@@ -21,7 +20,6 @@ from core.constants import (
     PH_ACTION,
     PH_FROZEN_CHOICE,
 )
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
@@ -39,6 +37,8 @@ from core.layout import (
     N_PLAYERS,
     PHASE,
 )
+from core.rules.events import log_event
+from core.rules.piles import discard_own
 
 
 @njit(cache=True, _nrt=False)

@@ -9,9 +9,9 @@ common and the being heroic (reference fact 60; BGA playCard decides after the o
 """
 
 from core.constants import COMMON, EV_GATEWAY, EV_GATEWAY_LOST, HEROIC
-from core.events import log_event
 from core.jit import njit
 from core.layout import BOARD, CUR, GATEWAY, MAX_PLAYERS
+from core.rules.events import log_event
 
 
 @njit(cache=True, _nrt=False)

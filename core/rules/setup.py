@@ -1,6 +1,5 @@
 """A new game: stocks, shuffled decks, opening hands, the task display or starting pieces."""
 
-from core.cards import deck_base, draw_being, draw_flare, draw_legend, q_shuffle
 from core.constants import (
     MODE_DEATHMATCH,
     MODE_MELEE,
@@ -9,7 +8,6 @@ from core.constants import (
     MODE_TEAM_HIGH_FORM,
     PH_SETUP,
 )
-from core.game import start_turn
 from core.jit import njit
 from core.layout import (
     ALLOW_NO_EFFECT,
@@ -62,9 +60,11 @@ from core.layout import (
     TURN_CAP,
     WINNER,
 )
-from core.modes import has_tasks, is_team, n_colours
-from core.rng import seed_game
-from core.task_display import setup_tasks
+from core.rules.modes import has_tasks, is_team, n_colours
+from core.rules.piles import deck_base, draw_being, draw_flare, draw_legend, q_shuffle
+from core.rules.rng import seed_game
+from core.rules.task_display import setup_tasks
+from core.rules.turn import start_turn
 
 HIGH_FORM_POOL = 17
 LEGENDARY_POOL = 3

@@ -5,7 +5,6 @@ and not all of one type; a next task may not be the third of a type among the fo
 card that does not fit goes to the bottom of the task deck and another is drawn.
 """
 
-from core.cards import q_pop_top, q_push_bottom, q_shuffle
 from core.jit import njit
 from core.layout import (
     N_AVAIL,
@@ -18,6 +17,7 @@ from core.layout import (
     TDECK_HEAD,
     TNEXT,
 )
+from core.rules.piles import q_pop_top, q_push_bottom, q_shuffle
 
 
 @njit(cache=True, _nrt=False)

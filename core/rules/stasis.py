@@ -22,7 +22,6 @@ goes back to the stock instead, the mark is lost.
 
 from core.constants import EV_CAPTURE, EV_GATEWAY_LOST, EV_RELEASE, EV_STASIS_BACK, LEGENDARY
 from core.effects_prim import kill
-from core.events import log_event
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -35,6 +34,7 @@ from core.layout import (
     STASIS_CARD,
     STOCK,
 )
+from core.rules.events import log_event
 
 
 @njit(cache=True, inline="always", _nrt=False)
