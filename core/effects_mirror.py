@@ -28,8 +28,8 @@ from core.layout import (
     MAX_AFFECTED,
 )
 from core.ops import I_RANKS
-from core.patterns import MARK, MARK2
 from core.rules.events import log_event
+from core.summon.patterns import MARK, MARK2
 
 
 @njit(cache=True, _nrt=False)

@@ -24,7 +24,6 @@ squares of the current child from CX_DIFF.
 """
 
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
-from core.detached import detached_summonable
 from core.evaluate import (
     W_CLAIMABLE,
     W_LEGENDS_READY,
@@ -54,9 +53,10 @@ from core.layout import (
     TAVAIL,
     VOID_CELLS,
 )
-from core.patterns import pattern_fits, summon_stock_ok
 from core.rules.modes import has_tasks, n_colours
 from core.rules.tasks import task_holds
+from core.summon.detached import detached_summonable
+from core.summon.patterns import pattern_fits, summon_stock_ok
 from core.summon_reach import WITNESS, hand_bits, summon_witness
 from core.task_reach import reads_counters, square_matters
 

@@ -17,7 +17,6 @@ import numpy as np
 
 from core.board.bits import LO_BITS, trailing_zeros
 from core.constants import COMMON, LEGENDARY
-from core.detached import detached_summonable
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -28,7 +27,8 @@ from core.layout import (
     SUMMON_COLOUR,
     VOID_CELLS,
 )
-from core.patterns import (
+from core.summon.detached import detached_summonable
+from core.summon.patterns import (
     occupied_bits,
     own_bits,
     summon_enemies,
@@ -36,7 +36,7 @@ from core.patterns import (
     summonable_targets,
     wide_targets,
 )
-from core.void_summon import void_summonable
+from core.summon.void_cells import void_summonable
 
 WITNESS = 128  # a witness is orientation * WITNESS + target square
 

@@ -100,7 +100,7 @@ def summon(g, card_id, target, pattern=None):
     ``pattern``: the set of squares of your pieces the pattern must use, when several
     orientations fit; otherwise exactly one orientation must fit.
     """
-    from core.patterns import pattern_squares
+    from core.summon.patterns import pattern_squares
 
     seat = int(g.s[CUR])
     slot = g.hand_slot(seat, card_id)

@@ -28,7 +28,7 @@ from core.layout import (
     SUMMON_COLOUR,
 )
 from core.ops import I_MOVE_TYPE, I_OP, MT_CHARGE, OP_MOVE
-from core.possessed import possessed_summons, reference_possessed
+from core.summon.possessed import possessed_summons, reference_possessed
 from sim.position import PositionError, legal_moves, position_from_dict
 
 NV = "nethervoid"

@@ -33,7 +33,9 @@ from core.layout import (
     STOCK,
     SUMMONED_N,
 )
-from core.patterns import (
+from core.rules.scoring import pieces_on_board
+from core.rules.turn import advance, apply_option
+from core.summon.patterns import (
     anchor_squares,
     find_summons_bits,
     find_summons_wide,
@@ -41,10 +43,8 @@ from core.patterns import (
     own_bits,
     reference_summons,
 )
-from core.patterns import card_summons as find_summons
-from core.patterns import find_summons as scan_summons
-from core.rules.scoring import pieces_on_board
-from core.rules.turn import advance, apply_option
+from core.summon.patterns import card_summons as find_summons
+from core.summon.patterns import find_summons as scan_summons
 from core.summon_reach import WITNESS, hand_bits, summon_witness
 from sim.content import parse_pattern
 

@@ -36,11 +36,11 @@ from core.layout import (
     TDECK_CNT,
     TDECK_HEAD,
 )
-from core.patterns import card_summons
 from core.policy import choose
 from core.rules.piles import hand_card
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
+from core.summon.patterns import card_summons
 from core.summon_reach import hand_bits, slot_summonable
 from sim.content import load_content
 from sim.players import (

@@ -79,7 +79,6 @@ from core.constants import (
     SR_LEGEND,
     SR_TASK,
 )
-from core.detached import detached_pickup_ok, detached_summons, pack_allowances
 from core.effects import apply_target, run_effect, skip_step
 from core.effects_copy import reset_effect_registers
 from core.jit import njit
@@ -151,14 +150,6 @@ from core.layout import (
     VOID_CELLS,
     WINNER,
 )
-from core.patterns import (
-    find_summons_bits,
-    find_summons_wide,
-    occupied_bits,
-    own_bits,
-    pattern_squares,
-)
-from core.possessed import possessed_summons
 from core.rules.events import log_event
 from core.rules.frozen import (
     begin_thaw,
@@ -198,7 +189,16 @@ from core.rules.warp import (
     reacher_after_penalty,
     warp_options,
 )
-from core.void_summon import void_summons
+from core.summon.detached import detached_pickup_ok, detached_summons, pack_allowances
+from core.summon.patterns import (
+    find_summons_bits,
+    find_summons_wide,
+    occupied_bits,
+    own_bits,
+    pattern_squares,
+)
+from core.summon.possessed import possessed_summons
+from core.summon.void_cells import void_summons
 
 MAX_PATTERN = 16
 SIDEWAYS_CARDS = 6  # team play: the bottom six cards of each deck lie sideways

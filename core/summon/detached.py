@@ -8,7 +8,7 @@ piece (War Summoner), one melee improvisation, or a possessed colour (Possessed 
 every cell then holds that colour's pieces, and nothing else applies). ``detached_ways``
 answers with a bitmask: bit 0, an instance needing no improvisation; bit c + 1, one that
 needs colour c's improvisation. A summon needing an improvisation is offered only when no
-instance does without (as ``core.patterns`` offers one only when needed).
+instance does without (as ``core.summon.patterns`` offers one only when needed).
 
 Out of stock, a piece may be picked up only if some instance does not use it (BGA playCard's
 shortage branch forbids the pieces that belong to every instance found): the instances are
@@ -18,7 +18,7 @@ judged with the allowances the summon was found with, kept in PEND_ALLOW.
 from core.constants import COMMON, LEGENDARY
 from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, STOCK, SUMMON_COLOUR, VOID_CELLS
-from core.patterns import _add, _square_at
+from core.summon.patterns import _add, _square_at
 
 
 @njit(cache=True, _nrt=False)

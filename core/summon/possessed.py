@@ -2,7 +2,7 @@
 builds its pattern from one enemy colour's pieces instead of yours; the summoned piece,
 its stock and any out-of-stock pick-up stay yours.
 
-A separate compiled path, so the plain search (core.patterns.find_summons) keeps its speed:
+A separate compiled path, so the plain search (core.summon.patterns.find_summons) keeps its speed:
 the turn loop calls ``possessed_summons`` only while SUMMON_COLOUR is set. Every pattern
 cell must hold a piece of the possessed colour of at least the cell's rank, never one of
 yours; a target that must hold your piece (t,c cards) must then hold a piece of the
@@ -15,7 +15,7 @@ full scan the anchored search is tested against.
 from core.constants import LEGENDARY
 from core.jit import njit
 from core.layout import BOARD, NSQ
-from core.patterns import _add, _square_at, count_own, summon_stock_ok
+from core.summon.patterns import _add, _square_at, count_own, summon_stock_ok
 
 
 @njit(cache=True, _nrt=False)

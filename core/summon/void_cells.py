@@ -1,23 +1,23 @@
 """Void summoning (Void Summoner, reference fact 65): the next summon this turn may count up to
 VOID_CELLS empty squares as common pieces of your colour.
 
-A separate compiled path, so the plain search (core.patterns) keeps its speed: the turn loop
+A separate compiled path, so the plain search (core.summon.patterns) keeps its speed: the turn loop
 calls ``void_summons`` only while VOID_CELLS is set. The fit itself is
-``core.patterns.pattern_enemies`` with its ``voids`` allowance. An empty square stands in only where
-the pattern asks for a piece of common rank (a ``c`` cell, or the target of a card whose
-target must hold your common piece: the being then enters the empty square, as BGA's
+``core.summon.patterns.pattern_enemies`` with its ``voids`` allowance. An empty square stands
+in only where the pattern asks for a piece of common rank (a ``c`` cell, or the target of a
+card whose target must hold your common piece: the being then enters the empty square, as BGA's
 foundPattern counts the target as a pattern cell and the project's decision lets a void
 stand there as a borrowed piece may). The empty squares receive nothing: the pattern is just
 satisfied. A heroic cell still needs a real piece. Borrowed enemy pieces (War Summoner) and
 melee improvisation combine with void cells, each with its own allowance, so the search is
 a full scan: an anchor cell may itself be empty. With no void cell allowed it lists exactly
-what ``core.patterns.reference_summons`` lists (the tests hold it to that).
+what ``core.summon.patterns.reference_summons`` lists (the tests hold it to that).
 """
 
 from core.constants import LEGENDARY
 from core.jit import njit
 from core.layout import BORROW_ENEMY, IMPRO_LEFT, VOID_CELLS
-from core.patterns import _add, count_own, summon_enemies
+from core.summon.patterns import _add, count_own, summon_enemies
 
 
 @njit(cache=True, _nrt=False)

@@ -87,7 +87,7 @@ def _square_at(sq, dr, dc):
 def pattern_enemies(s, T, seat, o, target, being_rank, voids):
     """Can orientation ``o`` be matched with the being entering ``target``, counting every
     piece as if it were the seat's own and up to ``voids`` empty squares as your commons
-    (Void Summoner, core.void_summon; 0 otherwise)? -1 if not; else the number of enemy
+    (Void Summoner, core.summon.void_cells; 0 otherwise)? -1 if not; else the number of enemy
     pieces the match needs * 16 + the bitmask of their colours. An enemy piece may also
     stand on a target square that must hold your piece; the being then replaces it (BGA,
     War Summoner and improvised summoning alike)."""
