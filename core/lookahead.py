@@ -12,7 +12,7 @@ shuffle), so a copy plays the turn exactly as the game would.
 as soon as it is certain the next decision has two or more options, without listing them: the
 greedy player only needs to know that the turn waits for a decision there; an effect step
 is then listed into a three-row buffer, so that the listing stops at its second target
-(core.effects_targets ``_full``).
+(core.effects.targets ``_full``).
 """
 
 import numpy as np

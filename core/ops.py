@@ -2,7 +2,7 @@
 
 A card effect is a short program: rows of ``tables.ops`` (int32, ``I_WIDTH`` columns). The
 content loader (sim.ops_compile) turns the TOML op lists into these rows; the interpreter
-(core.effects and its op families) runs them. Adding a mechanic means adding an op, a
+(core.effects.interpreter and its op families) runs them. Adding a mechanic means adding an op, a
 selector or a condition here, never a card-name branch in the turn loop. sim/data/README.md
 documents each one.
 

@@ -21,7 +21,7 @@ goes back to the stock instead, the mark is lost.
 """
 
 from core.constants import EV_CAPTURE, EV_GATEWAY_LOST, EV_RELEASE, EV_STASIS_BACK, LEGENDARY
-from core.effects_prim import kill
+from core.effects.primitives import kill
 from core.jit import njit
 from core.layout import (
     BOARD,

@@ -79,8 +79,8 @@ from core.constants import (
     SR_LEGEND,
     SR_TASK,
 )
-from core.effects import apply_target, run_effect, skip_step
-from core.effects_copy import reset_effect_registers
+from core.effects.etherweave_copy import reset_effect_registers
+from core.effects.interpreter import apply_target, run_effect, skip_step
 from core.jit import njit
 from core.layout import (
     ACTIONS_DONE,

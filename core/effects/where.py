@@ -5,14 +5,14 @@ from core.constants import (
     SQ_GREEN,
     SQ_RED,
 )
-from core.effects_ether import (
+from core.effects.etherweave import (
     colourless,
     distance_2_ok,
     not_third_of_colour,
     region_ether,
 )
-from core.effects_select import region_more, support_ok
-from core.gateway_select import dest_gateway, region_gateway
+from core.effects.nethervoid_select import dest_gateway, region_gateway
+from core.effects.select import region_more, support_ok
 from core.jit import njit
 from core.layout import (
     BOARD,

@@ -9,30 +9,30 @@ from core.board.pieces import (
 from core.constants import (
     LEGENDARY,
 )
-from core.effect_opts import emit_target
-from core.effects_apply import shoot
-from core.effects_cards import (
+from core.effects.apply import shoot
+from core.effects.card_ops import (
     card_to_frozen_targets,
     discard_flare_targets,
 )
-from core.effects_copy import copy_warp_targets
-from core.effects_ether import (
+from core.effects.emit import emit_target
+from core.effects.etherweave import (
     linked_partner,
 )
-from core.effects_linked import opposed_pair_targets_at
-from core.effects_mirror import mirror_targets
-from core.effects_nether import (
-    gateway_candidate,
-    legend_summoned_targets,
-    same_colour_ok,
-)
-from core.effects_select import within_45
-from core.effects_warp import (
+from core.effects.etherweave_copy import copy_warp_targets
+from core.effects.etherweave_linked import opposed_pair_targets_at
+from core.effects.etherweave_pending import (
     hand_card_targets,
     pending_targets,
     swap_partner_ok,
 )
-from core.effects_where import (
+from core.effects.mirror import mirror_targets
+from core.effects.nethervoid import (
+    gateway_candidate,
+    legend_summoned_targets,
+    same_colour_ok,
+)
+from core.effects.select import within_45
+from core.effects.where import (
     _ref,
     can_enter,
     dest_ok,

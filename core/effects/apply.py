@@ -15,35 +15,35 @@ from core.constants import (
     EV_MOVE,
     MODE_MELEE,
 )
-from core.effects_cards import (
+from core.effects.card_ops import (
     card_to_frozen,
     discard_flare,
 )
-from core.effects_copy import copy_warp
-from core.effects_ether import (
+from core.effects.etherweave import (
     discard_legend_cards,
     select_square,
 )
-from core.effects_linked import opposed_pair
-from core.effects_mirror import mirror_apply
-from core.effects_nether import (
-    card_to_bottom,
-    legend_summoned,
-    lose_own_action,
-    possess,
-)
-from core.effects_prim import kill as _kill
-from core.effects_prim import select_piece as _select
-from core.effects_prim import touch as _touch
-from core.effects_void import top_card_to_deck, void_summon
-from core.effects_warp import (
+from core.effects.etherweave_copy import copy_warp
+from core.effects.etherweave_linked import opposed_pair
+from core.effects.etherweave_pending import (
     discard_hand_card,
     discard_pending,
     extra_count,
     return_pending,
     swap,
 )
-from core.effects_where import _ref, in_region, selected
+from core.effects.etherweave_void import top_card_to_deck, void_summon
+from core.effects.mirror import mirror_apply
+from core.effects.nethervoid import (
+    card_to_bottom,
+    legend_summoned,
+    lose_own_action,
+    possess,
+)
+from core.effects.primitives import kill as _kill
+from core.effects.primitives import select_piece as _select
+from core.effects.primitives import touch as _touch
+from core.effects.where import _ref, in_region, selected
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,

@@ -12,7 +12,7 @@ from core.constants import (
     MODE_MELEE,
     SR_LEGEND,
 )
-from core.effect_opts import emit_target
+from core.effects.emit import emit_target
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,

@@ -9,7 +9,7 @@ A pattern symmetric about that line compiles into two orientations per axis (``*
 
 from core.board.pieces import has_stock, put
 from core.constants import EV_EFFECT_PLACE, LEGENDARY, SQ_RED
-from core.effect_opts import emit_target
+from core.effects.emit import emit_target
 from core.jit import njit
 from core.layout import (
     BOARD,

@@ -1,6 +1,6 @@
 """Effect primitives shared by the op families: destroying a piece for the running effect,
-remembering a touched square, selecting a piece. Kept apart from core.effects so that the
-op-family modules (stasis, linked placements...) can use them without an import cycle.
+remembering a touched square, selecting a piece. Kept apart from core.effects.interpreter so
+that the op-family modules (stasis, linked placements...) can use them without an import cycle.
 """
 
 from core.board.pieces import destroy

@@ -3,11 +3,11 @@
 Regions next to / on your Gateway, destinations that approach it, and the conditions of the
 second predicate set (core.ops P2_*). Without a Gateway the regions and destinations are
 empty and the Gateway conditions fail: effects that refer to it do nothing (fact 60).
-core.effects calls these only when an instruction uses one of these bits.
+core.effects.interpreter calls these only when an instruction uses one of these bits.
 """
 
 from core.constants import HEROIC, SQ_GREEN, SQ_RED
-from core.effects_warp import warp_unplayed
+from core.effects.etherweave_pending import warp_unplayed
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,

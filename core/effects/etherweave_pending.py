@@ -14,7 +14,7 @@ from core.constants import (
     EV_RETURN_PENDING,
     EV_SWAP,
 )
-from core.effect_opts import emit_target
+from core.effects.emit import emit_target
 from core.jit import njit
 from core.layout import (
     BOARD,

@@ -10,7 +10,7 @@ copied; a warp program never copies (refused at load), so copies cannot recurse.
 """
 
 from core.constants import EV_COPY_WARP
-from core.effect_opts import emit_target
+from core.effects.emit import emit_target
 from core.jit import njit
 from core.layout import (
     CUR,

@@ -1,4 +1,5 @@
-"""Writing effect-target option rows (shared by the op families outside core.effects)."""
+"""Writing effect-target option rows (shared by the op families outside
+core.effects.interpreter)."""
 
 from core.constants import OPT_TARGET
 from core.jit import njit

@@ -2,8 +2,9 @@
 
 Regions next to your heroic pieces and the being's entry square, the support a target
 needs from your pieces, steps that turn at most 45 degrees, and conditions about the summon
-(what it destroyed) and the whole program (anything destroyed so far). core.effects calls
-these only when an instruction uses one of the new bits, so base-game effects pay nothing.
+(what it destroyed) and the whole program (anything destroyed so far).
+core.effects.interpreter calls these only when an instruction uses one of the new bits, so
+base-game effects pay nothing.
 """
 
 from core.constants import HEROIC

@@ -14,8 +14,8 @@ stock by then). Target encoding: a = the square, b = direction + 8 * enemy colou
 
 from core.board.pieces import has_stock, put
 from core.constants import COMMON, EV_EFFECT_PLACE, EV_MOVE
-from core.effect_opts import emit_target
-from core.effects_prim import kill, select_piece, touch
+from core.effects.emit import emit_target
+from core.effects.primitives import kill, select_piece, touch
 from core.jit import njit
 from core.layout import BOARD, CUR, EFF_DIR, EFF_PLACED_N, EFF_PLACED_OWNER, STOCK
 from core.rules.events import log_event

@@ -3,7 +3,7 @@ flare from the hand. Both are targeted (the target is a pile position or a hand 
 ``optional`` gives the player the yes/no."""
 
 from core.constants import CK_FLARE, EV_CARD_TO_FROZEN, EV_DISCARD_FLARE
-from core.effect_opts import emit_target
+from core.effects.emit import emit_target
 from core.jit import njit
 from core.layout import CUR, DISC, DISC_CAP, DISC_N, FROZEN, HAND_N
 from core.rules.events import log_event

@@ -7,8 +7,8 @@ can be done"); an optional part adds an OPT_SKIP row; a single forced target is 
 without asking. Registers in the state (EFF_*) carry results between instructions.
 
 This file holds the program flow (conditions, steps, skipping); the op families live beside
-it: where an instruction may act (core.effects_where), its options (core.effects_targets),
-applying a target (core.effects_apply), and one file per expansion's ops (effects_cards,
+it: where an instruction may act (core.effects.where), its options (core.effects.targets),
+applying a target (core.effects.apply), and one file per expansion's ops (effects_cards,
 effects_mirror, effects_nether, effects_warp, effects_ether, effects_copy, effects_linked,
 effects_void) over shared primitives (effects_prim, effects_select).
 """
@@ -19,13 +19,13 @@ from core.constants import (
     SQ_GREEN,
     SQ_RED,
 )
-from core.effects_apply import apply_instruction, run_automatic
-from core.effects_ether import (
+from core.effects.apply import apply_instruction, run_automatic
+from core.effects.etherweave import (
     in_discard,
 )
-from core.effects_select import cond_more
-from core.effects_targets import step_targets
-from core.gateway_select import cond2_holds
+from core.effects.nethervoid_select import cond2_holds
+from core.effects.select import cond_more
+from core.effects.targets import step_targets
 from core.jit import njit
 from core.layout import (
     ACTIONS_LEFT,
