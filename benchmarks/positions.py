@@ -7,7 +7,7 @@ from numba import njit
 
 from core import constants as K
 from core.layout import CUR, HAND_N, PHASE, STATE_SIZE
-from core.policy import choose_random
+from core.players.random_player import choose_random
 from core.rules.piles import hand_card
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option

@@ -59,9 +59,9 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
-from core.player_params import PP_WIDTH
-from core.policy import choose
+from core.players.choose import choose
+from core.players.params import PP_WIDTH
+from core.players.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
 from core.rows import (  # noqa: F401  (re-exported: callers import the layout from here too)
     CARD_EVENT_NAMES,
     CE_DISCARDED,
@@ -108,7 +108,7 @@ from core.rules.turn import advance, apply_option
 @njit(cache=True, _nrt=True)
 def workspace():
     """Scratch buffers of the lookahead players, allocated once per kernel call (their rows
-    are assigned in core.greedy and core.planner)."""
+    are assigned in core.players.greedy and core.players.planner)."""
     work = np.zeros((WORK_ROWS, STATE_SIZE), np.int32)
     wopts = np.zeros((WOPTS_ROWS, MAX_OPTIONS, OPT_WIDTH), np.int32)
     ev0 = np.zeros((0, 6), np.int32)  # lookahead copies keep no log
@@ -281,7 +281,7 @@ def play_games(
 ):
     """Play games ``first_index .. first_index + n_games - 1`` (the first seat is the game
     index modulo the seats). ``params[seat]`` holds that seat's policy parameters
-    (core.policy PP_*). Returns (result rows, card event rows, task claim rows, the last
+    (core.players.params PP_*). Returns (result rows, card event rows, task claim rows, the last
     game's final state, its event log); the card events and task claims are empty when
     ``ev_rows`` is 0 (no log kept). Without the invariant checker (``play_games_checked``),
     so that the commands never compile it."""

@@ -12,7 +12,7 @@ import numpy as np
 from core import constants as K
 from core.kernel import play_games, workspace
 from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
-from core.policy import choose
+from core.players.choose import choose
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import Content

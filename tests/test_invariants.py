@@ -59,7 +59,7 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.policy import choose_random
+from core.players.random_player import choose_random
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import BASE_DECKS, load_content

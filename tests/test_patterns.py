@@ -33,6 +33,7 @@ from core.layout import (
     STOCK,
     SUMMONED_N,
 )
+from core.players.summon_reach import WITNESS, hand_bits, summon_witness
 from core.rules.scoring import pieces_on_board
 from core.rules.turn import advance, apply_option
 from core.summon.patterns import (
@@ -45,7 +46,6 @@ from core.summon.patterns import (
 )
 from core.summon.patterns import card_summons as find_summons
 from core.summon.patterns import find_summons as scan_summons
-from core.summon_reach import WITNESS, hand_bits, summon_witness
 from sim.content import parse_pattern
 
 REFERENCE_CARDS = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/cards.json"

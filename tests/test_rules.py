@@ -63,7 +63,7 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.policy import choose_random
+from core.players.random_player import choose_random
 from core.rules.piles import deck_base
 from core.rules.scoring import decide_winner, high_form_score, refresh_scores
 from core.rules.setup import init_game

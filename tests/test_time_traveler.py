@@ -47,8 +47,8 @@ from core.layout import (
     SUMMON_COLOUR,
     VOID_CELLS,
 )
+from core.players.summon_reach import hand_bits, slot_summonable
 from core.summon.detached import detached_summons
-from core.summon_reach import hand_bits, slot_summonable
 from sim.content import parse_pattern
 from sim.position import legal_moves
 

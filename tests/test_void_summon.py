@@ -38,9 +38,9 @@ from core.layout import (
     SUMMON_COLOUR,
     VOID_CELLS,
 )
+from core.players.summon_reach import hand_bits, slot_summonable
 from core.summon.patterns import reference_summons
 from core.summon.void_cells import void_summons
-from core.summon_reach import hand_bits, slot_summonable
 from sim.position import PositionError, legal_moves, position_from_dict
 
 EW = "etherweave"

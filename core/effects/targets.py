@@ -105,7 +105,7 @@ from core.rules.stasis import (
 def _full(opts, n):
     """The option buffer is full (``emit_target`` would drop further targets): listing stops. A
     player's lookahead passes a three-row buffer to learn only whether a step has zero, one
-    or several targets (core.lookahead)."""
+    or several targets (core.players.lookahead)."""
     return n >= opts.shape[0] - 1
 
 

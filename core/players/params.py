@@ -1,7 +1,7 @@
 """Columns of a seat's player parameter row (sim.players builds the rows): the evaluation
 weights first, then the Monte Carlo and turn planner settings."""
 
-from core.evaluate import N_WEIGHTS
+from core.players.evaluate import N_WEIGHTS
 
 PP_MC_PLAYOUTS = N_WEIGHTS
 PP_MC_HORIZON = N_WEIGHTS + 1

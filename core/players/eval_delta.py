@@ -4,7 +4,7 @@ the decision's own position.
 An option changes a few squares (a summon, a move, a destruction...). ``prepare`` records,
 for the decision's position, which hand cards can be summoned (with one summon each, the
 *witness*) and which displayed tasks each colour meets. ``child_value`` then evaluates a
-position reached from it exactly as core.evaluate does, but:
+position reached from it exactly as core.players.evaluate does, but:
 
 - a card that could be summoned stays summonable if its witness still fits (checked
   directly); otherwise it is searched again;
@@ -13,7 +13,7 @@ position reached from it exactly as core.evaluate does, but:
   shrank), so only summons through those squares are tried. This holds while nothing may be
   borrowed or improvised and the stock of the card's kind is not empty before or after
   (else the card is searched again);
-- a task is checked again only if a changed square is one it reads (core.task_reach), it
+- a task is checked again only if a changed square is one it reads (core.players.task_reach), it
   depends on this turn's counters, or the display changed.
 
 Tests compare it with plain evaluation over many positions (tests/test_players.py).
@@ -24,17 +24,6 @@ squares of the current child from CX_DIFF.
 """
 
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
-from core.evaluate import (
-    W_CLAIMABLE,
-    W_LEGENDS_READY,
-    W_OPP_CLAIMABLE,
-    W_SUMMONABLE,
-    board_value,
-    hand_value,
-    pending_value,
-    task_formula,
-    task_value,
-)
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -53,12 +42,23 @@ from core.layout import (
     TAVAIL,
     VOID_CELLS,
 )
+from core.players.evaluate import (
+    W_CLAIMABLE,
+    W_LEGENDS_READY,
+    W_OPP_CLAIMABLE,
+    W_SUMMONABLE,
+    board_value,
+    hand_value,
+    pending_value,
+    task_formula,
+    task_value,
+)
+from core.players.summon_reach import WITNESS, hand_bits, summon_witness
+from core.players.task_reach import reads_counters, square_matters
 from core.rules.modes import has_tasks, n_colours
 from core.rules.tasks import task_holds
 from core.summon.detached import detached_summonable
 from core.summon.patterns import pattern_fits, summon_stock_ok
-from core.summon_reach import WITNESS, hand_bits, summon_witness
-from core.task_reach import reads_counters, square_matters
 
 CX_SLOTS = 4  # 2 ints per hand slot
 CX_TASKS = 40  # 24 tasks * 4 colours
@@ -161,8 +161,8 @@ def _fits_through(c, T, me, card, q, own_kind):
 @njit(cache=True, _nrt=False)
 def _hand_part(c, s, T, seat, w, ctx, opts, better):
     me = c[COLOUR + seat]
-    v = pending_value(c, seat, w)  # as in core.evaluate.hand_value: the pending penalty
-    if c[FROZEN + seat] >= 0:  # as in core.evaluate.hand_value: a stored frozen effect
+    v = pending_value(c, seat, w)  # as in core.players.evaluate.hand_value: the pending penalty
+    if c[FROZEN + seat] >= 0:  # as in core.players.evaluate.hand_value: a stored frozen effect
         v += w[W_SUMMONABLE]
     used = 0  # bitmask of the decision's hand slots matched so far
     bits = hand_bits(c, T, me)

@@ -6,7 +6,7 @@ makes sense (several opponents count as their average). The weights are a study 
 
 The value splits into a *position* part (board, scores, tasks) and a *hand* part (which of
 the seat's cards could be summoned now), so the greedy player can add the hand part of a
-placement from a precomputed table (core.greedy) instead of searching summons again. Only
+placement from a precomputed table (core.players.greedy) instead of searching summons again. Only
 public information and the seat's own hand are read.
 """
 
@@ -29,9 +29,9 @@ from core.layout import (
     TAVAIL,
     WINNER,
 )
+from core.players.summon_reach import hand_bits, slot_summonable
 from core.rules.modes import has_tasks, n_colours
 from core.rules.tasks import task_holds
-from core.summon_reach import hand_bits, slot_summonable
 
 W_POINTS = 0  # score difference (High Form: tasks + legends on the board)
 W_CLAIMABLE = 1  # points of the best task you could claim now (High Form)

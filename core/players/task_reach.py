@@ -5,7 +5,7 @@ any colour meets it, so the task need not be checked again for that placement.
 This follows ``core.rules.tasks.task_holds`` criterion by criterion and must change with it (a
 test compares the shortcut's values with plain evaluation). Criteria that read the whole
 board (chains, surround, isolation) always answer True. The greedy player's evaluation of
-the positions an option leads to (core.eval_delta) uses ``square_matters`` the same way for
+the positions an option leads to (core.players.eval_delta) uses ``square_matters`` the same way for
 any change of a square.
 """
 

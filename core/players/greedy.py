@@ -1,19 +1,20 @@
 """greedy: one-ply lookahead, and the option scoring the turn planner builds on.
 
-The value of an option is the evaluation (core.evaluate) of the state it leads to: the option
-applied to a lookahead copy (core.lookahead), which is then run to the next decision of the
-turn or to the end of the turn, whichever comes first. Ties are broken uniformly at random.
+The value of an option is the evaluation (core.players.evaluate) of the state it leads to:
+the option applied to a lookahead copy (core.players.lookahead), which is then run to the next
+decision of the turn or to the end of the turn, whichever comes first.
+Ties are broken uniformly at random.
 
 Placements are most of the options and differ from each other by one square only, so they
 take a shortcut: one representative placement is played out on a copy; every other
 placement's value is that copy's position value with the piece moved to its square, plus the
 hand part read from a table of the squares that would make a card summonable
-(core.summon_reach). The shortcut applies when nothing about the path to the next decision
+(core.players.summon_reach). The shortcut applies when nothing about the path to the next decision
 depends on where the piece goes (duel rules without borrowed pieces, stock and two empty
 squares left afterwards); tests check it gives the same values as the plain way.
 
 Every other option is played out on a copy, and the position it leads to is evaluated
-from what changed (core.eval_delta).
+from what changed (core.players.eval_delta).
 
 Buffers (``core.kernel.workspace``): ``work`` rows 0 (copies), 2 (the representative), 3
 (card marks), 4 (evaluation context); ``wopts[0]``; ``fwork`` rows 0 (hand gain per
@@ -23,18 +24,6 @@ square), 1 to 3 (values, statuses and keys of the options), 4 (task truths).
 import numpy as np
 
 from core.constants import CK_BEING, CK_LEGEND, COMMON, OPT_PLACE, PH_ACTION
-from core.eval_delta import child_value, prepare
-from core.evaluate import (
-    N_WEIGHTS,
-    W_CENTRE,
-    W_CLAIMABLE,
-    W_EXPOSED,
-    W_LEGENDS_READY,
-    W_OPP_CLAIMABLE,
-    W_SUMMONABLE,
-    _exposed,
-    evaluate,
-)
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -54,20 +43,32 @@ from core.layout import (
     TAVAIL,
     VOID_CELLS,
 )
-from core.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
+from core.players.eval_delta import child_value, prepare
+from core.players.evaluate import (
+    N_WEIGHTS,
+    W_CENTRE,
+    W_CLAIMABLE,
+    W_EXPOSED,
+    W_LEGENDS_READY,
+    W_OPP_CLAIMABLE,
+    W_SUMMONABLE,
+    _exposed,
+    evaluate,
+)
+from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
+from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
+from core.players.task_reach import common_matters
 from core.rules.modes import has_tasks, n_colours
 from core.rules.rng import rand_below
 from core.rules.tasks import task_holds
 from core.rules.turn import apply_option
-from core.summon_reach import hand_bits, placement_completions, slot_summonable
-from core.task_reach import common_matters
 
 EPS = 1e-9
 ST_OVER = 0  # the option ends the turn (or the game)
 ST_PENDING = 1  # another decision of the turn follows
 ST_UNSURE = 2  # a placement that ends the turn's actions (a task claim may follow)
 F_TRUTH = 4  # fwork row: which colours meet which displayed task (placement shortcut)
-W_CTX = 4  # work row: the decision's evaluation context (core.eval_delta)
+W_CTX = 4  # work row: the decision's evaluation context (core.players.eval_delta)
 
 
 @njit(cache=True, _nrt=False)
@@ -164,7 +165,7 @@ def prepare_placements(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, trut
 @njit(cache=True, _nrt=False)
 def _square_part(rep, T, seat, w, q, gain, truth):
     """The part of a placement's value that depends on its square ``q``: summons it makes
-    possible, tasks it decides, the centre, exposure (see core.evaluate)."""
+    possible, tasks it decides, the centre, exposure (see core.players.evaluate)."""
     me = rep[COLOUR + seat]
     ncol = n_colours(rep)
     code = COMMON + 4 * me

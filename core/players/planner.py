@@ -1,8 +1,8 @@
 """planner: searches whole turns, beam-pruned by the evaluation.
 
 At the first decision of a turn the planner plays the turn out on lookahead copies
-(core.lookahead: no hidden card is ever seen). Depth by depth, every option of every state
-in the beam is scored the greedy way (core.greedy.score_options); options that end the turn
+(core.players.lookahead: no hidden card is ever seen). Depth by depth, every option of every state
+in the beam is scored the greedy way (core.players.greedy.score_options); options that end the turn
 are finished plans, the best ``width`` others (equal positions reached in different orders
 merged) are played and form the next beam. The best finished plan is stored and its steps
 are played one by one while the game follows it (each step names the fingerprint of the
@@ -18,18 +18,18 @@ so the planner draws no random numbers.
 import numpy as np
 
 from core.constants import MAX_OPTIONS
-from core.evaluate import N_WEIGHTS, evaluate
-from core.greedy import ST_OVER, choose_greedy, score_options
 from core.jit import njit
 from core.layout import CUR, STATE_SIZE
-from core.lookahead import advance_turn, begin, copy_row, state_key
-from core.player_params import PP_PLAN_WIDTH
+from core.players.evaluate import N_WEIGHTS, evaluate
+from core.players.greedy import ST_OVER, choose_greedy, score_options
+from core.players.lookahead import advance_turn, begin, copy_row, state_key
+from core.players.params import PP_PLAN_WIDTH
 from core.rules.turn import apply_option
 
 MAX_WIDTH = 12  # beam width limit (the buffers are sized for it)
 MAX_DEPTH = 40  # decisions planned ahead within one turn
 STEP = 5  # path step: key of the position, then the option row (kind, a, b, c)
-# rows of ``work``: 0-4 belong to core.greedy / core.policy
+# rows of ``work``: 0-4 belong to core.players.greedy / core.players.mc
 W_HEAP = 5  # heap entries: parent, option, key (3 ints each)
 W_COUNTS = 6  # option counts of the beam states
 W_BEAM = 7  # 2 * MAX_WIDTH beam states (this depth, next depth)
@@ -37,10 +37,10 @@ W_PATH = W_BEAM + 2 * MAX_WIDTH  # 2 * MAX_WIDTH paths: [length, steps...]
 W_FINAL = W_PATH + 2 * MAX_WIDTH  # the best finished path so far
 W_PLAN = W_FINAL + 1  # the plan being followed: [length, next step, steps...]
 WORK_ROWS = W_PLAN + 1
-# option lists: wopts[0] and [1] belong to core.greedy / core.policy
+# option lists: wopts[0] and [1] belong to core.players.greedy / core.players.mc
 O_BEAM = 2
 WOPTS_ROWS = O_BEAM + 2 * MAX_WIDTH
-# float rows of fwork: 0-4 belong to core.greedy
+# float rows of fwork: 0-4 belong to core.players.greedy
 F_HEAP = 5
 FWORK_ROWS = F_HEAP + 1
 PLAN_OFFSET = 2  # steps of the W_PLAN row start after [length, next step]
