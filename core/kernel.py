@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+from core.checks.invariants import check_state
 from core.constants import (
     EV_CLAIM,
     EV_DISCARD,
@@ -33,7 +34,6 @@ from core.constants import (
     MODE_HIGH_FORM,
     OPT_WIDTH,
 )
-from core.invariants import check_state
 from core.jit import njit
 from core.layout import (
     ACTIONS_DONE,

@@ -26,7 +26,7 @@ from harness import (
 )
 
 from core import constants as K
-from core.invariants import (
+from core.checks.invariants import (
     INV_STASIS,
     _check_gateways,
     _check_pending,

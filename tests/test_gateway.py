@@ -16,8 +16,9 @@ from test_patterns import PATTERN_CARDS, cid, oracle_summons, random_board
 
 from core import constants as K
 from core.board.pieces import convert, destroy, downgrade, pick_up, upgrade
+from core.checks.invariants import INV_GATEWAY, INV_OK, _check_gateways
+from core.checks.reference_search import reference_possessed
 from core.effects.apply import apply_instruction
-from core.invariants import INV_GATEWAY, INV_OK, _check_gateways
 from core.layout import (
     BOARD,
     CUR,
@@ -29,7 +30,7 @@ from core.layout import (
     SUMMON_COLOUR,
 )
 from core.ops import I_MOVE_TYPE, I_OP, MT_CHARGE, OP_MOVE
-from core.summon.possessed import possessed_summons, reference_possessed
+from core.summon.possessed import possessed_summons
 from sim.position import PositionError, legal_moves, position_from_dict
 
 NV = "nethervoid"

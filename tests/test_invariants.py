@@ -1,7 +1,7 @@
 """The shared invariant checker over thousands of random games, and proof that it can fail.
 
 * every ordered pairing of the base decks (mirror matches included) in both modes is played
-  with ``check=1``: ``core.invariants.check_state`` runs after every applied option, with an
+  with ``check=1``: ``core.checks.invariants.check_state`` runs after every applied option, with an
   event log large enough for the score-from-events check;
 * hand-corrupted copies of valid mid-game states must be reported with the right INV_* code;
 * games are reproducible from (seed, game index) and the event log rebuilds the final board.
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from core import constants as K
-from core import invariants as I
-from core.invariants import INV_NAMES, check_state
+from core.checks import invariants as I
+from core.checks.invariants import INV_NAMES, check_state
 from core.kernel import (
     ERR_LOG,
     ERR_POLICY,

@@ -13,6 +13,7 @@ import pytest
 from harness import CONTENT, EMPTY_BOARD, Game, T, sq
 
 from core import constants as K
+from core.checks.reference_search import reference_summons
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -42,7 +43,6 @@ from core.summon.patterns import (
     find_summons_wide,
     occupied_bits,
     own_bits,
-    reference_summons,
 )
 from core.summon.patterns import card_summons as find_summons
 from core.summon.patterns import find_summons as scan_summons

@@ -26,6 +26,7 @@ from harness import (
 from test_patterns import ONBOARD, ORACLE_PATTERNS, PATTERN_CARDS, cid, three_colour_board
 
 from core import constants as K
+from core.checks.reference_search import reference_summons
 from core.layout import (
     BOARD,
     BORROW_ENEMY,
@@ -39,7 +40,6 @@ from core.layout import (
     VOID_CELLS,
 )
 from core.players.summon_reach import hand_bits, slot_summonable
-from core.summon.patterns import reference_summons
 from core.summon.void_cells import void_summons
 from sim.position import PositionError, legal_moves, position_from_dict
 

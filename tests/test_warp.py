@@ -25,7 +25,7 @@ from harness import (
 )
 
 from core import constants as K
-from core.invariants import (
+from core.checks.invariants import (
     INV_PENDING,
     _check_gateways,
     _check_pending,

@@ -12,7 +12,8 @@ sets shifted by each cell's offset, for all targets at once (``find_summons_bits
 borrowed piece or improvisation the same AND over the pieces of every colour gives the
 candidate targets, each then tested exactly (``find_summons_wide``). Both list the anchor
 search's rows in its order; the anchor search stays as their yardstick for order, and
-``reference_summons`` is the plain full scan all of them are tested against.
+``core.checks.reference_search.reference_summons`` is the plain full scan all of them are
+tested against.
 """
 
 import numpy as np
@@ -507,21 +508,6 @@ def _add(opts, n, slot, o, t):
         opts[n, 2] = o
         opts[n, 3] = t
         return n + 1
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def reference_summons(s, T, seat, card, slot, opts, n):
-    """Plain scan: every orientation at every square, written independently of
-    ``find_summons``'s loop; the yardstick it is tested against."""
-    rank = T.card_rank[card]
-    own_kind = count_own(s, T, seat, rank == LEGENDARY)
-    borrow = s[BORROW_ENEMY]
-    impro = s[IMPRO_LEFT + seat]
-    o0 = T.card_or_start[card]
-    for o in range(o0, o0 + T.card_or_n[card]):
-        for t in range(NSQ):
-            n = _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
     return n
 
 

@@ -8,13 +8,14 @@ cell must hold a piece of the possessed colour of at least the cell's rank, neve
 yours; a target that must hold your piece (t,c cards) must then hold a piece of the
 possessed colour, which the being oversummons (BGA foundPattern counts the target as a
 pattern cell). Neither a borrowed enemy piece nor melee improvisation applies: they stand in
-for your own pieces, and a possessed pattern uses none. ``reference_possessed`` is the plain
-full scan the anchored search is tested against.
+for your own pieces, and a possessed pattern uses none.
+``core.checks.reference_search.reference_possessed`` is the plain full scan the anchored
+search is tested against.
 """
 
 from core.constants import LEGENDARY
 from core.jit import njit
-from core.layout import BOARD, NSQ
+from core.layout import BOARD
 from core.summon.patterns import _add, _square_at, count_own, summon_stock_ok
 
 
@@ -68,39 +69,5 @@ def possessed_summons(s, T, seat, colour, card, slot, opts, n):
             if possessed_fits(s, T, colour, o, t, rank) and summon_stock_ok(
                 s, T, seat, o, t, rank, own_kind
             ):
-                n = _add(opts, n, slot, o, t)
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def reference_possessed(s, T, seat, colour, card, slot, opts, n):
-    """Plain scan: every orientation on every square, each cell checked on its own."""
-    rank = T.card_rank[card]
-    own_kind = count_own(s, T, seat, rank == LEGENDARY)
-    o0 = T.card_or_start[card]
-    for o in range(o0, o0 + T.card_or_n[card]):
-        for t in range(NSQ):
-            if T.sq_color[t] < 0 or T.or_ncells[o] == 0:
-                continue
-            ok = True
-            tcode = s[BOARD + t]
-            if T.or_target_req[o] > 0:
-                ok = (
-                    tcode != 0
-                    and (tcode >> 2) == colour
-                    and T.or_target_req[o] <= (tcode & 3) <= rank
-                )
-            elif tcode != 0:
-                ok = (tcode & 3) <= rank
-            for k in range(T.or_ncells[o]):
-                r = t // 9 + T.or_cells[o, k, 0]
-                c = t % 9 + T.or_cells[o, k, 1]
-                if not (0 <= r < 9 and 0 <= c < 9) or T.sq_color[r * 9 + c] < 0:
-                    ok = False
-                    break
-                code = s[BOARD + r * 9 + c]
-                if code == 0 or (code >> 2) != colour or (code & 3) < T.or_cells[o, k, 2]:
-                    ok = False
-            if ok and summon_stock_ok(s, T, seat, o, t, rank, own_kind):
                 n = _add(opts, n, slot, o, t)
     return n
