@@ -1,12 +1,12 @@
 """The compiled content handed to every kernel: one object passed to compiled code as ONE pointer.
 
-Kernels read ``T.nbr[s, d]`` as before, but ``T`` is no longer a namedtuple: numba passes a
-tuple by value, so every call between engine functions copied all the arrays' headers (about
-300 machine words) onto the stack, which took about half of all cycles in a random playout.
-Here the arrays' headers are packed once into one int64 buffer (``Tables._header``); compiled
-code receives its address and reads a field's header from it on use (``core.jit.tables_type``
-teaches numba the type). From Python a ``Tables`` behaves like the namedtuple it replaces:
+Kernels read ``T.nbr[s, d]``. The arrays' headers are packed once into one int64 buffer
+(``Tables._header``); compiled code receives its address and reads a field's header from it on
+use (``core.jit.tables_type`` teaches numba the type). Not a tuple: numba passes a tuple by
+value, so every call between engine functions would copy all the arrays' headers (about 300
+machine words) onto the stack. From Python a ``Tables`` behaves like a namedtuple:
 ``Tables(**fields)``, ``tables.<field>``, ``_fields``, ``_asdict()``, ``_replace()``, pickling.
+This module is plain numpy, so sim and results build and read the tables without numba.
 
 Built by sim.content from the TOML files; core never sees a card name.
 """

@@ -8,9 +8,9 @@ without asking. Registers in the state (EFF_*) carry results between instruction
 
 This file holds the program flow (conditions, steps, skipping); the op families live beside
 it: where an instruction may act (core.effects.where), its options (core.effects.targets),
-applying a target (core.effects.apply), and one file per expansion's ops (effects_cards,
-effects_mirror, effects_nether, effects_warp, effects_ether, effects_copy, effects_linked,
-effects_void) over shared primitives (effects_prim, effects_select).
+applying a target (core.effects.apply), and one file per family of ops (card_ops, mirror,
+nethervoid, etherweave, etherweave_pending, etherweave_copy, etherweave_linked,
+etherweave_void) over shared primitives (primitives, select); core.effects maps them.
 """
 
 from core.constants import (

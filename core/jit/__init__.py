@@ -1,37 +1,37 @@
 """``njit`` for the engine: every kernel compiles one version, whatever integers it is given.
 
-numba compiles a separate version of a function for every combination of argument types it
-is called with, and a constant argument counts as its own type (``Literal[int](2)``): called
-with ``HEROIC`` in one place, ``COMMON`` in another and an int32 read from the state in a
-third, ``pieces_on_board`` was compiled three times, each version carrying its whole tree
-of callees through LLVM. This dispatcher widens every integer and boolean argument to int64
-before compiling, so a function gets one version per array signature and its callers
-convert their arguments at the call (a widening that never changes a value). Use it as
-numba's: ``@njit(cache=True, _nrt=False)``.
+- ``__init__`` (this module): the dispatcher and numba's patches; every engine module imports
+  ``njit`` from here. Use it as numba's: ``@njit(cache=True, _nrt=False)``.
+- ``pipeline``: the compiler pipeline for the kernels, without the passes for Python features
+  the engine never uses.
+- ``tables_type``: numba's type for core.tables.Tables (one pointer to the packed array
+  headers), registered when this package is imported.
 
-Link-only callees (cold compile): numba finalises every compiled function on its own: it
-links in the LLVM modules of all its callees, optimises that whole module and generates its
-machine code, so every kernel whose call tree holds the rules engine (``advance``,
-``apply_option``, the players' ``score_options``, ``advance_turn`` ...) optimised and
-generated the whole engine again: about half of a first ``kalarite play``'s CPU. Here a
-kernel called from compiled code is compiled *link-only*: typed and lowered as usual, its
-own functions given numba's per-function passes, but no module optimisation, no machine
-code and no cache entry (``LinkOnlyLibrary``); its caller links it, with everything it
-calls, flat. So the engine is optimised and generated once, inside the kernel that Python
-calls (``play_games``), which alone is cached. A kernel that Python calls directly (the
-tests call many) compiles in full as before and is cached; compiled callers then link that
-full version. Each library that gets machine code keeps its copies of link-only callees
-private (``_finalize_final_module``). The players' layers and the option generators are
-plain kernels (no longer ``inline="always"``): numba typed an inlined body once per call
-site, while LLVM inlines them anyway in the one optimised module.
+One version per kernel: numba compiles a separate version of a function for every
+combination of argument types, and a constant argument counts as its own type
+(``Literal[int](2)``), so a function called with ``HEROIC``, ``COMMON`` and an int32 read from
+the state would be compiled three times, each with its whole tree of callees. This
+dispatcher widens every integer and boolean argument to int64 before compiling, so a function
+gets one version per array signature (a widening that never changes a value).
 
-Cold compile, after the link-only change: numba's own Python work on the engine's ~300
-functions is most of what is left, so three more changes trim it, each measured with
-``python -m benchmarks.compile_profile`` (a cold ``kalarite play`` timed pass by pass):
-function types remember their resolutions (``_function_call_type``), the kernels compile
-through a pipeline without the passes they do not need (``core.jit.pipeline``), and
-link-only code gets the lightest per-function LLVM passes
-(``LinkOnlyLibrary._optimize_functions``).
+Link-only callees: numba finalises every compiled function on its own (links in its callees'
+LLVM modules, optimises that module, generates machine code), so every kernel whose call tree
+holds the rules engine would optimise and generate the whole engine again. A kernel called
+from compiled code is compiled *link-only* here: typed and lowered, given numba's
+per-function passes, but no module optimisation, no machine code and no cache entry
+(``LinkOnlyLibrary``); its caller links it, with everything it calls, flat. So the engine is
+optimised and generated once, inside the kernel Python calls (``play_games``), which alone is
+cached. A kernel that Python calls directly (the tests call many) compiles in full and is
+cached; compiled callers then link that full version. Each library that gets machine code
+keeps its copies of link-only callees private (``_finalize_final_module``). The players'
+layers and the option generators are plain kernels, not ``inline="always"``: numba would type
+an inlined body once per call site, while LLVM inlines them anyway in the one module.
+
+Cold compile: numba's own Python work on the engine's ~300 functions is trimmed three ways,
+each measured with ``python -m benchmarks.compile_profile`` (a cold ``kalarite play`` timed
+pass by pass): function types remember their resolutions (``_function_call_type``), the
+kernels compile through ``pipeline``, and link-only code gets the lightest per-function LLVM
+passes (``LinkOnlyLibrary._optimize_functions``).
 
 This module patches numba in five places, each checked by ``tests/test_jit.py`` or the
 golden replays and pinned by the numba versions in pyproject:
