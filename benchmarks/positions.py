@@ -6,12 +6,12 @@ import numpy as np
 from numba import njit
 
 from core import constants as K
-from core.cards import hand_card
-from core.game import advance, apply_option
 from core.layout import CUR, HAND_N, PHASE, STATE_SIZE
-from core.patterns import card_summons
-from core.policy import choose_random
-from core.setup import init_game
+from core.players.random_player import choose_random
+from core.rules.piles import hand_card
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
+from core.summon.patterns import card_summons
 
 
 @njit(cache=True)

@@ -65,7 +65,7 @@ PH_SETUP = 7  # Deathmatch: the starting pieces (duel: 2nd seat; team: 4th; mele
 PH_OVER = 8
 PH_COLOUR = 9  # melee: choose the colour column a point goes to
 PH_FROZEN_CHOICE = 10  # a second frozen effect: keep the new card or the stored one
-PH_TURN_END = 11  # a player's lookahead copy reached the end of the turn (core.lookahead)
+PH_TURN_END = 11  # a player's lookahead copy reached the end of the turn (core.players.lookahead)
 PHASE_NAMES = (
     "action",
     "place-pickup",

@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+from core.checks.invariants import check_state
 from core.constants import (
     EV_CLAIM,
     EV_DISCARD,
@@ -33,8 +34,6 @@ from core.constants import (
     MODE_HIGH_FORM,
     OPT_WIDTH,
 )
-from core.game import advance, apply_option
-from core.invariants import check_state
 from core.jit import njit
 from core.layout import (
     ACTIONS_DONE,
@@ -60,64 +59,56 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.modes import is_team
-from core.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
-from core.player_params import PP_WIDTH
-from core.policy import choose
-from core.scoring import pieces_on_board
-from core.setup import init_game
-
-# columns of a batch result row
-R_WINNER = 0
-R_FIRST = 1
-R_END_REASON = 2
-R_TURNS = 3
-R_ACTIONS = 4
-R_DECISIONS = 5
-R_ERROR = 6  # 0 ok, else the invariant code / -1 for an unknown policy / 999 log overflow
-R_LOG_LOST = 7  # events that did not fit the log (card events of that game are incomplete)
-R_TASKS_SHOWN = 8  # bitmask: task t was on display (available or next) during the game
-# R_WINNER: the winning seat; in team play the winning team (0: seats 0+2, 1: seats 1+3)
-R_SEAT = 9  # per-seat block of R_SEAT_WIDTH columns, MAX_PLAYERS blocks
-S_SCORE = 0
-S_SUMMONS = 1
-S_PLACES = 2
-S_DISCARDS = 3
-S_FLARES = 4
-S_TASKS = 5
-S_UPGRADED_END = 6  # upgraded pieces on the board at the end (tie-break 1)
-S_PIECES_END = 7  # pieces on the board at the end (tie-break 2)
-S_LEGENDS_END = 8
-S_PTS_TASK = 9  # points by source, from the score events
-S_PTS_DESTRUCTION = 10
-S_PTS_LEGEND = 11
-S_PTS_FLARE = 12
-S_COLUMN = 13  # melee: points in each colour's column (MAX_PLAYERS columns)
-R_SEAT_WIDTH = 17
-R_WIDTH = R_SEAT + 4 * R_SEAT_WIDTH
-SEAT_COLUMNS = (
-    "score", "summons", "places", "discards", "flares", "tasks", "upgraded_end", "pieces_end",
-    "legends_end", "pts_task", "pts_destruction", "pts_legend", "pts_flare",
-    "col0", "col1", "col2", "col3",
-)  # fmt: skip
-
-# card event rows: (game offset in batch, seat, card, what, turn)
-CE_DRAWN = 0
-CE_SUMMONED = 1
-CE_DISCARDED = 2
-CE_RETURNED = 3
-CE_FLARE_PLAYED = 4
-CARD_EVENT_NAMES = ("drawn", "summoned", "discarded", "returned", "flare-played")
-# task claim rows: (game offset, seat, task, turn, points)
-
-ERR_POLICY = -1
-ERR_LOG = 999
+from core.players.choose import choose
+from core.players.params import PP_WIDTH
+from core.players.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
+from core.rows import (  # noqa: F401  (re-exported: callers import the layout from here too)
+    CARD_EVENT_NAMES,
+    CE_DISCARDED,
+    CE_DRAWN,
+    CE_FLARE_PLAYED,
+    CE_RETURNED,
+    CE_SUMMONED,
+    ERR_LOG,
+    ERR_POLICY,
+    R_ACTIONS,
+    R_DECISIONS,
+    R_END_REASON,
+    R_ERROR,
+    R_FIRST,
+    R_LOG_LOST,
+    R_SEAT,
+    R_SEAT_WIDTH,
+    R_TASKS_SHOWN,
+    R_TURNS,
+    R_WIDTH,
+    R_WINNER,
+    S_COLUMN,
+    S_DISCARDS,
+    S_FLARES,
+    S_LEGENDS_END,
+    S_PIECES_END,
+    S_PLACES,
+    S_PTS_DESTRUCTION,
+    S_PTS_FLARE,
+    S_PTS_LEGEND,
+    S_PTS_TASK,
+    S_SCORE,
+    S_SUMMONS,
+    S_TASKS,
+    S_UPGRADED_END,
+    SEAT_COLUMNS,
+)
+from core.rules.modes import is_team
+from core.rules.scoring import pieces_on_board
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
 
 
 @njit(cache=True, _nrt=True)
 def workspace():
     """Scratch buffers of the lookahead players, allocated once per kernel call (their rows
-    are assigned in core.greedy and core.planner)."""
+    are assigned in core.players.greedy and core.players.planner)."""
     work = np.zeros((WORK_ROWS, STATE_SIZE), np.int32)
     wopts = np.zeros((WOPTS_ROWS, MAX_OPTIONS, OPT_WIDTH), np.int32)
     ev0 = np.zeros((0, 6), np.int32)  # lookahead copies keep no log
@@ -290,7 +281,7 @@ def play_games(
 ):
     """Play games ``first_index .. first_index + n_games - 1`` (the first seat is the game
     index modulo the seats). ``params[seat]`` holds that seat's policy parameters
-    (core.policy PP_*). Returns (result rows, card event rows, task claim rows, the last
+    (core.players.params PP_*). Returns (result rows, card event rows, task claim rows, the last
     game's final state, its event log); the card events and task claims are empty when
     ``ev_rows`` is 0 (no log kept). Without the invariant checker (``play_games_checked``),
     so that the commands never compile it."""

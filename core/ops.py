@@ -2,14 +2,17 @@
 
 A card effect is a short program: rows of ``tables.ops`` (int32, ``I_WIDTH`` columns). The
 content loader (sim.ops_compile) turns the TOML op lists into these rows; the interpreter
-(core.effects and its op families) runs them. Adding a mechanic means adding an op, a
-selector or a condition here, never a card-name branch in the turn loop. sim/data/README.md
-documents each one.
+(core.effects) runs them. Adding a mechanic means adding an op, a selector or a condition
+here, never a card-name branch in the turn loop. An op is an ``OP_*`` code and one ``OPS``
+entry (TOML name, targeted or not, TOML keys), checked at import; sim/data/README.md
+documents each one (tests/test_op_registry.py holds its op table to ``OPS``).
 
 Condition semantics (as BGA resolves card steps): an instruction whose condition fails is
 transparent - it changes no register. An instruction that runs is either carried out
 ("done") or skipped (the player declined, or nothing was legal).
 """
+
+from typing import NamedTuple
 
 # --- instruction columns ----------------------------------------------------------------------
 I_OP = 0  # opcode
@@ -74,23 +77,103 @@ OP_OPPOSED_PAIR = 33  # linked: your common placed + step, an enemy common behin
 OP_CAPTURE = 34  # a selected piece leaves the board, held in stasis on the running card
 OP_RELEASE = 35  # the piece held on the running card comes back by a standard leap
 OP_VOID_SUMMON = 36  # your next summon this turn may count I_PARAM empty squares as your commons
-N_OPS = 37
-OP_NAMES = (
-    "place", "gain-action", "move", "upgrade", "convert", "choose", "destroy", "downgrade",
-    "destroy-all", "shoot", "select", "pick", "gain-turn", "draw-extra", "card-to-top",
-    "borrow-enemy", "mirror-place", "card-to-frozen", "discard-flare", "opponents-lose-action",
-    "become-gateway", "legend-summoned", "lose-action", "card-to-bottom", "possess",
-    "select-square", "discard-legend-cards", "swap", "discard-pending", "return-pending",
-    "discard-hand-card", "extra-count", "copy-warp", "opposed-pair", "capture", "release",
-    "void-summon",
-)  # fmt: skip
 CW_FROM_PENDING = 0  # copy-warp: the current seat's pending being
 CW_FROM_DISCARD = 1  # copy-warp: a card of the current seat's discard pile
+
+
+class OpSpec(NamedTuple):
+    """One op, declared once: the engine's code, the TOML name, whether it needs a target,
+    and the TOML keys it takes (sim.ops_compile checks a card's op tables against them;
+    sim/data/README.md's op table is tested against this registry)."""
+
+    code: int
+    name: str  # op = "<name>" in a card file
+    targeted: bool  # needs a target chosen on the board (so it may stand in a choose block)
+    keys: frozenset  # its own keys, besides the ones every op takes (COMMON_KEYS)
+
+
+COMMON_KEYS = frozenset({"op", "if", "optional", "in-discard"})
+SELECTOR_KEYS = frozenset(
+    {"who", "ranks", "region", "and-region", "except", "distance", "same-rank", "placed", "support"}
+)
+_SQUARE_KEYS = frozenset({"region", "and-region", "except"})
+_NONE = frozenset()
+
+
+def _op(code, name, targeted, keys=_NONE):
+    return OpSpec(code, name, targeted, frozenset(keys))
+
+
+OPS = (
+    _op(OP_PLACE, "place", True, {"rank", "who", "region", "except", "distance"}),
+    _op(OP_GAIN_ACTION, "gain-action", False, {"count"}),
+    _op(
+        OP_MOVE,
+        "move",
+        True,
+        SELECTOR_KEYS | {"move", "kind", "dest", "no-count", "stop-at-legend", "linked-opposite"},
+    ),
+    _op(OP_UPGRADE, "upgrade", True, SELECTOR_KEYS),
+    _op(OP_CONVERT, "convert", True, SELECTOR_KEYS | {"to-rank"}),
+    _op(OP_CHOOSE, "choose", False, {"of"}),
+    _op(
+        OP_DESTROY, "destroy", True, SELECTOR_KEYS | {"no-count", "count-twice", "remove-from-game"}
+    ),
+    _op(OP_DOWNGRADE, "downgrade", True, SELECTOR_KEYS),
+    _op(OP_DESTROY_ALL, "destroy-all", False, SELECTOR_KEYS | {"no-count"}),
+    _op(
+        OP_SHOOT,
+        "shoot",
+        False,
+        {"ranks", "blocked-by", "max", "range", "fan", "last-direction", "no-count"},
+    ),
+    _op(OP_SELECT, "select", True, SELECTOR_KEYS),
+    _op(OP_PICK, "pick", False, {"options"}),
+    _op(OP_GAIN_TURN, "gain-turn", False),
+    _op(OP_DRAW_EXTRA, "draw-extra", False, {"beings", "legends"}),
+    _op(OP_CARD_TO_TOP, "card-to-top", False, {"top-only"}),
+    _op(OP_BORROW_ENEMY, "borrow-enemy", False),
+    _op(OP_MIRROR_PLACE, "mirror-place", False, {"ranks"}),
+    _op(OP_CARD_TO_FROZEN, "card-to-frozen", False),
+    _op(OP_DISCARD_FLARE, "discard-flare", False),
+    _op(OP_LOSE_ACTION, "opponents-lose-action", False),
+    _op(OP_BECOME_GATEWAY, "become-gateway", False, SELECTOR_KEYS),
+    _op(OP_LEGEND_SUMMONED, "legend-summoned", False),
+    _op(OP_LOSE_OWN_ACTION, "lose-action", False),
+    _op(OP_CARD_TO_BOTTOM, "card-to-bottom", False),
+    _op(OP_POSSESS, "possess", False),
+    _op(OP_SELECT_SQUARE, "select-square", False, _SQUARE_KEYS),
+    _op(OP_DISCARD_LEGEND_CARDS, "discard-legend-cards", False),
+    _op(OP_SWAP, "swap", True, SELECTOR_KEYS | {"with-who", "with-ranks", "with-same-rank"}),
+    _op(OP_DISCARD_PENDING, "discard-pending", True),
+    _op(OP_RETURN_PENDING, "return-pending", True),
+    _op(OP_DISCARD_HAND_CARD, "discard-hand-card", False),
+    _op(OP_EXTRA_COUNT, "extra-count", False),
+    _op(OP_COPY_WARP, "copy-warp", True, {"from"}),
+    _op(OP_OPPOSED_PAIR, "opposed-pair", False, _SQUARE_KEYS),
+    _op(OP_CAPTURE, "capture", False, SELECTOR_KEYS),
+    _op(OP_RELEASE, "release", False, {"region", "and-region"}),
+    _op(OP_VOID_SUMMON, "void-summon", False, {"count"}),
+)
+N_OPS = len(OPS)
+OP_NAMES = tuple(spec.name for spec in OPS)  # by code
 # ops that need a target chosen on the board (allowed inside a choose block)
-OP_TARGETED = (
-    OP_PLACE, OP_MOVE, OP_UPGRADE, OP_CONVERT, OP_DESTROY, OP_DOWNGRADE, OP_SELECT, OP_SWAP,
-    OP_RETURN_PENDING, OP_DISCARD_PENDING, OP_COPY_WARP,
-)  # fmt: skip
+OP_TARGETED = tuple(spec.code for spec in OPS if spec.targeted)
+
+
+def _check_registry():
+    """Codes 0..N_OPS-1 in order, each OP_* code listed once, names unique: a new op cannot
+    shift another op's code or name (checked at import, also under python -O)."""
+    codes = [v for k, v in globals().items() if k.startswith("OP_") and isinstance(v, int)]
+    if [spec.code for spec in OPS] != list(range(N_OPS)):
+        raise AssertionError("core.ops.OPS must list the op codes 0..N_OPS-1 in order")
+    if sorted(codes) != list(range(N_OPS)):
+        raise AssertionError("every OP_* code needs exactly one core.ops.OPS entry")
+    if len(set(OP_NAMES)) != N_OPS:
+        raise AssertionError("op names must be unique")
+
+
+_check_registry()
 # ops that act on pieces and so reset the result registers
 OP_PIECE = OP_TARGETED + (OP_DESTROY_ALL, OP_SHOOT)
 

@@ -1,12 +1,12 @@
 """The compiled content handed to every kernel: one object passed to compiled code as ONE pointer.
 
-Kernels read ``T.nbr[s, d]`` as before, but ``T`` is no longer a namedtuple: numba passes a
-tuple by value, so every call between engine functions copied all the arrays' headers (about
-300 machine words) onto the stack, which took about half of all cycles in a random playout.
-Here the arrays' headers are packed once into one int64 buffer (``Tables._header``); compiled
-code receives its address and reads a field's header from it on use (``core.tables_numba``
-teaches numba the type). From Python a ``Tables`` behaves like the namedtuple it replaces:
+Kernels read ``T.nbr[s, d]``. The arrays' headers are packed once into one int64 buffer
+(``Tables._header``); compiled code receives its address and reads a field's header from it on
+use (``core.jit.tables_type`` teaches numba the type). Not a tuple: numba passes a tuple by
+value, so every call between engine functions would copy all the arrays' headers (about 300
+machine words) onto the stack. From Python a ``Tables`` behaves like a namedtuple:
 ``Tables(**fields)``, ``tables.<field>``, ``_fields``, ``_asdict()``, ``_replace()``, pickling.
+This module is plain numpy, so sim and results build and read the tables without numba.
 
 Built by sim.content from the TOML files; core never sees a card name.
 """
@@ -14,7 +14,7 @@ Built by sim.content from the TOML files; core never sees a card name.
 import numpy as np
 
 TABLE_FIELDS = (
-    # board (core.geometry)
+    # board (core.board.geometry)
     "sq_color",  # int8[81]: -1 void, 0 plain, 1 red, 2 green
     "sq_central",  # int8[81]: 1 on the nine central squares
     "nbr",  # int16[81, 8]: neighbour in each direction, -1 off the board
@@ -54,7 +54,7 @@ TABLE_FIELDS = (
     "legend_cards",  # int32[12]
     "flare_cards",  # int32[12]
     # tasks
-    "task_kind",  # int8[24]: criterion (core.tasks TK_*)
+    "task_kind",  # int8[24]: criterion (core.rules.tasks TK_*)
     "task_points",  # int8[24]
     "task_advanced",  # int8[24]
     "task_type",  # int8[24]: destruction, colored, summoning, pattern, enemy
@@ -81,7 +81,7 @@ def _plain(value) -> np.ndarray:
 
 
 def array_header(arr: np.ndarray) -> list:
-    """numba's in-memory array header (core.tables_numba reads it): meminfo and parent null
+    """numba's in-memory array header (core.jit.tables_type reads it): meminfo and parent null
     (Python owns the data), item count, item size, data address, shape, strides."""
     return [0, 0, arr.size, arr.itemsize, arr.ctypes.data, *arr.shape, *arr.strides]
 
@@ -110,7 +110,7 @@ class Tables:
         d.update(arrays)
         d["_header"] = header  # keeps the packed headers alive as long as the arrays
         d["_addr"] = header.ctypes.data
-        d["_numba_type"] = None  # built on first use by core.tables_numba
+        d["_numba_type"] = None  # built on first use by core.jit.tables_type
 
     def __setattr__(self, name, value):
         raise AttributeError("Tables is immutable (use _replace)")
@@ -142,6 +142,3 @@ class Tables:
 
 def _rebuild(fields: dict) -> Tables:
     return Tables(**fields)
-
-
-from core import tables_numba  # noqa: E402,F401  (registers the type with numba)

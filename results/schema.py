@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 
 from core import constants as K
-from core.kernel import (
+from core.rows import (
     CARD_EVENT_NAMES,
     R_ACTIONS,
     R_DECISIONS,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core import constants as K
-from core.geometry import build_geometry
+from core.board.geometry import build_geometry
 from core.ops import (
     D_DISTANCE_2,
     I_DEST,
@@ -24,7 +24,7 @@ from core.ops import (
     OP_SHOOT,
     R_BEING_RELATIVE,
 )
-from core.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
+from core.summon.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
 from core.tables import Tables
 from sim.ops_compile import OpError, check_card_programs, compile_ops
 from sim.tasks_content import load_tasks

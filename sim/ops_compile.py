@@ -19,7 +19,7 @@ RANK_SETS = {
     "any": K.RM_ANY,
 }
 SINGLE_RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
-OP_CODES = {name: code for code, name in enumerate(O.OP_NAMES)}
+OP_CODES = {spec.name: spec.code for spec in O.OPS}
 PREDICATES = {name: 1 << bit for bit, name in enumerate(O.PREDICATE_NAMES) if name != "choice"}
 PREDICATES2 = {  # -> I_COND2 (in-discard has its own key: it names a card)
     name: 1 << bit for bit, name in enumerate(O.PREDICATE2_NAMES) if name != "in-discard"
@@ -42,50 +42,8 @@ FLAG_KEYS = {
     "linked-opposite": O.F_LINKED_OPPOSITE,
 }
 
-SELECTOR = {
-    "who", "ranks", "region", "and-region", "except", "distance", "same-rank", "placed", "support",
-}  # fmt: skip
-OP_KEYS = {
-    "place": {"rank", "who", "region", "except", "distance"},
-    "gain-action": {"count"},
-    "move": SELECTOR | {"move", "kind", "dest", "no-count", "stop-at-legend", "linked-opposite"},
-    "upgrade": SELECTOR,
-    "downgrade": SELECTOR,
-    "destroy": SELECTOR | {"no-count", "count-twice", "remove-from-game"},
-    "destroy-all": SELECTOR | {"no-count"},
-    "select": SELECTOR,
-    "convert": SELECTOR | {"to-rank"},
-    "shoot": {"ranks", "blocked-by", "max", "range", "fan", "last-direction", "no-count"},
-    "pick": {"options"},
-    "gain-turn": set(),
-    "borrow-enemy": set(),
-    "draw-extra": {"beings", "legends"},
-    "card-to-top": {"top-only"},
-    "choose": {"of"},
-    "mirror-place": {"ranks"},
-    "card-to-frozen": set(),
-    "discard-flare": set(),
-    "opponents-lose-action": set(),
-    "become-gateway": SELECTOR,
-    "legend-summoned": set(),
-    "lose-action": set(),
-    "card-to-bottom": set(),
-    "possess": set(),
-    "select-square": {"region", "and-region", "except"},
-    "discard-legend-cards": set(),
-    "swap": SELECTOR | {"with-who", "with-ranks", "with-same-rank"},
-    "discard-pending": set(),
-    "return-pending": set(),
-    "discard-hand-card": set(),
-    "extra-count": set(),
-    "copy-warp": {"from"},
-    "opposed-pair": {"region", "and-region", "except"},
-    "capture": SELECTOR,
-    "release": {"region", "and-region"},
-    "void-summon": {"count"},
-}
+OP_KEYS = {spec.name: spec.keys for spec in O.OPS}  # the registry: core.ops.OPS
 COPY_FROM = {"pending": O.CW_FROM_PENDING, "discard": O.CW_FROM_DISCARD}
-COMMON_KEYS = {"op", "if", "optional", "in-discard"}
 
 
 class OpError(ValueError):
@@ -154,7 +112,7 @@ def _compile_one(d, nested, card_ids=()):
         raise OpError("each op must be a table with an 'op' key")
     name = d["op"]
     code = _lookup(OP_CODES, name, "op")
-    extra = set(d) - COMMON_KEYS - OP_KEYS[name]
+    extra = set(d) - O.COMMON_KEYS - OP_KEYS[name]
     if extra:
         raise OpError(f"op {name!r} does not take {', '.join(sorted(extra))}")
     row = [0] * O.I_WIDTH

@@ -4,7 +4,7 @@ kernel's arrays.
 Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `planner`, `mc`, or the name
 of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pairs, e.g.
 `greedy:points=12:material=1`, `planner:width=8` or `mc:playouts=32:horizon=4`.
-Keys: the evaluation weights (core.evaluate WEIGHT_NAMES) for every player but random, and
+Keys: the evaluation weights (core.players.evaluate WEIGHT_NAMES) for every player but random, and
 the settings of the player (SETTINGS). A profile is a player with its weights and settings
 stored as data, with the provenance of how they were found (`kalarite tune` writes them).
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core import constants as K
-from core.evaluate import N_WEIGHTS, WEIGHT_NAMES
-from core.player_params import (
+from core.players.evaluate import N_WEIGHTS, WEIGHT_NAMES
+from core.players.params import (
     PP_MC_CANDIDATES,
     PP_MC_HORIZON,
     PP_MC_PLAYOUTS,

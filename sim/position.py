@@ -12,7 +12,6 @@ import tomllib
 import numpy as np
 
 from core import constants as K
-from core.game import action_options, flare_halves
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -49,11 +48,12 @@ from core.layout import (
     VOID_CELLS,
     WARP_OPEN,
 )
-from core.modes import has_tasks, n_colours
 from core.ops import I_OP, OP_CAPTURE
-from core.patterns import pattern_squares
-from core.setup import blank_state, legendary_pool, pool_size
-from core.tasks import task_holds
+from core.rules.modes import has_tasks, n_colours
+from core.rules.setup import blank_state, legendary_pool, pool_size
+from core.rules.tasks import task_holds
+from core.rules.turn import action_options, flare_halves
+from core.summon.patterns import pattern_squares
 from sim.content import ContentError
 from sim.render import board_from_lines, piece_token
 from sim.single_game import seat_colours

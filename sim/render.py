@@ -6,7 +6,7 @@ letter (c, h, l) + seat digit.
 
 from core import constants as K
 from core.layout import BOARD, NSQ
-from core.scoring import target_score
+from core.rules.scoring import target_score
 
 
 def square_name(sq: int) -> str:

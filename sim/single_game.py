@@ -10,11 +10,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.game import advance, apply_option
 from core.kernel import play_games, workspace
 from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
-from core.policy import choose
-from core.setup import init_game
+from core.players.choose import choose
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
 from sim.content import Content
 from sim.players import policy_codes, policy_params
 from sim.render import code_lines, event_text

@@ -17,7 +17,7 @@ import os
 import numpy as np
 
 from core import constants as K
-from core.evaluate import WEIGHT_NAMES
+from core.players.evaluate import WEIGHT_NAMES
 from sim.players import Profile, load_profiles, resolve, save_profile
 
 TUNED_WEIGHTS = tuple(w for w in WEIGHT_NAMES if w != "win")

@@ -5,7 +5,7 @@ the expansion decks' game tests."""
 import numpy as np
 
 from core import constants as K
-from core.invariants import INV_NAMES
+from core.checks.invariants import INV_NAMES
 from core.kernel import R_END_REASON, R_ERROR, R_LOG_LOST, play_batch
 
 GAMES = {2: 80, 3: 40, 4: 30}  # games per configuration, by seats (sample-sized)

@@ -3,8 +3,8 @@
 import numpy as np
 
 from core import constants as K
-from core.game import advance, apply_option
 from core.layout import CUR, DESTROYED, DISC, DISC_CAP, DISC_N, EV_N, HAND, HAND_CAP, HAND_N, PHASE
+from core.rules.turn import advance, apply_option
 from sim.content import load_content
 from sim.position import position_from_dict
 from sim.render import board_lines
@@ -100,7 +100,7 @@ def summon(g, card_id, target, pattern=None):
     ``pattern``: the set of squares of your pieces the pattern must use, when several
     orientations fit; otherwise exactly one orientation must fit.
     """
-    from core.patterns import pattern_squares
+    from core.summon.patterns import pattern_squares
 
     seat = int(g.s[CUR])
     slot = g.hand_slot(seat, card_id)

@@ -16,11 +16,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # let the tests run without installing the package
     sys.path.insert(0, str(ROOT))
 
-from core.geometry import build_geometry  # noqa: E402
+from core.board.geometry import build_geometry  # noqa: E402
 from core.layout import BOARD, N_PLAYERS, NSQ, STATE_SIZE  # noqa: E402
 from core.ops import I_WIDTH  # noqa: E402
+from core.rules.tasks import task_holds  # noqa: E402
 from core.tables import TABLE_FIELDS, Tables  # noqa: E402
-from core.tasks import task_holds  # noqa: E402
 from sim.tasks_content import load_tasks  # noqa: E402
 
 RANKS = {"c": 1, "h": 2, "l": 3}

@@ -44,7 +44,7 @@ from core.layout import (
     SCORE_COLOR,
     SUMMON_COLOUR,
 )
-from core.patterns import pattern_squares
+from core.summon.patterns import pattern_squares
 
 C, H, L = K.COMMON, K.HEROIC, K.LEGENDARY
 NV = "nethervoid"

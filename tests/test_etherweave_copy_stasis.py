@@ -26,8 +26,7 @@ from harness import (
 )
 
 from core import constants as K
-from core.game import game_over
-from core.invariants import (
+from core.checks.invariants import (
     INV_STASIS,
     _check_gateways,
     _check_pending,
@@ -51,7 +50,8 @@ from core.layout import (
     STOCK,
     TASK_PTS,
 )
-from core.scoring import high_form_score
+from core.rules.scoring import high_form_score
+from core.rules.turn import game_over
 from sim.position import PositionError, legal_moves, position_from_dict
 from sim.render import event_text
 from sim.single_game import _follow_gateways, _gateway_text

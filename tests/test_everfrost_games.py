@@ -12,11 +12,11 @@ import pytest
 from expansion_games import EV_ROWS, assert_invariants_kept, config_ids, expansion_configs
 
 from core import constants as K
-from core.game import advance, apply_option
-from core.invariants import INV_CARDS, INV_REMOVED, check_state
+from core.checks.invariants import INV_CARDS, INV_REMOVED, check_state
 from core.layout import BOARD, EV_N, FROZEN, HAND, POOL_TOTAL, STATE_SIZE
-from core.policy import choose_random
-from core.setup import init_game
+from core.players.random_player import choose_random
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
 from sim.content import BASE_DECKS, load_content
 from sim.single_game import GameConfig, play_logged
 

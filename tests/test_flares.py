@@ -10,7 +10,6 @@ import pytest
 from harness import CONTENT, Game, T, board_with, skip, sq, target, targets
 
 from core import constants as K
-from core.game import flare_halves
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -23,6 +22,7 @@ from core.layout import (
     SCORE,
     STOCK,
 )
+from core.rules.turn import flare_halves
 
 MODES = ["high-form", "deathmatch"]
 FLARES = [c.id for c in CONTENT.cards if c.kind == K.CK_FLARE]

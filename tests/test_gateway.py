@@ -3,8 +3,9 @@ possessed summon search agrees with its plain reference scan (and a numpy oracle
 
 Both seats play Nethervoid here, each with a Gateway: seat 0's on (4,4), seat 1's on (2,2).
 Moves, charges, destroys, conversions, pick-ups, upgrades and oversummons are driven through
-the engine's own primitives (core.pieces, core.effects.apply_instruction); after each the
-invariant "a Gateway square holds a non-legendary piece of its seat's colour" must hold.
+the engine's own primitives (core.board.pieces, core.effects.apply.apply_instruction);
+after each the invariant "a Gateway square holds a non-legendary piece of its seat's colour"
+must hold.
 The engine has no swap primitive yet (Etherweave's swap is not built): nothing to track there.
 """
 
@@ -14,8 +15,10 @@ from harness import CONTENT, Game, T, board_with, sq, summon, summon_key, target
 from test_patterns import PATTERN_CARDS, cid, oracle_summons, random_board
 
 from core import constants as K
-from core.effects_apply import apply_instruction
-from core.invariants import INV_GATEWAY, INV_OK, _check_gateways
+from core.board.pieces import convert, destroy, downgrade, pick_up, upgrade
+from core.checks.invariants import INV_GATEWAY, INV_OK, _check_gateways
+from core.checks.reference_search import reference_possessed
+from core.effects.apply import apply_instruction
 from core.layout import (
     BOARD,
     CUR,
@@ -27,8 +30,7 @@ from core.layout import (
     SUMMON_COLOUR,
 )
 from core.ops import I_MOVE_TYPE, I_OP, MT_CHARGE, OP_MOVE
-from core.pieces import convert, destroy, downgrade, pick_up, upgrade
-from core.possessed import possessed_summons, reference_possessed
+from core.summon.possessed import possessed_summons
 from sim.position import PositionError, legal_moves, position_from_dict
 
 NV = "nethervoid"

@@ -1,7 +1,7 @@
 """The shared invariant checker over thousands of random games, and proof that it can fail.
 
 * every ordered pairing of the base decks (mirror matches included) in both modes is played
-  with ``check=1``: ``core.invariants.check_state`` runs after every applied option, with an
+  with ``check=1``: ``core.checks.invariants.check_state`` runs after every applied option, with an
   event log large enough for the score-from-events check;
 * hand-corrupted copies of valid mid-game states must be reported with the right INV_* code;
 * games are reproducible from (seed, game index) and the event log rebuilds the final board.
@@ -15,9 +15,8 @@ import numpy as np
 import pytest
 
 from core import constants as K
-from core import invariants as I
-from core.game import advance, apply_option
-from core.invariants import INV_NAMES, check_state
+from core.checks import invariants as I
+from core.checks.invariants import INV_NAMES, check_state
 from core.kernel import (
     ERR_LOG,
     ERR_POLICY,
@@ -60,8 +59,9 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.policy import choose_random
-from core.setup import init_game
+from core.players.random_player import choose_random
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
 from sim.content import BASE_DECKS, load_content
 from sim.single_game import GameConfig, play_logged, play_stepwise, replay_board, seat_colours
 

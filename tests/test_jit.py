@@ -87,7 +87,7 @@ def test_an_unmatched_call_still_fails_as_numba_reports_it():
 def test_the_pipeline_runs_without_the_passes_the_engine_does_not_need():
     from numba.core.compiler import Flags
 
-    from core.jit_pipeline import EnginePipeline
+    from core.jit.pipeline import EnginePipeline
 
     ctx = cpu_target
     pipe = EnginePipeline(ctx.typing_context, ctx.target_context, None, None, None, Flags(), {})

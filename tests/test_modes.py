@@ -7,8 +7,6 @@ import pytest
 from harness import CONTENT, Game, T, board_with, sq
 
 from core import constants as K
-from core.cards import deck_base
-from core.game import advance, apply_option, melee_setup_colour
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -54,8 +52,10 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.scoring import decide_winner
-from core.setup import init_game
+from core.rules.piles import deck_base
+from core.rules.scoring import decide_winner
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option, melee_setup_colour
 from sim.render import event_text
 
 MELEE3 = ("imperial", "highland", "sylvan")

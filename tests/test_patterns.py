@@ -13,7 +13,7 @@ import pytest
 from harness import CONTENT, EMPTY_BOARD, Game, T, sq
 
 from core import constants as K
-from core.game import advance, apply_option
+from core.checks.reference_search import reference_summons
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -34,18 +34,18 @@ from core.layout import (
     STOCK,
     SUMMONED_N,
 )
-from core.patterns import (
+from core.players.summon_reach import WITNESS, hand_bits, summon_witness
+from core.rules.scoring import pieces_on_board
+from core.rules.turn import advance, apply_option
+from core.summon.patterns import (
     anchor_squares,
     find_summons_bits,
     find_summons_wide,
     occupied_bits,
     own_bits,
-    reference_summons,
 )
-from core.patterns import card_summons as find_summons
-from core.patterns import find_summons as scan_summons
-from core.scoring import pieces_on_board
-from core.summon_reach import WITNESS, hand_bits, summon_witness
+from core.summon.patterns import card_summons as find_summons
+from core.summon.patterns import find_summons as scan_summons
 from sim.content import parse_pattern
 
 REFERENCE_CARDS = pathlib.Path(__file__).resolve().parents[2] / "shared/reference/cards.json"

@@ -8,9 +8,6 @@ import pytest
 from numba import njit
 
 from core import constants as K
-from core.cards import hand_card
-from core.game import advance, apply_option
-from core.greedy import _shortcut_applies, option_value, score_options
 from core.kernel import R_ERROR, R_WIDTH, play_chunk, workspace
 from core.layout import (
     COLOUR,
@@ -38,10 +35,13 @@ from core.layout import (
     TDECK_CNT,
     TDECK_HEAD,
 )
-from core.patterns import card_summons
-from core.policy import choose
-from core.setup import init_game
-from core.summon_reach import hand_bits, slot_summonable
+from core.players.choose import choose
+from core.players.greedy import _shortcut_applies, option_value, score_options
+from core.players.summon_reach import hand_bits, slot_summonable
+from core.rules.piles import hand_card
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
+from core.summon.patterns import card_summons
 from sim.content import load_content
 from sim.players import (
     DEFAULT_WEIGHTS,

@@ -10,8 +10,6 @@ import pytest
 from harness import CONTENT, EMPTY_BOARD, Game, T, sq
 
 from core import constants as K
-from core.cards import deck_base
-from core.game import advance, apply_option
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -65,10 +63,12 @@ from core.layout import (
     TURN_NO,
     WINNER,
 )
-from core.policy import choose_random
-from core.scoring import decide_winner, high_form_score, refresh_scores
-from core.setup import init_game
-from core.task_display import remove_claimed
+from core.players.random_player import choose_random
+from core.rules.piles import deck_base
+from core.rules.scoring import decide_winner, high_form_score, refresh_scores
+from core.rules.setup import init_game
+from core.rules.task_display import remove_claimed
+from core.rules.turn import advance, apply_option
 from sim.render import event_text
 
 IMPERIAL = [c.id for c in CONTENT.cards if c.deck == "imperial"]
@@ -178,7 +178,7 @@ def turn_events(g):
 
 
 class Fresh(Game):
-    """A game dealt by core.setup.init_game (Imperial vs Highland)."""
+    """A game dealt by core.rules.setup.init_game (Imperial vs Highland)."""
 
     def __init__(self, mode, seed, first=0, turn_cap=200):
         self.s = np.zeros(STATE_SIZE, np.int32)

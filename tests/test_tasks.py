@@ -19,7 +19,7 @@ from core.layout import (
     SUMMONED_N,
     SUMMONED_RED,
 )
-from core.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
+from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
 from sim.tasks_content import DEFAULT_PATH, load_tasks
 
 EMPTY = """
@@ -807,7 +807,7 @@ def test_chain_search_matches_breadth_first_search_on_random_boards():
     import numpy as np
     from task_positions import tables
 
-    from core.tasks import _chain
+    from core.rules.tasks import _chain
 
     T = tables()
     rng = np.random.default_rng(3)

@@ -1,4 +1,4 @@
-"""Time Traveler (Etherweave): a detached pattern (core.detached). The Traveler enters any
+"""Time Traveler (Etherweave): a detached pattern (core.summon.detached). The Traveler enters any
 empty colourless square as long as its three-piece diagonal stands somewhere on the board;
 it may destroy an adjacent common piece, and if it does, the top card of your discard pile
 goes on top of your deck.
@@ -29,7 +29,6 @@ from harness import (
 from test_patterns import ONBOARD, _symmetries, three_colour_board
 
 from core import constants as K
-from core.detached import detached_summons
 from core.layout import (
     BOARD,
     BORROW_ENEMY,
@@ -48,7 +47,8 @@ from core.layout import (
     SUMMON_COLOUR,
     VOID_CELLS,
 )
-from core.summon_reach import hand_bits, slot_summonable
+from core.players.summon_reach import hand_bits, slot_summonable
+from core.summon.detached import detached_summons
 from sim.content import parse_pattern
 from sim.position import legal_moves
 

@@ -1,5 +1,5 @@
 """Void Summoner (Etherweave): the next summon this turn may count up to two empty squares as
-your commons (core.void_summon), and its warp (a compulsory standard step).
+your commons (core.summon.void_cells), and its warp (a compulsory standard step).
 
 Scenarios set up a board, act, and check the exact board, counters and events; the search is
 held to the plain reference scan when no void cell is allowed and to an independent oracle
@@ -26,6 +26,7 @@ from harness import (
 from test_patterns import ONBOARD, ORACLE_PATTERNS, PATTERN_CARDS, cid, three_colour_board
 
 from core import constants as K
+from core.checks.reference_search import reference_summons
 from core.layout import (
     BOARD,
     BORROW_ENEMY,
@@ -38,9 +39,8 @@ from core.layout import (
     SUMMON_COLOUR,
     VOID_CELLS,
 )
-from core.patterns import reference_summons
-from core.summon_reach import hand_bits, slot_summonable
-from core.void_summon import void_summons
+from core.players.summon_reach import hand_bits, slot_summonable
+from core.summon.void_cells import void_summons
 from sim.position import PositionError, legal_moves, position_from_dict
 
 EW = "etherweave"

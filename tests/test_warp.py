@@ -25,8 +25,7 @@ from harness import (
 )
 
 from core import constants as K
-from core.game import game_over
-from core.invariants import (
+from core.checks.invariants import (
     INV_PENDING,
     _check_gateways,
     _check_pending,
@@ -48,7 +47,8 @@ from core.layout import (
     TURN_NO,
     WARP_OPEN,
 )
-from core.warp import open_warps_at_turn_start, reacher_after_penalty
+from core.rules.turn import game_over
+from core.rules.warp import open_warps_at_turn_start, reacher_after_penalty
 
 EW = "etherweave"
 TRANS = "etherweave/translocationist"

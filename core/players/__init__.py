@@ -1,0 +1,18 @@
+"""The players inside the compiled engine and what they search with. A player only picks a row
+of the option list, so every player plays by the same rules.
+
+- ``choose``: the dispatch on a seat's policy code, the one call the kernel makes.
+- ``random_player``: uniform over the kinds of option, then over the options of that kind.
+- ``greedy``: one-ply lookahead scored by the evaluation; also the option values the other
+  players build on.
+- ``planner``: searches whole turns, beam-pruned by the same evaluation.
+- ``mc``: flat Monte Carlo: random playouts from the best greedy candidates.
+- ``lookahead``: the copy of the game a player plays its own turn on.
+- ``hidden``: samples the cards a seat cannot see, for play past the end of its turn.
+- ``evaluate``: the static evaluation of a position for one seat, with the seat's weights.
+- ``eval_delta``: the evaluation of many options' positions, reusing the decision's own.
+- ``summon_reach``: the evaluation's summon questions: can a card be summoned, which single
+  placement would make it summonable.
+- ``task_reach``: the squares a High Form task condition reads (the greedy placement shortcut).
+- ``params``: the columns of a seat's parameter row (weights, then search settings).
+"""

@@ -1,0 +1,254 @@
+"""Static evaluation of a position for one seat: what the lookahead players maximise.
+
+value = sum of weight[k] * feature[k], each feature "mine minus the opponents'" where that
+makes sense (several opponents count as their average). The weights are a study parameter
+(sim/players.py has the defaults, the names and the tuned profiles); W_* index both arrays.
+
+The value splits into a *position* part (board, scores, tasks) and a *hand* part (which of
+the seat's cards could be summoned now), so the greedy player can add the hand part of a
+placement from a precomputed table (core.players.greedy) instead of searching summons again. Only
+public information and the seat's own hand are read.
+"""
+
+from core.constants import CK_BEING, CK_LEGEND, COMMON, HEROIC, LEGENDARY
+from core.jit import njit
+from core.layout import (
+    BOARD,
+    COLOUR,
+    DESTROYED,
+    FROZEN,
+    GAME_OVER,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    MODE,
+    N_AVAIL,
+    PENDING,
+    SCORE,
+    TASK_PTS,
+    TAVAIL,
+    WINNER,
+)
+from core.players.summon_reach import hand_bits, slot_summonable
+from core.rules.modes import has_tasks, n_colours
+from core.rules.tasks import task_holds
+
+W_POINTS = 0  # score difference (High Form: tasks + legends on the board)
+W_CLAIMABLE = 1  # points of the best task you could claim now (High Form)
+W_DESTROYED = 2  # enemy pieces destroyed this turn, weighted 1 / 2 / 4 by rank
+W_UPGRADED = 3  # your heroic pieces minus the opponent's
+W_LEGENDARY = 4  # your legendary pieces minus the opponent's
+W_MATERIAL = 5  # your pieces minus the opponent's
+W_SUMMONABLE = 6  # beings in your hand you could summon now
+W_LEGENDS_READY = 7  # legend cards in your hand you could summon now
+W_WIN = 8  # game over: +1 won, -1 lost, 0 shared
+W_OPP_CLAIMABLE = 9  # points of the best task an opponent could claim now (High Form)
+W_CENTRE = 10  # your pieces on the nine central squares minus the opponent's
+W_EXPOSED = 11  # your pieces next to an enemy piece of at least their rank, minus theirs
+N_WEIGHTS = 12
+WEIGHT_NAMES = (
+    "points", "claimable", "destroyed", "upgraded", "legendary", "material", "summonable",
+    "legends_ready", "win", "opp_claimable", "centre", "exposed",
+)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def _points(s, T, colour, legendary):
+    if has_tasks(s[MODE]):
+        return s[TASK_PTS + colour] + legendary
+    return s[SCORE + colour]
+
+
+@njit(cache=True, _nrt=False)
+def best_claimable(s, T, colour):
+    """Points of the best available task that ``colour`` meets right now (0 if none)."""
+    best = 0
+    for k in range(N_AVAIL):
+        t = s[TAVAIL + k]
+        if t >= 0 and T.task_points[t] > best and task_holds(s, T, t, colour):
+            best = T.task_points[t]
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _exposed(s, T, q, code):
+    """Is the piece ``code`` on ``q`` next to an enemy piece of at least its rank?"""
+    owner = code >> 2
+    rank = code & 3
+    for d in range(8):
+        n = T.nbr[q, d]
+        if n >= 0:
+            other = s[BOARD + n]
+            if other != 0 and (other >> 2) != owner and (other & 3) >= rank:
+                return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def position_value(s, T, seat, w):
+    """Everything but the hand part (see the module docstring)."""
+    return board_value(s, T, seat, w) + task_value(s, T, seat, w)
+
+
+@njit(cache=True, _nrt=False)
+def task_formula(w, best, threat):
+    """The task part from the points of the best task claimable by the seat and by its
+    strongest opponent."""
+    v = 0.0
+    if w[W_CLAIMABLE] != 0:
+        v += w[W_CLAIMABLE] * best
+    if w[W_OPP_CLAIMABLE] != 0:
+        v += w[W_OPP_CLAIMABLE] * threat
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def task_value(s, T, seat, w):
+    """The task part: tasks claimable now by the seat and by an opponent (High Form)."""
+    if s[GAME_OVER] == 1 or not has_tasks(s[MODE]):
+        return 0.0
+    me = s[COLOUR + seat]
+    best = best_claimable(s, T, me) if w[W_CLAIMABLE] != 0 else 0
+    threat = 0
+    if w[W_OPP_CLAIMABLE] != 0:
+        for c in range(n_colours(s)):
+            if c != me:
+                threat = max(threat, best_claimable(s, T, c))
+    return task_formula(w, best, threat)
+
+
+@njit(cache=True, _nrt=False)
+def board_value(s, T, seat, w):
+    """The position part without the tasks: scores (the win once the game is over),
+    destroyed pieces, pieces on the board by rank, the centre, exposure."""
+    me = s[COLOUR + seat]
+    ncol = n_colours(s)
+    # one pass over the board: pieces per rank, mine and the opponents' (summed)
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    o1 = 0
+    o2 = 0
+    o3 = 0
+    leg0 = 0
+    leg1 = 0
+    leg2 = 0
+    leg3 = 0
+    centre_m = 0
+    centre_o = 0
+    exposed_m = 0
+    exposed_o = 0
+    want_exposed = w[W_EXPOSED] != 0
+    for i in range(T.onboard.shape[0]):
+        q = T.onboard[i]
+        code = s[BOARD + q]
+        if code == 0:
+            continue
+        owner = code >> 2
+        rank = code & 3
+        if rank == LEGENDARY:
+            if owner == 0:
+                leg0 += 1
+            elif owner == 1:
+                leg1 += 1
+            elif owner == 2:
+                leg2 += 1
+            else:
+                leg3 += 1
+        if owner == me:
+            if rank == COMMON:
+                m1 += 1
+            elif rank == HEROIC:
+                m2 += 1
+            else:
+                m3 += 1
+        elif rank == COMMON:
+            o1 += 1
+        elif rank == HEROIC:
+            o2 += 1
+        else:
+            o3 += 1
+        if T.sq_central[q] != 0:
+            if owner == me:
+                centre_m += 1
+            else:
+                centre_o += 1
+        if want_exposed and _exposed(s, T, q, code):
+            if owner == me:
+                exposed_m += 1
+            else:
+                exposed_o += 1
+    mine_leg = _pick(me, leg0, leg1, leg2, leg3)
+    best_other = -1_000_000
+    for c in range(ncol):
+        if c != me:
+            x = _points(s, T, c, _pick(c, leg0, leg1, leg2, leg3))
+            if x > best_other:
+                best_other = x
+    diff = _points(s, T, me, mine_leg) - best_other
+    if s[GAME_OVER] == 1:
+        win = 0.0 if s[WINNER] < 0 else (1.0 if s[WINNER] == me else -1.0)
+        return w[W_WIN] * win + w[W_POINTS] * diff
+    v = w[W_POINTS] * diff
+    d = 0
+    for c in range(ncol):
+        if c != me:
+            b = DESTROYED + c * 4
+            d += s[b + COMMON] + 2 * s[b + HEROIC] + 4 * s[b + LEGENDARY]
+    v += w[W_DESTROYED] * d
+    share = 1.0 / (ncol - 1)
+    v += w[W_UPGRADED] * m2 + w[W_LEGENDARY] * m3 + w[W_MATERIAL] * (m1 + m2 + m3)
+    v -= share * (w[W_UPGRADED] * o2 + w[W_LEGENDARY] * o3 + w[W_MATERIAL] * (o1 + o2 + o3))
+    v += w[W_CENTRE] * (centre_m - share * centre_o)
+    v += w[W_EXPOSED] * (exposed_m - share * exposed_o)
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _pick(c, a0, a1, a2, a3):
+    if c == 0:
+        return a0
+    if c == 1:
+        return a1
+    if c == 2:
+        return a2
+    return a3
+
+
+@njit(cache=True, _nrt=False)
+def pending_value(s, seat, w):
+    """Etherweave: a pending being will cost 2 points at the end unless it is summoned."""
+    if s[PENDING + seat] >= 0:
+        return -2.0 * w[W_POINTS]
+    return 0.0
+
+
+@njit(cache=True, _nrt=False)
+def hand_value(s, T, seat, w, opts):
+    """The hand part: each being (legend) card in hand that could be summoned now, and the
+    pending being's penalty (already in the score once the game is over)."""
+    if s[GAME_OVER] == 1:
+        return 0.0
+    if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
+        return pending_value(s, seat, w)
+    me = s[COLOUR + seat]
+    bits = hand_bits(s, T, me)
+    v = pending_value(s, seat, w)
+    if s[FROZEN + seat] >= 0:  # a stored frozen effect: worth a being ready to summon
+        v += w[W_SUMMONABLE]
+    for slot in range(s[HAND_N + seat]):
+        card = s[HAND + seat * HAND_CAP + slot]
+        kind = T.card_kind[card]
+        if kind != CK_BEING and kind != CK_LEGEND:
+            continue
+        wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
+        if wk != 0 and slot_summonable(s, T, me, card, bits):
+            v += wk
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def evaluate(s, T, seat, w, opts):
+    """Value of state ``s`` for ``seat`` (that is, for its colour: a team in team play)
+    under weights ``w`` (``opts`` is scratch)."""
+    return position_value(s, T, seat, w) + hand_value(s, T, seat, w, opts)

@@ -1,0 +1,266 @@
+"""greedy: one-ply lookahead, and the option scoring the turn planner builds on.
+
+The value of an option is the evaluation (core.players.evaluate) of the state it leads to:
+the option applied to a lookahead copy (core.players.lookahead), which is then run to the next
+decision of the turn or to the end of the turn, whichever comes first.
+Ties are broken uniformly at random.
+
+Placements are most of the options and differ from each other by one square only, so they
+take a shortcut: one representative placement is played out on a copy; every other
+placement's value is that copy's position value with the piece moved to its square, plus the
+hand part read from a table of the squares that would make a card summonable
+(core.players.summon_reach). The shortcut applies when nothing about the path to the next decision
+depends on where the piece goes (duel rules without borrowed pieces, stock and two empty
+squares left afterwards); tests check it gives the same values as the plain way.
+
+Every other option is played out on a copy, and the position it leads to is evaluated
+from what changed (core.players.eval_delta).
+
+Buffers (``core.kernel.workspace``): ``work`` rows 0 (copies), 2 (the representative), 3
+(card marks), 4 (evaluation context); ``wopts[0]``; ``fwork`` rows 0 (hand gain per
+square), 1 to 3 (values, statuses and keys of the options), 4 (task truths).
+"""
+
+import numpy as np
+
+from core.constants import CK_BEING, CK_LEGEND, COMMON, OPT_PLACE, PH_ACTION
+from core.jit import njit
+from core.layout import (
+    BOARD,
+    BORROW_ENEMY,
+    COLOUR,
+    CUR,
+    GAME_OVER,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    IMPRO_LEFT,
+    MODE,
+    N_AVAIL,
+    NSQ,
+    PHASE,
+    STOCK,
+    TAVAIL,
+    VOID_CELLS,
+)
+from core.players.eval_delta import child_value, prepare
+from core.players.evaluate import (
+    N_WEIGHTS,
+    W_CENTRE,
+    W_CLAIMABLE,
+    W_EXPOSED,
+    W_LEGENDS_READY,
+    W_OPP_CLAIMABLE,
+    W_SUMMONABLE,
+    _exposed,
+    evaluate,
+)
+from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
+from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
+from core.players.task_reach import common_matters
+from core.rules.modes import has_tasks, n_colours
+from core.rules.rng import rand_below
+from core.rules.tasks import task_holds
+from core.rules.turn import apply_option
+
+EPS = 1e-9
+ST_OVER = 0  # the option ends the turn (or the game)
+ST_PENDING = 1  # another decision of the turn follows
+ST_UNSURE = 2  # a placement that ends the turn's actions (a task claim may follow)
+F_TRUTH = 4  # fwork row: which colours meet which displayed task (placement shortcut)
+W_CTX = 4  # work row: the decision's evaluation context (core.players.eval_delta)
+
+
+@njit(cache=True, _nrt=False)
+def option_value(s, T, opts, k, w, seat, c, copts, ev0):
+    """Value of option ``k`` the plain way, and its status (ST_*); ``c`` holds the result."""
+    begin(c, s)
+    apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+    r = advance_turn(c, T, ev0, copts, False)
+    return evaluate(c, T, seat, w, copts), ST_OVER if r == 0 else ST_PENDING
+
+
+@njit(cache=True, _nrt=False)
+def _option_value_from(s, T, opts, k, w, seat, c, copts, ev0, ctx):
+    """``option_value`` with the evaluation reusing the decision's context (eval_delta)."""
+    begin(c, s)
+    apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+    r = advance_turn(c, T, ev0, copts, False)
+    return child_value(c, s, T, seat, w, ctx, copts), ST_OVER if r == 0 else ST_PENDING
+
+
+@njit(cache=True, _nrt=False)
+def _shortcut_applies(s, T, opts, n):
+    """The first placement option if the placement shortcut applies, else -1."""
+    if s[PHASE] != PH_ACTION or s[BORROW_ENEMY] != 0 or s[VOID_CELLS] != 0:
+        return -1
+    for k in range(s[HAND_N + s[CUR]]):  # a detached pattern: its completions are not listed
+        if T.card_det_n[s[HAND + s[CUR] * HAND_CAP + k]] > 0:
+            return -1
+    me = s[COLOUR + s[CUR]]
+    if s[IMPRO_LEFT + me] != 0 or s[STOCK + me] < 2:
+        return -1
+    empty = 0
+    for i in range(T.onboard.shape[0]):
+        if s[BOARD + T.onboard[i]] == 0:
+            empty += 1
+    if empty < 3:
+        return -1
+    first = -1
+    count = 0
+    for k in range(n):
+        if opts[k, 0] == OPT_PLACE and opts[k, 1] >= 0:
+            count += 1
+            if first < 0:
+                first = k
+    return first if count >= 2 else -1
+
+
+@njit(cache=True, _nrt=False)
+def prepare_placements(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, truth):
+    """Set up the placement shortcut. ``rep`` becomes the representative placement's result
+    with that piece taken off again; ``gain[q]`` the hand part a piece on q adds;
+    ``truth[t * 4 + c]`` whether colour c meets task t without the piece. Returns (the value
+    of the representative minus its square part, the representative's status), or status
+    -1 when the shortcut does not apply."""
+    k0 = _shortcut_applies(s, T, opts, n)
+    if k0 < 0:
+        return 0.0, -1
+    q0 = opts[k0, 1]
+    me = s[COLOUR + s[CUR]]
+    begin(rep, s)
+    apply_option(rep, T, ev0, OPT_PLACE, q0, 0, 0)
+    r = advance_turn(rep, T, ev0, copts, False)
+    if rep[GAME_OVER] != 0 or rep[BOARD + q0] != COMMON + 4 * me:
+        return 0.0, -1
+    v0 = evaluate(rep, T, seat, w, copts)
+    rep[BOARD + q0] = 0
+    for q in range(NSQ):
+        gain[q] = 0.0
+        mark[q] = 0
+    if has_tasks(rep[MODE]):
+        for k in range(N_AVAIL):
+            t = rep[TAVAIL + k]
+            if t >= 0:
+                for c in range(n_colours(rep)):
+                    truth[t * 4 + c] = 1.0 if task_holds(rep, T, t, c) else 0.0
+    if w[W_SUMMONABLE] != 0 or w[W_LEGENDS_READY] != 0:
+        bits = hand_bits(rep, T, me)
+        for slot in range(rep[HAND_N + seat]):
+            card = rep[HAND + seat * HAND_CAP + slot]
+            kind = T.card_kind[card]
+            if kind != CK_BEING and kind != CK_LEGEND:
+                continue
+            wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
+            if wk == 0 or slot_summonable(rep, T, me, card, bits):
+                continue
+            placement_completions(rep, T, me, card, bits[13], mark, slot + 1)
+            for q in range(NSQ):
+                if mark[q] == slot + 1:
+                    gain[q] += wk
+    v0 -= _square_part(rep, T, seat, w, q0, gain, truth)
+    return v0, ST_OVER if r == 0 else ST_PENDING
+
+
+@njit(cache=True, _nrt=False)
+def _square_part(rep, T, seat, w, q, gain, truth):
+    """The part of a placement's value that depends on its square ``q``: summons it makes
+    possible, tasks it decides, the centre, exposure (see core.players.evaluate)."""
+    me = rep[COLOUR + seat]
+    ncol = n_colours(rep)
+    code = COMMON + 4 * me
+    v = gain[q]
+    if T.sq_central[q] != 0:
+        v += w[W_CENTRE]
+    if w[W_EXPOSED] != 0:
+        mine = 0
+        theirs = 0
+        for d in range(8):
+            nb = T.nbr[q, d]
+            if nb < 0 or rep[BOARD + nb] == 0 or (rep[BOARD + nb] >> 2) == me:
+                continue
+            mine = 1  # next to an enemy piece: every rank is at least common
+            if (rep[BOARD + nb] & 3) == COMMON and not _exposed(rep, T, nb, rep[BOARD + nb]):
+                theirs += 1
+        v += w[W_EXPOSED] * (mine - theirs / (ncol - 1))
+    if has_tasks(rep[MODE]) and (w[W_CLAIMABLE] != 0 or w[W_OPP_CLAIMABLE] != 0):
+        rep[BOARD + q] = code
+        mine_best = 0
+        threat = 0
+        for k in range(N_AVAIL):
+            t = rep[TAVAIL + k]
+            if t < 0:
+                continue
+            pts = T.task_points[t]
+            matters = common_matters(T, t, q)
+            for c in range(ncol):
+                if (c == me and w[W_CLAIMABLE] == 0) or (c != me and w[W_OPP_CLAIMABLE] == 0):
+                    continue
+                if (mine_best if c == me else threat) >= pts:
+                    continue
+                if task_holds(rep, T, t, c) if matters else truth[t * 4 + c] != 0:
+                    if c == me:
+                        mine_best = pts
+                    else:
+                        threat = pts
+        rep[BOARD + q] = 0
+        v += w[W_CLAIMABLE] * mine_best + w[W_OPP_CLAIMABLE] * threat
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def placement_value(rep, T, seat, w, q, v0, gain, truth):
+    """Value of placing on ``q`` from the prepared representative (see prepare_placements)."""
+    return v0 + _square_part(rep, T, seat, w, q, gain, truth)
+
+
+@njit(cache=True, _nrt=False)
+def score_options(s, T, opts, n, w, seat, vals, stat, keys, want_keys, work, wopts, ev0, fwork):
+    """Value (``vals[k]``) and status (``stat[k]``, ST_*) of every option of ``s``; with
+    ``want_keys`` also the lookahead.key_of of the state each option leads to."""
+    rep = work[2]
+    ctx = work[W_CTX]
+    prepare(s, T, seat, w, ctx, wopts[0])
+    base, rstat = prepare_placements(
+        s, T, opts, n, w, seat, rep, wopts[0], ev0, work[3], fwork[0], fwork[F_TRUTH]
+    )
+    bh = board_hash(rep) if rstat >= 0 and want_keys else 0
+    code = COMMON + 4 * s[COLOUR + seat]
+    for k in range(n):
+        if rstat >= 0 and opts[k, 0] == OPT_PLACE and opts[k, 1] >= 0:
+            q = opts[k, 1]
+            vals[k] = placement_value(rep, T, seat, w, q, base, fwork[0], fwork[F_TRUTH])
+            stat[k] = ST_PENDING if rstat == ST_PENDING else ST_UNSURE
+            if want_keys:
+                rep[BOARD + q] = code
+                keys[k] = key_of(rep, bh ^ square_hash(q, code))
+                rep[BOARD + q] = 0
+        else:
+            v, st = _option_value_from(s, T, opts, k, w, seat, work[0], wopts[0], ev0, ctx)
+            vals[k] = v
+            stat[k] = st
+            if want_keys:
+                keys[k] = state_key(work[0])
+
+
+@njit(cache=True, _nrt=False)
+def choose_greedy(s, T, opts, n, params, work, wopts, ev0, fwork):
+    w = params[:N_WEIGHTS]
+    vals = fwork[1]
+    score_options(
+        s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork
+    )
+    best = -np.inf
+    ties = 0
+    pick = 0
+    for k in range(n):
+        v = vals[k]
+        if v > best + EPS:
+            best = v
+            ties = 1
+            pick = k
+        elif v >= best - EPS:
+            ties += 1
+            if rand_below(s, ties) == 0:
+                pick = k
+    return pick

@@ -1,0 +1,217 @@
+"""planner: searches whole turns, beam-pruned by the evaluation.
+
+At the first decision of a turn the planner plays the turn out on lookahead copies
+(core.players.lookahead: no hidden card is ever seen). Depth by depth, every option of every state
+in the beam is scored the greedy way (core.players.greedy.score_options); options that end the turn
+are finished plans, the best ``width`` others (equal positions reached in different orders
+merged) are played and form the next beam. The best finished plan is stored and its steps
+are played one by one while the game follows it (each step names the fingerprint of the
+position it was planned from, so a plan is never followed from another position); anything
+unexpected makes it plan again. Decisions with a single option are made by the game itself
+and are never part of a plan.
+
+A turn here ends before the refill, so a plan values its position as the opponent will
+find it. Ties between equal plans go to the one found first (options in the engine's order),
+so the planner draws no random numbers.
+"""
+
+import numpy as np
+
+from core.constants import MAX_OPTIONS
+from core.jit import njit
+from core.layout import CUR, STATE_SIZE
+from core.players.evaluate import N_WEIGHTS, evaluate
+from core.players.greedy import ST_OVER, choose_greedy, score_options
+from core.players.lookahead import advance_turn, begin, copy_row, state_key
+from core.players.params import PP_PLAN_WIDTH
+from core.rules.turn import apply_option
+
+MAX_WIDTH = 12  # beam width limit (the buffers are sized for it)
+MAX_DEPTH = 40  # decisions planned ahead within one turn
+STEP = 5  # path step: key of the position, then the option row (kind, a, b, c)
+# rows of ``work``: 0-4 belong to core.players.greedy / core.players.mc
+W_HEAP = 5  # heap entries: parent, option, key (3 ints each)
+W_COUNTS = 6  # option counts of the beam states
+W_BEAM = 7  # 2 * MAX_WIDTH beam states (this depth, next depth)
+W_PATH = W_BEAM + 2 * MAX_WIDTH  # 2 * MAX_WIDTH paths: [length, steps...]
+W_FINAL = W_PATH + 2 * MAX_WIDTH  # the best finished path so far
+W_PLAN = W_FINAL + 1  # the plan being followed: [length, next step, steps...]
+WORK_ROWS = W_PLAN + 1
+# option lists: wopts[0] and [1] belong to core.players.greedy / core.players.mc
+O_BEAM = 2
+WOPTS_ROWS = O_BEAM + 2 * MAX_WIDTH
+# float rows of fwork: 0-4 belong to core.players.greedy
+F_HEAP = 5
+FWORK_ROWS = F_HEAP + 1
+PLAN_OFFSET = 2  # steps of the W_PLAN row start after [length, next step]
+assert PLAN_OFFSET + MAX_DEPTH * STEP <= STATE_SIZE
+assert MAX_OPTIONS >= MAX_WIDTH
+
+
+@njit(cache=True, _nrt=False)
+def reset_plan(work):
+    """Forget any plan (a new game starts)."""
+    work[W_PLAN, 0] = 0
+    work[W_PLAN, 1] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _follow(s, opts, n, work):
+    """The option index the stored plan prescribes here, or -1."""
+    plan = work[W_PLAN]
+    length = plan[0]
+    if length == 0:
+        return -1
+    key = state_key(s)
+    for i in range(plan[1], length):
+        b = PLAN_OFFSET + i * STEP
+        if plan[b] != key:
+            continue
+        for k in range(n):
+            if (
+                opts[k, 0] == plan[b + 1]
+                and opts[k, 1] == plan[b + 2]
+                and opts[k, 2] == plan[b + 3]
+                and opts[k, 3] == plan[b + 4]
+            ):
+                plan[1] = i + 1
+                return k
+        return -1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _extend(dst, src, key, row):
+    """Path ``dst`` = path ``src`` plus one step (``key``, option ``row``)."""
+    m = src[0]
+    for i in range(1 + m * STEP):
+        dst[i] = src[i]
+    if m < MAX_DEPTH:
+        b = 1 + m * STEP
+        dst[b] = key
+        dst[b + 1] = row[0]
+        dst[b + 2] = row[1]
+        dst[b + 3] = row[2]
+        dst[b + 4] = row[3]
+        dst[0] = m + 1
+
+
+@njit(cache=True, _nrt=False)
+def _heap_offer(hv, hi, size, width, v, parent, k, key):
+    """Keep the ``width`` best candidates (values ``hv``, ints ``hi``: parent, option, key);
+    a candidate whose key is already kept replaces it only if better. Returns the size."""
+    for j in range(size):
+        if hi[3 * j + 2] == key:
+            if v > hv[j]:
+                hv[j] = v
+                hi[3 * j] = parent
+                hi[3 * j + 1] = k
+            return size
+    if size < width:
+        j = size
+        size += 1
+    else:
+        j = 0
+        for i in range(1, size):
+            if hv[i] < hv[j]:
+                j = i
+        if v <= hv[j]:
+            return size
+    hv[j] = v
+    hi[3 * j] = parent
+    hi[3 * j + 1] = k
+    hi[3 * j + 2] = key
+    return size
+
+
+@njit(cache=True, _nrt=False)
+def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
+    """Search the rest of the turn from ``s``; store the best plan; return its first
+    option's index (-1 if no plan finished)."""
+    w = params[:N_WEIGHTS]
+    width = max(1, min(MAX_WIDTH, int(params[PP_PLAN_WIDTH])))
+    seat = s[CUR]
+    vals = fwork[1]
+    stat = fwork[2]
+    keys = fwork[3]
+    hv = fwork[F_HEAP]
+    hi = work[W_HEAP]
+    best = -np.inf
+    work[W_FINAL, 0] = 0
+    # the root: a lookahead copy of s with the game's option list
+    cur = 0
+    begin(work[W_BEAM], s)
+    for k in range(n):
+        for j in range(4):
+            wopts[O_BEAM, k, j] = opts[k, j]
+    counts = work[W_COUNTS]
+    counts[0] = n
+    work[W_PATH, 0] = 0
+    nb = 1
+    for _depth in range(MAX_DEPTH):
+        size = 0
+        for b in range(nb):
+            st = work[W_BEAM + cur * MAX_WIDTH + b]
+            bo = wopts[O_BEAM + cur * MAX_WIDTH + b]
+            bn = counts[cur * MAX_WIDTH + b]
+            score_options(st, T, bo, bn, w, seat, vals, stat, keys, True, work, wopts, ev0, fwork)
+            path = work[W_PATH + cur * MAX_WIDTH + b]
+            pkey = state_key(st)
+            for k in range(bn):
+                v = vals[k]
+                if stat[k] == ST_OVER:
+                    if v > best:
+                        best = v
+                        _extend(work[W_FINAL], path, pkey, bo[k])
+                else:
+                    size = _heap_offer(hv, hi, size, width, v, b, k, int(keys[k]))
+        if size == 0:
+            break
+        nxt = 1 - cur
+        nb = 0
+        for j in range(size):
+            b = hi[3 * j]
+            k = hi[3 * j + 1]
+            src = work[W_BEAM + cur * MAX_WIDTH + b]
+            bo = wopts[O_BEAM + cur * MAX_WIDTH + b]
+            dst = work[W_BEAM + nxt * MAX_WIDTH + nb]
+            dopts = wopts[O_BEAM + nxt * MAX_WIDTH + nb]
+            copy_row(dst, src)
+            apply_option(dst, T, ev0, bo[k, 0], bo[k, 1], bo[k, 2], bo[k, 3])
+            m = advance_turn(dst, T, ev0, dopts, True)
+            while m == 1:  # the game decides single options by itself
+                apply_option(dst, T, ev0, dopts[0, 0], dopts[0, 1], dopts[0, 2], dopts[0, 3])
+                m = advance_turn(dst, T, ev0, dopts, True)
+            parent_path = work[W_PATH + cur * MAX_WIDTH + b]
+            pkey = state_key(src)
+            if m == 0:
+                v = evaluate(dst, T, seat, w, wopts[0])
+                if v > best:
+                    best = v
+                    _extend(work[W_FINAL], parent_path, pkey, bo[k])
+                continue
+            _extend(work[W_PATH + nxt * MAX_WIDTH + nb], parent_path, pkey, bo[k])
+            counts[nxt * MAX_WIDTH + nb] = m
+            nb += 1
+        cur = nxt
+        if nb == 0:
+            break
+    final = work[W_FINAL]
+    if final[0] == 0:
+        return -1
+    plan = work[W_PLAN]
+    plan[0] = final[0]
+    plan[1] = 0
+    for i in range(final[0] * STEP):
+        plan[PLAN_OFFSET + i] = final[1 + i]
+    return _follow(s, opts, n, work)
+
+
+@njit(cache=True, _nrt=False)
+def choose_planner(s, T, opts, n, params, work, wopts, ev0, fwork):
+    k = _follow(s, opts, n, work)
+    if k < 0:
+        k = _plan(s, T, opts, n, params, work, wopts, ev0, fwork)
+    if k < 0:  # nothing finished within MAX_DEPTH decisions: one step the greedy way
+        k = choose_greedy(s, T, opts, n, params, work, wopts, ev0, fwork)
+    return k

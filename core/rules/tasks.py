@@ -1,0 +1,340 @@
+"""High Form task conditions: one compiled check driven by the task tables.
+
+Each of the 24 tasks is a criterion code (``TK_*``) plus up to four integer arguments, both
+read from ``T.task_kind`` / ``T.task_args`` (filled by sim.tasks_content from tasks.toml). The
+kernel never sees a task name, so retuning a threshold is a data change, not a code change.
+Geometry (colours, centre, lines, diagonals, sides, corners) comes from the board tables.
+"""
+
+import numpy as np
+
+from core.board.bits import LO_BITS, neighbours
+from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
+from core.jit import njit
+from core.layout import (
+    BOARD,
+    DESTROYED,
+    LEGENDS_SUMMONED,
+    MAX_PLAYERS,
+    N_PLAYERS,
+    NSQ,
+    SUMMONED_GREEN,
+    SUMMONED_N,
+    SUMMONED_RED,
+)
+
+# --- criteria (tasks.toml `check`); the tuple order defines the codes -------------------------
+TK_DESTROYED = 0  # [min destroyed, min upgraded destroyed]
+TK_END_OF_LEGENDS = 1  # [min legendary destroyed, min heroic destroyed] (either suffices)
+TK_CONQUEST = 2  # [colour mask, min pieces, min upgraded, min legendary] on coloured squares
+TK_RAINBOW = 3  # more upgraded pieces than the enemies on red and on green squares
+TK_SUMMONED = 4  # [min beings, colour mask, min summonings onto that colour, min legends]
+TK_CENTRAL_DOMINANCE = 5  # [min pieces, min upgraded] on the central squares
+TK_CENTER_CROSS = 6  # the centre and its 4 orthogonal or its 4 diagonal neighbours
+TK_LINE_DOMINANCE = 7  # [min margin] own minus enemy pieces on a row/column through the centre
+TK_DIAGONALS = 8  # [min pieces, min upgraded] on each long diagonal
+TK_SIDE_CHAIN = 9  # connected own pieces joining opposite straight sides
+TK_CORNER_CHAIN = 10  # connected own pieces joining opposite cut corners
+TK_SURROUND = 11  # [min own neighbours] around one enemy piece
+TK_ISOLATION = 12  # [ring distance, max moves] an enemy piece cut off from its fellows
+TASK_CHECK_NAMES = (
+    "destroyed", "end-of-legends", "conquest", "rainbow", "summoned", "central-dominance",
+    "center-cross", "line-dominance", "diagonals", "side-chain", "corner-chain", "surround",
+    "isolation",
+)  # fmt: skip
+
+# --- task types (BGA's five groups, used by the display rule) ---------------------------------
+TT_DESTRUCTION = 0
+TT_COLORED = 1
+TT_SUMMONING = 2
+TT_PATTERN = 3
+TT_ENEMY = 4
+TASK_TYPE_NAMES = ("destruction", "colored", "summoning", "pattern", "enemy")
+
+# colour mask bits used by conquest and summoned arguments
+CM_RED = 1
+CM_GREEN = 2
+
+SIZE = 9  # board side: square = row * SIZE + col
+
+
+@njit(cache=True, _nrt=False)
+def _in_mask(colour, mask):
+    return (colour == SQ_RED and (mask & CM_RED) != 0) or (
+        colour == SQ_GREEN and (mask & CM_GREEN) != 0
+    )
+
+
+@njit(cache=True, _nrt=False)
+def _side(s, seat, code):
+    """+1 own piece, -1 enemy piece, 0 empty (or a seat outside the game)."""
+    if code == 0:
+        return 0
+    owner = code >> 2
+    if owner == seat:
+        return 1
+    if owner < s[N_PLAYERS]:
+        return -1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _destroyed(s, seat, rank):
+    """This turn's destroy counter for one rank, summed over the enemy colours."""
+    n = 0
+    for colour in range(MAX_PLAYERS):
+        if colour != seat and colour < s[N_PLAYERS]:
+            n += s[DESTROYED + colour * 4 + rank]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _centre(T):
+    """The central square all of whose neighbours are central too."""
+    for i in range(T.onboard.shape[0]):
+        q = T.onboard[i]
+        if T.sq_central[q] == 0:
+            continue
+        ok = True
+        for d in range(8):
+            n = T.nbr[q, d]
+            if n < 0 or T.sq_central[n] == 0:
+                ok = False
+        if ok:
+            return q
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _diagonal_ok(s, T, seat, centre, d, min_pieces, min_up):
+    """Own pieces on the full line through the centre along direction d (and its opposite)."""
+    code = s[BOARD + centre]
+    mine = 1 if _side(s, seat, code) == 1 else 0
+    up = 1 if mine == 1 and (code & 3) >= HEROIC else 0
+    for dd in (d, (d + 4) % 8):
+        q = T.nbr[centre, dd]
+        while q >= 0:
+            code = s[BOARD + q]
+            if _side(s, seat, code) == 1:
+                mine += 1
+                if (code & 3) >= HEROIC:
+                    up += 1
+            q = T.nbr[q, dd]
+    return mine >= min_pieces and up >= min_up
+
+
+@njit(cache=True, _nrt=False)
+def _in(lo, hi, q):
+    """Is square q in the 81-square set held as two 64-bit words?"""
+    if q < 64:
+        return (lo >> q) & 1 == 1
+    return (hi >> (q - 64)) & 1 == 1
+
+
+@njit(cache=True, _nrt=False)
+def _with(lo, hi, q):
+    """The set (lo, hi) plus square q."""
+    if q < 64:
+        return lo | (np.int64(1) << q), hi
+    return lo, hi | (np.int64(1) << (q - 64))
+
+
+@njit(cache=True, _nrt=False)
+def _chain(s, T, seat, ids, a, b):
+    """Is an own piece with ids == a 8-connected through own pieces to one with ids == b?
+    (Grows the reached set, a bitboard (core.board.bits), one king move at a time until it stops
+    changing.)"""
+    own_lo, lo, goal_lo = _chain_sets(s, seat, ids, a, b, 0, LO_BITS)
+    own_hi, hi, goal_hi = _chain_sets(s, seat, ids, a, b, LO_BITS, NSQ)
+    while True:
+        if (lo & goal_lo) != 0 or (hi & goal_hi) != 0:
+            return True
+        nl, nh = neighbours(lo, hi)
+        nl = (nl & own_lo) | lo
+        nh = (nh & own_hi) | hi
+        if nl == lo and nh == hi:
+            return False
+        lo, hi = nl, nh
+
+
+@njit(cache=True, _nrt=False)
+def _chain_sets(s, seat, ids, a, b, start, end):
+    """One word (squares start..end-1) of: own pieces, own pieces with ids == a, squares
+    with ids == b."""
+    own = np.int64(0)
+    seed = np.int64(0)
+    goal = np.int64(0)
+    for q in range(start, end):
+        bit = np.int64(1) << (q - start)
+        if ids[q] == b:
+            goal |= bit
+        code = s[BOARD + q]
+        if code != 0 and (code >> 2) == seat:
+            own |= bit
+            if ids[q] == a:
+                seed |= bit
+    return own, seed, goal
+
+
+@njit(cache=True, _nrt=False)
+def _near_other_enemy(s, T, seat, q, p):
+    """Is square q adjacent to an enemy piece other than the one on p?"""
+    for d in range(8):
+        n = T.nbr[q, d]
+        if n >= 0 and n != p and _side(s, seat, s[BOARD + n]) == -1:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _isolated(s, T, seat, p, ring, max_moves):
+    """Enemy piece on p: a fellow at exactly `ring`, yet no short empty path to any fellow."""
+    has_ring = False
+    for i in range(T.onboard.shape[0]):
+        q = T.onboard[i]
+        if T.dist[p, q] == ring and _side(s, seat, s[BOARD + q]) == -1:
+            has_ring = True
+            break
+    if not has_ring:
+        return False
+    # breadth-first over empty squares, one ring of depth at a time, from p itself (depth 0)
+    seen_lo, seen_hi = _with(np.int64(0), np.int64(0), p)
+    front_lo, front_hi = seen_lo, seen_hi
+    for depth in range(max_moves + 1):
+        next_lo = np.int64(0)
+        next_hi = np.int64(0)
+        for i in range(T.onboard.shape[0]):
+            q = T.onboard[i]
+            if not _in(front_lo, front_hi, q):
+                continue
+            if _near_other_enemy(s, T, seat, q, p):
+                return False
+            if depth == max_moves:
+                continue
+            for d in range(8):
+                n = T.nbr[q, d]
+                if n >= 0 and s[BOARD + n] == 0 and not _in(seen_lo, seen_hi, n):
+                    seen_lo, seen_hi = _with(seen_lo, seen_hi, n)
+                    next_lo, next_hi = _with(next_lo, next_hi, n)
+        front_lo, front_hi = next_lo, next_hi
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def task_holds(s, T, task, seat):
+    """Does `seat` meet the condition of task `task` in the single game row `s`?"""
+    kind = T.task_kind[task]
+    a0 = T.task_args[task, 0]
+    a1 = T.task_args[task, 1]
+    a2 = T.task_args[task, 2]
+    a3 = T.task_args[task, 3]
+
+    if kind == TK_DESTROYED:
+        up = _destroyed(s, seat, HEROIC) + _destroyed(s, seat, LEGENDARY)
+        return up + _destroyed(s, seat, 1) >= a0 and up >= a1
+
+    if kind == TK_END_OF_LEGENDS:
+        return _destroyed(s, seat, LEGENDARY) >= a0 or _destroyed(s, seat, HEROIC) >= a1
+
+    if kind == TK_SUMMONED:
+        onto = 0
+        if (a1 & CM_RED) != 0:
+            onto += s[SUMMONED_RED]
+        if (a1 & CM_GREEN) != 0:
+            onto += s[SUMMONED_GREEN]
+        return s[SUMMONED_N] >= a0 and onto >= a2 and s[LEGENDS_SUMMONED] >= a3
+
+    if kind == TK_CONQUEST or kind == TK_CENTRAL_DOMINANCE:
+        n = 0
+        up = 0
+        leg = 0
+        for i in range(T.onboard.shape[0]):
+            q = T.onboard[i]
+            if kind == TK_CONQUEST:
+                inside = _in_mask(T.sq_color[q], a0)
+            else:
+                inside = T.sq_central[q] != 0
+            code = s[BOARD + q]
+            if inside and _side(s, seat, code) == 1:
+                n += 1
+                if (code & 3) >= HEROIC:
+                    up += 1
+                if (code & 3) == LEGENDARY:
+                    leg += 1
+        if kind == TK_CENTRAL_DOMINANCE:
+            return n >= a0 and up >= a1
+        return n >= a1 and up >= a2 and leg >= a3
+
+    if kind == TK_RAINBOW:
+        red = 0  # own minus enemy upgraded pieces
+        green = 0
+        for i in range(T.onboard.shape[0]):
+            q = T.onboard[i]
+            code = s[BOARD + q]
+            if (code & 3) >= HEROIC:
+                if T.sq_color[q] == SQ_RED:
+                    red += _side(s, seat, code)
+                elif T.sq_color[q] == SQ_GREEN:
+                    green += _side(s, seat, code)
+        return red > 0 and green > 0
+
+    if kind == TK_CENTER_CROSS:
+        c = _centre(T)
+        if c < 0 or _side(s, seat, s[BOARD + c]) != 1:
+            return False
+        for first in range(2):  # 0: orthogonal "+", 1: diagonal "x"
+            full = True
+            for d in range(first, 8, 2):
+                n = T.nbr[c, d]
+                if n < 0 or _side(s, seat, s[BOARD + n]) != 1:
+                    full = False
+            if full:
+                return True
+        return False
+
+    if kind == TK_LINE_DOMINANCE:
+        # own minus enemy pieces in the row and in the column of each central square
+        for i in range(T.onboard.shape[0]):
+            q = T.onboard[i]
+            if T.sq_central[q] == 0:
+                continue
+            row = 0
+            col = 0
+            for k in range(SIZE):
+                row += _side(s, seat, s[BOARD + (q // SIZE) * SIZE + k])
+                col += _side(s, seat, s[BOARD + k * SIZE + q % SIZE])
+            if row >= a0 or col >= a0:
+                return True
+        return False
+
+    if kind == TK_DIAGONALS:
+        c = _centre(T)
+        if c < 0:
+            return False
+        return _diagonal_ok(s, T, seat, c, 1, a0, a1) and _diagonal_ok(s, T, seat, c, 3, a0, a1)
+
+    if kind == TK_SIDE_CHAIN:
+        return _chain(s, T, seat, T.side_id, 0, 1) or _chain(s, T, seat, T.side_id, 2, 3)
+
+    if kind == TK_CORNER_CHAIN:
+        return _chain(s, T, seat, T.corner_id, 0, 1) or _chain(s, T, seat, T.corner_id, 2, 3)
+
+    if kind == TK_SURROUND or kind == TK_ISOLATION:
+        for i in range(T.onboard.shape[0]):
+            p = T.onboard[i]
+            if _side(s, seat, s[BOARD + p]) != -1:
+                continue
+            if kind == TK_ISOLATION:
+                if _isolated(s, T, seat, p, a0, a1):
+                    return True
+                continue
+            own = 0
+            for d in range(8):
+                n = T.nbr[p, d]
+                if n >= 0 and _side(s, seat, s[BOARD + n]) == 1:
+                    own += 1
+            if own >= a0:
+                return True
+        return False
+
+    return False
