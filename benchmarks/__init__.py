@@ -1,0 +1,12 @@
+"""Measurements, never assertions: ``kalarite bench`` and the side-by-side comparison with
+another checkout. Part of the application layer (the CLI calls it); it may import anything.
+
+- ``bench``: the suite: throughput, JIT speed-up, summon search, Ray scaling, memory, cold
+  compile and warm start.
+- ``side_by_side``: ``kalarite bench --baseline DIR``: the same games in this checkout and
+  another, in alternating rounds, with cold compile and warm start of ``kalarite play``.
+- ``versus``: one player's speed here against another checkout.
+- ``positions``: a fixed set of mid-game positions for the summon-search bench.
+- ``compile_profile``: where a cold compile's CPU goes.
+- ``results/``: saved benchmark output (``make bench``).
+"""

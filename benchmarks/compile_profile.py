@@ -98,7 +98,7 @@ def main():
     _install()
     atexit.register(_report)
     sys.argv = ["kalarite", *(sys.argv[1:] or ["play", "--decks", "imperial,highland"])]
-    runpy.run_module("sim.cli", run_name="__main__")
+    runpy.run_module("sim.app.cli", run_name="__main__")
 
 
 if __name__ == "__main__":

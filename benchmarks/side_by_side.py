@@ -11,9 +11,10 @@ also hash the result rows of every workload: ``same_games`` says whether both ch
 played identical games.
 
 Cold compile and warm start time the real command, ``kalarite play``, in a fresh process
-(``python -m sim.cli play``): cold with an empty kernel cache (KALARITE_NUMBA_CACHE), warm
-with the cache that run left. Both are reported in wall seconds and CPU seconds (the CPU
-figure is the stable one on a loaded machine).
+(``python -m sim.app.cli play``, or ``sim.cli`` in a checkout from before sim/app/): cold with
+an empty kernel cache (KALARITE_NUMBA_CACHE), warm with the cache that run left. Both are
+reported in wall seconds and CPU seconds (the CPU figure is the stable one on a loaded
+machine).
 """
 
 import json
@@ -113,12 +114,20 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+def cli_module(root: str) -> str:
+    """The CLI's module in checkout ``root``: ``sim.app.cli``, or ``sim.cli`` in a checkout
+    from before the application layer moved to sim/app/."""
+    return (
+        "sim.app.cli" if os.path.isfile(os.path.join(root, "sim", "app", "cli.py")) else "sim.cli"
+    )
+
+
 def timed_play(root: str, cache: str) -> dict:
     """``kalarite play`` (one random High Form game) in a fresh process of checkout ``root``
     with the kernel cache ``cache``: wall and CPU seconds."""
     env = dict(os.environ, KALARITE_NUMBA_CACHE=cache)
     env.pop("PYTHONPATH", None)
-    cmd = [sys.executable, "-m", "sim.cli", "play", "--decks", "imperial,highland"]
+    cmd = [sys.executable, "-m", cli_module(root), "play", "--decks", "imperial,highland"]
     c0 = _children_cpu()
     w0 = time.perf_counter()
     subprocess.run(cmd, cwd=root, env=env, check=True, stdout=subprocess.DEVNULL)

@@ -1,0 +1,21 @@
+"""The game as data, and the library the application builds on: content (cards, tasks) as
+TOML compiled into the engine's tables, players, study specs and one-game tools. It imports
+only core and sim; the application layer on top of it is sim/app/ (plus sim/api.py).
+
+- ``api``: the Python API for notebooks (``from sim import api``); application layer, the
+  one such module outside sim/app/.
+- ``content``: load, validate and compile the card files (sim/data/*.toml) into core's tables.
+- ``ops_compile``: a card's or flare's TOML op list into rows of the ops table.
+- ``tasks_content``: the High Form task list (sim/data/tasks.toml) into core's arrays.
+- ``content_dir``: a designer's own copy of the card files (``--content DIR``).
+- ``content_diff``: what a content holds card by card, and what differs between two.
+- ``players``: player specs (a player or profile name with parameters) into the kernel's
+  arrays; ``profiles/``: the named, tuned players.
+- ``study``: study specs (TOML or ``simulate`` flags), checked and expanded into matchups and
+  chunks; ``studies/``: the shipped specs; ``chunking``: how many games a chunk holds.
+- ``position``: position files into a state row, and the ``moves`` query.
+- ``single_game``: one game from Python with its event log; ``render``: the board and the
+  events as text.
+- ``data/``: the card, deck and task files (see data/README.md).
+- ``app/``: the application layer (CLI, demo, service, ladder, tune, text views).
+"""

@@ -134,7 +134,7 @@ def profiles_toml(profiles: dict) -> str:
     """The profile file's text (what ``load_profiles`` reads back)."""
     lines = [
         "# Named players: a base player with tuned evaluation weights and settings.",
-        "# Written by `kalarite tune` (sim/tune.py); `kalarite players` lists them.",
+        "# Written by `kalarite tune` (sim/app/tune.py); `kalarite players` lists them.",
     ]
     for p in profiles.values():
         lines += ["", f"[profile.{p.name}]", f"player = {_toml_value(p.player)}"]

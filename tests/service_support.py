@@ -63,7 +63,7 @@ class LiveService:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 60.0) -> "LiveService":
-        argv = [sys.executable, "-m", "sim.cli", "serve", "--data", str(self.data)]
+        argv = [sys.executable, "-m", "sim.app.cli", "serve", "--data", str(self.data)]
         argv += ["--port", str(self.port), *self.args]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(

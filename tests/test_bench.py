@@ -3,7 +3,7 @@
 import pathlib
 
 from benchmarks import side_by_side as sbs
-from sim.cli import main
+from sim.app.cli import main
 
 ROOT = str(pathlib.Path(__file__).resolve().parents[1])
 

@@ -93,10 +93,10 @@ def pages(tmp_path_factory):
     page."""
     from test_report import random_dataset
 
-    from results.commands import report_dir
     from results.compare import compare
     from results.compare_html import write_compare_page
     from results.report import make_report
+    from results.report_paths import report_dir
 
     tmp = tmp_path_factory.mktemp("browser")
     kw = dict(games=300, policies=(("random", "random"), ("greedy", "random")))

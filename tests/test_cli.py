@@ -1,6 +1,6 @@
 """The `kalarite` command line: play, moves, cards, and one-line errors for bad input.
 
-Most calls run in-process through ``sim.cli.main``; two go through a real subprocess so the
+Most calls run in-process through ``sim.app.cli.main``; two go through a real subprocess so the
 exit status and the absence of tracebacks are seen as a shell would see them.
 """
 
@@ -16,7 +16,7 @@ import sys
 import pytest
 
 import sim.content
-from sim.cli import main
+from sim.app.cli import main
 from sim.content import BASE_DECKS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -133,7 +133,7 @@ def test_play_without_flag_on_the_real_content(capsys):
 
 def test_play_via_subprocess():
     script = pathlib.Path(sys.executable).with_name("kalarite")
-    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "sim.cli"]
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "sim.app.cli"]
     args = ["play", "--decks", "highland,sylvan", "--mode", "deathmatch", "--seed", "3"]
     p = subprocess.run(
         cmd + args + ["--beings-without-effects"],
@@ -142,7 +142,7 @@ def test_play_via_subprocess():
     assert p.returncode == 0, p.stderr
     assert FINAL.match(p.stdout.splitlines()[-1])
     bad = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "play", "--decks", "highland,dwarves"],
+        [sys.executable, "-m", "sim.app.cli", "play", "--decks", "highland,dwarves"],
         capture_output=True, text=True, cwd=ROOT, env=_subprocess_env(), timeout=300,
     )  # fmt: skip
     assert_one_line_error(bad.returncode, bad.stdout, bad.stderr, "unknown deck 'dwarves'")

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from sim.cli import build_parser, main
+from sim.app.cli import build_parser, main
 from sim.content import load_content
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

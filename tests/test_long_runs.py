@@ -17,6 +17,7 @@ import cluster.warmup as warmup
 from cluster import progress
 from cluster.runner import RunSummary, _CtrlC, run_study
 from results.store import StoreError, read_manifest, read_table
+from sim.app.cli import main
 from sim.chunking import (
     DEFAULT_CHUNK_SIZE,
     MAX_CHUNK_SIZE,
@@ -27,7 +28,6 @@ from sim.chunking import (
     choose_chunk_size,
     seconds_per_game,
 )
-from sim.cli import main
 from sim.content import load_content
 from sim.study import Matchup, StudyError, study_from_dict
 

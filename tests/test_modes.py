@@ -678,7 +678,7 @@ def test_moves_lists_an_improvised_summon():
 
 
 def test_play_logs_a_melee_and_a_team_game(capsys):
-    from sim.cli import main
+    from sim.app.cli import main
 
     assert main(
         ["play", "--decks", "imperial,highland,sylvan", "--mode", "melee", "--seed", "2"]

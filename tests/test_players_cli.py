@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from sim.ladder import bradley_terry
+from results.ratings import bradley_terry
+from sim.app.players_view import load_ladder
 from sim.players import load_profiles, parse_policy
-from sim.players_view import load_ladder
 from tests.test_cli import assert_one_line_error, run
 
 PLAYER_NAMES = {"random", "greedy", "mc", "planner"}

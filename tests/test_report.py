@@ -17,10 +17,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from results import analysis
-from results.commands import add_report_commands, report_dir
 from results.compare import ComparisonError, compare, format_text
 from results.report import SECTIONS, make_report
+from results.report_paths import report_dir
 from results.schema import SCHEMAS, TABLES, file_metadata
+from sim.app.report_commands import add_report_commands
 
 Z = 1.959963984540054  # 97.5% normal quantile
 

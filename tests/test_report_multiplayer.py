@@ -30,7 +30,7 @@ from results import analysis
 from results.compare import compare, format_text
 from results.report import SECTIONS, make_report
 from results.store import read_table
-from sim.cli import main
+from sim.app.cli import main
 from sim.content import load_content
 from sim.study import study_from_dict
 
@@ -451,7 +451,7 @@ def test_mixed_study_through_the_command_line(runs):
         other = rows[(r["mode"], r["matchup"], r["game_index"])]
         assert {k: other[k] for k in r if k != "seed"} == {k: r[k] for k in r if k != "seed"}
     proc = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "report", str(mixed)],
+        [sys.executable, "-m", "sim.app.cli", "report", str(mixed)],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -14,10 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from results.store import read_manifest, read_table
-from sim.cli import main as cli_main
+from sim.app.cli import main as cli_main
+from sim.app.service.app import DataLock, create_app
+from sim.app.service.config import ConfigError, ServiceConfig
 from sim.content import DATA_DIR
-from sim.service.app import DataLock, create_app
-from sim.service.config import ConfigError, ServiceConfig
 from sim.study import SPEC_KEYS
 from tests.service_support import wait_for
 

@@ -13,7 +13,7 @@ import time
 import pyarrow.parquet as pq
 import pytest
 
-from sim.service.children import kill_leftovers
+from sim.app.service.children import kill_leftovers
 from tests.service_support import LiveService, child_env, free_port, wait_state
 
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")

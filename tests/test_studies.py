@@ -28,7 +28,7 @@ from core import ENGINE_HASH
 from core import constants as K
 from results.schema import COLUMN_DOCS, PARTITION_COLUMNS, SCHEMAS, TABLES
 from results.store import MANIFEST, StoreError, read_manifest, read_table
-from sim.cli import main
+from sim.app.cli import main
 from sim.content import load_content
 from sim.study import (
     StudyError,
@@ -609,7 +609,7 @@ def _env():
 
 
 def kalarite(*argv):
-    return [sys.executable, "-m", "sim.cli", *map(str, argv)]
+    return [sys.executable, "-m", "sim.app.cli", *map(str, argv)]
 
 
 def test_cli_simulate_on_an_existing_cluster(ray_session, tmp_path):

@@ -14,7 +14,7 @@ from scipy import stats as sps
 
 from results.compare import compare, format_text
 from results.store import read_manifest, read_table
-from sim.cli import main
+from sim.app.cli import main
 from sim.content import ContentError
 from sim.content_dir import load_content_dir
 from sim.study import load_study

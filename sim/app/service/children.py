@@ -3,7 +3,7 @@ terminal does not reach them; the service decides what each one gets) and tied t
 service's life with Linux's parent-death signal, so a ``kill -9`` of the service takes its
 children with it instead of leaving a study running that nobody watches.
 
-``python -m sim.service.job`` and ``python -m sim.service.rayhost`` call ``tie_to_parent``
+``python -m sim.app.service.job`` and ``python -m sim.app.service.rayhost`` call ``tie_to_parent``
 first thing; the service passes its pid in ``KALARITE_SERVICE_PID`` so a child whose parent
 died before the tie was made exits at once.
 """
@@ -70,7 +70,8 @@ def ours(pid: int, marker: str) -> bool:
         cmd = " ".join(psutil.Process(pid).cmdline())
     except (psutil.Error, OSError):
         return False
-    return "sim.service." in cmd and marker in cmd
+    # sim.service. is the package's name before it moved under sim/app/ (an older service's child)
+    return ("sim.app.service." in cmd or "sim.service." in cmd) and marker in cmd
 
 
 def kill_group(pgid: int) -> None:
@@ -94,7 +95,7 @@ def kill_leftovers(pgid: int) -> int:
             if os.getpgid(p.pid) != pgid or p.pid == os.getpid():
                 continue
             cmd = " ".join(p.cmdline()) or p.name()
-            if "ray" in cmd or "sim.service" in cmd:
+            if "ray" in cmd or "sim.app.service" in cmd or "sim.service" in cmd:
                 p.kill()
                 killed += 1
         except (psutil.Error, OSError):

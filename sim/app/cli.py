@@ -2,7 +2,7 @@
 
 Bad input always ends in one line `kalarite: error: ...` on stderr and exit status 2.
 `kalarite` alone prints the usage; every subcommand's `--help` gives its defaults and, where
-they apply, the valid decks, modes and players (sim/cli_help.py, built only when asked for).
+they apply, the valid decks, modes and players (sim/app/cli_help.py, built only when asked for).
 """
 
 import argparse
@@ -33,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
     def format_help(self):
         text = super().format_help()
         if self.lists:
-            from sim.cli_help import valid_names
+            from sim.app.cli_help import valid_names
 
             text += "\n" + valid_names(self.lists)
         return text
@@ -109,7 +109,7 @@ def cmd_moves(args):
 
 
 def cmd_cards(args):
-    from sim.cards_view import list_cards, show_card
+    from sim.app.cards_view import list_cards, show_card
 
     if args.action == "copy":
         from sim.content_dir import copy_content
@@ -239,14 +239,14 @@ def _add_content_flag(p):
 
 
 def cmd_demo(args):
-    from sim.demo import run_demo
+    from sim.app.demo import run_demo
 
     _positive(args.workers, "--workers", zero_ok=True)
     return run_demo(args.out, args.games, args.workers, overwrite=args.overwrite)
 
 
 def cmd_players(args):
-    from sim.players_view import load_ladder, player_rows, players_text
+    from sim.app.players_view import load_ladder, player_rows, players_text
 
     ladder = load_ladder(args.ladder)
     rows = player_rows(ladder)
@@ -268,8 +268,8 @@ def cmd_ladder(args):
     import shlex
 
     from cluster.runner import run_study
+    from sim.app.ladder import LADDER_PLAYERS, ladder_result, ladder_study, write_json
     from sim.content import load_content
-    from sim.ladder import LADDER_PLAYERS, ladder_result, ladder_study, write_json
     from sim.players import parse_policy
 
     players = [p.strip() for p in args.players.split(",")] if args.players else LADDER_PLAYERS
@@ -302,8 +302,8 @@ def cmd_ladder(args):
 
 
 def cmd_tune(args):
+    from sim.app.tune import tune
     from sim.players import parse_policy
-    from sim.tune import tune
 
     for flag in ("iterations", "population", "games", "validation", "workers"):
         _positive(getattr(args, flag), f"--{flag}")
@@ -367,8 +367,8 @@ def _sub(sub, name, summary, lists=(), extra=""):
 
 
 def cmd_serve(args):
-    from sim.service.config import ServiceConfig
-    from sim.service.server import serve
+    from sim.app.service.config import ServiceConfig
+    from sim.app.service.server import serve
 
     config = ServiceConfig(
         data=args.data,
@@ -536,7 +536,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(func=cmd_demo)
 
-    from results.commands import add_report_commands
+    from sim.app.report_commands import add_report_commands
 
     add_report_commands(sub)
 

@@ -10,7 +10,8 @@ import pathlib
 
 from sim.players import DEFAULT_WEIGHTS, DESCRIPTIONS, POLICIES, SETTINGS, load_profiles
 
-LADDER_PATH = pathlib.Path(__file__).parent.parent / "benchmarks" / "results" / "ladder.json"
+REPO = pathlib.Path(__file__).parents[2]
+LADDER_PATH = REPO / "benchmarks" / "results" / "ladder.json"
 
 
 def load_ladder(path=None) -> dict | None:

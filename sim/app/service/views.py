@@ -2,9 +2,9 @@
 
 import datetime
 
-from sim.service import progress
-from sim.service.config import TABLES
-from sim.service.registry import StudyRow
+from sim.app.service import progress
+from sim.app.service.config import TABLES
+from sim.app.service.registry import StudyRow
 
 API = "/api/v1"
 

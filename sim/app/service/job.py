@@ -1,4 +1,4 @@
-"""``python -m sim.service.job ARGS``: one ``kalarite ARGS`` command (``study``, ``report``,
+"""``python -m sim.app.service.job ARGS``: one ``kalarite ARGS`` command (``study``, ``report``,
 ``compare``) run for the service as its child process.
 
 The command is the CLI's own (same checks, same dataset layout, same resume, Ctrl-C finishes
@@ -10,12 +10,12 @@ resumable (chunks are written atomically); the service resumes it when it starts
 import signal
 import sys
 
-from sim.service.children import tie_to_parent
+from sim.app.service.children import tie_to_parent
 
 
 def main(argv=None) -> int:
     tie_to_parent(signal.SIGKILL)
-    from sim.cli import main as cli_main
+    from sim.app.cli import main as cli_main
 
     return cli_main(sys.argv[1:] if argv is None else argv)
 

@@ -12,11 +12,11 @@ import tempfile
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import FileResponse, PlainTextResponse
 
-from sim.service.config import TABLES
-from sim.service.logs import error_line
-from sim.service.routes_api import get_row
-from sim.service.security import check_token
-from sim.service.views import API
+from sim.app.service.config import TABLES
+from sim.app.service.logs import error_line
+from sim.app.service.routes_api import get_row
+from sim.app.service.security import check_token
+from sim.app.service.views import API
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 COMPARE_TIMEOUT_S = 600.0

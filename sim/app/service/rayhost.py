@@ -1,4 +1,4 @@
-"""``python -m sim.service.rayhost ADDRESS_FILE CPUS``: the service's own local Ray, when it
+"""``python -m sim.app.service.rayhost ADDRESS_FILE CPUS``: the service's own local Ray, when it
 runs without ``--address``.
 
 One Ray for the service's whole life, instead of one started and stopped by every study:
@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 
-from sim.service.children import tie_to_parent
+from sim.app.service.children import tie_to_parent
 
 
 def main(argv=None) -> int:

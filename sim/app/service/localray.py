@@ -1,5 +1,5 @@
 """Where the studies' Ray is: an existing cluster (``--address`` or ``RAY_ADDRESS``), or the
-service's own local Ray, a child process (``sim.service.rayhost``) started once, watched on
+service's own local Ray, a child process (``sim.app.service.rayhost``) started once, watched on
 every tick of the executor, started again if it dies, and stopped with the service.
 
 ``DATA/ray/`` holds its address (``address.json``, written by the child once Ray is up), its
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import psutil
 
-from sim.service import children
-from sim.service.logs import tail
+from sim.app.service import children
+from sim.app.service.logs import tail
 
 START_S = 300.0  # the service's own Ray must be up within this (a busy machine is slow)
 RETRY_S = 60.0  # after a failed start, wait this long before trying again
@@ -95,7 +95,7 @@ class LocalRay:
         (self.dir / "address.json").unlink(missing_ok=True)
         cpus = self.config.workers or os.cpu_count() or 1
         r.proc = children.spawn(
-            ["-m", "sim.service.rayhost", str(self.dir / "address.json"), str(cpus)],
+            ["-m", "sim.app.service.rayhost", str(self.dir / "address.json"), str(cpus)],
             self.dir / "ray.log",
             env=self.child_env(),
         )

@@ -9,7 +9,7 @@ Resume queues it again; ``kalarite study`` on the same dataset plays only the mi
 (or, when the dataset is complete, the report alone is made).
 
 Without ``--address`` the executor first starts the service's own local Ray
-(``sim.service.rayhost``) and gives its address to every study. Every child is spawned from
+(``sim.app.service.rayhost``) and gives its address to every study. Every child is spawned from
 this thread (the parent-death signal follows the spawning thread), so one-off commands such
 as ``compare`` are handed to it through ``run_task``.
 
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 import psutil
 
-from sim.service import children, progress
-from sim.service.config import ServiceConfig
-from sim.service.localray import LocalRay
-from sim.service.logs import error_line, read_from
-from sim.service.registry import Registry
+from sim.app.service import children, progress
+from sim.app.service.config import ServiceConfig
+from sim.app.service.localray import LocalRay
+from sim.app.service.logs import error_line, read_from
+from sim.app.service.registry import Registry
 
 CANCEL_GRACE_S = 120.0  # a cancelled child gets this long to finish its chunks, then SIGKILL
 MAX_TASKS = 2  # one-off children (compare) at once
@@ -86,7 +86,7 @@ class Executor:
         self._wake.set()
 
     def run_task(self, argv: list, log_path) -> Future:
-        """Run a one-off child (``python -m sim.service.job ...``); the future gets its exit
+        """Run a one-off child (``python -m sim.app.service.job ...``); the future gets its exit
         status."""
         fut = Future()
         self._tasks.put(_Task(argv, log_path, fut))
@@ -144,7 +144,7 @@ class Executor:
         log = d / "run.log"
         offset = log.stat().st_size if log.exists() else 0
         proc = children.spawn(
-            ["-m", "sim.service.job", *argv], log, env=self.local_ray.child_env(), cwd=d
+            ["-m", "sim.app.service.job", *argv], log, env=self.local_ray.child_env(), cwd=d
         )
         self.jobs[sid] = _Job(proc=proc, phase=phase, log_offset=offset)
         self.registry.set_pid(sid, proc.pid, phase)
@@ -190,7 +190,7 @@ class Executor:
             except queue.Empty:
                 break
             try:
-                t.proc = children.spawn(["-m", "sim.service.job", *t.argv], t.log_path)
+                t.proc = children.spawn(["-m", "sim.app.service.job", *t.argv], t.log_path)
             except OSError as e:
                 t.future.set_exception(e)
                 continue

@@ -5,12 +5,12 @@ study (or the demo with another --games) is replaced only with --overwrite."""
 
 import pathlib
 
-from results.commands import report_dir
 from results.report import make_report
+from results.report_paths import report_dir
 from sim.content import load_content
 from sim.study import MAX_GAMES, load_study
 
-DEMO_SPEC = pathlib.Path(__file__).parent / "studies" / "demo.toml"
+DEMO_SPEC = pathlib.Path(__file__).parent.parent / "studies" / "demo.toml"
 
 
 def run_demo(out: str, games: int | None, workers: int | None, overwrite: bool = False) -> int:

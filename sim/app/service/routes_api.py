@@ -5,11 +5,11 @@ import importlib.metadata
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.responses import JSONResponse
 
-from sim.service.config import ID_PATTERN, TABLES
-from sim.service.registry import STATES, new_id
-from sim.service.security import check_token
-from sim.service.specs import SPEC_FILE, SpecError, check_spec
-from sim.service.views import API, study_view
+from sim.app.service.config import ID_PATTERN, TABLES
+from sim.app.service.registry import STATES, new_id
+from sim.app.service.security import check_token
+from sim.app.service.specs import SPEC_FILE, SpecError, check_spec
+from sim.app.service.views import API, study_view
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 
@@ -65,8 +65,8 @@ async def info(request: Request):
 @router.get("/options", summary="Decks, modes, players and spec keys a study may use")
 def options():
     from core import constants as K
+    from sim.app.service.specs import _default_content
     from sim.players import DEFAULT_WEIGHTS, SETTINGS, load_profiles
-    from sim.service.specs import _default_content
     from sim.study import SPEC_KEYS
 
     content = _default_content()

@@ -8,32 +8,11 @@ input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 import json
 import pathlib
 
-# results.store (pyarrow.dataset, pandas) is imported inside the handlers: the CLI builds its
-# parser on every command, and `kalarite play` should not pay a second for the report's imports
+from results.report_paths import compare_dir, report_dir
 
-
-def report_dir(run, out) -> pathlib.Path:
-    from results.store import MANIFEST
-
-    out = pathlib.Path(out) if out else pathlib.Path(run) / "report"
-    if out.exists() and not out.is_dir():
-        raise OSError(f"--out {str(out)!r} exists and is not a directory")
-    if (out / MANIFEST).exists():
-        raise ValueError(
-            f"--out {str(out)!r} is a study dataset; write the report to another directory "
-            "(e.g. its report/ folder)"
-        )
-    if out.is_dir():
-        old = out / "summary.json"
-        if old.is_file():
-            try:
-                is_report = "kalarite_report" in json.loads(old.read_text())
-            except (OSError, ValueError):
-                is_report = False
-            if is_report:  # an earlier report: its plots go, since the groups may differ
-                for p in out.glob("*.png"):
-                    p.unlink()
-    return out
+# results.report and results.compare (pyarrow.dataset, pandas) are imported inside the
+# handlers: the CLI builds its parser on every command, and `kalarite play` should not pay a
+# second for the report's imports
 
 
 def cmd_report(args):
@@ -50,21 +29,6 @@ def cmd_report(args):
         f"{n_groups} group(s) -> {r['index']} ({len(r['plots'])} plots, summary.json)"
     )
     return 0
-
-
-def compare_dir(a, b, out) -> pathlib.Path:
-    """Where the compare page goes: --html, else B/compare-vs-<A's directory name>."""
-    from results.store import MANIFEST
-
-    if out:
-        d = pathlib.Path(out)
-    else:
-        d = pathlib.Path(b) / f"compare-vs-{pathlib.Path(a).resolve().name}"
-    if d.exists() and not d.is_dir():
-        raise OSError(f"--html {str(d)!r} exists and is not a directory")
-    if (d / MANIFEST).exists():
-        raise ValueError(f"--html {str(d)!r} is a study dataset; choose another directory")
-    return d
 
 
 def cmd_compare(args):

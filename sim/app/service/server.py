@@ -6,8 +6,8 @@ import socket
 
 import uvicorn
 
-from sim.service.app import DataLock, create_app
-from sim.service.config import ConfigError, ServiceConfig
+from sim.app.service.app import DataLock, create_app
+from sim.app.service.config import ConfigError, ServiceConfig
 
 
 class _Server(uvicorn.Server):

@@ -2,7 +2,7 @@
 
 ``--data DIR``::
 
-    registry.sqlite            the study registry (sim.service.registry)
+    registry.sqlite            the study registry (sim.app.service.registry)
     studies/<id>/spec.toml     the spec as submitted (TOML), what the study child reads
     studies/<id>/dataset/      the study's Parquet dataset (same layout as ``kalarite study``)
     studies/<id>/report/       its report (index.html, PNG plots, summary.json)

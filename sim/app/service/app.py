@@ -16,12 +16,12 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from sim.service import routes_api, routes_files, routes_pages
-from sim.service.config import ConfigError, ServiceConfig
-from sim.service.executor import Executor
-from sim.service.progress import ProgressCache
-from sim.service.registry import Registry
-from sim.service.security import BodyLimit, SameOrigin
+from sim.app.service import routes_api, routes_files, routes_pages
+from sim.app.service.config import ConfigError, ServiceConfig
+from sim.app.service.executor import Executor
+from sim.app.service.progress import ProgressCache
+from sim.app.service.registry import Registry
+from sim.app.service.security import BodyLimit, SameOrigin
 
 
 class DataLock:

@@ -1,7 +1,8 @@
 """``kalarite serve``: studies as a service, an HTTP API and a web page over the study runner.
 
-Application layer, next to the CLI: nothing in core/, cluster/, results/ or the rest of sim/
-imports this package.
+Application layer: the CLI (sim/app/cli.py, ``kalarite serve``) starts it, and its children
+run the CLI (``job``); nothing in core/, cluster/, results/ or the sim library imports it
+(tests/test_layers.py checks).
 
 - ``config``: the service's settings (``ServiceConfig``) and the layout of ``--data``.
 - ``registry``: the study registry, one SQLite file under ``--data``.

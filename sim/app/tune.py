@@ -1,5 +1,6 @@
 """`kalarite tune`: search a player's evaluation weights by play against an opponent, with the
-cross-entropy method on Ray; the best weights become a named profile with their provenance.
+cross-entropy method on Ray (cluster.fanout); the best weights become a named profile with
+their provenance.
 
 Each iteration draws ``population`` weight vectors from a normal distribution (mean: the
 base player's or profile's weights), plays each of them ``games`` games against the
@@ -12,7 +13,6 @@ Weights are searched on their own scale: the spread starts at half the weight (a
 """
 
 import itertools
-import os
 
 import numpy as np
 
@@ -46,7 +46,7 @@ def _deals(games, decks):
 
 def play_games(cand_spec, opp_spec, deals, seed) -> tuple:
     """(points of the candidate: 1 a win, 0.5 shared, games) over ``deals``; runs in a Ray
-    worker (or here)."""
+    worker (cluster.fanout) or here."""
     from core.kernel import play_chunk
     from sim.content import load_content
 
@@ -91,28 +91,17 @@ def tune(
     path=None,
     log=print,
 ) -> Profile:
-    import ray
-
+    from cluster.fanout import fan_out
     from sim.content import BASE_DECKS
 
     profiles = load_profiles() | (load_profiles(path) if path else {})
     player, weights, settings = resolve(base, profiles)
     resolve(opponent, profiles)
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    owned = not ray.is_initialized()
-    if owned:
-        ray.init(  # a Ray of our own, like the study runner: never someone else's cluster
-            address="local",
-            num_cpus=workers or os.cpu_count(),
-            include_dashboard=False,
-            log_to_driver=False,
-        )
-    remote = ray.remote(play_games)
     rng = np.random.default_rng(seed)
     mean = np.array([weights[k] for k in TUNED_WEIGHTS])
     spread = np.maximum(np.abs(mean) * 0.5, MIN_SPREAD)
     history = []
-    try:
+    with fan_out(play_games, workers) as run:
         for it in range(iterations):
             cands = [mean] + [
                 mean + spread * rng.standard_normal(mean.size) for _ in range(population - 1)
@@ -124,8 +113,11 @@ def tune(
                 for c in cands
             ]
             chunks = [deals[i::4] for i in range(4)]
-            futures = [[remote.remote(s, opponent, ch, it_seed) for ch in chunks] for s in specs]
-            scores = [sum(p for p, _ in ray.get(f)) / games for f in futures]
+            done = run([(s, opponent, ch, it_seed) for s in specs for ch in chunks])
+            scores = [
+                sum(p for p, _ in done[i * len(chunks) : (i + 1) * len(chunks)]) / games
+                for i in range(len(specs))
+            ]
             order = np.argsort(scores)[::-1]
             elite = np.array([cands[i] for i in order[: max(2, int(population * ELITE))]])
             mean = elite.mean(axis=0)
@@ -145,10 +137,7 @@ def tune(
         deals = _deals(validation, BASE_DECKS)
         spec = _spec(player, settings, final)
         vseed = seed * 1000 + 999
-        res = ray.get([remote.remote(spec, opponent, deals[i::8], vseed) for i in range(8)])
-    finally:
-        if owned:
-            ray.shutdown()
+        res = run([(spec, opponent, deals[i::8], vseed) for i in range(8)])
     win = sum(p for p, _ in res) / validation
     log(f"tune: validation: {win:.3f} of {validation} games against {opponent}")
     prof = Profile(

@@ -1,0 +1,13 @@
+"""The application layer: the ``kalarite`` command and what only it uses. Nothing in core/,
+cluster/, results/ or the sim library imports this package (tests/test_layers.py checks).
+
+- ``cli``: the ``kalarite`` command line (entry point ``sim.app.cli:main``); ``cli_help``:
+  the lists of valid decks, modes and players at the end of a subcommand's ``--help``.
+- ``report_commands``: the ``report`` and ``compare`` subcommands.
+- ``demo``: ``kalarite demo``, the default study and its report.
+- ``ladder``: ``kalarite ladder``, the round-robin between players with their ratings
+  (results.ratings) and speeds.
+- ``tune``: ``kalarite tune``, a player's weights searched by play (on cluster.fanout).
+- ``cards_view``: the text of ``kalarite cards``; ``players_view``: of ``kalarite players``.
+- ``service/``: ``kalarite serve``, the HTTP API and web page over the study runner.
+"""
