@@ -32,10 +32,7 @@ RESULTS_CORE = {"core", "core.constants", "core.rows", "core.layout"}  # the row
 LIBRARY = ("core", "sim", "cluster", "results")
 
 # (file, imported module) pairs allowed for now, each with the reason it is still there.
-KNOWN = {
-    # removed when the core branch lands (results/schema.py then reads core.rows)
-    ("results/schema.py", "core.kernel"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 
 def module_name(rel: pathlib.PurePath) -> str:
