@@ -81,36 +81,40 @@ async def info(request: Request):
     )
 
 
+def _players(rows) -> list:
+    """Every player and profile: its parameters, what it does and its ladder rating."""
+    from sim.players import DEFAULT_WEIGHTS, SETTINGS
+
+    out = []
+    for r in rows:
+        base = r["player"]
+        params = [] if base == "random" else list(DEFAULT_WEIGHTS) + list(SETTINGS[base])
+        p = {"name": r["name"], "parameters": params, "description": r["description"]}
+        if r["kind"] == "profile":
+            p["profile_of"] = base
+        p["rating"] = None if r["rating"] is None else round(r["rating"])
+        out.append(p)
+    return out
+
+
 @router.get("/options", summary="Decks, modes, players and spec keys a study may use")
 def options():
     from core import constants as K
-    from sim.players import DEFAULT_WEIGHTS, SETTINGS, load_profiles
+    from sim.players_view import load_ladder, player_rows
     from sim.service.specs import _default_content
     from sim.study import SPEC_KEYS
 
     content = _default_content()
+    try:
+        ladder = load_ladder()
+    except ValueError:
+        ladder = None
     return {
         "decks": list(content.decks),
         "modes": [
             {"name": m, "seats": list(s)} for m, s in zip(K.MODE_NAMES, K.MODE_SEATS, strict=True)
         ],
-        "players": [
-            {
-                "name": p,
-                "parameters": [] if p == "random" else list(DEFAULT_WEIGHTS) + list(SETTINGS[p]),
-            }
-            for p in K.POLICY_NAMES
-        ]
-        + [
-            {
-                "name": name,
-                "profile_of": prof.player,
-                "parameters": []
-                if prof.player == "random"
-                else list(DEFAULT_WEIGHTS) + list(SETTINGS[prof.player]),
-            }
-            for name, prof in load_profiles().items()
-        ],
+        "players": _players(player_rows(ladder)),
         "spec_keys": [k for k in SPEC_KEYS if k not in ("mode", "policy")],
         "spec_defaults": _spec_defaults(content),
         "page_player": PAGE_PLAYER,
