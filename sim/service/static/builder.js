@@ -28,6 +28,10 @@ function checked(id) {
   return boxes(id).filter((b) => b.checked).map((b) => b.value);
 }
 
+function count(n, what) {
+  return n.toLocaleString() + " " + what + (n === 1 ? "" : "s");
+}
+
 function signed(n) {
   return (n > 0 ? "+" : "") + n;
 }
@@ -204,13 +208,13 @@ function summaryList(s) {
   const dl = el("dl", { class: "summary" });
   const item = (term, ...value) => dl.append(el("dt", { text: term }), el("dd", {}, ...value));
   if (s.name) item("name", s.name);
-  item("decks", s.decks.join(", ") + " (" + s.seat_lists + " seat list" + (s.seat_lists === 1 ? "" : "s") + ")");
-  item("modes", s.modes.map((m) => m.mode + " (" + m.matchups + " matchups)").join(", "));
+  item("decks", s.decks.join(", ") + " (" + count(s.seat_lists, "seat list") + ")");
+  item("modes", s.modes.map((m) => m.mode + " (" + count(m.matchups, "matchup") + ")").join(", "));
   item("players", s.players.join("; "));
   item(
     "games",
     el("strong", { text: s.games_per_matchup.toLocaleString() + " per matchup × " +
-      s.matchups.toLocaleString() + " matchups = " + s.total_games.toLocaleString() + " games" }),
+      count(s.matchups, "matchup") + " = " + count(s.total_games, "game") }),
   );
   item("seed", String(s.seed));
   const extra = [];
