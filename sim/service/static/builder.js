@@ -224,7 +224,7 @@ function summaryList(s) {
   if (extra.length) item("also", extra.join(", "));
   const box = el("div", {}, dl);
   if (s.weak_players.length) {
-    box.append(el("p", { class: "note warn", text: s.weak_players.join(", ") + ": " + WEAK_NOTE }));
+    box.append(el("p", { class: "note warn", text: WEAK_NOTE }));
   }
   return box;
 }
