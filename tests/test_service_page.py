@@ -19,7 +19,10 @@ import tomllib
 import httpx
 import pytest
 
-from tests.service_support import Browser, LiveService, chromium_path, wait_for
+if __name__ == "__main__":  # run as a script (screenshot): the repository root on the path
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from tests.service_support import Browser, LiveService, chromium_path, wait_for  # noqa: E402
 
 pytestmark = [
     pytest.mark.skipif(
