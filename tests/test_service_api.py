@@ -5,6 +5,7 @@ service whose studies cannot reach Ray, so nothing there costs a game)."""
 
 import io
 import json
+import re
 import shutil
 import socket
 import tomllib
@@ -106,10 +107,66 @@ def test_health_info_options_and_docs(svc):
     paths = svc.get("/openapi.json").json()["paths"]
     for p in ("/api/v1/studies", "/api/v1/studies/{sid}", "/api/v1/studies/{sid}/summary"):
         assert p in paths
-    assert svc.get("/docs").status_code == 200
     page = svc.get("/")
     assert page.status_code == 200 and 'id="spec-form"' in page.text
     assert svc.get("/static/app.js").status_code == 200
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_docs_need_no_internet(idle, page):
+    """The API docs name no other host: their scripts, styles and icon come from the
+    service, from files of an installed package."""
+    r = idle.get(page)
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    assert "http://" not in r.text and "https://" not in r.text and "//cdn" not in r.text
+    assets = re.findall(r'(?:src|href)="([^"]+)"', r.text)
+    assert len(assets) >= 2 and any(a.endswith(".js") for a in assets), assets
+    for url in assets + [idle.app.openapi_url]:
+        assert url.startswith("/"), url
+        got = idle.get(url)
+        assert got.status_code == 200 and len(got.content) > 1000, url
+    if page == "/docs":
+        assert '"validatorUrl": null' in r.text  # no spec sent to an online validator
+
+
+def test_check_a_spec_without_submitting(idle):
+    """POST /specs/check: what the page shows before Submit, from the service's own reading;
+    nothing is stored."""
+    ids = lambda: {x["id"] for x in idle.get("/api/v1/studies").json()["studies"]}  # noqa: E731
+    before = ids()
+    body = 'decks = ["highland", "sylvan"]\nmodes = ["high-form", "deathmatch"]\n'
+    body += 'policies = ["greedy", "random"]\ngames = 30\nseed = 4\n'
+    r = idle.post("/api/v1/specs/check", content=body, headers={"content-type": "text/toml"})
+    assert r.status_code == 200, r.text
+    s = r.json()["summary"]
+    # seats differ: ordered pairs, 4 seat lists a mode
+    assert s["modes"] == [
+        {"mode": "high-form", "matchups": 4},
+        {"mode": "deathmatch", "matchups": 4},
+    ]
+    assert (s["matchups"], s["games_per_matchup"], s["total_games"]) == (8, 30, 240)
+    assert s["players"] == ["greedy vs random"] and s["weak_players"] == ["random"]
+    assert s["decks"] == ["highland", "sylvan"] and s["seed"] == 4
+    assert r.json()["spec"]["games"] == 30
+    assert ids() == before
+    bad = idle.post("/api/v1/specs/check", json={"games": 3})
+    assert bad.status_code == 400 and bad.json() == {"error": "request body: missing key 'decks'"}
+
+
+def test_the_page_default_is_the_strongest_player(idle):
+    """The page starts from the example spec: the best-rated player of the checked-in
+    ladder in every seat; random is listed, as the weak one."""
+    opts = idle.get("/api/v1/options").json()
+    rated = [p for p in opts["players"] if p["rating"] is not None]
+    best = max(rated, key=lambda p: p["rating"])["name"]
+    assert opts["page_player"] == best == "planner"
+    assert tomllib.loads(opts["example"])["policies"] == best
+    assert "random" in [p["name"] for p in opts["players"]] and opts["weak_players"] == ["random"]
+    assert all(p["description"] for p in opts["players"])
+    r = idle.post(
+        "/api/v1/specs/check", content=opts["example"], headers={"content-type": "text/toml"}
+    )
+    assert r.json()["summary"]["players"] == [f"{best} in every seat"]
 
 
 def test_submit_runs_to_finished(svc, pair):
@@ -285,7 +342,10 @@ def test_bad_spec_gets_the_cli_message(idle, tmp_path, capsys, text):
     spec.write_text(text)
     assert cli_main(["study", str(spec), "--out", str(tmp_path / "out")]) == 2
     cli_line = capsys.readouterr().err.strip()
-    assert cli_line == f"kalarite: error: {r.json()['error']}"
+    # the CLI's message, with the body named as what it is instead of a file name
+    error = r.json()["error"]
+    assert error.startswith("request body: ") and "spec.toml" not in error, error
+    assert cli_line == "kalarite: error: spec.toml: " + error.removeprefix("request body: ")
     assert not (tmp_path / "out").exists()
 
 
@@ -301,6 +361,7 @@ def test_bad_spec_gets_the_cli_message(idle, tmp_path, capsys, text):
 def test_bad_json_spec(idle, body, needle):
     r = idle.post("/api/v1/studies", content=body, headers={"content-type": "application/json"})
     assert r.status_code == 400 and needle in r.json()["error"], r.text
+    assert r.json()["error"].startswith("request body: ") and "spec.toml" not in r.text
 
 
 def test_spec_media_types(idle):

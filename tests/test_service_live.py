@@ -86,17 +86,28 @@ def test_page_in_headless_chromium(live, tmp_path):
     if chromium_path() is None:
         pytest.skip("no chromium on this machine (Debian: apt-get install chromium)")
     pytest.importorskip("websocket", reason="websocket-client (dev extra) drives Chromium")
+    # the study to compare with at the end: the restart test's, else a small one
+    other = getattr(live, "restart_study", None)
+    with live.client() as c:
+        if other is None:
+            spec = {"name": "other", "decks": ["imperial", "highland"], "games": 10}
+            other = c.post("/studies", json={**spec, "seed": 2}).json()["id"]
+            assert wait_state(c, other, ("finished", "failed"), 300)["state"] == "finished"
+        player = c.get(f"/studies/{other}").json()["spec"]["policies"][0][0]
     b = Browser(tmp_path / "profile")
     try:
         b.goto(live.url + "/")
         wait_for(lambda: _page_ready(b), 30, "the decks, modes and players to be listed")
         assert "local Ray" in b.eval("document.getElementById('info').textContent")
-        # the builder writes a spec: two decks, High Form, random players, 10 games a matchup
-        b.eval("document.getElementById('games').value = '10'")
-        b.eval("document.getElementById('name').value = 'from the page'")
-        b.eval("document.getElementById('fill').click()")
+        # the form writes the spec: two decks, High Form, the other study's players, 10 games
+        for field, value in (("games", "10"), ("name", "from the page"), ("player", player)):
+            b.eval(
+                f"(f => {{ f.value = {value!r}; f.dispatchEvent(new Event('change', "
+                f"{{bubbles: true}})); }})(document.getElementById({field!r}))"
+            )
         spec = b.eval("document.getElementById('spec').value")
         assert 'decks = ["imperial", "highland"]' in spec and "games = 10" in spec, spec
+        assert f'policies = "{player}"' in spec, spec
         b.eval("document.getElementById('submit').click()")
         message = wait_for(
             lambda: (
@@ -134,7 +145,7 @@ def test_page_in_headless_chromium(live, tmp_path):
             20,
             "the error message",
         )
-        assert err == "spec.toml: missing key 'decks'"
+        assert err == "request body: missing key 'decks'"
         # the report opens from the study's link
         href = b.eval(f"{row}.querySelector('a.report').href")
         assert href == f"{live.url}/api/v1/studies/{sid}/report"
@@ -142,13 +153,7 @@ def test_page_in_headless_chromium(live, tmp_path):
         assert b.eval("document.title") == "kalarite balance report — from the page"
         assert b.eval("document.querySelectorAll('img').length") > 0
         assert b.eval("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
-        # compare with the restart test's study: tick both in the list and press Compare
-        other = getattr(live, "restart_study", None)
-        if other is None:
-            with live.client() as c:
-                spec = {"name": "other", "decks": ["imperial", "highland"], "games": 10}
-                other = c.post("/studies", json={**spec, "seed": 2}).json()["id"]
-                assert wait_state(c, other, ("finished", "failed"), 300)["state"] == "finished"
+        # compare with the other study: tick both in the list and press Compare
         b.goto(live.url + "/")
         wait_for(lambda: b.eval(f"document.getElementById('study-{other}') !== null"), 20, "list")
         for s in (sid, other):

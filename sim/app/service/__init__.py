@@ -13,8 +13,10 @@ run the CLI (``job``); nothing in core/, cluster/, results/ or the sim library i
   ``job``), then its report (``kalarite report``); ``children``: spawning and ending child
   processes; ``logs``: reading their output; ``localray`` and ``rayhost``: the service's
   own local Ray (or the cluster given with ``--address``).
-- ``app`` with ``routes_api``, ``routes_files`` and ``routes_pages``: the ASGI application;
-  ``views``: what the API says about a study; ``security``: the bearer token, the body size
-  limit, loopback host names and same-origin writes; ``server``: uvicorn.
-- ``static/``: the web page (plain HTML, CSS and JavaScript, no build step).
+- ``app`` with ``routes_api``, ``routes_files``, ``routes_pages`` and ``routes_docs`` (``/docs``
+  from installed files, no CDN): the ASGI application; ``views``: what the API says about a
+  study, with ``summary``: what its spec plays, in the page's words; ``security``: the bearer
+  token, the body size limit, loopback host names and same-origin writes; ``server``: uvicorn.
+- ``static/``: the web page (plain HTML, CSS and JavaScript, no build step): ``builder.js``
+  keeps the new-study form and its TOML (``toml.js``) one state.
 """

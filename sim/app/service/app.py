@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from sim.app.service import routes_api, routes_files, routes_pages
+from sim.app.service import routes_api, routes_docs, routes_files, routes_pages
 from sim.app.service.config import ConfigError, ServiceConfig
 from sim.app.service.executor import Executor
 from sim.app.service.progress import ProgressCache
@@ -84,6 +84,8 @@ def create_app(config: ServiceConfig, lock: DataLock | None = None) -> FastAPI:
         summary="Tash-Kalar studies as a service: submit a study spec, watch it run on Ray, "
         "read its report and tables.",
         lifespan=lifespan,
+        docs_url=None,  # served by routes_docs, from installed files instead of a CDN
+        redoc_url=None,
     )
     app.state.config = config
     app.state.progress = ProgressCache()
@@ -109,4 +111,5 @@ def create_app(config: ServiceConfig, lock: DataLock | None = None) -> FastAPI:
     app.include_router(routes_files.router)
     app.include_router(routes_pages.router)
     routes_pages.mount_static(app)
+    routes_docs.mount_docs(app)
     return app

@@ -9,18 +9,37 @@ from sim.app.service.config import ID_PATTERN, TABLES
 from sim.app.service.registry import STATES, new_id
 from sim.app.service.security import check_token
 from sim.app.service.specs import SPEC_FILE, SpecError, check_spec
+from sim.app.service.summary import WEAK_PLAYERS, spec_summary
 from sim.app.service.views import API, study_view
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 
-EXAMPLE_SPEC = """\
+# The page's own default player: the strongest on the ladder, whose games are decided by play
+# (random players are one choice away, for speed work: their games end by deck exhaustion).
+PAGE_PLAYER = "planner"
+EXAMPLE_SPEC = f"""\
 name = "first look"
 decks = ["imperial", "highland"]
 modes = ["high-form"]
-policies = "random"
+policies = "{PAGE_PLAYER}"
 games = 200
 seed = 1
 """
+
+
+def _spec_defaults(content) -> dict:
+    """What the spec parser uses for the keys a spec may leave out (read from the parser
+    itself, so the page cannot drift from it)."""
+    from sim.study import study_from_dict
+
+    decks = list(content.decks)[:2]
+    study = study_from_dict({"decks": decks, "games": 1}, content)
+    return {
+        "name": study.name,
+        "modes": list(study.modes),
+        "policies": [list(p) for p in study.policies],
+        "seed": study.seed,
+    }
 
 
 def get_row(request: Request, sid: str):
@@ -62,40 +81,67 @@ async def info(request: Request):
     )
 
 
+def _players(rows) -> list:
+    """Every player and profile: its parameters, what it does and its ladder rating."""
+    from sim.players import DEFAULT_WEIGHTS, SETTINGS
+
+    out = []
+    for r in rows:
+        base = r["player"]
+        params = [] if base == "random" else list(DEFAULT_WEIGHTS) + list(SETTINGS[base])
+        p = {"name": r["name"], "parameters": params, "description": r["description"]}
+        if r["kind"] == "profile":
+            p["profile_of"] = base
+        p["rating"] = None if r["rating"] is None else round(r["rating"])
+        out.append(p)
+    return out
+
+
 @router.get("/options", summary="Decks, modes, players and spec keys a study may use")
 def options():
     from core import constants as K
+    from sim.app.players_view import load_ladder, player_rows
     from sim.app.service.specs import _default_content
-    from sim.players import DEFAULT_WEIGHTS, SETTINGS, load_profiles
     from sim.study import SPEC_KEYS
 
     content = _default_content()
+    try:
+        ladder = load_ladder()
+    except ValueError:
+        ladder = None
     return {
         "decks": list(content.decks),
         "modes": [
             {"name": m, "seats": list(s)} for m, s in zip(K.MODE_NAMES, K.MODE_SEATS, strict=True)
         ],
-        "players": [
-            {
-                "name": p,
-                "parameters": [] if p == "random" else list(DEFAULT_WEIGHTS) + list(SETTINGS[p]),
-            }
-            for p in K.POLICY_NAMES
-        ]
-        + [
-            {
-                "name": name,
-                "profile_of": prof.player,
-                "parameters": []
-                if prof.player == "random"
-                else list(DEFAULT_WEIGHTS) + list(SETTINGS[prof.player]),
-            }
-            for name, prof in load_profiles().items()
-        ],
+        "players": _players(player_rows(ladder)),
         "spec_keys": [k for k in SPEC_KEYS if k not in ("mode", "policy")],
+        "spec_defaults": _spec_defaults(content),
+        "page_player": PAGE_PLAYER,
+        "weak_players": list(WEAK_PLAYERS),
         "example": EXAMPLE_SPEC,
         "tables": list(TABLES),
     }
+
+
+@router.post(
+    "/specs/check",
+    summary="Check a spec without submitting it",
+    description="The same body and checks as `POST /studies`, but nothing is stored or run: "
+    "200 with what the spec would play (`summary`: decks, modes and their matchups, players, "
+    "games per matchup and in all) and its normalised form (`spec`), or 400 with the message "
+    "a submission would get. The page shows this before it submits.",
+)
+async def check(request: Request):
+    body = await request.body()
+    try:
+        spec = check_spec(
+            body, request.headers.get("content-type"), request.app.state.config.content_root
+        )
+    except SpecError as e:
+        return JSONResponse({"error": str(e)}, status_code=e.status)
+    normalised = spec.study.to_dict()
+    return JSONResponse({"summary": spec_summary(normalised), "spec": normalised})
 
 
 @router.post(

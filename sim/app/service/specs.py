@@ -2,9 +2,10 @@
 study's child process (``kalarite study spec.toml``) reads.
 
 The spec is parsed as data only (tomllib or json, never evaluated) and validated exactly as
-``kalarite study`` validates a file named ``spec.toml``, so a bad spec gets the same one-line
-message the CLI prints after ``kalarite: error:``. A ``content`` key may only name a directory
-under the service's ``DATA/content/`` (no paths); it is rewritten to that directory.
+``kalarite study`` validates a spec file, so a bad spec gets the CLI's one-line message, with
+the body named as what it is (``request body: missing key 'decks'``) instead of a file name
+the client never saw. A ``content`` key may only name a directory under the service's
+``DATA/content/`` (no paths); it is rewritten to that directory.
 """
 
 import functools
@@ -13,7 +14,8 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-SPEC_FILE = "spec.toml"  # also the "where" of every validation message
+SPEC_FILE = "spec.toml"  # studies/<id>/spec.toml: what the study's child process reads
+WHERE = "request body"  # how every validation message names the spec
 TOML_TYPES = ("application/toml", "text/toml", "application/x-toml", "text/x-toml")
 JSON_TYPES = ("application/json",)
 _CONTENT_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
@@ -58,18 +60,18 @@ def parse_body(body: bytes, content_type: str | None) -> tuple[dict, bool]:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
-        raise SpecError(f"{SPEC_FILE}: not valid TOML (not UTF-8 text)") from None
+        raise SpecError(f"{WHERE}: not valid TOML (not UTF-8 text)") from None
     if kind in TOML_TYPES:
         try:
             return tomllib.loads(text), True
         except tomllib.TOMLDecodeError as e:
-            raise SpecError(f"{SPEC_FILE}: not valid TOML: {e}") from None
+            raise SpecError(f"{WHERE}: not valid TOML: {e}") from None
     try:
         data = json.loads(text)
     except ValueError as e:
-        raise SpecError(f"{SPEC_FILE}: not valid JSON: {e}") from None
+        raise SpecError(f"{WHERE}: not valid JSON: {e}") from None
     if not isinstance(data, dict):
-        raise SpecError(f"{SPEC_FILE}: a study spec is a JSON object of keys")
+        raise SpecError(f"{WHERE}: a study spec is a JSON object of keys")
     return data, False
 
 
@@ -78,13 +80,13 @@ def _content_dir(value, content_root):
     ``content_root``; never a path from the request."""
     if not isinstance(value, str) or not _CONTENT_NAME.match(value):
         raise SpecError(
-            f"{SPEC_FILE}: 'content' must be the name of a content directory under the "
+            f"{WHERE}: 'content' must be the name of a content directory under the "
             f"service's data directory (content/NAME), got {value!r}"
         )
     d = (content_root / value).resolve()
     if d.parent != content_root.resolve() or not d.is_dir():
         raise SpecError(
-            f"{SPEC_FILE}: no content directory {value!r} under the service's data directory "
+            f"{WHERE}: no content directory {value!r} under the service's data directory "
             "(content/NAME)"
         )
     return d
@@ -105,9 +107,9 @@ def check_spec(body: bytes, content_type: str | None, content_root) -> CheckedSp
         try:
             content = load_content(str(variant))
         except (ContentError, OSError) as e:
-            raise SpecError(f"{SPEC_FILE}: content {variant.name!r}: {e}") from None
+            raise SpecError(f"{WHERE}: content {variant.name!r}: {e}") from None
     try:
-        study = study_from_dict(dict(data), content, where=SPEC_FILE)
+        study = study_from_dict(dict(data), content, where=WHERE)
     except (StudyError, ContentError, ValueError) as e:
         raise SpecError(" ".join(str(e).split())) from None
     if was_toml and not rewritten:
@@ -126,7 +128,7 @@ def _toml_value(key, v) -> str:
         return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(v, list):
         return "[" + ", ".join(_toml_value(key, x) for x in v) + "]"
-    raise SpecError(f"{SPEC_FILE}: {key!r} cannot be {json.dumps(v)} (leave the key out)")
+    raise SpecError(f"{WHERE}: {key!r} cannot be {json.dumps(v)} (leave the key out)")
 
 
 def to_toml(data: dict) -> str:
@@ -141,5 +143,5 @@ def to_toml(data: dict) -> str:
     except (UnicodeError, tomllib.TOMLDecodeError):
         same = False
     if not same:
-        raise SpecError(f"{SPEC_FILE}: the spec cannot be written as TOML")
+        raise SpecError(f"{WHERE}: the spec cannot be written as TOML")
     return text

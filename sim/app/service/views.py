@@ -5,8 +5,20 @@ import datetime
 from sim.app.service import progress
 from sim.app.service.config import TABLES
 from sim.app.service.registry import StudyRow
+from sim.app.service.summary import spec_summary
 
 API = "/api/v1"
+_SUMMARIES: dict = {}  # study id -> its spec summary (a study's spec never changes)
+_SUMMARIES_MAX = 4096
+
+
+def summary_of(row: StudyRow) -> dict:
+    s = _SUMMARIES.get(row.id)
+    if s is None:
+        if len(_SUMMARIES) >= _SUMMARIES_MAX:
+            _SUMMARIES.clear()
+        s = _SUMMARIES[row.id] = spec_summary(row.spec)
+    return s
 
 
 def _iso(t: float | None) -> str | None:
@@ -58,5 +70,6 @@ def study_view(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
         "started": _iso(row.started),
         "finished": _iso(row.finished),
         "spec": row.spec,
+        "summary": summary_of(row),
         "links": links(row.id),
     }

@@ -1,61 +1,12 @@
-// The studies page: a spec builder and editor, a live list of studies (polled every second),
-// cancel/resume, links to reports and tables, and a compare of two finished studies.
+// The studies page: the new-study box (builder.js), a live list of studies (polled every
+// second), cancel/resume, links to reports and tables, and a compare of two finished studies.
 "use strict";
 
 const POLL_MS = 1000;
 const picked = []; // ids ticked for compare, in the order ticked
 
-function tomlString(s) {
-  return JSON.stringify(s); // a JSON string of printable text is a valid TOML basic string
-}
-
-function checkedValues(containerId) {
-  return [...document.querySelectorAll("#" + containerId + " input:checked")].map((i) => i.value);
-}
-
-function fillSpec() {
-  const decks = checkedValues("decks");
-  const modes = checkedValues("modes");
-  const lines = [
-    "name = " + tomlString(document.getElementById("name").value),
-    "decks = [" + decks.map(tomlString).join(", ") + "]",
-    "modes = [" + modes.map(tomlString).join(", ") + "]",
-    "policies = " + tomlString(document.getElementById("player").value),
-    "games = " + (parseInt(document.getElementById("games").value, 10) || 0),
-    "seed = " + (parseInt(document.getElementById("seed").value, 10) || 0),
-  ];
-  document.getElementById("spec").value = lines.join("\n") + "\n";
-}
-
-function choice(container, name, value, checked, note) {
-  const input = el("input", { type: "checkbox", name, value });
-  input.checked = checked;
-  const label = el("label", {}, input, " " + value);
-  if (note) label.append(el("span", { class: "muted", text: " (" + note + ")" }));
-  container.append(label);
-}
-
 async function loadOptions() {
-  const o = await api("/options");
-  const decks = document.getElementById("decks");
-  decks.replaceChildren();
-  o.decks.forEach((d, i) => choice(decks, "deck", d, i < 2));
-  const modes = document.getElementById("modes");
-  modes.replaceChildren();
-  o.modes.forEach((m) => choice(modes, "mode", m.name, m.name === "high-form", m.seats.join(" or ") + " seats"));
-  const player = document.getElementById("player");
-  player.replaceChildren();
-  for (const p of o.players) player.append(el("option", { value: p.name, text: p.name }));
-  const params = document.getElementById("player-params");
-  const showParams = () => {
-    const p = o.players.find((x) => x.name === player.value);
-    params.textContent = p && p.parameters.length
-      ? "parameters: " + p.parameters.join(", ") + " (e.g. " + p.name + ":" + p.parameters[0] + "=2)"
-      : "";
-  };
-  player.onchange = showParams;
-  showParams();
-  if (!document.getElementById("spec").value) document.getElementById("spec").value = o.example;
+  startBuilder(await api("/options"));
 }
 
 async function loadInfo() {
@@ -65,25 +16,6 @@ async function loadInfo() {
   if (i.ray.error) text += ": " + i.ray.error;
   text += " · " + i.max_running + " at a time";
   document.getElementById("info").textContent = text;
-}
-
-async function submitSpec(event) {
-  event.preventDefault();
-  const message = document.getElementById("submit-message");
-  message.className = "";
-  message.textContent = "submitting…";
-  try {
-    const s = await api("/studies", {
-      method: "POST",
-      headers: { "Content-Type": "application/toml" },
-      body: document.getElementById("spec").value,
-    });
-    message.textContent = "submitted " + s.id + " (" + s.games_total + " games)";
-    refresh();
-  } catch (err) {
-    message.className = "error";
-    message.textContent = err.message;
-  }
 }
 
 async function act(id, what) {
@@ -142,7 +74,8 @@ function row(s) {
   tr.append(
     el("td", {}, pick),
     el("td", {}, el("code", { text: s.id })),
-    el("td", { class: "name", text: s.name }),
+    el("td", { class: "name" }, el("div", { text: s.name }),
+      el("div", { class: "muted small", text: s.summary.text })),
     state,
     games,
     el("td", { class: "num", text: s.games_per_s === null ? "–" : s.games_per_s.toFixed(1) }),
@@ -200,8 +133,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  document.getElementById("fill").onclick = fillSpec;
-  document.getElementById("spec-form").onsubmit = submitSpec;
   document.getElementById("token-form").onsubmit = (event) => {
     event.preventDefault();
     setToken(document.getElementById("token").value);
