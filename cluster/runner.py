@@ -22,7 +22,9 @@ through the dataset store as it arrives.
 Test hooks (environment of the driver): ``KALARITE_TEST_KILL_CHUNK=N`` makes the worker of
 chunk N of the first matchup die once (``os._exit``), using the marker file
 ``KALARITE_TEST_KILL_MARKER``; ``KALARITE_TEST_INTERRUPT_AFTER=N`` raises KeyboardInterrupt in
-the driver after N chunks were written.
+the driver after N chunks were written; ``KALARITE_TEST_HOLD_FILE=path`` makes the driver wait
+after each chunk it writes for as long as that file exists (writing and submitting nothing
+meanwhile; Ctrl-C ends the wait), so a test can hold a study part-way by construction.
 """
 
 import logging
@@ -346,6 +348,7 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
     )
     interrupt_after = os.environ.get("KALARITE_TEST_INTERRUPT_AFTER")
     interrupt_after = int(interrupt_after) if interrupt_after else None
+    hold_file = os.environ.get("KALARITE_TEST_HOLD_FILE")
     remote = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(
         play_chunk_files
     )
@@ -426,6 +429,8 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
                     prog.advance(ch.n_games)
                     if interrupt_after is not None and summary.chunks_played >= interrupt_after:
                         raise KeyboardInterrupt
+                    if hold_file:
+                        _hold_while(hold_file, stop)
                 if not stop.hit.is_set():
                     submit()
             stop.check()  # Ctrl-C: the chunks in flight were finished and written, now stop
@@ -441,6 +446,12 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
         raise
     store.end_run("complete", **stats())
     return summary
+
+
+def _hold_while(path: str, stop) -> None:
+    """Test hook (KALARITE_TEST_HOLD_FILE): wait while ``path`` exists or until Ctrl-C."""
+    while os.path.exists(path) and not stop.hit.is_set():
+        time.sleep(0.05)
 
 
 class _CtrlC:

@@ -62,9 +62,19 @@ class LiveService:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> "LiveService":
+    def start(self, timeout: float = 180.0) -> "LiveService":
+        """Start the service and wait for /healthz. The free port was only free when it was
+        picked: if another process took it meanwhile, start again on a new one."""
+        for _ in range(5):
+            if self._start(timeout):
+                return self
+            self.port = free_port()
+        raise AssertionError(f"no free port for kalarite serve: {self.log.read_text()[-2000:]}")
+
+    def _start(self, timeout: float) -> bool:
         argv = [sys.executable, "-m", "sim.app.cli", "serve", "--data", str(self.data)]
         argv += ["--port", str(self.port), *self.args]
+        offset = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 argv,
@@ -78,21 +88,25 @@ class LiveService:
 
         def up():
             if self.proc.poll() is not None:
-                raise AssertionError(f"kalarite serve exited: {self.log.read_text()[-2000:]}")
+                return "exited"
             try:
-                return httpx.get(self.url + "/healthz", timeout=2).status_code == 200
+                return httpx.get(self.url + "/healthz", timeout=5).status_code == 200
             except httpx.HTTPError:
                 return False
 
-        wait_for(up, timeout, "the service to answer /healthz")
-        return self
+        if wait_for(up, timeout, "the service to answer /healthz") is True:
+            return True
+        text = self.log.read_bytes()[offset:].decode(errors="replace")
+        if f"cannot listen on 127.0.0.1:{self.port}" in text:
+            return False
+        raise AssertionError(f"kalarite serve exited: {text[-2000:]}")
 
     def client(self, **kw) -> httpx.Client:
-        return httpx.Client(base_url=self.url + "/api/v1", timeout=30, **kw)
+        return httpx.Client(base_url=self.url + "/api/v1", timeout=120, **kw)
 
     def kill9(self):
         os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(30)
+        self.proc.wait(60)
 
     def stop(self, timeout: float = 120.0) -> int:
         if self.proc is None or self.proc.poll() is not None:
@@ -146,8 +160,8 @@ class Browser:
     def __init__(self, profile_dir):
         import websocket
 
-        self.port = free_port()
-        self.log = open(pathlib.Path(profile_dir).parent / "chromium.log", "ab")  # noqa: SIM115
+        profile = pathlib.Path(profile_dir)
+        self.log = open(profile.parent / "chromium.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
                 chromium_path(),
@@ -157,7 +171,7 @@ class Browser:
                 "--no-first-run",
                 "--window-size=1280,900",
                 f"--user-data-dir={profile_dir}",
-                f"--remote-debugging-port={self.port}",
+                "--remote-debugging-port=0",  # Chromium picks a free port and writes it down
                 "--remote-allow-origins=*",
                 "about:blank",
             ],
@@ -166,17 +180,26 @@ class Browser:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+
+        def port():
+            try:
+                first = (profile / "DevToolsActivePort").read_text().splitlines()[0]
+            except (OSError, IndexError):
+                return None
+            return int(first) if first.isdigit() and int(first) > 0 else None
+
+        self.port = wait_for(port, 180, "Chromium's DevToolsActivePort file")
         base = f"http://127.0.0.1:{self.port}"
 
         def page():
             try:
-                pages = httpx.get(base + "/json/list", timeout=2).json()
+                pages = httpx.get(base + "/json/list", timeout=5).json()
             except (httpx.HTTPError, ValueError):
                 return None
             return next((p for p in pages if p.get("type") == "page"), None)
 
-        target = wait_for(page, 60, "Chromium's DevTools endpoint")
-        self.ws = websocket.create_connection(target["webSocketDebuggerUrl"], timeout=60)
+        target = wait_for(page, 180, "Chromium's DevTools endpoint")
+        self.ws = websocket.create_connection(target["webSocketDebuggerUrl"], timeout=180)
         self._id = 0
 
     def call(self, method: str, **params) -> dict:
@@ -197,7 +220,7 @@ class Browser:
             raise AssertionError(f"{expression}: {r['exceptionDetails']}")
         return r["result"].get("value")
 
-    def goto(self, url: str, timeout: float = 60.0):
+    def goto(self, url: str, timeout: float = 180.0):
         self.call("Page.navigate", url=url)
         wait_for(
             lambda: (

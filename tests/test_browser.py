@@ -71,7 +71,7 @@ def measure(html: pathlib.Path, width: int) -> dict:
             [browser(), *_flags(width), "--dump-dom", probe.resolve().as_uri()],
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=600,
         )
     finally:
         probe.unlink()
@@ -151,7 +151,7 @@ def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=22
         ],
         check=True,
         capture_output=True,
-        timeout=120,
+        timeout=600,
     )
     meta = {
         "source": "kalarite demo report (make demo), headless Chromium",

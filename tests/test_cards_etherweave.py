@@ -1,5 +1,5 @@
-"""One scenario per Etherweave being built so far: summon it, make fixed choices, check the
-exact board and the counters. (The deck is not dealt yet: see sim/data/etherweave.toml.)
+"""Scenarios for the Etherweave beings: summon one, make fixed choices, check the exact
+board and the counters (whole games with the deck are in test_etherweave_games.py).
 
 Boards are given as {(row, col): token} on an empty board (``board_with``); seat 0 plays
 Etherweave and is to move. Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8)

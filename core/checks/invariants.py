@@ -12,6 +12,7 @@ from core.constants import (
     EK_WARP,
     EV_CONVERT,
     EV_DESTROY,
+    EV_EXTRA_COUNT,
     EV_REMOVED,
     EV_SCORE,
     EV_TURN,
@@ -261,6 +262,7 @@ def _check_score_events(s, T, ev):
     rebuilt = np.zeros(4, np.int64)
     tally = np.zeros(16, np.int64)
     mover = -1
+    extra = 0  # Gate of Oblivion's warp this turn: a conversion counts this many more
     for i in range(s[EV_N]):
         kind = ev[i, 0]
         seat = ev[i, 2]
@@ -273,12 +275,15 @@ def _check_score_events(s, T, ev):
             if mover >= 0:
                 rebuilt[mover] += _turn_points(tally, mover, ncol)
             mover = s[COLOUR + seat]
+            extra = 0
             for k in range(16):
                 tally[k] = 0
         elif kind == EV_DESTROY:  # weighted: "count it as two" logs 2
             tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += ev[i, 5]
+        elif kind == EV_EXTRA_COUNT:
+            extra = ev[i, 3]
         elif kind == EV_CONVERT:
-            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
+            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1 + extra
     if s[GAME_OVER] == 1 and mover >= 0:
         rebuilt[mover] += _turn_points(tally, mover, ncol)
     for p in range(ncol):
@@ -299,6 +304,7 @@ def _check_melee_events(s, ev):
     tally = np.zeros(16, np.int64)
     dpts = np.zeros(4, np.int64)
     mover = -1
+    extra = 0  # as in _check_score_events
     for i in range(s[EV_N]):
         kind = ev[i, 0]
         seat = ev[i, 2]
@@ -310,12 +316,15 @@ def _check_melee_events(s, ev):
             if mover >= 0 and not _melee_turn_ok(tally, dpts, mover, np_):
                 return INV_SCORE_EVENTS
             mover = seat
+            extra = 0
             tally[:] = 0
             dpts[:] = 0
         elif kind == EV_DESTROY:  # weighted: "count it as two" logs 2
             tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += ev[i, 5]
+        elif kind == EV_EXTRA_COUNT:
+            extra = ev[i, 3]
         elif kind == EV_CONVERT:
-            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1
+            tally[(ev[i, 4] >> 2) * 4 + (ev[i, 4] & 3)] += 1 + extra
     if s[GAME_OVER] == 1 and mover >= 0 and not _melee_turn_ok(tally, dpts, mover, np_):
         return INV_SCORE_EVENTS
     for p in range(np_):

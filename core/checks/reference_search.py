@@ -26,22 +26,26 @@ def reference_summons(s, T, seat, card, slot, opts, n):
 
 @njit(cache=True, _nrt=False)
 def reference_possessed(s, T, seat, colour, card, slot, opts, n):
-    """Plain scan: every orientation on every square, each cell checked on its own."""
+    """Plain scan: every orientation on every square, each cell checked on its own; the
+    cells of other colours are collected and at most one of an improvisable colour is
+    allowed."""
     rank = T.card_rank[card]
     own_kind = count_own(s, T, seat, rank == LEGENDARY)
+    impro = s[IMPRO_LEFT + seat]
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
         for t in range(NSQ):
             if T.sq_color[t] < 0 or T.or_ncells[o] == 0:
                 continue
             ok = True
+            others = 0  # cells holding a piece not of ``colour``
+            other = -1  # the colour of the last such piece
             tcode = s[BOARD + t]
             if T.or_target_req[o] > 0:
-                ok = (
-                    tcode != 0
-                    and (tcode >> 2) == colour
-                    and T.or_target_req[o] <= (tcode & 3) <= rank
-                )
+                ok = tcode != 0 and T.or_target_req[o] <= (tcode & 3) <= rank
+                if ok and (tcode >> 2) != colour:
+                    others += 1
+                    other = tcode >> 2
             elif tcode != 0:
                 ok = (tcode & 3) <= rank
             for k in range(T.or_ncells[o]):
@@ -51,8 +55,15 @@ def reference_possessed(s, T, seat, colour, card, slot, opts, n):
                     ok = False
                     break
                 code = s[BOARD + r * 9 + c]
-                if code == 0 or (code >> 2) != colour or (code & 3) < T.or_cells[o, k, 2]:
+                if code == 0 or (code & 3) < T.or_cells[o, k, 2]:
                     ok = False
-            if ok and summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+                elif (code >> 2) != colour:
+                    others += 1
+                    other = code >> 2
+            if not ok or others > 1 or not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+                continue
+            if others == 0:
                 n = _add(opts, n, slot, o, t)
+            elif other != seat and other != colour and (impro >> other) & 1:
+                n = _add(opts, n, slot + 16 * (other + 1), o, t)
     return n

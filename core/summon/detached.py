@@ -5,7 +5,8 @@ The pattern's existence is a yes/no, so a summon row names only the square (its 
 column is the card's first detached orientation row, which has no marks). An instance is
 judged with the same allowances as any summon: void cells (Void Summoner), a borrowed enemy
 piece (War Summoner), one melee improvisation, or a possessed colour (Possessed Summoner:
-every cell then holds that colour's pieces, and nothing else applies). ``detached_ways``
+every cell then holds that colour's pieces, but for one melee improvisation with a third
+colour, as in core.summon.possessed). ``detached_ways``
 answers with a bitmask: bit 0, an instance needing no improvisation; bit c + 1, one that
 needs colour c's improvisation. A summon needing an improvisation is offered only when no
 instance does without (as ``core.summon.patterns`` offers one only when needed).
@@ -19,6 +20,7 @@ from core.constants import COMMON, LEGENDARY
 from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, STOCK, SUMMON_COLOUR, VOID_CELLS
 from core.summon.patterns import _add, _square_at
+from core.summon.possessed import possessed_impro
 
 
 @njit(cache=True, _nrt=False)
@@ -66,7 +68,7 @@ def _allowances(s, seat):
     """(pattern colour, void cells, borrowed pieces, improvisable colours) for the next
     summon of ``seat``'s colour."""
     if s[SUMMON_COLOUR] >= 0:
-        return s[SUMMON_COLOUR], 0, 0, 0
+        return s[SUMMON_COLOUR], 0, 0, possessed_impro(s, seat, s[SUMMON_COLOUR])
     return seat, s[VOID_CELLS], s[BORROW_ENEMY], s[IMPRO_LEFT + seat]
 
 

@@ -2,55 +2,41 @@
 builds its pattern from one enemy colour's pieces instead of yours; the summoned piece,
 its stock and any out-of-stock pick-up stay yours.
 
-A separate compiled path, so the plain search (core.summon.patterns.find_summons) keeps its speed:
-the turn loop calls ``possessed_summons`` only while SUMMON_COLOUR is set. Every pattern
-cell must hold a piece of the possessed colour of at least the cell's rank, never one of
-yours; a target that must hold your piece (t,c cards) must then hold a piece of the
-possessed colour, which the being oversummons (BGA foundPattern counts the target as a
-pattern cell). Neither a borrowed enemy piece nor melee improvisation applies: they stand in
-for your own pieces, and a possessed pattern uses none.
-``core.checks.reference_search.reference_possessed`` is the plain full scan the anchored
-search is tested against.
+A separate compiled path, so the plain search (core.summon.patterns.find_summons) keeps its
+speed: the turn loop calls ``possessed_summons`` only while SUMMON_COLOUR is set. Every
+pattern cell must hold a piece of the possessed colour of at least the cell's rank; a target that
+must hold your piece (t,c cards) must then hold a piece of the possessed colour, which the
+being oversummons (BGA foundPattern counts the target as a pattern cell). In melee one cell
+(the target included) may instead hold a piece of a third colour whose improvisation you
+still have, which spends it, offered only where the possessed colour alone does not fit
+(BGA foundPattern; the card text is silent). Your own pieces never fit, and a borrowed
+enemy piece (War Summoner) never meets a possession.
+``core.checks.reference_search.reference_possessed`` is the plain full scan the anchored search
+is tested against.
 """
 
 from core.constants import LEGENDARY
 from core.jit import njit
-from core.layout import BOARD
-from core.summon.patterns import _add, _square_at, count_own, summon_stock_ok
+from core.layout import BOARD, IMPRO_LEFT
+from core.summon.patterns import _add, _square_at, count_own, pattern_enemies, summon_stock_ok
 
 
 @njit(cache=True, _nrt=False)
-def possessed_fits(s, T, colour, o, target, being_rank):
-    """Is orientation ``o`` matched by ``colour``'s pieces with the being entering
-    ``target``?"""
-    if T.sq_color[target] < 0:
-        return False
-    tcode = s[BOARD + target]
-    req = T.or_target_req[o]
-    if req > 0:
-        if tcode == 0 or (tcode >> 2) != colour:
-            return False
-        if (tcode & 3) < req or (tcode & 3) > being_rank:
-            return False
-    elif tcode != 0 and (tcode & 3) > being_rank:
-        return False
-    for k in range(T.or_ncells[o]):
-        q = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
-        if q < 0 or T.sq_color[q] < 0:
-            return False
-        code = s[BOARD + q]
-        if code == 0 or (code >> 2) != colour or (code & 3) < T.or_cells[o, k, 2]:
-            return False
-    return True
+def possessed_impro(s, seat, colour):
+    """The colours ``seat`` may improvise with in a summon possessed by ``colour``: its
+    unused melee improvisations less the possessed colour (0 outside melee)."""
+    return s[IMPRO_LEFT + seat] & ~(1 << colour) & ~(1 << seat)
 
 
 @njit(cache=True, _nrt=False)
 def possessed_summons(s, T, seat, colour, card, slot, opts, n):
     """Append an OPT_SUMMON row for every legal possessed (orientation, target) of
     ``card``: the pattern's first cell (highest rank) is anchored on each piece of
-    ``colour``."""
+    ``colour`` (or of a colour still improvisable); a row that needs an improvisation
+    names it as ``core.summon.patterns`` does (hand slot + 16 * (colour + 1))."""
     rank = T.card_rank[card]
     own_kind = count_own(s, T, seat, rank == LEGENDARY)
+    impro = possessed_impro(s, seat, colour)
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
         if T.or_ncells[o] == 0:
@@ -61,13 +47,24 @@ def possessed_summons(s, T, seat, colour, card, slot, opts, n):
         for i in range(T.onboard.shape[0]):
             p = T.onboard[i]
             code = s[BOARD + p]
-            if code == 0 or (code >> 2) != colour or (code & 3) < amin:
+            if code == 0 or (code & 3) < amin:
+                continue
+            if (code >> 2) != colour and (impro >> (code >> 2)) & 1 == 0:
                 continue
             t = _square_at(p, -ar, -ac)
             if t < 0:
                 continue
-            if possessed_fits(s, T, colour, o, t, rank) and summon_stock_ok(
-                s, T, seat, o, t, rank, own_kind
-            ):
+            e = pattern_enemies(s, T, colour, o, t, rank, 0)  # pieces not of ``colour``
+            if e < 0 or e >= 32:
+                continue
+            if e >= 16 and (impro & e & 15) == 0:
+                continue
+            if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
+                continue
+            if e < 16:
                 n = _add(opts, n, slot, o, t)
+            else:
+                for c in range(4):
+                    if (impro & e) >> c & 1:
+                        n = _add(opts, n, slot + 16 * (c + 1), o, t)
     return n
