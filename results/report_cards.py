@@ -41,6 +41,7 @@ class CardSections:
                     f"({tested} of {len(cg['cards'])} cards played often enough to compare)."
                     "</p>"
                 )
+            self.fold(f"the plot and the table of the {len(cg['cards'])} cards")
             if cg["cards"]:
                 self.img(
                     f"cards-{cg['group']}" + (f"-{cg['side']}" if cg["side"] else ""),
@@ -48,7 +49,6 @@ class CardSections:
                     cg["label"],
                     cg["cards"],
                 )
-            self.fold(f"the table of the {len(cg['cards'])} cards")
             rows = []
             for r in cg["cards"]:
                 gw = r["games_with"]
