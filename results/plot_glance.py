@@ -78,7 +78,7 @@ def _panel(ax, m):
     players = "players: " + ("; ".join(m["players"]) if k == 1 else f"{k} pairings (legend)")
     lines = [head, players, _short_ended(m["decisiveness"]), stab["text"]]
     ax.set_title(
-        "\n".join(x for line in lines for x in textwrap.wrap(line, 80)),
+        "\n".join(x for line in lines for x in textwrap.wrap(line, 72)),
         fontsize=FONT,
         loc="left",
         color=RED if m["weak_play"] else "black",
