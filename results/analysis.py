@@ -29,6 +29,7 @@ Conventions:
 from results import stats
 from results.dataset import Dataset, DatasetError, study_content
 from results.decisiveness import decisiveness, weak_play_warnings
+from results.glance import at_a_glance
 from results.groups import group_index, register_groups
 from results.labels import END_LABELS, MODE_LABELS
 from results.section_cards import card_stats
@@ -149,6 +150,7 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
         "multiplayer": multiplayer,
     }
     summary["policy_sensitivity"] = sensitivity(summary)
+    summary["at_a_glance"] = at_a_glance(summary)
     if not tasks["display_recorded"]:
         summary["missing_data"].append({"what": "task display", "text": TASK_DISPLAY_NOTE})
     if content is None:

@@ -1,8 +1,11 @@
 """The "key findings" block at the top of the report: what a designer looks at first, each
 number with its 95% interval, taken from the summary of ``results.analysis.analyze``.
 
-- the largest deck imbalances: the decks whose win rate against the field is furthest from
-  50% (up to 3 over every group), and the most lopsided matchup of each group;
+- per mode, the players' caveat: who played, how the games ended, and whether the decks'
+  verdicts were checked under other players (``results.glance``);
+- per group, the strongest and the weakest deck against the field (with the deck's
+  stability), then the other decks furthest from 50% (up to 3 in all over every group), and
+  the most lopsided matchup of each group;
 - the first-player edge of each group;
 - the easiest and the hardest High Form task of each group (claim rate given shown when
   the display is recorded, else per game).
@@ -11,6 +14,8 @@ Each finding says whether its interval excludes the fair value (50%).
 """
 
 import html
+
+from results.glance import at_a_glance
 
 N_DECKS = 3
 
@@ -45,24 +50,83 @@ def _side(g) -> str:
     return "" if g["symmetric"] else f" (played by {g['policies'][0]})"
 
 
+def _caveats(s: dict) -> tuple:
+    """The players' caveat of each mode, and each deck's stability label per mode."""
+    glance = s.get("at_a_glance") or at_a_glance(s)
+    out, labels = [], {}
+    for m in glance["modes"]:
+        labels[m["mode"]] = {d: x["label"] for d, x in m["stability"]["by_deck"].items()}
+        weak = " ⚠ Weak play: read the balance numbers below with care." if m["weak_play"] else ""
+        text = (
+            f"{m['label']}: players {'; '.join(m['players'])}. How the games ended: "
+            f"{m['ended']}. {m['stability']['text'][:1].upper()}{m['stability']['text'][1:]}."
+            + weak
+        )
+        out.append(
+            {
+                "kind": "players_caveat",
+                "group": None,
+                "mode": m["mode"],
+                "text": text,
+                "rate": None,
+                "lo": None,
+                "hi": None,
+                "n": m["decisiveness"].get("games"),
+                "excludes_fair": None,
+                "section": "decisiveness",
+                "weak_play": m["weak_play"],
+                "stability_measured": m["stability"]["measured"],
+            }
+        )
+    return out, labels
+
+
+def _deck_text(word, deck, g, wr, stab) -> str:
+    return (
+        f"{word}{deck}{_side(g)} wins {_pct(wr['rate'])}{_ci(wr)} of its decisive games "
+        f"against the other decks ({g['label']}, n={wr['n']:,}); {stab}"
+    )
+
+
 def key_findings(s: dict) -> list:
-    """The findings, most telling first within each kind."""
+    """The findings: the players' caveats first, then the decks, matchups, first player and
+    tasks, most telling first within each kind."""
     groups = {g["id"]: g for g in s.get("groups", [])}
-    out = []
+    out, stability = _caveats(s)
+    named = set()
+    for f in s.get("deck_vs_field", []):
+        g = groups[f["group"]]
+        rows = [r for r in f["rows"] if r["combined"]["win_rate"].get("rate") is not None]
+        if len(rows) < 2:
+            continue
+        rows.sort(key=lambda r: -r["combined"]["win_rate"]["rate"])
+        for kind, word, r in (
+            ("strongest_deck", "strongest deck: ", rows[0]),
+            ("weakest_deck", "weakest deck: ", rows[-1]),
+        ):
+            wr = r["combined"]["win_rate"]
+            stab = stability.get(g["mode"], {}).get(r["deck"], "stability not measured")
+            finding = _finding(
+                kind, g["id"], _deck_text(word, r["deck"], g, wr, stab), wr, "deck-vs-field"
+            )
+            finding["deck"] = r["deck"]
+            out.append(finding)
+            named.add((g["id"], r["deck"]))
     decks = []
     for f in s.get("deck_vs_field", []):
         g = groups[f["group"]]
         for r in f["rows"]:
             wr = r["combined"]["win_rate"]
-            if wr.get("rate") is not None:
+            if wr.get("rate") is not None and (g["id"], r["deck"]) not in named:
                 decks.append((abs(wr["rate"] - 0.5), g, r["deck"], wr))
     decks.sort(key=lambda x: -x[0])
-    for _, g, deck, wr in decks[:N_DECKS]:
-        text = (
-            f"{deck}{_side(g)} wins {_pct(wr['rate'])}{_ci(wr)} of its decisive games against "
-            f"the other decks ({g['label']}, n={wr['n']:,})"
+    for _, g, deck, wr in decks[: max(0, N_DECKS - len(named))]:
+        stab = stability.get(g["mode"], {}).get(deck, "stability not measured")
+        finding = _finding(
+            "deck_imbalance", g["id"], _deck_text("", deck, g, wr, stab), wr, "deck-vs-field"
         )
-        out.append(_finding("deck_imbalance", g["id"], text, wr, "deck-vs-field"))
+        finding["deck"] = deck
+        out.append(finding)
     for m in s.get("matchups", []):
         g = groups[m["group"]]
         best = None
@@ -117,6 +181,13 @@ def findings_html(findings: list) -> str:
         return ""
     items = []
     for f in findings:
+        if f["kind"] == "players_caveat":
+            cls = ' class="caveat weak"' if f.get("weak_play") else ' class="caveat"'
+            items.append(
+                f"<li{cls}><b>{html.escape(f['text'])}</b> — "
+                f'<a href="#{f["section"]}">details</a></li>'
+            )
+            continue
         mark = ""
         if f["excludes_fair"] is True:
             mark = " <b>(interval excludes 50%)</b>"
@@ -128,6 +199,8 @@ def findings_html(findings: list) -> str:
     return (
         '<div class="findings" id="key-findings"><h2>Key findings</h2>'
         "<p class='note'>Each with its 95% Wilson interval; a win rate's fair value is 50%. "
-        "The players of the study drive every number (weak players make tasks look hard).</p>"
+        "The players of the study drive every number (weak players make tasks look hard): "
+        "the first lines say who played, how the games ended and whether the verdicts hold "
+        "under other players.</p>"
         f"<ul>{''.join(items)}</ul></div>"
     )

@@ -1,6 +1,7 @@
 """The report's plots, drawn with matplotlib's object API on the Agg canvas (no display, no
-pyplot state), from the numbers of ``results.analysis``. Each function writes one PNG and
-returns nothing; the numbers it draws are all in ``summary.json``."""
+pyplot state), from the numbers of ``results.analysis``. Each function writes one PNG (the
+heatmap also returns its cell text size, which the page's legibility check reads); the numbers
+it draws are all in ``summary.json``."""
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -38,8 +39,29 @@ def _rate(rec):
     return rec["win_rate"] if rec else None
 
 
-def matchup_matrix(path, title, decks, cells, perspective):
-    """Three heatmaps: combined, row deck moving first, row deck moving second."""
+HEATMAP_FONT = 8.5  # points: 13 px in the image at DPI, shown at least 0.85x (11 px)
+HEATMAP_MAX_IN = 11.2  # the image is shown 1:1 up to about 1,240 px
+PANELS = {
+    "combined": "both seat orders",
+    "first": "row deck moves first",
+    "second": "row deck moves second",
+}
+
+
+def heatmap_layout(n):
+    """Figure width, height (inches) and how much each cell says for ``n`` decks: the full
+    text (rate, interval, n) while a cell is an inch wide, the rate alone down to 0.55 inch,
+    none below (then the values are in the table beside it)."""
+    margin_w, margin_h = 3.0, 2.2  # labels, colour bar, title
+    cell = min(1.35, (HEATMAP_MAX_IN - margin_w) / max(n, 1))
+    text = "full" if cell >= 1.0 else ("rate" if cell >= 0.55 else "none")
+    return margin_w + cell * n, margin_h + cell * n, text
+
+
+def matchup_matrix(path, title, decks, cells, key="combined", scale=2):
+    """One heatmap of the row deck's win rate: ``key`` = combined (both seat orders), first
+    (row deck moves first) or second. Written at ``scale`` times DPI; returns the cell text
+    size in image pixels (``text_px``, 0 when the cells carry no text) and ``scale``."""
     by = {(c["deck"], c["opp_deck"]): c for c in cells}
     n = len(decks)
     rates = [
@@ -48,47 +70,59 @@ def matchup_matrix(path, title, decks, cells, perspective):
     rates = [r for r in rates if r is not None]
     span = max([0.1] + [abs(r - 0.5) for r in rates])
     norm = TwoSlopeNorm(vcenter=0.5, vmin=0.5 - span, vmax=0.5 + span)
-    side = 1.25 * n + 1.3
-    fig = _figure(3 * side, side + 0.6)
-    panels = (
-        ("combined", "both seat orders"),
-        ("first", "row deck moves first"),
-        ("second", "row deck moves second"),
-    )
-    axes = fig.subplots(1, 3)
-    im = None
-    for ax, (key, sub) in zip(axes, panels, strict=True):
-        grid = np.full((n, n), np.nan)
-        for i, a in enumerate(decks):
-            for j, b in enumerate(decks):
-                c = by.get((a, b))
-                wr = _rate(c[key]) if c else None
-                if wr is None or wr["rate"] is None:
-                    ax.text(j, i, "no games", ha="center", va="center", fontsize=8, color=GREY)
-                    continue
-                grid[i, j] = wr["rate"]
-                mirror = c["mirror"]
-                head = "1st mover " if mirror and key == "combined" else ""
-                star = " *" if wr["excludes_half"] else ""
-                small = " †" if wr["small"] else ""
-                txt = (
-                    f"{head}{_pct(wr['rate'])}{star}\n[{_pct(wr['lo'])}, {_pct(wr['hi'])}]"
-                    f"\nn={wr['n']}{small}"
-                )
-                ax.text(
-                    j, i, txt, ha="center", va="center", fontsize=8, color=_ink(wr["rate"], span)
-                )
-        im = ax.imshow(grid, cmap="RdBu", norm=norm)
-        ax.set_xticks(range(n), decks, rotation=30, ha="right")
-        ax.set_yticks(range(n), decks)
-        ax.set_xlabel("column deck (opponent)")
-        if key == "combined":
-            ax.set_ylabel("row deck")
-        ax.set_title(sub, fontsize=10)
-    cb = fig.colorbar(im, ax=axes, shrink=0.8, label="row deck win rate (decisive games)")
+    w, h, say = heatmap_layout(n)
+    fig = _figure(w, h)
+    ax = fig.subplots()
+    grid = np.full((n, n), np.nan)
+    for i, a in enumerate(decks):
+        for j, b in enumerate(decks):
+            c = by.get((a, b))
+            wr = _rate(c[key]) if c else None
+            if wr is None or wr["rate"] is None:
+                if say != "none":
+                    ax.text(
+                        j,
+                        i,
+                        "no games",
+                        ha="center",
+                        va="center",
+                        fontsize=HEATMAP_FONT,
+                        color=GREY,
+                    )
+                continue
+            grid[i, j] = wr["rate"]
+            if say == "none":
+                continue
+            head = "1st mover\n" if c["mirror"] and key == "combined" else ""
+            star = " *" if wr["excludes_half"] else ""
+            small = " †" if wr["small"] else ""
+            txt = f"{head}{_pct(wr['rate'])}{star}"
+            if say == "full":
+                txt += f"\n[{_pct(wr['lo'])}, {_pct(wr['hi'])}]\nn={wr['n']}{small}"
+            ax.text(
+                j,
+                i,
+                txt,
+                ha="center",
+                va="center",
+                fontsize=HEATMAP_FONT,
+                color=_ink(wr["rate"], span),
+            )
+    im = ax.imshow(grid, cmap="RdBu", norm=norm)
+    ax.set_xticks(range(n), decks, rotation=30, ha="right", fontsize=HEATMAP_FONT + 0.5)
+    ax.set_yticks(range(n), decks, fontsize=HEATMAP_FONT + 0.5)
+    ax.set_xlabel("column deck (opponent)", fontsize=HEATMAP_FONT)
+    ax.set_ylabel("row deck", fontsize=HEATMAP_FONT)
+    cb = fig.colorbar(im, ax=ax, shrink=0.8)
+    cb.set_label("row deck win rate (decisive games)", fontsize=HEATMAP_FONT)
     cb.ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
-    fig.suptitle(f"{title}\n{perspective}; * 95% Wilson interval excludes 50%, † n < 100")
-    _save(fig, path)
+    cb.ax.tick_params(labelsize=HEATMAP_FONT)
+    ax.set_title(
+        f"{title}\n{PANELS[key]}; * 95% Wilson interval excludes 50%, † n < 100",
+        fontsize=HEATMAP_FONT + 0.5,
+    )
+    fig.savefig(path, dpi=DPI * scale)
+    return {"text_px": 0.0 if say == "none" else HEATMAP_FONT / 72 * DPI * scale, "scale": scale}
 
 
 def forest(path, title, rows, xlabel, ref=0.5, percent=True):
@@ -251,34 +285,40 @@ def _tasks_claims(path, title, rows):
     _save(fig, path)
 
 
+CARDS_SHOWN = 16
+
+
 def cards(path, title, rows):
-    """Per card: share of seat-games it was played in, and the win-rate difference played vs
-    not played with its interval."""
-    fig = _figure(11, 0.26 * len(rows) + 1.8)
-    ax1, ax2 = fig.subplots(1, 2, sharey=True, width_ratios=[2, 3])
-    ys = np.arange(len(rows))[::-1]
-    for y, r in zip(ys, rows, strict=True):
-        p = r["played"]["rate"]
-        if p is not None:
-            ax1.barh(y, p, color=BLUE, alpha=0.8)
-        d = r["played_minus_not"]
-        if d:
-            colour = RED if d.get("significant") else GREY
-            if d["lo"] is not None:
-                ax2.plot([d["lo"], d["hi"]], [y, y], color=colour, lw=1.6)
-            ax2.plot([d["diff"]], [y], "o", color=colour, ms=3.5)
-    ax1.set_yticks(ys, [r["card"] for r in rows], fontsize=7)
-    ax1.xaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
-    ax1.set_xlabel("seat-games in which it was played")
-    ax1.grid(axis="x", alpha=0.3)
-    ax2.axvline(0, color=GREY, ls="--", lw=1)
-    ax2.xaxis.set_major_formatter(lambda v, _: f"{100 * v:+.0f}")
-    ax2.set_xlabel("win rate played − not played (points, 95% Newcombe)")
-    ax1.set_ylim(-0.7, len(rows) - 0.3)
-    ax2.grid(axis="x", alpha=0.3)
-    fig.suptitle(
-        title + "\nassociation, not causation; red: significant after Holm's correction",
-        fontsize=10,
+    """The cards that stand out most from their deck-mates (largest ``|diff| / se`` of
+    ``vs_deck``, at most CARDS_SHOWN): each card's win rate when played minus its deck's other
+    cards', with the 95% interval; red when significant after Holm's correction."""
+    tested = [r for r in rows if r.get("vs_deck")]
+    tested.sort(key=lambda r: -abs(r["vs_deck"]["diff"]) / max(r["vs_deck"]["se"], 1e-12))
+    shown = sorted(tested[:CARDS_SHOWN], key=lambda r: r["vs_deck"]["diff"])
+    fig = _figure(9, 0.3 * max(len(shown), 1) + 1.5)
+    ax = fig.subplots()
+    ys = np.arange(len(shown))
+    for y, r in zip(ys, shown, strict=True):
+        d = r["vs_deck"]
+        colour = RED if d.get("significant") else GREY
+        ax.plot([d["lo"], d["hi"]], [y, y], color=colour, lw=1.8)
+        ax.plot([d["diff"]], [y], "o", color=colour, ms=4.5)
+    if not shown:
+        ax.text(0, 0, "no card played often enough to compare", ha="center", color=GREY)
+    ax.set_yticks(ys, [r["card"] for r in shown], fontsize=8)
+    ax.axvline(0, color=GREY, ls="--", lw=1)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{100 * v:+.0f}")
+    ax.set_xlabel(
+        "win rate when played − mean of the deck's other cards (points, 95% interval)",
+        fontsize=8.5,
+    )
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_ylim(-0.7, max(len(shown), 1) - 0.3)
+    more = f" (the {len(shown)} that stand out most of {len(tested)})" if tested else ""
+    ax.set_title(
+        f"{title}: each card against its deck-mates{more}\n"
+        "association, not causation; red: significant after Holm's correction",
+        fontsize=9,
     )
     _save(fig, path)
 

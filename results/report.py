@@ -5,11 +5,14 @@ PNG data), the plots as PNG files, and ``summary.json`` (every number shown: the
 import base64
 import json
 import pathlib
+import struct
 
 from results import analysis
 from results.findings import findings_html, key_findings
+from results.glance import at_a_glance
 from results.report_cards import CardSections
 from results.report_duel import DuelSections
+from results.report_glance import GlanceSection
 from results.report_html import (  # noqa: F401 (the report's public names)
     CSS,
     SECTIONS,
@@ -32,7 +35,13 @@ from results.stats import METHODS, SMALL_SAMPLE
 
 
 class _Builder(
-    DuelSections, LengthSections, TaskSections, CardSections, PlayerSections, MultiplayerSections
+    GlanceSection,
+    DuelSections,
+    LengthSections,
+    TaskSections,
+    CardSections,
+    PlayerSections,
+    MultiplayerSections,
 ):
     """Writes the report page section by section (each section family is a mixin)."""
 
@@ -46,12 +55,36 @@ class _Builder(
     def w(self, *chunks):
         self.parts.extend(chunks)
 
-    def img(self, name, draw, *args, alt=""):
+    def img(self, name, draw, *args, alt="", zoom=False):
+        """Draw a plot and embed it. A plot that returns ``scale`` was written at that many
+        pixels per page pixel (sharp, and worth enlarging); ``zoom``: a click shows it at
+        full size (its box scrolls), another click fits it to the page again."""
         path = self.out / f"{slug_of(name)}.png"
-        draw(path, *args)
+        info = draw(path, *args) or {}
         self.pngs.append(path)
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        self.w(f'<img src="data:image/png;base64,{data}" alt="{esc(alt or name)}">')
+        raw = path.read_bytes()
+        data = base64.b64encode(raw).decode("ascii")
+        width, height = struct.unpack(">II", raw[16:24])  # the PNG header's IHDR
+        scale = info.get("scale", 1)
+        attrs = f'width="{round(width / scale)}" height="{round(height / scale)}"'
+        if "text_px" in info:
+            attrs += f' data-text-px="{info["text_px"]:.2f}"'
+        tag = f'<img src="data:image/png;base64,{data}" alt="{esc(alt or name)}" {attrs}'
+        if zoom:
+            self.w(
+                '<div class="zoombox">'
+                f'{tag} class="zoomable" title="click to enlarge (full size); click again to '
+                'fit" onclick="this.classList.toggle(\'zoomed\')"></div>'
+            )
+        else:
+            self.w(tag + ">")
+
+    def fold(self, summary, open_=False):
+        """Start a folded block (``<details>``): long tables and plots stay one click away."""
+        self.w(f"<details{' open' if open_ else ''}><summary>{esc(summary)}</summary>")
+
+    def unfold(self):
+        self.w("</details>")
 
     def h2(self, sid):
         title = dict(SECTIONS)[sid]
@@ -74,7 +107,7 @@ class _Builder(
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>kalarite balance report — {esc(name)}</title>",
             f"<style>{CSS}</style></head><body>",
-            f"<h1>Balance report: {esc(name)}</h1>",
+            f'<h1 class="top">Balance report: {esc(name)}</h1>',
         )
         if self.s["data"]["beings_without_effects"]:
             self.w(
@@ -84,7 +117,9 @@ class _Builder(
             )
         for w in self.s["warnings"]:
             if w["severe"] and w["kind"] != "beings_without_effects":
-                self.w(f'<div class="banner">⚠ {esc(w["text"])}</div>')
+                self.w(f'<div class="banner compact">⚠ {esc(w["text"])}</div>')
+
+    def contents(self):
         self.w("<nav><ul>")
         for sid, title in SECTIONS:
             self.w(f'<li><a href="#{sid}">{esc(title)}</a></li>')
@@ -120,7 +155,14 @@ class _Builder(
             ["games with an engine error (left out)", f"{data['games_error']:,}"],
             ["games with an incomplete event log", f"{data['games_log_lost']:,}"],
         ]
+        self.w(
+            f"<p>{data['games_analyzed']:,} games analyzed; modes "
+            f"{esc(', '.join(st.get('modes', [])))}; players "
+            f"{esc(', '.join(policy_list(x) for x in st.get('policies', [])))}.</p>"
+        )
+        self.fold("the study's spec, hashes and counts")
         self.w(table(["", ""], rows, rests_on(data["games_analyzed"]), left=2))
+        self.unfold()
         grows = [
             [
                 g["label"],
@@ -207,6 +249,7 @@ class _Builder(
 
     def method(self):
         self.h2("method")
+        self.fold("intervals and tests", open_=False)
         rows = [[k, str(v)] for k, v in METHODS.items()]
         self.w(
             table(["what", "method"], rows, "Intervals and tests (95%).", left=2),
@@ -216,11 +259,14 @@ class _Builder(
             f"{SMALL_SAMPLE} trials are marked {SMALL_MARK}. Every number of this page is in "
             "summary.json. See results/REPORT.md.</p>",
         )
+        self.unfold()
         self.end()
 
     def build(self) -> str:
         self.header()
+        self.glance()
         self.w(findings_html(self.s.get("key_findings") or []))
+        self.contents()
         self.overview()
         self.warnings()
         self.decisiveness()
@@ -247,6 +293,7 @@ def write_report(summary: dict, out) -> dict:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise OSError(f"cannot create --out {str(out)!r}: {e.strerror or e}") from None
+    summary.setdefault("at_a_glance", at_a_glance(summary))
     summary.setdefault("key_findings", key_findings(summary))
     b = _Builder(summary, out)
     page = b.build()

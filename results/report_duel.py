@@ -35,14 +35,21 @@ class DuelSections:
         for m in self.s["matchups"]:
             g = self.groups[m["group"]]
             self.w(f"<h3>{esc(g['label'])}</h3>", f"<p class='note'>{esc(m['perspective'])}.</p>")
-            self.img(
-                f"matchups-{g['id']}",
-                plots.matchup_matrix,
-                g["label"],
-                m["decks"],
-                m["cells"],
-                m["perspective"],
-            )
+            for key in ("combined", "first", "second"):
+                if key == "first":
+                    self.fold("the same matrix for each seat order (row deck first, second)")
+                self.img(
+                    f"matchups-{g['id']}" + ("" if key == "combined" else f"-{key}"),
+                    plots.matchup_matrix,
+                    g["label"],
+                    m["decks"],
+                    m["cells"],
+                    key,
+                    alt=f"{g['label']}: matchup matrix, {plots.PANELS[key]}",
+                    zoom=True,
+                )
+            self.unfold()
+            self.fold(f"the matchup table ({len(m['cells'])} matchups)")
             rows = []
             for c in m["cells"]:
                 label = f"{c['deck']} vs {c['opp_deck']}"
@@ -72,6 +79,7 @@ class DuelSections:
                     rests_on(m["games"]),
                 )
             )
+            self.unfold()
         self.end()
 
     def field(self):
@@ -95,6 +103,7 @@ class DuelSections:
                     rests_on(f["games"]),
                 )
             )
+            self.fold("the forest plot (the first screen shows every group of the mode)")
             self.img(
                 f"field-{g['id']}",
                 plots.forest,
@@ -110,6 +119,7 @@ class DuelSections:
                 ],
                 "win rate against the other decks (95% Wilson)",
             )
+            self.unfold()
         self.end()
 
     def first_player(self):
@@ -138,6 +148,7 @@ class DuelSections:
         for f in self.s["first_player"]:
             g = self.groups[f["group"]]
             self.w(f"<h3>{esc(g['label'])}</h3>")
+            self.fold("per matchup and per deck, with the plot")
             mrows = [
                 [
                     m["matchup"],
@@ -218,4 +229,5 @@ class DuelSections:
                     prow,
                     "win rate (decisive games, 95% Wilson)",
                 )
+            self.unfold()
         self.end()

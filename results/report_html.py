@@ -7,6 +7,7 @@ import re
 from results.stats import SMALL_SAMPLE
 
 SECTIONS = (
+    ("at-a-glance", "At a glance: each deck against the field"),
     ("overview", "Study"),
     ("warnings", "Warnings and missing data"),
     ("decisiveness", "Decisiveness: how the games were decided"),
@@ -53,6 +54,13 @@ border-radius:6px;margin:1em 0}
 .missing{background:#ebf8ff;border-left:5px solid #3182ce;padding:.6em 1em;margin:.6em 0}
 img{max-width:100%;height:auto;display:block;margin:.6em 0}
 nav ul{columns:3;font-size:.92em}code{background:#edf2f7;padding:0 .2em}
+.banner.compact{font-size:.95em;padding:.45em .9em;margin:.4em 0}
+h1.top{margin:.5em 0 .2em;font-size:1.6em}#at-a-glance h2{margin-top:.4em}
+.zoombox{overflow-x:auto;max-width:100%}img.zoomable{cursor:zoom-in}
+img.zoomed{max-width:none;width:auto;height:auto;cursor:zoom-out}
+details{margin:.5em 0 1em}details>summary{cursor:pointer;color:#2b6cb0;font-weight:600}
+details[open]>summary{margin-bottom:.4em}
+.findings li.weak,b.weak{color:#c53030}ul.glance{margin:.3em 0;padding-left:1.2em}
 """
 
 

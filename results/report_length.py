@@ -2,7 +2,7 @@
 it writes through ``self.w`` and reads ``self.s``, the summary."""
 
 from results import analysis, plots
-from results.report_html import esc, mean_cell, num, rate_cell, rests_on, seats_label, table
+from results.report_html import esc, mean_cell, num, pct, rate_cell, rests_on, seats_label, table
 
 
 class LengthSections:
@@ -13,6 +13,12 @@ class LengthSections:
         for gl in self.s["game_length"]:
             g = self.groups[gl["group"]]
             self.w(f"<h3>{esc(g['label'])}</h3>")
+            t, a = gl["turns"], gl["actions"]
+            self.w(
+                f"<p>Turns per game: mean {esc(num(t['mean']['mean'], 1))}, median "
+                f"{esc(num(t['median'], 1))}; actions: mean {esc(num(a['mean']['mean'], 1))}.</p>"
+            )
+            self.fold("the tables (per matchup) and the histograms")
 
             def qrow(label, q, extra=()):
                 return [
@@ -51,6 +57,7 @@ class LengthSections:
             self.img(
                 f"length-{g['id']}", plots.histograms, f"{g['label']}: game length", gl["histogram"]
             )
+            self.unfold()
         self.end()
 
     def end_reasons(self):
@@ -66,6 +73,12 @@ class LengthSections:
             g = self.groups[e["group"]]
             self.w(f"<h3>{esc(g['label'])}</h3>")
             labels = [analysis.END_LABELS.get(r, r) for r in e["reasons"]]
+            shares = ", ".join(
+                f"{pct(e['overall']['reasons'][r]['rate'], 0)} {lab}"
+                for r, lab in zip(e["reasons"], labels, strict=True)
+            )
+            self.w(f"<p>All matchups: {esc(shares)}.</p>")
+            self.fold("per matchup, with the plot")
             rows = [
                 [
                     "all matchups",
@@ -97,4 +110,5 @@ class LengthSections:
                 analysis.END_LABELS,
                 bars,
             )
+            self.unfold()
         self.end()

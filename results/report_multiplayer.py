@@ -95,6 +95,7 @@ class MultiplayerSections:
                 + "."
             )
             self.w(f"<p>{esc(facts)}</p>")
+            self.fold("per deck, per turn position" + (" and per team" if g["team"] else ""))
             if g["melee"]:
                 ml = g["melee"]
                 self.w(
@@ -227,4 +228,5 @@ class MultiplayerSections:
                 f"win rate (decisive games, 95% Wilson); dashed: fair share {pct(share)}",
                 share,
             )
+            self.unfold()
         self.end()

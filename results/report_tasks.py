@@ -83,6 +83,7 @@ class TaskSections:
                     "<p class='note'>Only tasks claimed at least once are listed (the "
                     "content changed since the study).</p>"
                 )
+            self.fold(f"the table and the plot of the {len(tg['tasks'])} tasks")
             heads = ["task"]
             if shown:
                 heads += ["games shown [95% CI]"]
@@ -156,4 +157,5 @@ class TaskSections:
             seat_games = ", ".join(f"{d}: {n:,}" for d, n in tg["deck_seat_games"].items())
             self.w(table(heads, rows, rests_on(tg["games"], extra=f"Seat-games: {seat_games}.")))
             self.img(f"tasks-{g['id']}", plots.tasks, f"{g['label']}: tasks", tg["tasks"], shown)
+            self.unfold()
         self.end()

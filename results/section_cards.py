@@ -2,6 +2,7 @@
 win rate of the seats that summoned it."""
 
 from results import stats
+from results.card_contrast import MIN_PLAYS, add_deck_contrasts
 from results.dataset import Dataset
 from results.groups import group_key
 from results.labels import CARD_EVENTS
@@ -13,6 +14,17 @@ CARD_NOTE = (
     "association, not a causal effect: a card is played more often in games that go well (or "
     "last longer) for other reasons; flares, which may be played only when the opponent has "
     "more pieces on the board, are played in games that are going badly."
+)
+VS_DECK_NOTE = (
+    "Each card against its own deck's other cards: the win rate of the seat-games in which "
+    "the card was played minus the mean of the same rate over the deck's other cards "
+    "(legends and flares: over the other legends, the other flares), with a 95% interval "
+    f"clustered by game, Holm-corrected over the cards of the table; cards played in fewer "
+    f"than {MIN_PLAYS} decisive seat-games are not compared. Summoning any being goes with "
+    "winning, and that common part cancels here: a flagged card's summons go with winning "
+    "clearly more (or less) than its deck-mates' do. It is still an association: a card that "
+    "can only come down late, or when ahead, stands out without being strong. Read a flag as "
+    "a card to look at, not as a verdict."
 )
 
 
@@ -109,4 +121,11 @@ def card_stats(d: Dataset, groups, content) -> dict:
                     "cards": rows,
                 }
             )
-    return {"note": CARD_NOTE, "all_cards_listed": content is not None, "groups": out}
+    add_deck_contrasts(d, groups, out)
+    return {
+        "note": CARD_NOTE,
+        "vs_deck_note": VS_DECK_NOTE,
+        "min_plays": MIN_PLAYS,
+        "all_cards_listed": content is not None,
+        "groups": out,
+    }

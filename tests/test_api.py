@@ -54,7 +54,7 @@ def test_analysis_frames(study):
     assert a["first_player"]["first_mover_games"].iloc[0] == 40
     assert len(a["cards"]) > 0 and {"card", "played", "win_when_played"} <= set(a["cards"].columns)
     assert "deathmatch" in a and "key_findings" in a
-    assert set(a["key_findings"]["kind"]) >= {"deck_imbalance", "first_player"}
+    assert set(a["key_findings"]["kind"]) >= {"strongest_deck", "weakest_deck", "first_player"}
     assert study.report().name == "index.html"
 
 

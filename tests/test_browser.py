@@ -31,6 +31,23 @@ window.addEventListener('load', () => {
     boxes: boxes.length,
     scrollingBoxes: boxes.filter(b => b.scrollWidth > b.clientWidth + 1).length,
     sticky: first ? getComputedStyle(first).position : null,
+    height: d.scrollHeight,
+    glance: (() => {
+      const g = document.querySelector('#at-a-glance img');
+      if (!g) return null;
+      const b = g.getBoundingClientRect();
+      return {top: b.top + window.scrollY, bottom: b.bottom + window.scrollY,
+              width: b.width, textPx: +g.dataset.textPx * b.width / g.naturalWidth};
+    })(),
+    heatmaps: [...document.querySelectorAll('#matchups details img, #matchups > img, '
+      + '#matchups .zoombox img')].filter(i => i.getBoundingClientRect().width > 0).map(i => {
+      const before = i.getBoundingClientRect().width;
+      const px = +i.dataset.textPx * before / i.naturalWidth;
+      i.click();
+      const zoomed = i.getBoundingClientRect().width;
+      i.click();
+      return {textPx: px, before: before, zoomed: zoomed, natural: i.naturalWidth};
+    }),
     wider: [...document.body.querySelectorAll('*')].filter(
       e => e.getBoundingClientRect().right > d.clientWidth + 1 && !e.closest('.scroll')
     ).slice(0, 5).map(e => e.tagName + '.' + e.className),
@@ -123,6 +140,23 @@ def test_no_sideways_scroll_and_every_image_loads(pages, which, width):
 
 
 @needs_browser
+def test_first_screen_is_the_deck_picture_and_the_heatmap_is_legible(pages):
+    """At 1280 px: the deck-vs-field picture fills the first screen (top 800 px) with text of
+    at least 11 px; every visible heatmap's cell text is at least 11 px and a click shows it at
+    full size; the folded page stays short."""
+    r = measure(pages["report"], 1280)
+    g = r["glance"]
+    assert g and g["top"] < 400 and g["bottom"] <= 800, g  # below the weak-play banners
+    assert g["textPx"] >= 11, g
+    assert r["heatmaps"], "no heatmap visible in the matchup section"
+    for h in r["heatmaps"]:
+        assert h["textPx"] >= 11, h
+        assert h["zoomed"] >= h["natural"] - 1 > h["before"], h
+    assert r["height"] < 15000, f"the page is {r['height']} px long"  # 4 groups: ~14,300
+    assert r["scrollWidth"] <= r["clientWidth"]
+
+
+@needs_browser
 def test_the_check_sees_a_page_that_scrolls_sideways(tmp_path):
     """The measurement itself: a page with an over-wide block and a broken image fails it."""
     bad = tmp_path / "bad.html"
@@ -134,7 +168,7 @@ def test_the_check_sees_a_page_that_scrolls_sideways(tmp_path):
     assert r["scrollWidth"] > r["clientWidth"] and r["images"] == [False]
 
 
-def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=2200):
+def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=800):
     """Retake the README's screenshot from ``run``'s report and record its fingerprint."""
     from test_cli_conventions import layout_fingerprint
 

@@ -355,6 +355,7 @@ def random_dataset(
     task_rate=None,
     show_rate=None,
     play_rate=None,
+    win_boost=0.0,
     content_hash="c0ffee",
     turn_cap=200,
     bwe=False,
@@ -363,7 +364,8 @@ def random_dataset(
     seat 0 wins with ``p_seat0[(deck0, deck1)]`` (default 0.5) of the decisive games, 5% draws;
     each task is shown in ``show_rate[task]`` of the High Form games (default 100%) and claimed
     in ``task_rate[task]`` of the games it is shown in (default 5%); each card of a seat's deck
-    is drawn, and played with ``play_rate[card]`` (default 30%)."""
+    is drawn, and played with ``play_rate[card]`` (default 30%), plus ``win_boost`` in the
+    seat-games the seat wins (summoning goes with winning, the same for every card)."""
     rng = np.random.default_rng(seed)
     rng_show = np.random.default_rng(seed + 1000)  # the display: its own stream
     show_rate = show_rate or {}
@@ -413,7 +415,8 @@ def random_dataset(
                                     "turn": 0,
                                 }
                             )
-                            if rng.random() < play_rate.get(card, 0.3):
+                            boost = win_boost if w == s else 0.0
+                            if rng.random() < play_rate.get(card, 0.3) + boost:
                                 ce.append(
                                     {
                                         "_key": key,
@@ -989,3 +992,73 @@ def test_report_refuses_to_write_into_the_dataset(tmp_path):
     run = hand_dataset(tmp_path / "run")
     with pytest.raises(ValueError, match="is a study dataset"):
         _cli("report", str(run), "--out", str(run))
+
+
+def test_cards_against_their_deck_mates_flag_rarely_when_cards_are_equal(tmp_path):
+    """Every card is summoned far more in won games (30% vs 70%): the raw "played vs not"
+    difference flags every card, the comparison with the deck's other cards almost none."""
+    run = random_dataset(tmp_path / "run", seed=5, games=600, modes=("high-form",), win_boost=0.4)
+    s = analysis.analyze(run)
+    (cg,) = s["cards"]["groups"]
+    raw = [r["played_minus_not"]["significant"] for r in cg["cards"]]
+    vs = [r["vs_deck"] for r in cg["cards"]]
+    assert len(raw) == 12 and sum(raw) >= 11  # the old reading: nearly every card "strong"
+    assert all(v is not None for v in vs)
+    assert sum(v["significant"] for v in vs) <= 1
+    for v in vs:
+        assert v["lo"] < v["diff"] < v["hi"] and v["compared_with"] == 3
+    page = make_report(run, tmp_path / "rep")["index"].read_text(encoding="utf-8")
+    assert "No card stands out from its deck-mates" in page or "Stand out from" in page
+    assert "summoning goes with winning" in page
+
+
+def test_a_card_that_wins_more_than_its_deck_mates_is_flagged(tmp_path):
+    run = random_dataset(
+        tmp_path / "run",
+        seed=6,
+        games=600,
+        modes=("high-form",),
+        win_boost=0.2,
+        play_rate={"imperial/card-2": 0.05},  # rarely played but for its wins: +0.2
+    )
+    (cg,) = analysis.analyze(run)["cards"]["groups"]
+    rows = {r["card"]: r["vs_deck"] for r in cg["cards"]}
+    assert rows["imperial/card-2"]["significant"] and rows["imperial/card-2"]["diff"] > 0.1
+    # the others are compared with a mean holding card-2: only imperial's can look weaker
+    for card, v in rows.items():
+        if card != "imperial/card-2" and v["significant"]:
+            assert card.startswith("imperial/") and v["diff"] < 0
+
+
+def test_card_contrast_of_two_disjoint_cards_is_the_wald_difference():
+    from results.card_contrast import contrasts
+
+    rng = np.random.default_rng(1)
+    x = np.zeros((2000, 2), bool)
+    x[:1000, 0], x[1000:, 1] = True, True
+    y = np.r_[rng.random(1000) < 0.6, rng.random(1000) < 0.5]
+    a, b = y[:1000].mean(), y[1000:].mean()
+    c = contrasts(x, y, np.arange(2000))
+    assert c[0]["diff"] == pytest.approx(a - b) and c[1]["diff"] == pytest.approx(b - a)
+    assert c[0]["se"] == pytest.approx(math.sqrt(a * (1 - a) / 1000 + b * (1 - b) / 1000))
+    few = np.zeros((50, 3), bool)
+    few[:10, 0] = True
+    few[:, 1:] = True
+    assert contrasts(few, np.ones(50, bool), np.arange(50))[0] is None  # under MIN_PLAYS
+
+
+def test_first_screen_numbers(tmp_path):
+    run = random_dataset(tmp_path / "run", seed=8, games=120, modes=("high-form",))
+    s = analysis.analyze(run)
+    (m,) = s["at_a_glance"]["modes"]
+    assert m["stability"]["text"] == "stability not measured: one player"
+    assert m["players"] == ["random (both seats)"] and "tied on points" in m["ended"]
+    assert sorted(m["decks"]) == sorted(DECKS)
+    rates = [m["series"][0]["decks"][d]["rate"] for d in m["decks"]]
+    assert rates == sorted(rates, reverse=True)  # strongest first
+    kinds = [
+        f["kind"]
+        for f in s.get("key_findings")
+        or make_report(run, tmp_path / "r")["summary"]["key_findings"]
+    ]
+    assert kinds[0] == "players_caveat" and "strongest_deck" in kinds and "weakest_deck" in kinds

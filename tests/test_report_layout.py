@@ -41,17 +41,30 @@ def test_key_findings_on_top(rendered):
     f = r["summary"]["key_findings"]
     assert json.loads((tmp / "rep" / "summary.json").read_text())["key_findings"] == f
     kinds = [x["kind"] for x in f]
-    assert kinds.count("deck_imbalance") == 3 and "first_player" in kinds
+    assert kinds[0] == "players_caveat" and "first_player" in kinds
+    caveat = f[0]["text"]
+    assert "greedy vs random" in caveat and "tied on points" in caveat
+    assert "Stability not measured" in caveat
+    assert kinds.count("strongest_deck") == kinds.count("weakest_deck") == 1
+    assert kinds.count("deck_imbalance") == 1  # 3 decks: the one not named strongest/weakest
     assert "easiest_task" in kinds and "hardest_task" in kinds
-    top = f[0]  # the planted imbalance: imperial seated first wins 75% against sylvan
-    assert top["kind"] == "deck_imbalance" and "(played by greedy)" in top["text"]
+    # the planted imbalance: imperial seated first wins 75% against sylvan
+    ends = [x for x in f if x["kind"] in ("strongest_deck", "weakest_deck")]
+    top = max(ends, key=lambda x: abs(x["rate"] - 0.5))
+    assert "(played by greedy)" in top["text"] and "stability not measured" in top["text"]
     assert top["excludes_fair"] is True and top["lo"] < top["rate"] < top["hi"]
     assert re.search(r"\[\d+\.\d%, \d+\.\d%\]", top["text"])
+    strongest = next(x for x in f if x["kind"] == "strongest_deck")
+    weakest = next(x for x in f if x["kind"] == "weakest_deck")
+    assert strongest["rate"] > weakest["rate"]
     lopsided = next(x for x in f if x["kind"] == "matchup_imbalance")
     assert "sylvan (played by greedy) against imperial wins" in lopsided["text"]
     assert abs(lopsided["rate"] - 0.5) > 0.15
     for x in f:
-        assert x["lo"] <= x["rate"] <= x["hi"] and f"#{x['section']}" in page
+        assert f"#{x['section']}" in page
+        if x["rate"] is not None:
+            assert x["lo"] <= x["rate"] <= x["hi"]
+    assert page.index('id="at-a-glance"') < page.index('id="key-findings"')
 
 
 def test_findings_without_tasks_or_games():

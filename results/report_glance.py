@@ -1,0 +1,58 @@
+"""The report's first screen: the picture of each deck against the field per mode (with who
+played, how the games ended and how stable each verdict is under other players), then a line
+per mode saying the same in words. A mixin of the report builder (results.report): it writes
+through ``self.w`` and reads ``self.s["at_a_glance"]`` (results.glance)."""
+
+from results.plot_glance import deck_vs_field_overview
+from results.report_html import esc
+
+
+class GlanceSection:
+    def glance(self):
+        self.w('<section id="at-a-glance">')
+        g = self.s.get("at_a_glance") or {"modes": []}
+        if not g["modes"]:
+            self.w(
+                "<h2>At a glance</h2><p>This study has no two-seat games with two different "
+                "decks to set against each other: see the sections below"
+                + (
+                    " (<a href='#multiplayer'>Multiplayer</a> for games of three or four seats)"
+                    if self.s["multiplayer"]["groups"]
+                    else ""
+                )
+                + ".</p></section>"
+            )
+            return
+        self.img(
+            "at-a-glance",
+            deck_vs_field_overview,
+            g,
+            alt="each deck's win rate against the field per mode, with 95% intervals",
+            zoom=True,
+        )
+        lines = []
+        for m in g["modes"]:
+            weak = (
+                " <b class='weak'>⚠ weak play: the tie-breakers or the deck count decided most "
+                "games; the balance numbers describe the players more than the decks.</b>"
+                if m["weak_play"]
+                else ""
+            )
+            lines.append(
+                f"<li><b>{esc(m['label'])}</b> — players: {esc('; '.join(m['players']))}. "
+                f"How the games ended: {esc(m['ended'])}. "
+                f"{esc(m['stability']['text'][:1].upper() + m['stability']['text'][1:])}.{weak}"
+                "</li>"
+            )
+        self.w(
+            '<ul class="glance note">',
+            *lines,
+            "</ul>",
+            "<p class='note'>Filled dot: the interval excludes 50%. Per deck on the right: "
+            "<b>stable</b> (the same verdict — favoured, even, disfavoured — under every "
+            "player), <b>verdict changes</b>, <b>FLIPS</b> (favoured under one player, "
+            "disfavoured under another); see <a href='#sensitivity'>Policy sensitivity</a>, "
+            "<a href='#decisiveness'>Decisiveness</a> and <a href='#deck-vs-field'>Deck vs "
+            "field</a>. Click the picture to enlarge it.</p>",
+            "</section>",
+        )
