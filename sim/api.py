@@ -146,7 +146,7 @@ class Study:
     def summary_dict(self, allow_incomplete: bool = False) -> dict:
         """Every number of the report (the dict of summary.json)."""
         from results.analysis import analyze
-        from results.findings import key_findings
+        from results.analysis.findings import key_findings
 
         if self._analysis is None:
             s = analyze(self.path, allow_incomplete=allow_incomplete)
@@ -164,7 +164,7 @@ class Study:
     def report(self, out=None, allow_incomplete: bool = False) -> pathlib.Path:
         """Write the HTML report (default: the study's report/ folder); its index.html."""
         from results.report import make_report
-        from results.report_paths import report_dir
+        from results.report.paths import report_dir
 
         target = report_dir(self.path, out)
         return make_report(self.path, target, allow_incomplete=allow_incomplete)["index"]
@@ -189,7 +189,7 @@ class Comparison:
         return self.text()
 
     def page(self, out) -> pathlib.Path:
-        from results.compare_html import write_compare_page
+        from results.compare.page import write_compare_page
 
         return write_compare_page(self.result, out)["index"]
 

@@ -111,9 +111,9 @@ def pages(tmp_path_factory):
     from test_report import random_dataset
 
     from results.compare import compare
-    from results.compare_html import write_compare_page
+    from results.compare.page import write_compare_page
     from results.report import make_report
-    from results.report_paths import report_dir
+    from results.report.paths import report_dir
 
     tmp = tmp_path_factory.mktemp("browser")
     kw = dict(games=300, policies=(("random", "random"), ("greedy", "random")))
@@ -172,7 +172,7 @@ def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=80
     """Retake the README's screenshot from ``run``'s report and record its fingerprint."""
     from test_cli_conventions import layout_fingerprint
 
-    from results.report import CSS, SECTIONS
+    from results.report import CSS, NAV
 
     index = pathlib.Path(run) / "report" / "index.html"
     subprocess.run(
@@ -191,7 +191,7 @@ def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=80
         "source": "kalarite demo report (make demo), headless Chromium",
         "width": width,
         "height": height,
-        "layout": layout_fingerprint(CSS, SECTIONS),
+        "layout": layout_fingerprint(CSS, NAV),
         "png_sha256": hashlib.sha256(png.read_bytes()).hexdigest(),
     }
     png.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")

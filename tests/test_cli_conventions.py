@@ -136,12 +136,12 @@ def test_demo_screenshot_matches_the_report():
     """docs/demo-report.png was taken (tests/test_browser.py: `screenshot_demo`) from a report
     of the current layout: its fingerprint (the report's CSS and section titles) is recorded
     beside it and must still be the report's."""
-    from results.report import CSS, SECTIONS
+    from results.report import CSS, NAV
 
     shot = ROOT / "docs" / "demo-report.png"
     meta = json.loads((ROOT / "docs" / "demo-report.json").read_text())
     assert meta["png_sha256"] == hashlib.sha256(shot.read_bytes()).hexdigest()
-    assert meta["layout"] == layout_fingerprint(CSS, SECTIONS), (
+    assert meta["layout"] == layout_fingerprint(CSS, NAV), (
         "the report's layout changed: retake docs/demo-report.png "
         "(python tests/test_browser.py screenshot)"
     )
@@ -149,7 +149,7 @@ def test_demo_screenshot_matches_the_report():
 
 
 def layout_fingerprint(css, sections) -> str:
-    from results.findings import findings_html
+    from results.report.findings import findings_html
 
     key = json.dumps([css, list(sections), findings_html.__doc__], sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:16]

@@ -18,8 +18,8 @@ import pytest
 
 from results import analysis
 from results.compare import ComparisonError, compare, format_text
-from results.report import SECTIONS, make_report
-from results.report_paths import report_dir
+from results.report import NAV, SECTIONS, _Builder, make_report
+from results.report.paths import report_dir
 from results.schema import SCHEMAS, TABLES, file_metadata
 from sim.app.report_commands import add_report_commands
 
@@ -752,9 +752,25 @@ def rendered(tmp_path_factory):
     return r
 
 
+def test_every_registered_section_renders_a_key_of_the_summary(hand, rendered):
+    """The one SECTIONS registry: each entry's render method exists on its mixin and on the
+    builder, ids are unique, and each summary key is in analyze()'s output (the key findings
+    are added by write_report: in summary.json)."""
+    written = json.loads(rendered["summary_json"].read_text())
+    assert len({s.id for s in SECTIONS}) == len(SECTIONS)
+    for s in SECTIONS:
+        assert callable(getattr(s.mixin, s.render, None)), s
+        assert issubclass(_Builder, s.mixin), s
+        if s.key == "key_findings":
+            assert s.key in written
+        elif s.key is not None:
+            assert s.key in hand, s
+    assert [sid for sid, _ in NAV] == [s.id for s in SECTIONS if s.title]
+
+
 def test_html_has_every_section_and_is_self_contained(rendered):
     page = _parse(rendered["index"])
-    assert page.sections == [sid for sid, _ in SECTIONS]
+    assert page.sections == [sid for sid, _ in NAV]
     assert page.imgs and all(src.startswith("data:image/png;base64,") for src in page.imgs)
     assert len(page.imgs) == len(rendered["plots"])
     assert all(link.startswith("#") for link in page.links)  # nothing outside the file
@@ -1031,7 +1047,7 @@ def test_a_card_that_wins_more_than_its_deck_mates_is_flagged(tmp_path):
 
 
 def test_card_contrast_of_two_disjoint_cards_is_the_wald_difference():
-    from results.card_contrast import contrasts
+    from results.analysis.card_contrast import contrasts
 
     rng = np.random.default_rng(1)
     x = np.zeros((2000, 2), bool)

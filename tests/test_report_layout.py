@@ -8,9 +8,9 @@ import re
 import pytest
 from test_report import random_dataset
 
-from results import plots, report
-from results.findings import key_findings
-from results.report import make_report
+from results import report
+from results.analysis.findings import key_findings
+from results.report import make_report, plots
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ import pytest
 from cluster.runner import run_study
 from results import analysis
 from results.compare import compare, format_text
-from results.report import SECTIONS, make_report
+from results.report import NAV, make_report
 from results.store import read_table
 from sim.app.cli import main
 from sim.content import load_content
@@ -405,7 +405,7 @@ def test_report_of_multi_seat_games_only(runs, tmp_path):
     r = make_report(runs["mp"], tmp_path / "rep")
     page = r["index"].read_text(encoding="utf-8")
     p = _parse(r["index"])
-    assert p.sections == [sid for sid, _ in SECTIONS]
+    assert p.sections == [sid for sid, _ in NAV]
     assert all(link.startswith("#") for link in p.links)
     assert p.imgs and all(src.startswith("data:image/png;base64,") for src in p.imgs)
     assert len(p.imgs) == len(r["plots"]) == 1 + len(r["summary"]["multiplayer"]["groups"])

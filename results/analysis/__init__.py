@@ -20,25 +20,26 @@ Conventions:
   whose event log overflowed (``log_lost > 0``) are left out of the task and card tables.
 - Every section above is about two-seat games (``n_players = 2``: high-form, deathmatch,
   new-player). Games of three or four seats (melee, team-high-form, team-deathmatch) have
-  their own section, ``multiplayer`` (``results.section_multiplayer``): a group there is one
+  their own section, ``multiplayer`` (``results.analysis.multiplayer``): a group there is one
   mode, one seat count and one list of seat policies; the win rate of a deck, a turn position
   or a team composition is over decisive games (shared wins left out, shown as the shared
   rate) and is tested against the fair share (1/n in melee, 1/2 in team play).
 """
 
 from results import stats
-from results.dataset import Dataset, DatasetError, study_content
-from results.decisiveness import decisiveness, weak_play_warnings
-from results.glance import at_a_glance
-from results.groups import group_index, register_groups
-from results.labels import END_LABELS, MODE_LABELS
-from results.section_cards import card_stats
-from results.section_duel import deck_vs_field_rates, first_player_rates, matchup_table
-from results.section_length import end_reason_stats, game_length_stats
-from results.section_multiplayer import multiplayer_stats
-from results.section_points import deathmatch_points, policy_stats
-from results.section_tasks import TASK_DISPLAY_NOTE, task_stats
-from results.sensitivity import sensitivity
+from results.analysis.cards import card_stats
+from results.analysis.dataset import Dataset, DatasetError, study_content
+from results.analysis.deathmatch import deathmatch_points
+from results.analysis.decisiveness import decisiveness, weak_play_warnings
+from results.analysis.duel import deck_vs_field_rates, first_player_rates, matchup_table
+from results.analysis.glance import at_a_glance
+from results.analysis.groups import group_index, register_groups
+from results.analysis.labels import END_LABELS, MODE_LABELS
+from results.analysis.length import end_reason_stats, game_length_stats
+from results.analysis.multiplayer import multiplayer_stats
+from results.analysis.policies import policy_stats
+from results.analysis.sensitivity import sensitivity
+from results.analysis.tasks import TASK_DISPLAY_NOTE, task_stats
 
 __all__ = ["Dataset", "DatasetError", "END_LABELS", "MODE_LABELS", "analyze", "group_index"]
 

@@ -2,11 +2,11 @@
 win rate of the seats that summoned it."""
 
 from results import stats
-from results.card_contrast import MIN_PLAYS, add_deck_contrasts
-from results.dataset import Dataset
-from results.groups import group_key
-from results.labels import CARD_EVENTS
-from results.section_duel import RESULT_COUNTS
+from results.analysis.card_contrast import MIN_PLAYS, add_deck_contrasts
+from results.analysis.dataset import Dataset
+from results.analysis.duel import RESULT_COUNTS
+from results.analysis.groups import group_key
+from results.analysis.labels import CARD_EVENTS
 
 CARD_NOTE = (
     "Win rate of the games in which the card was played (summoned, or played as a flare) vs "

@@ -6,7 +6,7 @@ import pathlib
 import duckdb
 import pyarrow as pa
 
-from results.labels import FORMAT
+from results.analysis.labels import FORMAT
 from results.schema import PARTITION_COLUMNS, SCHEMAS, TABLES
 from results.store import MANIFEST, open_table, read_manifest
 

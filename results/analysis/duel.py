@@ -2,8 +2,8 @@
 the field, and the first player's advantage."""
 
 from results import stats
-from results.dataset import Dataset
-from results.groups import group_key, records_by
+from results.analysis.dataset import Dataset
+from results.analysis.groups import group_key, records_by
 
 RESULT_COUNTS = (
     "count(*) FILTER (WHERE result = 'win') AS wins, "

@@ -2,7 +2,7 @@
 number with its 95% interval, taken from the summary of ``results.analysis.analyze``.
 
 - per mode, the players' caveat: who played, how the games ended, and whether the decks'
-  verdicts were checked under other players (``results.glance``);
+  verdicts were checked under other players (``results.analysis.glance``);
 - per group, the strongest and the weakest deck against the field (with the deck's
   stability), then the other decks furthest from 50% (up to 3 in all over every group), and
   the most lopsided matchup of each group;
@@ -13,9 +13,7 @@ number with its 95% interval, taken from the summary of ``results.analysis.analy
 Each finding says whether its interval excludes the fair value (50%).
 """
 
-import html
-
-from results.glance import at_a_glance
+from results.analysis.glance import at_a_glance
 
 N_DECKS = 3
 
@@ -173,34 +171,3 @@ def key_findings(s: dict) -> list:
             )
             out.append(_finding(kind, g["id"], text, rate, "tasks", fair=None))
     return out
-
-
-def findings_html(findings: list) -> str:
-    """The block: one line per finding, linking to its section."""
-    if not findings:
-        return ""
-    items = []
-    for f in findings:
-        if f["kind"] == "players_caveat":
-            cls = ' class="caveat weak"' if f.get("weak_play") else ' class="caveat"'
-            items.append(
-                f"<li{cls}><b>{html.escape(f['text'])}</b> — "
-                f'<a href="#{f["section"]}">details</a></li>'
-            )
-            continue
-        mark = ""
-        if f["excludes_fair"] is True:
-            mark = " <b>(interval excludes 50%)</b>"
-        elif f["excludes_fair"] is False:
-            mark = " (within noise of 50%)"
-        items.append(
-            f'<li>{html.escape(f["text"])}{mark} — <a href="#{f["section"]}">details</a></li>'
-        )
-    return (
-        '<div class="findings" id="key-findings"><h2>Key findings</h2>'
-        "<p class='note'>Each with its 95% Wilson interval; a win rate's fair value is 50%. "
-        "The players of the study drive every number (weak players make tasks look hard): "
-        "the first lines say who played, how the games ended and whether the verdicts hold "
-        "under other players.</p>"
-        f"<ul>{''.join(items)}</ul></div>"
-    )

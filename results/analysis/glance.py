@@ -1,10 +1,10 @@
 """The numbers of the report's first screen ("at a glance"): per two-seat mode, each deck's win
 rate against the field with its interval for every pairing of players, how stable each deck's
-verdict is under other players (``results.sensitivity``), who played and how the games ended
-(``results.decisiveness``). Everything here is taken from the rest of the summary; it is kept
-under ``summary["at_a_glance"]`` so the page and summary.json say the same."""
+verdict is under other players (``results.analysis.sensitivity``), who played and how the games
+ended (``results.analysis.decisiveness``). Everything here is taken from the rest of the summary;
+it is kept under ``summary["at_a_glance"]`` so the page and summary.json say the same."""
 
-from results.labels import MODE_LABELS
+from results.analysis.labels import MODE_LABELS
 
 NOT_MEASURED_ONE = "stability not measured: one player"
 NOT_MEASURED_SELF = "stability not measured: needs two or more players in self-play"

@@ -4,8 +4,8 @@ SQL helpers every section uses to split results by group."""
 import pyarrow as pa
 
 from results import stats
-from results.dataset import Dataset, has_column, table_columns
-from results.labels import MODE_LABELS
+from results.analysis.dataset import Dataset, has_column, table_columns
+from results.analysis.labels import MODE_LABELS
 from results.schema import SCHEMAS
 
 

@@ -3,9 +3,9 @@
 import math
 
 from results import stats
-from results.dataset import Dataset
-from results.groups import group_key
-from results.labels import END_REASONS
+from results.analysis.dataset import Dataset
+from results.analysis.groups import group_key
+from results.analysis.labels import END_REASONS
 
 
 def _quantiles(d: Dataset, col: str, by: str) -> dict:

@@ -2,9 +2,9 @@
 position and team tested against its fair share."""
 
 from results import stats
-from results.dataset import Dataset, has_column
-from results.groups import records_by, spec_order
-from results.labels import END_REASONS, MODE_LABELS, POSITION_LABELS
+from results.analysis.dataset import Dataset, has_column
+from results.analysis.groups import records_by, spec_order
+from results.analysis.labels import END_REASONS, MODE_LABELS, POSITION_LABELS
 from results.schema import TEAM_MODES
 
 MULTI_NOTE = (

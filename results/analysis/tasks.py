@@ -6,8 +6,8 @@ import json
 import pyarrow as pa
 
 from results import stats
-from results.dataset import Dataset, has_column
-from results.groups import group_key
+from results.analysis.dataset import Dataset, has_column
+from results.analysis.groups import group_key
 from results.schema import METADATA_PREFIX
 
 RARE_CLAIM = 0.01  # tasks claimed in fewer games than this are "rarely claimed"

@@ -1,10 +1,10 @@
 """``kalarite compare A B``: two studies that differ in one thing (the content: a changed card
 or task; the engine; the policies), compared matchup by matchup.
 
-First it names what changed (results/compare_changes.py): the cards whose data differ, decks,
+First it names what changed (results/compare/changes.py): the cards whose data differ, decks,
 players, modes, seeds. B's decks can be read as A's (``deck_map``: ``--map
 imperial-v2=imperial``, and every ``variant_of`` of B's deck files). Games that pair up (the
-same seed: same study seed and matchup) are also compared game by game (results/paired.py:
+same seed: same study seed and matchup) are also compared game by game (results/compare/paired.py:
 paired t-test, with how much narrower its intervals are than the unpaired ones). Two studies
 that are the same (one dataset twice, or the same spec, seed, content and engine) have
 nothing to compare.
@@ -27,9 +27,9 @@ four seats (melee, team play) of either study are left out, and a note says how 
 import pathlib
 
 from results import analysis, stats
-from results.compare_changes import changes, deck_map_of, format_changes, map_decks
-from results.paired_text import columns as _columns
-from results.paired_text import format_paired
+from results.compare.changes import changes, deck_map_of, format_changes, map_decks
+from results.compare.paired_text import columns as _columns
+from results.compare.paired_text import format_paired
 
 FIXED = (
     ("turn_cap", "turn cap"),
@@ -151,7 +151,7 @@ def _side(run, m, games) -> dict:
 def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict:
     """Compare study B with study A (the baseline); a JSON-ready dict. ``deck_map`` names
     B's decks in A's terms ({"imperial-v2": "imperial"}), added to B's declared variants."""
-    from results.paired import paired_analysis
+    from results.compare.paired import paired_analysis
 
     da = analysis.Dataset(run_a, allow_incomplete=allow_incomplete)
     db = analysis.Dataset(run_b, allow_incomplete=allow_incomplete)

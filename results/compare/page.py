@@ -10,11 +10,10 @@ import pathlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from results import plots
 from results.compare import TITLES
-from results.compare_changes import format_changes
-from results.paired_text import PAIRED_TITLES
-from results.report import CSS, Cell, diff_cell, esc, pct, table
+from results.compare.changes import format_changes
+from results.compare.paired_text import PAIRED_TITLES
+from results.report import CSS, Cell, diff_cell, esc, pct, plots, table
 
 SECTIONS = (
     ("studies", "Studies"),

@@ -6,16 +6,19 @@ import base64
 import json
 import pathlib
 import struct
+from typing import NamedTuple
 
 from results import analysis
-from results.findings import findings_html, key_findings
-from results.glance import at_a_glance
-from results.report_cards import CardSections
-from results.report_duel import DuelSections
-from results.report_glance import GlanceSection
-from results.report_html import (  # noqa: F401 (the report's public names)
+from results.analysis.findings import key_findings
+from results.analysis.glance import at_a_glance
+from results.report.cards import CardSections
+from results.report.deathmatch import DeathmatchSection
+from results.report.decisiveness import DecisivenessSection
+from results.report.duel import DuelSections
+from results.report.findings import FindingsBlock
+from results.report.glance import GlanceSection
+from results.report.html import (  # noqa: F401 (the report's public names)
     CSS,
-    SECTIONS,
     SMALL_MARK,
     Cell,
     diff_cell,
@@ -27,23 +30,17 @@ from results.report_html import (  # noqa: F401 (the report's public names)
     slug_of,
     table,
 )
-from results.report_length import LengthSections
-from results.report_multiplayer import MultiplayerSections
-from results.report_players import PlayerSections
-from results.report_tasks import TaskSections
+from results.report.length import LengthSections
+from results.report.multiplayer import MultiplayerSections
+from results.report.policies import PolicySection
+from results.report.sensitivity import SensitivitySection
+from results.report.tasks import TaskSections
 from results.stats import METHODS, SMALL_SAMPLE
 
 
-class _Builder(
-    GlanceSection,
-    DuelSections,
-    LengthSections,
-    TaskSections,
-    CardSections,
-    PlayerSections,
-    MultiplayerSections,
-):
-    """Writes the report page section by section (each section family is a mixin)."""
+class _Page:
+    """The page's frame and its own sections (study, warnings, method); the other sections are
+    mixins, put together from ``SECTIONS`` into ``_Builder``."""
 
     def __init__(self, summary, out: pathlib.Path):
         self.s = summary
@@ -87,7 +84,7 @@ class _Builder(
         self.w("</details>")
 
     def h2(self, sid):
-        title = dict(SECTIONS)[sid]
+        title = dict(NAV)[sid]
         self.w(f'<section id="{sid}"><h2>{esc(title)}</h2>')
 
     def end(self):
@@ -121,7 +118,7 @@ class _Builder(
 
     def contents(self):
         self.w("<nav><ul>")
-        for sid, title in SECTIONS:
+        for sid, title in NAV:
             self.w(f'<li><a href="#{sid}">{esc(title)}</a></li>')
         self.w("</ul></nav>")
 
@@ -262,26 +259,72 @@ class _Builder(
         self.unfold()
         self.end()
 
+
+class Section(NamedTuple):
+    """One part of the page, in page order: ``id`` (its anchor), ``title`` (its heading and
+    nav entry; None: not in the nav), ``key`` (the summary key it draws; None: none),
+    ``mixin`` (the class that draws it, mixed into the builder) and ``render`` (the method of
+    ``mixin`` that writes it)."""
+
+    id: str
+    title: str | None
+    key: str | None
+    mixin: type
+    render: str
+
+
+SECTIONS = (
+    Section(
+        "at-a-glance",
+        "At a glance: each deck against the field",
+        "at_a_glance",
+        GlanceSection,
+        "glance",
+    ),
+    Section("key-findings", None, "key_findings", FindingsBlock, "findings"),
+    Section("contents", None, None, _Page, "contents"),
+    Section("overview", "Study", "run", _Page, "overview"),
+    Section("warnings", "Warnings and missing data", "warnings", _Page, "warnings"),
+    Section(
+        "decisiveness",
+        "Decisiveness: how the games were decided",
+        "decisiveness",
+        DecisivenessSection,
+        "decisiveness",
+    ),
+    Section("matchups", "Matchup matrix", "matchups", DuelSections, "matchups"),
+    Section("deck-vs-field", "Deck vs field", "deck_vs_field", DuelSections, "field"),
+    Section("first-player", "First-player advantage", "first_player", DuelSections, "first_player"),
+    Section("game-length", "Game length", "game_length", LengthSections, "game_length"),
+    Section("end-reasons", "End reasons", "end_reasons", LengthSections, "end_reasons"),
+    Section("tasks", "High Form tasks", "tasks", TaskSections, "tasks"),
+    Section("cards", "Cards", "cards", CardSections, "cards"),
+    Section(
+        "deathmatch", "Deathmatch: points by source", "deathmatch", DeathmatchSection, "deathmatch"
+    ),
+    Section("policies", "Policies (players)", "policies", PolicySection, "policies"),
+    Section(
+        "sensitivity", "Policy sensitivity", "policy_sensitivity", SensitivitySection, "sensitivity"
+    ),
+    Section(
+        "multiplayer",
+        "Multiplayer: melee and team play",
+        "multiplayer",
+        MultiplayerSections,
+        "multiplayer",
+    ),
+    Section("method", "Method", "methods", _Page, "method"),
+)
+NAV = tuple((s.id, s.title) for s in SECTIONS if s.title)  # the page's nav: (id, title)
+
+
+class _Builder(*dict.fromkeys(s.mixin for s in SECTIONS if s.mixin is not _Page), _Page):
+    """Writes the report page: the header, then every entry of ``SECTIONS`` in order."""
+
     def build(self) -> str:
         self.header()
-        self.glance()
-        self.w(findings_html(self.s.get("key_findings") or []))
-        self.contents()
-        self.overview()
-        self.warnings()
-        self.decisiveness()
-        self.matchups()
-        self.field()
-        self.first_player()
-        self.game_length()
-        self.end_reasons()
-        self.tasks()
-        self.cards()
-        self.deathmatch()
-        self.policies()
-        self.sensitivity()
-        self.multiplayer()
-        self.method()
+        for s in SECTIONS:
+            getattr(self, s.render)()
         self.w("</body></html>")
         return "\n".join(self.parts)
 

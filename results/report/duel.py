@@ -2,8 +2,8 @@
 the report builder (results.report): it writes through ``self.w`` and reads ``self.s``, the
 summary."""
 
-from results import plots
-from results.report_html import (
+from results.report import plots
+from results.report.html import (
     SMALL_MARK,
     diff_cell,
     esc,

@@ -1,10 +1,10 @@
 """The report's first screen: the picture of each deck against the field per mode (with who
 played, how the games ended and how stable each verdict is under other players), then a line
 per mode saying the same in words. A mixin of the report builder (results.report): it writes
-through ``self.w`` and reads ``self.s["at_a_glance"]`` (results.glance)."""
+through ``self.w`` and reads ``self.s["at_a_glance"]`` (results.analysis.glance)."""
 
-from results.plot_glance import deck_vs_field_overview
-from results.report_html import esc
+from results.report.html import esc
+from results.report.plot_glance import deck_vs_field_overview
 
 
 class GlanceSection:

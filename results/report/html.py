@@ -1,30 +1,10 @@
 """HTML building blocks of the balance report: escaping, number formats, table cells and tables,
-section titles and shared labels."""
+and shared labels (the section titles: ``SECTIONS`` in results/report/__init__.py)."""
 
 import html
 import re
 
 from results.stats import SMALL_SAMPLE
-
-SECTIONS = (
-    ("at-a-glance", "At a glance: each deck against the field"),
-    ("overview", "Study"),
-    ("warnings", "Warnings and missing data"),
-    ("decisiveness", "Decisiveness: how the games were decided"),
-    ("matchups", "Matchup matrix"),
-    ("deck-vs-field", "Deck vs field"),
-    ("first-player", "First-player advantage"),
-    ("game-length", "Game length"),
-    ("end-reasons", "End reasons"),
-    ("tasks", "High Form tasks"),
-    ("cards", "Cards"),
-    ("deathmatch", "Deathmatch: points by source"),
-    ("policies", "Policies (players)"),
-    ("sensitivity", "Policy sensitivity"),
-    ("multiplayer", "Multiplayer: melee and team play"),
-    ("method", "Method"),
-)
-
 
 SMALL_MARK = "†"
 

@@ -1,8 +1,9 @@
 """Report sections on game length and end reasons. A mixin of the report builder (results.report):
 it writes through ``self.w`` and reads ``self.s``, the summary."""
 
-from results import analysis, plots
-from results.report_html import esc, mean_cell, num, pct, rate_cell, rests_on, seats_label, table
+from results import analysis
+from results.report import plots
+from results.report.html import esc, mean_cell, num, pct, rate_cell, rests_on, seats_label, table
 
 
 class LengthSections:

@@ -1,8 +1,9 @@
 """Report section on melee and team play (three or four seats). A mixin of the report builder
 (results.report): it writes through ``self.w`` and reads ``self.s``, the summary."""
 
-from results import analysis, plots
-from results.report_html import (
+from results import analysis
+from results.report import plots
+from results.report.html import (
     SMALL_MARK,
     esc,
     estimate_of,

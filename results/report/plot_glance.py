@@ -1,14 +1,14 @@
 """The report's first picture: per two-seat mode, each deck's win rate against the field with its
 95% interval (one colour per pairing of players), the deck's stability tag on the right, and
 above each panel who played, how the games ended and the stability verdict. Drawn from
-``summary["at_a_glance"]`` (results.glance) on the Agg canvas."""
+``summary["at_a_glance"]`` (results.analysis.glance) on the Agg canvas."""
 
 import math
 import textwrap
 
 import numpy as np
 
-from results.plots import BLUE, DPI, GREEN, GREY, ORANGE, RED, _figure
+from results.report.plots import BLUE, DPI, GREEN, GREY, ORANGE, RED, _figure
 
 WIDTH_IN = 11.2  # about 1,230 px at DPI: shown 1:1 in the page at 1280 px
 SERIES = (BLUE, ORANGE, GREEN, "#805ad5", GREY)

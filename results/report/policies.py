@@ -1,14 +1,13 @@
-"""Report sections on the players: policies, decisiveness and policy sensitivity. A mixin of the
+"""The policies section: how each player (policy) fares. A mixin of the
 report builder (results.report): it writes through ``self.w`` and reads ``self.s``, the summary."""
 
-from results import analysis, plots
-from results import decisiveness as decisiveness_section
-from results import sensitivity as sensitivity_section
-from results.report_html import Cell, esc, rate_cell, record_cells, rests_on, table, win_rate_of
+from results import analysis
+from results.report import plots
+from results.report.html import Cell, esc, rate_cell, record_cells, rests_on, table, win_rate_of
 from results.stats import flip
 
 
-class PlayerSections:
+class PolicySection:
     def policies(self):
         self.h2("policies")
         if self.no_two_seat():
@@ -81,14 +80,4 @@ class PlayerSections:
                     m["policies"],
                     cells,
                 )
-        self.end()
-
-    def decisiveness(self):
-        self.h2("decisiveness")
-        self.w(decisiveness_section.html(self.s, table, esc, analysis.MODE_LABELS, rests_on))
-        self.end()
-
-    def sensitivity(self):
-        self.h2("sensitivity")
-        self.w(sensitivity_section.html(self.s, table, esc, analysis.MODE_LABELS, Cell, rests_on))
         self.end()

@@ -1,8 +1,8 @@
 """Report section on High Form tasks. A mixin of the report builder (results.report): it writes
 through ``self.w`` and reads ``self.s``, the summary."""
 
-from results import plots
-from results.report_html import Cell, esc, interval, mean_cell, num, pct, rate_cell, rests_on, table
+from results.report import plots
+from results.report.html import Cell, esc, interval, mean_cell, num, pct, rate_cell, rests_on, table
 
 
 class TaskSections:

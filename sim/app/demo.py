@@ -6,7 +6,7 @@ study (or the demo with another --games) is replaced only with --overwrite."""
 import pathlib
 
 from results.report import make_report
-from results.report_paths import report_dir
+from results.report.paths import report_dir
 from sim.content import load_content
 from sim.study import MAX_GAMES, load_study
 

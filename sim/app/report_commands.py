@@ -8,7 +8,7 @@ input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 import json
 import pathlib
 
-from results.report_paths import compare_dir, report_dir
+from results.report.paths import compare_dir, report_dir
 
 # results.report and results.compare (pyarrow.dataset, pandas) are imported inside the
 # handlers: the CLI builds its parser on every command, and `kalarite play` should not pay a
@@ -33,8 +33,8 @@ def cmd_report(args):
 
 def cmd_compare(args):
     from results.compare import compare, format_text
-    from results.compare_changes import parse_map
-    from results.compare_html import write_compare_page
+    from results.compare.changes import parse_map
+    from results.compare.page import write_compare_page
 
     deck_map = parse_map(args.map)
     result = compare(args.a, args.b, allow_incomplete=args.allow_incomplete, deck_map=deck_map)
