@@ -10,22 +10,26 @@ Dataset contract and shared statistics:
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
 
-Analysis (the numbers of the report, see README.md):
-- ``analysis``: ``analyze``, the summary of a dataset; ``dataset``: the tables as DuckDB
+``analysis/`` (the numbers of the report, see README.md and REPORT.md):
+- ``__init__``: ``analyze``, the summary of a dataset; ``dataset``: the tables as DuckDB
   views; ``groups``: the groups of games compared and their SQL helpers; ``labels``: shared
   names.
-- ``section_duel``, ``section_length``, ``section_tasks``, ``section_cards``,
-  ``section_multiplayer``, ``section_points``, ``decisiveness``, ``sensitivity``: one family of
-  report sections each; ``findings``: the key findings block.
+- one file per section family: ``duel`` (matchups, deck vs field, first player), ``length``
+  (game length, end reasons), ``tasks``, ``cards`` (with ``card_contrast``: a card against its
+  deck-mates), ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
+  ``sensitivity``, ``glance`` (the first screen); ``findings``: the key findings.
 
-Report (see REPORT.md):
-- ``report``: ``make_report`` (index.html, PNG plots, summary.json); ``report_html``: its HTML
-  building blocks; ``plots``: the plots; ``report_duel``, ``report_length``, ``report_tasks``,
-  ``report_cards``, ``report_multiplayer``, ``report_players``: the sections' HTML.
-- ``report_paths``: where a report or compare page may be written.
+``report/`` (the balance report, see REPORT.md):
+- ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json) and
+  the one ``SECTIONS`` registry (id, title, summary key, mixin, render) the page follows.
+- ``html``: the HTML building blocks; ``plots``: the plots; ``plot_glance``: the first
+  screen's picture; ``paths``: where a report or compare page may be written.
+- one file per section family with the same names as in ``analysis/``: ``duel``, ``length``,
+  ``tasks``, ``cards``, ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
+  ``sensitivity``, ``glance``, ``findings`` (each a mixin of the page builder).
 
-Comparison of two studies:
-- ``compare``: ``kalarite compare``'s numbers; ``compare_changes``: what changed between the
-  two; ``compare_html``: the compare page; ``paired``: the paired analysis (common random
-  numbers); ``paired_text``: it as text.
+``compare/`` (two studies side by side):
+- ``__init__``: ``compare``, ``kalarite compare``'s numbers, and its text; ``changes``: what
+  changed between the two; ``page``: the compare page; ``paired``: the paired analysis
+  (common random numbers); ``paired_text``: it as text.
 """

@@ -186,7 +186,7 @@ def test_checker_finds_lazy_relative_and_subprocess_imports(tmp_path):
             "results/__init__.py": "",
             "results/store.py": "from core.rows import R_WINNER\nfrom sim import study\n",
             "results/schema.py": "from core.kernel import R_WINNER\n",  # the engine
-            "results/analysis/labels.py": "from . import store\nfrom .store import x\n",
+            "results/labels.py": "from . import store\nfrom .store import x\n",
             "cluster/__init__.py": "",
             "cluster/runner.py": "from results import store\n",
             "cluster/fanout.py": "from sim.app import tune\n",  # cluster -> application

@@ -102,7 +102,7 @@ def _fetch(d):
 
 
 def add_deck_contrasts(d, groups, tables) -> None:
-    """Give each card row of ``tables`` (the groups of ``section_cards.card_stats``) its
+    """Give each card row of ``tables`` (the groups of ``results.analysis.cards.card_stats``) its
     ``vs_deck`` (a dict of ``contrasts``, or None) and mark Holm over each table. Needs the
     ``sg`` and ``ce`` temp tables."""
     sg, cards = _fetch(d)

@@ -1,5 +1,5 @@
-"""The policies section's numbers: each policy's record against the others, overall, by seat
-and by deck."""
+"""The policies section's numbers: per mode, each pairing of policies (players), its record
+over all deck matchups, as first and as second mover."""
 
 from results import stats
 from results.analysis.dataset import Dataset
@@ -70,6 +70,3 @@ def policy_stats(d: Dataset, groups, first_player) -> dict:
         "the first mover's results",
         "modes": out,
     }
-
-
-# --- games of three or four seats ------------------------------------------------------------
