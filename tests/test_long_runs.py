@@ -42,6 +42,7 @@ def tiny(**changes):
     spec = {
         "decks": [["imperial", "highland"]],
         "modes": "deathmatch",
+        "policies": "random",
         "games": 12,
         "seed": 3,
         **changes,
@@ -97,6 +98,8 @@ def test_huge_games_is_one_line_and_writes_nothing(capsys, tmp_path):
             "simulate",
             "--decks",
             "imperial,highland",
+            "--policy",
+            "random",
             "--games",
             "100",
             "--chunk-size",
@@ -152,7 +155,7 @@ def test_the_driver_compiles_before_ray_starts(monkeypatch, tmp_path):
     class NoRay(Exception):
         pass
 
-    def fake_ray(workers, address):
+    def fake_ray(workers, address, say=None):
         order.append("ray")
         raise NoRay
 
@@ -179,7 +182,7 @@ def test_games_per_second_leaves_compiling_and_starting_out():
     )
     assert s.games_per_s == pytest.approx(200.0)
     line = s.line()
-    assert "(120.0 s compiling the engine, 5.0 s starting Ray), 200 games/s, 2 workers" in line
+    assert "(120.0 s compiling the engine, 5.0 s starting Ray, 5.0 s playing), 200 games/s, 2" in line
 
 
 # --- progress and Ctrl-C -------------------------------------------------------------------
@@ -194,7 +197,7 @@ def test_plain_progress_lines():
         p.note("a message")
         p.advance(500)
     lines = out.getvalue().splitlines()
-    assert lines[0] == "kalarite: 100 of 1,000 games (10%), waiting for the first chunk"
+    assert lines[0].startswith("kalarite: 100 of 1,000 games (10%), waiting for the first chunk (0:0")
     assert "kalarite: 500 of 1,000 games (50%)" in lines[2]
     assert "kalarite: a message" in lines
     assert lines[-1].startswith("kalarite: 1,000 of 1,000 games (100%)")
@@ -261,7 +264,7 @@ def test_in_process_refill_and_nothing_to_do(tmp_path):
     lost.unlink()
     refill = _run(out)
     assert refill.refilled and refill.chunks_played == 1 and refill.games_played == 5
-    assert "had lost 1 chunk: 5 games played again" in refill.line()
+    assert "had lost or damaged 1 chunk: 5 games played again" in refill.line()
     assert lost.exists()
     assert read_table(out, "games").sort_by("game_index").equals(reference)
     m = read_manifest(out)
@@ -277,6 +280,8 @@ def test_cli_rerun_of_a_finished_study_is_a_no_op(capsys, tmp_path):
         "simulate",
         "--decks",
         "imperial,highland",
+        "--policy",
+        "random",
         "--mode",
         "deathmatch",
         "--games",

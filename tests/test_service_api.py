@@ -26,6 +26,7 @@ SPEC_A = """\
 name = "service A"
 decks = [["imperial", "highland"]]
 modes = ["high-form"]
+policies = "random"
 games = 300
 seed = 11
 chunk_size = 20
@@ -34,6 +35,7 @@ SPEC_B = {
     "name": "service B",
     "decks": [["imperial", "highland"]],
     "modes": ["high-form"],
+    "policies": "random",
     "games": 40,
     "seed": 12,
     "chunk_size": 20,

@@ -115,6 +115,7 @@ def test_study_runs_on_both_nodes(cluster, tmp_path):
                 "error": None,
             }
             spec = {"name": "two nodes", "decks": [["imperial", "highland"]], "games": 200}
+            spec["policies"] = "random"
             sid = c.post("/studies", json={**spec, "seed": 5, "chunk_size": 10}).json()["id"]
             t0 = time.monotonic()
             s = wait_state(c, sid, ("finished", "failed"), 600)

@@ -54,6 +54,7 @@ def test_restart_after_kill_9_resumes_the_study(live):
     games = 600  # 3 pairings of imperial and highland (mirrors included) x 200
     with live.client() as c:
         spec = {"name": "survives", "decks": ["imperial", "highland"], "games": 200}
+        spec["policies"] = "random"  # fast (the default player is the planner)
         sid = c.post("/studies", json={**spec, "seed": 9, "chunk_size": 20}).json()["id"]
         s = wait_for(
             lambda: (x := c.get(f"/studies/{sid}").json())["games_done"] > 0 and x,
@@ -147,6 +148,7 @@ def test_page_in_headless_chromium(live, tmp_path):
         if other is None:
             with live.client() as c:
                 spec = {"name": "other", "decks": ["imperial", "highland"], "games": 10}
+                spec["policies"] = "random"
                 other = c.post("/studies", json={**spec, "seed": 2}).json()["id"]
                 assert wait_state(c, other, ("finished", "failed"), 300)["state"] == "finished"
         b.goto(live.url + "/")
@@ -188,6 +190,7 @@ async def _burst(url: str, read_ids: list) -> list:
 
         async def submit(i):
             spec = {"name": f"load-{i:02d}", "decks": [["imperial", "highland"]], "games": 10}
+            spec["policies"] = "random"
             t = time.perf_counter()
             async with c.post("/api/v1/studies", json={**spec, "seed": 100 + i}) as r:
                 body = await r.json()

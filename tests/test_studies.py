@@ -239,7 +239,7 @@ def assert_bad_input(rc, out, err, needle, path):
     assert not pathlib.Path(path).exists(), "bad input must write nothing"
 
 
-SIM = ["simulate", "--mode", "high-form", "--beings-without-effects"]
+SIM = ["simulate", "--mode", "high-form", "--policy", "random", "--beings-without-effects"]
 
 
 @pytest.mark.parametrize(
@@ -616,6 +616,7 @@ def test_cli_simulate_on_an_existing_cluster(ray_session, tmp_path):
     out = tmp_path / "cli"
     address = ray_session.get_runtime_context().gcs_address
     args = ["simulate", "--decks", "imperial,highland", "--mode", "deathmatch", "--games", "50"]
+    args += ["--policy", "random"]
     args += ["--seed", "3", "--beings-without-effects", "--chunk-size", "20", "--workers", "2"]
     p = subprocess.run(
         kalarite(*args, "--out", out, "--address", address),
@@ -629,7 +630,8 @@ def test_cli_simulate_on_an_existing_cluster(ray_session, tmp_path):
     lines = p.stdout.splitlines()
     assert len(lines) == 1, p.stdout
     assert re.match(
-        r"^kalarite: 50 games in [\d.]+ s \([\d.]+ s starting Ray\), [\d,]+ games/s, 2 workers -> ",
+        r"^kalarite: 50 games in [\d.]+ s \([\d.]+ s starting Ray, [\d.]+ s playing\), "
+        r"[\d,]+ games/s, 2 workers -> ",
         lines[0],
     )
     assert str(out) in lines[0]
@@ -677,6 +679,7 @@ def test_cli_ctrl_c_then_resume(ray_session, tmp_path):
     spec = tmp_path / "s.toml"
     spec.write_text(
         'decks = [["imperial", "highland"]]\nmodes = "high-form"\ngames = 3000\nseed = 5\n'
+        'policies = "random"\n'
         "beings_without_effects = true\nchunk_size = 50\n"
     )
     out = tmp_path / "ctrlc"
