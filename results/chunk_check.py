@@ -26,7 +26,7 @@ def chunk_problem(paths: dict, first_game: int, n_games: int) -> str | None:
             meta = pq.ParquetFile(path).metadata
             names = set(meta.schema.to_arrow_schema().names)
         except Exception as e:  # noqa: BLE001 - any failure to parse means unreadable
-            text = " ".join(str(e).split())[:120] or type(e).__name__
+            text = " ".join(str(e).split()).split(". ")[0][:100] or type(e).__name__
             return f"{table} file unreadable ({text})"
         missing = [c for c in SCHEMAS[table].names if c not in names]
         if missing:

@@ -14,16 +14,18 @@ from sim.chunking import seconds_per_game
 
 BIG_BYTES = 10e9  # a study that writes more says so before it starts
 
-# Parquet bytes per game (three tables), measured on imperial vs highland, seed 1: random
-# 2,000 games and planner 200 games per mode (`python -m sim.study_size` measures again).
+# Parquet bytes per game (three tables) as `python -m sim.study_size` measured them at the
+# chunk size a study picks (imperial vs highland, seed 1; random 2,000 games, greedy and
+# planner 200 per mode). Larger studies use larger chunks, so these err a little high.
 _BYTES = {
-    ("random", "high-form"): 250,
-    ("random", "deathmatch"): 250,
-    ("greedy", "high-form"): 250,
-    ("greedy", "deathmatch"): 250,
-    ("planner", "high-form"): 250,
-    ("planner", "deathmatch"): 250,
+    ("random", "high-form"): 283,
+    ("random", "deathmatch"): 274,
+    ("greedy", "high-form"): 499,
+    ("greedy", "deathmatch"): 474,
+    ("planner", "high-form"): 864,
+    ("planner", "deathmatch"): 825,
 }
+# games of more seats write more rows (not measured: the seat-count ratio, a rough guess)
 _MODE_FACTOR = {"melee": 1.5, "team-high-form": 2.0, "team-deathmatch": 2.0}  # more seats
 
 
