@@ -78,9 +78,7 @@ class LineProgress(NoProgress):
     """One plain line on stderr every ``every`` seconds (default 5; the environment variable
     KALARITE_PROGRESS_EVERY sets it), and one when the study's last chunk arrives."""
 
-    def __init__(
-        self, total: int, done: int, every: float | None = None, stream=None, start=None
-    ):
+    def __init__(self, total: int, done: int, every: float | None = None, stream=None, start=None):
         self.counter = _Counter(total, done, start)
         env = os.environ.get("KALARITE_PROGRESS_EVERY")
         self.every = every if every is not None else float(env) if env else 5.0

@@ -10,8 +10,6 @@ import json
 import sys
 
 from core import constants as K
-
-
 from sim.study import DEFAULT_POLICY, WHY_DEFAULT_POLICY
 
 POLICY_HELP = (
