@@ -104,8 +104,9 @@ def test_all_decks_and_policy_pairings():
     n = len(CONTENT.decks)
     assert n == 6 and "etherweave" in CONTENT.decks
     assert len(same.decks) == n * (n + 1) // 2
-    assert same.modes == ["high-form"] and same.policies == [("random",)]
-    assert [m.policies for m in same.matchups()] == [("random", "random")] * len(same.decks)
+    # no player named: the planner in every seat (random games are decided by tie-breakers)
+    assert same.modes == ["high-form"] and same.policies == [("planner",)]
+    assert [m.policies for m in same.matchups()] == [("planner", "planner")] * len(same.decks)
     every = study_from_dict({"decks": "all", "games": 1, "modes": "all"}, CONTENT)
     assert every.modes == list(K.MODE_NAMES)
     per_mode = {}
