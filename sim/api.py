@@ -9,7 +9,9 @@ as DataFrames, write its report, compare two studies.
     st.report()                    # runs/a/report/index.html
     api.compare("runs/a", "runs/b").tables["paired_matchups"]
 
-``run`` takes a spec dict (the keys of a study spec TOML, sim/study.py) or a spec file. Tiny
+``run`` takes a spec dict (the keys of a study spec TOML, sim/study.py) or a spec file; a
+spec without ``policies`` is played by the turn planner in every seat (random players' games
+are decided by the tie-breakers; ``"policies": "random"`` for speed work). Tiny
 studies (well under a minute of play) are played in this process; larger ones on Ray, like
 ``kalarite study`` (``workers=0`` forces in-process, ``workers=N`` Ray with N workers). A
 finished study is not played again: running the same spec into the same ``out`` only plays

@@ -14,7 +14,8 @@ Spec keys (TOML, top level)::
     decks = "all"                    # "all", a list of deck names, or a list of seat lists
     modes = ["high-form", "deathmatch"]   # "all", one mode name, or a list (key "mode" too)
     melee_players = [3]              # melee seat counts: default 3 with deck names, else 3, 4
-    policies = "random"              # one spec for every seat, [seat0, seat1...], or a list
+    policies = "planner"             # one spec for every seat, [seat0, seat1...], or a list
+                                     # (default: planner; see DEFAULT_POLICY)
     games = 1000                     # games per matchup (and mode), > 0
     seed = 1                         # study seed, 0 <= seed < 2**64 (default 0)
     turn_cap = 200                   # default 200
@@ -53,7 +54,15 @@ from dataclasses import dataclass, field
 from core import constants as K
 from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
 
-DEFAULT_TURN_CAP = 200
+DEFAULT_TURN_CAP = 200  # no planner game of the demo reached it (README, Decisiveness)
+# The player of a study that names none: the turn planner, the weakest player whose games the
+# score decides. Random players' games all end by deck exhaustion and are decided by the
+# tie-breakers, so they say little about the decks (they stay for speed work: "random").
+DEFAULT_POLICY = "planner"
+WHY_DEFAULT_POLICY = (
+    "random players' games all end when the decks run out and are decided by the tie-breakers, "
+    "so they say little about the decks"
+)
 NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
 MAX_SEED = 2**64
 MAX_TURN_CAP = 100_000
@@ -390,7 +399,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     modes_v = data.get("modes", data.get("mode", "high-form"))
     modes = list(K.MODE_NAMES) if modes_v == "all" else _str_list(modes_v, "modes", where)
 
-    pols_v = data.get("policies", data.get("policy", "random"))
+    pols_v = data.get("policies", data.get("policy", DEFAULT_POLICY))
     policy_lists = _policy_lists(pols_v, where)
     names_given = not (
         isinstance(data["decks"], list) and all(isinstance(v, list) for v in data["decks"])

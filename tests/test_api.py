@@ -7,7 +7,13 @@ import pytest
 
 from sim import api
 
-SPEC = {"decks": [["imperial", "highland"]], "modes": "deathmatch", "games": 40, "seed": 9}
+SPEC = {
+    "decks": [["imperial", "highland"]],
+    "modes": "deathmatch",
+    "policies": "random",  # fast; the default player is the planner
+    "games": 40,
+    "seed": 9,
+}
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ SPEC_A = """\
 name = "service A"
 decks = [["imperial", "highland"]]
 modes = ["high-form"]
+policies = "random"
 games = 300
 seed = 11
 chunk_size = 20
@@ -35,6 +36,7 @@ SPEC_B = {
     "name": "service B",
     "decks": [["imperial", "highland"]],
     "modes": ["high-form"],
+    "policies": "random",
     "games": 40,
     "seed": 12,
     "chunk_size": 20,

@@ -21,6 +21,7 @@ from sim.study import load_study
 
 GAMES = 300
 SIM = ["simulate", "--decks", "imperial,highland", "--mode", "high-form", "--workers", "0"]
+SIM += ["--policy", "random"]
 OLD_PATTERN = """pattern = [
   "* c *",
   ". @ .",

@@ -7,6 +7,7 @@ input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 
 import json
 import pathlib
+import sys
 
 from results.report_paths import compare_dir, report_dir
 
@@ -19,6 +20,7 @@ def cmd_report(args):
     from results.report import make_report
 
     out = report_dir(args.run, args.out)
+    print("kalarite: writing the report...", file=sys.stderr, flush=True)
     r = make_report(args.run, out, allow_incomplete=args.allow_incomplete)
     s = r["summary"]
     for w in s["warnings"]:
