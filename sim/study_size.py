@@ -14,7 +14,7 @@ from sim.chunking import seconds_per_game
 
 BIG_BYTES = 10e9  # a study that writes more says so before it starts
 
-# Parquet bytes per game (three tables) as `python -m sim.study_size` measured them at the
+# Parquet bytes per game (three tables) as `python -m benchmarks.study_bytes` measured them at the
 # chunk size a study picks (imperial vs highland, seed 1; random 2,000 games, greedy and
 # planner 200 per mode). Larger studies use larger chunks, so these err a little high.
 _BYTES = {
@@ -74,26 +74,3 @@ def big_study_warning(games_by_matchup, workers: int) -> str | None:
         "(estimated from stored bytes per game and the players' speed on one core of the "
         "development machine); Ctrl-C stops it, and the same command resumes it"
     )
-
-
-def _measure():  # pragma: no cover - refreshes the figures of _BYTES by hand
-    import pathlib
-    import tempfile
-
-    from cluster.runner import run_study
-    from sim.content import load_content
-    from sim.study import study_from_dict
-
-    content = load_content()
-    for player, games in (("random", 2000), ("greedy", 200), ("planner", 200)):
-        for mode in ("high-form", "deathmatch"):
-            spec = {"decks": [["imperial", "highland"]], "modes": mode, "policies": player}
-            study = study_from_dict({**spec, "games": games, "seed": 1}, content)
-            with tempfile.TemporaryDirectory() as d:
-                run_study(study, content, d, workers=0, progress=False)
-                size = sum(p.stat().st_size for p in pathlib.Path(d).rglob("*.parquet"))
-            print(f'("{player}", "{mode}"): {size / games:.0f},')
-
-
-if __name__ == "__main__":  # pragma: no cover
-    _measure()
