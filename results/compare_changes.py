@@ -1,10 +1,10 @@
 """What changed between two studies, named for the designer: the cards whose data differ
-(pattern side by side, ops as a line diff: sim/content_diff.py), the decks, the players,
+(pattern side by side, ops as a line diff: sim/content/diff.py), the decks, the players,
 the modes, the seeds and the sizes; and the deck map (``--map variant=original``, plus the
 ``variant_of`` of B's deck files) that names B's decks in A's terms.
 """
 
-from sim.content_diff import diff_records, format_diff, is_empty
+from sim.content.diff import diff_records, format_diff, is_empty
 
 
 class MapError(ValueError):
@@ -71,8 +71,8 @@ def _installed_record(manifest):
     """For a study made before manifests kept the card data: the installed content, when it
     is the one the study played."""
     try:
-        from sim.content_diff import content_record
-        from sim.content_dir import load_content_dir
+        from sim.content.copies import load_content_dir
+        from sim.content.diff import content_record
 
         c = load_content_dir(manifest.get("content_dir"))
     except Exception:  # noqa: BLE001 - the card data are then unknown

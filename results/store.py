@@ -64,8 +64,8 @@ def dataset_info(study, content) -> dict:
     (``content_changes``); ``content_record`` (every card's data, for ``compare``) goes to
     the manifest only."""
     from core import ENGINE_HASH
-    from sim.content_diff import content_record, diff_records, summary_of
-    from sim.content_dir import custom_dir, load_content_dir
+    from sim.content.copies import custom_dir, load_content_dir
+    from sim.content.diff import content_record, diff_records, summary_of
 
     record = content_record(content)
     where = custom_dir(content)

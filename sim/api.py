@@ -30,7 +30,7 @@ TABLE_NAMES = ("games", "card_events", "task_claims")
 
 
 def _study(spec, content_dir=None):
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
     from sim.study import load_study, study_from_dict
 
     if isinstance(spec, dict):
@@ -61,7 +61,7 @@ def run(
     """Play a study (spec dict or TOML path) into ``out`` (default: a new temporary
     directory) and return it. ``content``: a directory of card files (as --content)."""
     from cluster.runner import run_study
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
 
     study = _study(spec, content)
     if out is None:

@@ -374,7 +374,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     if not isinstance(data, dict):
         raise StudyError(f"{where}: a study spec is a TOML table of keys")
     if "content" in data:  # a spec dict (the Python API): relative to the working directory
-        from sim.content_dir import load_content_dir
+        from sim.content.copies import load_content_dir
 
         if not isinstance(data["content"], str):
             raise StudyError(f"{where}: 'content' must be a directory name")
@@ -449,7 +449,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
 
 def _content_dir(content) -> str | None:
     """The study's content directory: None for the installed card files."""
-    from sim.content_dir import custom_dir
+    from sim.content.copies import custom_dir
 
     return custom_dir(content)
 
@@ -536,7 +536,7 @@ def load_study(path, content=None, beings_without_effects: bool = False, content
         raise StudyError(f"cannot read study spec {str(p)!r}: {e.strerror}") from None
     if beings_without_effects:
         data["beings_without_effects"] = True
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
 
     spec_dir = data.pop("content", None) if isinstance(data, dict) else None
     if spec_dir is not None and not isinstance(spec_dir, str):

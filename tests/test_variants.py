@@ -16,7 +16,7 @@ from results.compare import compare, format_text
 from results.store import read_manifest, read_table
 from sim.app.cli import main
 from sim.content import ContentError
-from sim.content_dir import load_content_dir
+from sim.content.copies import load_content_dir
 from sim.study import load_study
 
 GAMES = 300

@@ -81,7 +81,7 @@ def _policies(text: str, n: int) -> tuple:
 
 def _content(args):
     """The card files of the command: --content DIR, else the installed ones."""
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
 
     return load_content_dir(getattr(args, "content", None))
 
@@ -118,7 +118,7 @@ def cmd_cards(args):
     from sim.app.cards_view import list_cards, show_card
 
     if args.action == "copy":
-        from sim.content_dir import copy_content
+        from sim.content.copies import copy_content
 
         d = copy_content(args.card)
         print(
@@ -189,7 +189,7 @@ def cmd_simulate(args):
 
 
 def cmd_study(args):
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
     from sim.study import load_study
 
     study = load_study(
