@@ -7,7 +7,7 @@ Both are estimates from stored figures, not a measurement of this machine:
   player and mode, measured on studies of imperial vs highland (see ``_BYTES``); a mixed
   pairing takes the mean of its seats, a player not listed greedy's figure;
 - time: ``sim.chunking.seconds_per_game`` (the players' speed on one core of the development
-  machine, README Benchmarks) divided by the workers.
+  machine, benchmarks/README.md) divided by the workers.
 """
 
 from sim.chunking import seconds_per_game

@@ -501,3 +501,20 @@ def test_make_says_it_is_installing_and_hides_only_the_editable_notice():
     (editable,) = [line for line in lines if "pip install" in line and "-e " in line]
     assert 'PYTHONWARNINGS="ignore:Editable installation"' in editable
     assert "2>" not in editable and "| " not in editable  # nothing else of pip is hidden
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    """`kalarite cards | head -1`: the closed pipe ends the command quietly, exit 0."""
+    import subprocess
+    import sys
+
+    cmd = f"'{sys.executable}' -m sim.app.cli cards | head -1"
+    run = subprocess.run(
+        ["bash", "-c", cmd + "; echo rc=${PIPESTATUS[0]} >&2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.stdout.count("\n") == 1
+    assert "error" not in run.stderr and "Broken pipe" not in run.stderr
+    assert "rc=0" in run.stderr

@@ -7,6 +7,7 @@ they apply, the valid decks, modes and players (sim/app/cli_help.py, built only 
 
 import argparse
 import json
+import os
 import sys
 
 from core import constants as K
@@ -473,7 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
         "list every legal action in a position file, as JSON",
         ("decks", "modes"),
     )
-    moves.add_argument("position", help="position TOML file (format in README.md)")
+    moves.add_argument("position", help="position TOML file (format in docs/cli.md)")
     _add_content_flag(moves)
     moves.set_defaults(func=cmd_moves)
 
@@ -522,7 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
         "study",
         "play a study spec (TOML) into a Parquet dataset (on Ray)",
         ("decks", "modes", "players"),
-        extra="Spec keys: see sim/studies/example.toml and the README (Studies). A spec "
+        extra="Spec keys: see sim/studies/example.toml and docs/studies.md. A spec "
         f"without 'policies' is played by {DEFAULT_POLICY!r} in every seat: {WHY_DEFAULT_POLICY} "
         '(policies = "random" for speed work).',
     )
@@ -665,6 +666,11 @@ def main(argv=None) -> int:
         if getattr(args, "action", None) == "copy" and not args.card:
             parser.error("cards copy needs a directory")
         rc = args.func(args)
+    except BrokenPipeError:
+        # the reader went away (`kalarite cards show X | head`): not an error of ours; stdout
+        # goes to /dev/null so the interpreter's final flush does not complain either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (CliError, ContentError, PositionError, ValueError, OSError) as e:
         text = " ".join(str(e).split())  # always one line
         print(f"kalarite: error: {text}", file=sys.stderr)
