@@ -57,6 +57,7 @@ from core import constants as K
 from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
 
 DEFAULT_TURN_CAP = 200
+DEFAULT_POLICY = "random"  # every seat's player when a spec names none
 NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
 MAX_SEED = 2**64
 MAX_TURN_CAP = 100_000
@@ -448,7 +449,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     modes_v = data.get("modes", data.get("mode", "high-form"))
     modes = list(K.MODE_NAMES) if modes_v == "all" else _str_list(modes_v, "modes", where)
 
-    pols_v = data.get("policies", data.get("policy", "random"))
+    pols_v = data.get("policies", data.get("policy", DEFAULT_POLICY))
     policy_lists = _policy_lists(pols_v, where)
     names_given = not (
         isinstance(data["decks"], list) and all(isinstance(v, list) for v in data["decks"])
