@@ -39,6 +39,7 @@ from results.section_multiplayer import multiplayer_stats
 from results.section_points import deathmatch_points, policy_stats
 from results.section_tasks import TASK_DISPLAY_NOTE, task_stats
 from results.sensitivity import sensitivity
+from sim.study import canonical_spec
 
 __all__ = ["Dataset", "DatasetError", "END_LABELS", "MODE_LABELS", "analyze", "group_index"]
 
@@ -130,7 +131,7 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
             "content_hash": m.get("content_hash"),
             "created": m.get("created"),
             "completed": m.get("completed"),
-            "study": m["study"],
+            "study": canonical_spec(m["study"]),  # one spelling of the same players
         },
         "methods": stats.METHODS,
         "data": data,

@@ -5,6 +5,7 @@ the modes, the seeds and the sizes; and the deck map (``--map variant=original``
 """
 
 from sim.content.diff import diff_records, format_diff, is_empty
+from sim.study import canonical_spec
 
 
 class MapError(ValueError):
@@ -98,9 +99,9 @@ def changes(ma: dict, mb: dict, deck_map: dict) -> dict:
     da, db = _decks_of(sa), _decks_of({"decks": map_decks(sb.get("decks", []), deck_map)})
     if da != db:
         out["decks"] = {"only_a": sorted(set(da) - set(db)), "only_b": sorted(set(db) - set(da))}
-    pa_ = [list(p) for p in sa.get("policies") or []]
-    pb_ = [list(p) for p in sb.get("policies") or []]
-    if pa_ != pb_:
+    pa_ = [list(p) for p in canonical_spec(sa).get("policies") or []]
+    pb_ = [list(p) for p in canonical_spec(sb).get("policies") or []]
+    if sorted(pa_) != sorted(pb_):
         out["players"] = [pa_, pb_]
     ma_, mb_ = list(sa.get("modes") or []), list(sb.get("modes") or [])
     if sorted(ma_) != sorted(mb_):

@@ -187,7 +187,12 @@ class DatasetStore:
             ("engine versions", "engine_hash"),
             ("content versions", "content_hash"),
         ]
-        diff = [label for label, k in keys if old.get(k) != self.info[k]]
+        from sim.study import canonical_spec
+
+        def norm(k, v):  # a spec of before same_players: the same players written two ways
+            return canonical_spec(v) if k == "study" else v
+
+        diff = [label for label, k in keys if norm(k, old.get(k)) != norm(k, self.info[k])]
         return ", ".join(diff)
 
     def _create(self):

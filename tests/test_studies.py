@@ -145,6 +145,76 @@ def test_all_decks_and_policy_pairings():
     assert exact.decks == [("highland", "imperial")]
 
 
+def test_one_name_for_every_seat_and_one_per_seat_are_the_same_players(tmp_path):
+    """``policies = ["random", "random"]``, ``"random"`` and no key at all: one study, stored
+    as ``[["random"]]``, with the same matchups and seeds. A per-seat list that keeps a study
+    to one seat count stays as given (it plays other games than the one name would)."""
+    spec = {"decks": [["imperial", "highland"]], "games": 5, "seed": 1}
+    forms = [
+        study_from_dict({**spec, **extra}, CONTENT)
+        for extra in ({}, {"policies": "random"}, {"policies": ["random", "random"]})
+    ]
+    forms.append(study_from_dict({**spec, "policies": [["random"], ["random", "random"]]}, CONTENT))
+    assert all(f.to_dict() == forms[0].to_dict() for f in forms)
+    assert forms[0].to_dict()["policies"] == [["random"]]
+    assert all(
+        [m.to_dict() for m in f.matchups()] == [m.to_dict() for m in forms[0].matchups()]
+        for f in forms
+    )
+    assert len(forms[-1].matchups()) == 1  # the two spellings no longer play it twice
+    toml = tmp_path / "s.toml"
+    toml.write_text(
+        'decks = [["imperial", "highland"]]\ngames = 5\nseed = 1\npolicies = ["random", "random"]\n'
+    )
+    assert load_study(toml, CONTENT).to_dict() == forms[0].to_dict()
+    # simulate's --policy random,random is the same study as --policy random
+    from sim.study import canonical_spec, same_players, simulate_study
+
+    sims = [
+        simulate_study(CONTENT, ["imperial", "highland"], "high-form", p, 5, 1, 200, False)
+        for p in (("random",), ("random", "random"))
+    ]
+    assert sims[0].to_dict() == sims[1].to_dict()
+    # other players per seat stay per seat
+    assert make_study(policies=["greedy", "random"]).policies == [("greedy", "random")]
+    # beside seat lists of three decks a two-seat list keeps the study to two seats
+    decks = [("imperial", "highland"), ("imperial", "highland", "sylvan")]
+    modes = ["high-form", "melee"]
+    assert same_players([("random", "random"), ("greedy",)], decks, modes) == [
+        ("random", "random"),
+        ("greedy",),
+    ]
+    assert same_players([("random", "random")], decks[:1], modes) == [("random",)]
+    # a stored spec of before (either spelling) reads as the one form
+    old = {**forms[0].to_dict(), "policies": [["random", "random"]]}
+    assert canonical_spec(old) == forms[0].to_dict()
+
+
+def test_resume_reads_a_spec_stored_with_the_other_spelling(tmp_path):
+    """A dataset whose study.json says ``[["random", "random"]]`` (written before the one
+    spelling) resumes under a spec that says ``random``; another spec is still refused."""
+    from results.store import FORMAT, DatasetStore, dataset_info
+
+    study = make_study(decks=[["imperial", "highland"]], modes=["high-form"], games=10)
+    info = dataset_info(study, CONTENT)
+    out = tmp_path / "old"
+    out.mkdir()
+    old = {
+        "format": FORMAT,
+        "status": "running",
+        "engine_hash": info["engine_hash"],
+        "content_hash": info["content_hash"],
+        "study": {**info["study"], "policies": [["random", "random"]]},
+        "chunk_size": 5,
+    }
+    (out / MANIFEST).write_text(json.dumps(old))
+    store = DatasetStore.prepare(out, info, study.matchups(), 5)
+    assert store.resume and store.chunk_size == 5
+    other = make_study(decks=[["imperial", "highland"]], modes=["high-form"], games=10, seed=8)
+    with pytest.raises(StoreError, match="different study"):
+        DatasetStore.prepare(out, dataset_info(other, CONTENT), other.matchups(), 5)
+
+
 def test_matchup_seed_is_stable_and_distinct():
     # a fixed value: the seeds must never depend on Python's hash() or the machine
     assert matchup_seed(1, "high-form", ["imperial", "highland"], ["random", "random"]) == (

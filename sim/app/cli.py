@@ -268,7 +268,9 @@ def _finished(out, study) -> bool:
         m = read_manifest(out)
     except (OSError, ValueError):
         return False
-    return m.get("status") == "complete" and m.get("study") == study.to_dict()
+    from sim.study import canonical_spec
+
+    return m.get("status") == "complete" and canonical_spec(m.get("study")) == study.to_dict()
 
 
 def cmd_ladder(args):

@@ -40,10 +40,9 @@ def cmd_compare(args):
 
     deck_map = parse_map(args.map)
     result = compare(args.a, args.b, allow_incomplete=args.allow_incomplete, deck_map=deck_map)
-    if result.get("nothing_to_compare"):
-        print(format_text(result))
-        return 0
-    target = compare_dir(args.a, args.b, args.html)
+    nothing = result.get("nothing_to_compare")
+    # nothing to compare: the page only where --html asks for it (not beside B by default)
+    target = compare_dir(args.a, args.b, args.html) if (args.html or not nothing) else None
     if args.json:
         path = pathlib.Path(args.json)
         try:
@@ -51,8 +50,9 @@ def cmd_compare(args):
         except OSError as e:
             raise OSError(f"cannot write --json {str(path)!r}: {e.strerror or e}") from None
     print(format_text(result, show_all=args.all))
-    page = write_compare_page(result, target)
-    print(f"kalarite: compare page -> {page['index']}")
+    if target is not None:
+        page = write_compare_page(result, target)
+        print(f"kalarite: compare page -> {page['index']}")
     return 0
 
 
