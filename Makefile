@@ -7,11 +7,16 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: demo test lint bench clean
 
+# The install says what it does, then stays quiet unless something fails: setuptools' notice
+# about editable installs (a block of asterisks that reads like an error) is filtered out by
+# its message; pip's real warnings and errors still show.
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	@echo "kalarite: installing kalarite into $(VENV) (about a minute the first time)..."
+	@$(PY) -m pip install --quiet --upgrade pip
+	@PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
+	@echo "kalarite: installed into $(VENV)"
 
 demo: $(STAMP)
 	$(VENV)/bin/kalarite demo

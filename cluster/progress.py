@@ -1,7 +1,9 @@
 """Progress of a running study where there is no terminal for the progress bar: plain lines
 (logs, pipes, ``make demo`` under CI) and a notebook cell.
 
-Every display has the runner's interface: a context manager with ``started()``,
+Every display is built as ``Display(total, done, start=...)`` (``start``: the runner's start of
+play, so the rate shown and the summary line's agree) and has the runner's interface: a
+context manager with ``started()``,
 ``advance(games)``, ``tick()`` (called about twice a second, also when nothing finished) and
 ``note(text)`` (a message that must show at once, e.g. the Ctrl-C acknowledgement).
 """
@@ -19,27 +21,24 @@ def _clock(seconds: float) -> str:
 
 
 class _Counter:
-    """Games done and the rate since the first chunk arrived (not since the start: starting
-    Ray and loading the workers are not playing)."""
+    """Games done and the rate: games played by this run over the time since play started
+    (``start``: when the runner submitted the first chunk, after compiling and starting Ray),
+    the same definition as the run's summary line. A chunk's games count when it arrives, so
+    early on the rate errs low, never high."""
 
-    def __init__(self, total: int, done: int):
+    def __init__(self, total: int, done: int, start: float | None = None):
         self.total = total
         self.done = done
-        self.t0 = None
-        self.done0 = done
+        self.done0 = done  # finished by an earlier run: not this run's rate
+        self.start = time.perf_counter() if start is None else start
 
     def advance(self, games: int):
-        if self.t0 is None:
-            self.t0 = time.perf_counter()
-            self.done0 = self.done
         self.done += games
 
     def rate(self) -> float | None:
-        if self.t0 is None:
-            return None
-        dt = time.perf_counter() - self.t0
+        dt = time.perf_counter() - self.start
         played = self.done - self.done0
-        return played / dt if dt > 0.5 and played > 0 else None
+        return played / dt if dt > 0 and played > 0 else None
 
     def text(self) -> str:
         pct = 100.0 * self.done / self.total if self.total else 100.0
@@ -47,8 +46,8 @@ class _Counter:
         r = self.rate()
         if r:
             text += f", {r:,.0f} games/s, about {_clock((self.total - self.done) / r)} left"
-        elif self.t0 is None:
-            text += ", waiting for the first chunk"
+        else:
+            text += f", waiting for the first chunk ({_clock(time.perf_counter() - self.start)})"
         return text
 
 
@@ -79,8 +78,8 @@ class LineProgress(NoProgress):
     """One plain line on stderr every ``every`` seconds (default 5; the environment variable
     KALARITE_PROGRESS_EVERY sets it), and one when the study's last chunk arrives."""
 
-    def __init__(self, total: int, done: int, every: float | None = None, stream=None):
-        self.counter = _Counter(total, done)
+    def __init__(self, total: int, done: int, every: float | None = None, stream=None, start=None):
+        self.counter = _Counter(total, done, start)
         env = os.environ.get("KALARITE_PROGRESS_EVERY")
         self.every = every if every is not None else float(env) if env else 5.0
         self.stream = stream or sys.stderr
@@ -113,8 +112,8 @@ class NotebookProgress(NoProgress):
     """One line in a notebook cell, updated in place (IPython's display handles: no widget
     library needed)."""
 
-    def __init__(self, total: int, done: int, display=None):
-        self.counter = _Counter(total, done)
+    def __init__(self, total: int, done: int, display=None, start=None):
+        self.counter = _Counter(total, done, start)
         self._display = display
         self.handle = None
         self.last = 0.0

@@ -42,6 +42,7 @@ from cluster.worker import ChunkJob, play_chunk_files
 from results.store import DatasetStore, dataset_info, job_info
 from sim.chunking import choose_chunk_size
 from sim.study import plan_chunks
+from sim.study_size import big_study_warning
 
 MAX_RETRIES = 3
 IN_FLIGHT_PER_WORKER = 2
@@ -68,6 +69,7 @@ class RunSummary:
     workers: int
     start_s: float = 0.0  # of which: starting or connecting to Ray
     compile_s: float = 0.0  # of which: compiling the engine (first run of an engine version)
+    play_s: float = 0.0  # of which: playing, from the first chunk submitted to the last written
     nothing_to_do: bool = False  # the study was finished already, nothing was missing
     refilled: bool = False  # the study was finished, and chunks it had lost were played again
     errors: int = 0  # games with a non-zero error code
@@ -76,10 +78,17 @@ class RunSummary:
     worker_pids: set = field(default_factory=set)
 
     @property
+    def playing_s(self) -> float:
+        """The time spent playing (``play_s``; for a summary built without it, the wall time
+        less compiling and starting Ray)."""
+        return self.play_s or max(0.0, self.wall_s - self.start_s - self.compile_s)
+
+    @property
     def games_per_s(self) -> float:
-        """Throughput once Ray is up and the engine compiled (loading the kernel in the
-        workers included)."""
-        play = self.wall_s - self.start_s - self.compile_s
+        """Games this run played over the time spent playing: from the first chunk submitted
+        (Ray up, engine compiled; the workers loading the kernel included) to the last one
+        written. The progress display's rate has the same definition."""
+        play = self.playing_s
         return self.games_played / play if play > 0 else 0.0
 
     def line(self) -> str:
@@ -92,7 +101,7 @@ class RunSummary:
         text = f"{done} games"
         if self.refilled:
             text += (
-                f" (the finished study had lost {self.chunks_played} chunk"
+                f" (the finished study had lost or damaged {self.chunks_played} chunk"
                 f"{'s' * (self.chunks_played != 1)}: {self.games_played} games played again)"
             )
         elif self.games_skipped:
@@ -102,7 +111,7 @@ class RunSummary:
         where = "in this process" if self.workers == 0 else f"{self.start_s:.1f} s starting Ray"
         compiled = f"{self.compile_s:.1f} s compiling the engine, " if self.compile_s else ""
         text += (
-            f" in {self.wall_s:.1f} s ({compiled}{where}), "
+            f" in {self.wall_s:.1f} s ({compiled}{where}, {self.playing_s:.1f} s playing), "
             f"{self.games_per_s:,.0f} games/s, {max(self.workers, 1)} "
             f"worker{'s' if self.workers > 1 else ''}"
         )
@@ -131,9 +140,11 @@ def _display(progress):
 
 
 class _RichProgress:
-    """Games done, games/s and ETA on a terminal."""
+    """Games done, games/s and ETA on a terminal: the rate of ``plain_progress._Counter``
+    (games this run played over the time since play started, as in the summary line), not
+    rich's own estimate, which starts at the first update and read 5-10x high early on."""
 
-    def __init__(self, total: int, done: int):
+    def __init__(self, total: int, done: int, start: float | None = None):
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -141,14 +152,18 @@ class _RichProgress:
             ProgressColumn,
             TextColumn,
             TimeElapsedColumn,
-            TimeRemainingColumn,
         )
         from rich.text import Text
 
+        counter = self.counter = plain_progress._Counter(total, done, start)
+
         class _Rate(ProgressColumn):
             def render(self, task):
-                speed = task.finished_speed or task.speed
-                return Text(f"{speed:,.0f} games/s" if speed else "- games/s")
+                r = counter.rate()
+                if not r:
+                    return Text("- games/s ETA -")
+                left = plain_progress._clock((counter.total - counter.done) / r)
+                return Text(f"{r:,.0f} games/s ETA {left}")
 
         self._progress = Progress(
             TextColumn("{task.description}"),
@@ -157,8 +172,6 @@ class _RichProgress:
             TextColumn("games"),
             _Rate(),
             TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
             transient=True,
         )
         self._task = self._progress.add_task("starting workers", total=total, completed=done)
@@ -175,6 +188,7 @@ class _RichProgress:
         self._progress.update(self._task, description="playing")
 
     def advance(self, games: int):
+        self.counter.advance(games)
         self._progress.advance(self._task, games)
 
     def tick(self):
@@ -182,6 +196,11 @@ class _RichProgress:
 
     def note(self, text: str):
         self._progress.console.print(f"kalarite: {text}")
+
+
+def _say(text: str):
+    """A message of the run before (or outside) the progress display: one line on stderr."""
+    print(f"kalarite: {text}", file=sys.stderr, flush=True)
 
 
 # --- Ray -------------------------------------------------------------------------------------
@@ -201,24 +220,28 @@ def _check_reachable(address: str, timeout: float = 5.0):
 class _Ray:
     """The Ray session for one run: reuse, connect, or start (and then stop) one."""
 
-    def __init__(self, workers: int | None, address: str | None):
+    def __init__(self, workers: int | None, address: str | None, say=None):
         import ray
 
         self.ray = ray
         self.owned = False
         address = address or os.environ.get("RAY_ADDRESS") or None
+        say = say or (lambda text: None)
         try:
             if ray.is_initialized():
                 pass
             elif address:
                 _check_reachable(address)
+                say(f"connecting to Ray at {address}...")
                 ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
                 self.owned = True
             else:
                 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+                n = workers or os.cpu_count() or 1
+                say(f"starting Ray (local, {n} worker{'s' * (n != 1)})...")
                 ray.init(
                     address="local",
-                    num_cpus=workers or os.cpu_count() or 1,
+                    num_cpus=n,
                     include_dashboard=False,
                     logging_level=logging.ERROR,
                     log_to_driver=False,
@@ -290,7 +313,12 @@ def run_study(
     size = choose_chunk_size(matchups, chunk_size or study.chunk_size)
     store = DatasetStore.prepare(out, info, matchups, size, overwrite=overwrite)
     display = _display(progress)
-    if store.finished_before and not store.missing_chunks():
+    missing = None
+    if store.resume:
+        missing = store.missing_chunks()  # checks every chunk on disk (results/chunk_check.py)
+        for line in store.damaged_text():
+            _say(line)
+    if store.finished_before and not missing:
         n = len(plan_chunks(store.matchups, store.chunk_size))
         return RunSummary(
             out=str(store.root),
@@ -304,6 +332,9 @@ def run_study(
             workers=workers if workers is not None else 0,
             nothing_to_do=True,
         )
+    warning = big_study_warning(_games_left(store, missing), _expected_workers(workers))
+    if warning:
+        _say(warning)
     try:
         say = None if display is not plain_progress.NoProgress else (lambda text, final: None)
         compile_s = warm_up(say)
@@ -313,7 +344,7 @@ def run_study(
 
             session = InProcessSession()
         else:
-            session = _Ray(workers, address)
+            session = _Ray(workers, address, None if say else _say)
     except BaseException:
         store.rollback()
         raise
@@ -323,6 +354,24 @@ def run_study(
         )
     finally:
         session.close()
+
+
+def _games_left(store, missing) -> list:
+    """[(matchup, games still to play), ...]: ``missing`` chunks (None: every chunk)."""
+    if missing is None:
+        return [(mu, mu.games) for mu in store.matchups]
+    left = {}
+    for m, c in missing:
+        mu = store.matchups[m]
+        left[m] = left.get(m, 0) + min(store.chunk_size, mu.games - c * store.chunk_size)
+    return [(store.matchups[m], n) for m, n in left.items()]
+
+
+def _expected_workers(workers) -> int:
+    """The workers the run will have, before Ray says (a cluster's: this machine's cores)."""
+    if workers == 0:
+        return 1
+    return workers or os.cpu_count() or 1
 
 
 def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=None):
@@ -381,13 +430,16 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
             summary.max_in_flight = max(summary.max_in_flight, len(inflight))
 
     def stats():
-        summary.wall_s = time.perf_counter() - t0
+        now = time.perf_counter()
+        summary.wall_s = now - t0
+        summary.play_s = now - t_play
         return {
             "games_played": summary.games_played,
             "chunks_played": summary.chunks_played,
             "wall_s": round(summary.wall_s, 3),
             "ray_start_s": round(summary.start_s, 3),
             "compile_s": round(summary.compile_s, 3),
+            "play_s": round(summary.play_s, 3),
         }
 
     prog = None
@@ -404,8 +456,10 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
             print(f"kalarite: {text}", file=sys.stderr, flush=True)
 
     stop = _CtrlC(acknowledge)
+    t_play = time.perf_counter()
     try:
-        with stop, display(summary.games, skipped_games) as prog:
+        t_play = time.perf_counter()  # the start of play: the rate shown and the summary's
+        with stop, display(summary.games, skipped_games, start=t_play) as prog:
             submit()
             while inflight:
                 prog.tick()

@@ -1,7 +1,7 @@
 """The effect op vocabulary: instruction layout and codes.
 
 A card effect is a short program: rows of ``tables.ops`` (int32, ``I_WIDTH`` columns). The
-content loader (sim.ops_compile) turns the TOML op lists into these rows; the interpreter
+content loader (sim.content.ops) turns the TOML op lists into these rows; the interpreter
 (core.effects) runs them. Adding a mechanic means adding an op, a selector or a condition
 here, never a card-name branch in the turn loop. An op is an ``OP_*`` code and one ``OPS``
 entry (TOML name, targeted or not, TOML keys), checked at import; sim/data/README.md
@@ -83,7 +83,7 @@ CW_FROM_DISCARD = 1  # copy-warp: a card of the current seat's discard pile
 
 class OpSpec(NamedTuple):
     """One op, declared once: the engine's code, the TOML name, whether it needs a target,
-    and the TOML keys it takes (sim.ops_compile checks a card's op tables against them;
+    and the TOML keys it takes (sim.content.ops checks a card's op tables against them;
     sim/data/README.md's op table is tested against this registry)."""
 
     code: int

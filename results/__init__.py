@@ -4,6 +4,7 @@ results and, of core, only the row layout (core.constants, core.rows, core.layou
 
 Dataset contract and shared statistics:
 - ``store``: the dataset on disk (manifest and Parquet chunk files), written atomically.
+- ``chunk_check``: whether a chunk counted as done can be read and holds its games (resume).
 - ``schema``: the tables' Arrow schemas, and one chunk's tables from kernel output.
 - ``pandas_meta``: the Parquet files' pandas metadata (nullable dtypes).
 - ``stats``: the report's statistics (statsmodels, scipy).
@@ -31,5 +32,7 @@ Dataset contract and shared statistics:
 ``compare/`` (two studies side by side):
 - ``__init__``: ``compare``, ``kalarite compare``'s numbers, and its text; ``changes``: what
   changed between the two; ``page``: the compare page; ``paired``: the paired analysis
-  (common random numbers); ``paired_text``: it as text.
+  (common random numbers); ``paired_text``: it as text; ``same``: whether one study's games
+  are the other's (a copy, or a part of it); ``caveats``: how each study's games ended and
+  whether its verdicts hold under another player.
 """

@@ -9,9 +9,10 @@ Layout of ``--out``::
     task_claims/...
 
 A chunk's files are written to a hidden temporary name and renamed into place, ``games``
-last; a chunk is finished when all three of its files exist. Only the driver writes, one chunk
-result at a time, so a chunk whose task was retried is still written once, and a resumed study
-skips the finished chunks.
+last; a chunk is finished when all three of its files exist and are sound (readable Parquet
+with the chunk's rows: results/chunk_check.py). Only the driver writes, one chunk result at a
+time, so a chunk whose task was retried is still written once, and a resumed study skips the
+finished chunks and plays the damaged ones again.
 """
 
 import datetime
@@ -63,8 +64,8 @@ def dataset_info(study, content) -> dict:
     (``content_changes``); ``content_record`` (every card's data, for ``compare``) goes to
     the manifest only."""
     from core import ENGINE_HASH
-    from sim.content_diff import content_record, diff_records, summary_of
-    from sim.content_dir import custom_dir, load_content_dir
+    from sim.content.copies import custom_dir, load_content_dir
+    from sim.content.diff import content_record, diff_records, summary_of
 
     record = content_record(content)
     where = custom_dir(content)
@@ -125,6 +126,8 @@ class DatasetStore:
         self.finished_before = False  # resuming a finished study (to refill lost chunks)
         self.manifest = None
         self._created = []  # directories prepare() made, for rollback
+        self._done = None  # the sound finished chunks, once checked (resume)
+        self.damaged = []  # (matchup, chunk, reason) of chunks found unsound on resume
 
     # --- before anything is written ------------------------------------------------------
 
@@ -184,7 +187,12 @@ class DatasetStore:
             ("engine versions", "engine_hash"),
             ("content versions", "content_hash"),
         ]
-        diff = [label for label, k in keys if old.get(k) != self.info[k]]
+        from sim.study import canonical_spec
+
+        def norm(k, v):  # a spec of before same_players: the same players written two ways
+            return canonical_spec(v) if k == "study" else v
+
+        diff = [label for label, k in keys if norm(k, old.get(k)) != norm(k, self.info[k])]
         return ", ".join(diff)
 
     def _create(self):
@@ -259,7 +267,16 @@ class DatasetStore:
         return done
 
     def _finished_chunks(self) -> set:
-        done = None
+        """The chunks on disk that count as done: all three files there and sound
+        (results/chunk_check.py). Those with every file there but one unsound go to
+        ``self.damaged`` as (matchup, chunk, reason), their files removed so that they are
+        played again (and a reader of the unfinished dataset does not trip on them). Checked
+        once per run; ``missing_chunks`` and ``begin`` share the result."""
+        if self._done is not None:
+            return self._done
+        from results.chunk_check import chunk_problem
+
+        present = None
         for t in TABLES:
             have = set()
             for m, mu in enumerate(self.matchups):
@@ -271,11 +288,39 @@ class DatasetStore:
                         p.unlink(missing_ok=True)  # a write cut short
                     elif p.name.startswith("part-") and p.name.endswith(".parquet"):
                         have.add((m, int(p.name[5:-8])))
-            done = have if done is None else done & have
-        return done or set()
+            present = have if present is None else present & have
+        done = set()
+        self.damaged = []
+        for m, c in sorted(present or ()):
+            mu = self.matchups[m]
+            first = c * self.chunk_size
+            if first >= mu.games:
+                continue  # not a chunk of this study (never played: ignored)
+            n = min(self.chunk_size, mu.games - first)
+            paths = {t: self.chunk_path(t, m, c) for t in TABLES}
+            problem = chunk_problem(paths, first, n)
+            if problem is None:
+                done.add((m, c))
+                continue
+            self.damaged.append((m, c, problem))
+            for t in ("games", "card_events", "task_claims"):  # games first: not done
+                paths[t].unlink(missing_ok=True)
+        self._done = done
+        return done
+
+    def damaged_text(self) -> list:
+        """One line per damaged chunk found by the check (at most 10, then a count)."""
+        lines = [
+            f"chunk {c} of {self.matchups[m].partition} (games {c * self.chunk_size:,}..): "
+            f"{why}: replaying it"
+            for m, c, why in self.damaged[:10]
+        ]
+        if len(self.damaged) > 10:
+            lines.append(f"... and {len(self.damaged) - 10} more damaged chunks: replaying them")
+        return lines
 
     def missing_chunks(self) -> list:
-        """(matchup index, chunk index) of the chunks not (or not completely) on disk."""
+        """(matchup index, chunk index) of the chunks not (or not soundly) on disk."""
         done = self._finished_chunks() if self.resume else set()
         return [
             (m, c)

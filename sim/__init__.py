@@ -4,13 +4,12 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 
 - ``api``: the Python API for notebooks (``from sim import api``); application layer, the
   one such module outside sim/app/.
-- ``content``: load, validate and compile the card files (sim/data/*.toml) into core's tables.
-- ``ops_compile``: a card's or flare's TOML op list into rows of the ops table.
-- ``tasks_content``: the High Form task list (sim/data/tasks.toml) into core's arrays.
-- ``content_dir``: a designer's own copy of the card files (``--content DIR``).
-- ``content_diff``: what a content holds card by card, and what differs between two.
+- ``content/``: load, validate and compile the card files (sim/data/*.toml) into core's
+  tables: ``ops`` (op lists into op rows), ``tasks``, ``copies`` (a designer's ``--content
+  DIR``), ``diff`` (what differs between two contents).
 - ``players``: player specs (a player or profile name with parameters) into the kernel's
   arrays; ``profiles/``: the named, tuned players.
+- ``study_size``: a study's estimated output and time, for the warning past 10 GB.
 - ``study``: study specs (TOML or ``simulate`` flags), checked and expanded into matchups and
   chunks; ``studies/``: the shipped specs; ``chunking``: how many games a chunk holds.
 - ``position``: position files into a state row, and the ``moves`` query.

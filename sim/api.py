@@ -9,7 +9,9 @@ as DataFrames, write its report, compare two studies.
     st.report()                    # runs/a/report/index.html
     api.compare("runs/a", "runs/b").tables["paired_matchups"]
 
-``run`` takes a spec dict (the keys of a study spec TOML, sim/study.py) or a spec file. Tiny
+``run`` takes a spec dict (the keys of a study spec TOML, sim/study.py) or a spec file; a
+spec without ``policies`` is played by the turn planner in every seat (random players' games
+are decided by the tie-breakers; ``"policies": "random"`` for speed work). Tiny
 studies (well under a minute of play) are played in this process; larger ones on Ray, like
 ``kalarite study`` (``workers=0`` forces in-process, ``workers=N`` Ray with N workers). A
 finished study is not played again: running the same spec into the same ``out`` only plays
@@ -28,7 +30,7 @@ TABLE_NAMES = ("games", "card_events", "task_claims")
 
 
 def _study(spec, content_dir=None):
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
     from sim.study import load_study, study_from_dict
 
     if isinstance(spec, dict):
@@ -59,7 +61,7 @@ def run(
     """Play a study (spec dict or TOML path) into ``out`` (default: a new temporary
     directory) and return it. ``content``: a directory of card files (as --content)."""
     from cluster.runner import run_study
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
 
     study = _study(spec, content)
     if out is None:

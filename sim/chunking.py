@@ -18,13 +18,13 @@ MAX_GAMES = 1_000_000_000  # per matchup
 MAX_CHUNKS = 100_000  # per study
 MAX_CHUNK_SIZE = 20_000  # games per chunk (the kernel's output buffers grow with it)
 
-# Seconds per game on one core of the development machine (README, Benchmarks), two seats
+# Seconds per game on one core of the development machine (benchmarks/README.md), two seats
 # of the same player; a mixed pairing takes the mean of its seats.
 _SECONDS = {"random": 1 / 3400, "greedy": 1 / 28, "planner": 1 / 11}
 # mc: greedy's work plus its playouts, measured at the defaults (8 x 4 x 2 turns): 2.5x greedy
 _MC_AT_DEFAULTS = 2.5
 _MC_DEFAULTS = {"playouts": 8, "horizon": 2, "candidates": 4}  # sim.players.SETTINGS["mc"]
-# games of more seats last longer (README: about 2x for melee and team play)
+# games of more seats last longer (benchmarks/README.md: about 2x for melee and team play)
 _MODE_FACTOR = {"melee": 2.5, "team-high-form": 2.0, "team-deathmatch": 2.0, "new-player": 2.5}
 
 

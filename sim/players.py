@@ -29,7 +29,7 @@ from core.players.params import (
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
 PROFILES_PATH = pathlib.Path(__file__).parent / "profiles" / "players.toml"
 
-# Default evaluation weights (documented in README "Players"): a point is worth 10, a task
+# Default evaluation weights (documented in docs/players.md): a point is worth 10, a task
 # you could claim right now 6 per point, and so on down to a piece on the board. The last
 # three features are off by default (tuned profiles use them).
 DEFAULT_WEIGHTS = {

@@ -1,6 +1,6 @@
 """Position files (TOML) -> a state row, and the `moves` query over it.
 
-Format (documented in README.md): `mode`, `to_move`, one `[[seat]]` table per player with
+Format (documented in docs/cli.md): `mode`, `to_move`, one `[[seat]]` table per player with
 `deck` and `hand` (card ids) (melee: optional `improvised`, the colours already improvised
 with), `board` as 9 lines of 9 tokens (the digit is the piece colour: the seat, or the team
 in team play), and an optional `[turn]` table with what already happened this turn (for the

@@ -14,7 +14,8 @@ Spec keys (TOML, top level)::
     decks = "all"                    # "all", a list of deck names, or a list of seat lists
     modes = ["high-form", "deathmatch"]   # "all", one mode name, or a list (key "mode" too)
     melee_players = [3]              # melee seat counts: default 3 with deck names, else 3, 4
-    policies = "random"              # one spec for every seat, [seat0, seat1...], or a list
+    policies = "planner"             # one spec for every seat, [seat0, seat1...], or a list
+                                     # (default: planner; see DEFAULT_POLICY)
     games = 1000                     # games per matchup (and mode), > 0
     seed = 1                         # study seed, 0 <= seed < 2**64 (default 0)
     turn_cap = 200                   # default 200
@@ -25,7 +26,10 @@ Spec keys (TOML, top level)::
                                      # decks, relative to the spec file (--content overrides)
 
 A policy is a player spec of ``sim.players`` (``random``, ``greedy``, ``mc:playouts=32``...);
-in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``).
+in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``). One name
+for every seat and the same name once per seat are the same players: a study stores, compares
+and shows them as the one name (``same_players``), so ``policies = ["random", "random"]`` and
+no ``policies`` key at all make the same study.
 
 ``decks = "all"`` (every deck the engine deals: a deck with a card whose effect is not built
 yet only with ``beings_without_effects``; or a list of names) means every pairing of those
@@ -53,7 +57,15 @@ from dataclasses import dataclass, field
 from core import constants as K
 from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
 
-DEFAULT_TURN_CAP = 200
+DEFAULT_TURN_CAP = 200  # no planner game of the demo reached it (README, Decisiveness)
+# The player of a study that names none: the turn planner, the weakest player whose games the
+# score decides. Random players' games all end by deck exhaustion and are decided by the
+# tie-breakers, so they say little about the decks (they stay for speed work: "random").
+DEFAULT_POLICY = "planner"
+WHY_DEFAULT_POLICY = (
+    "random players' games all end when the decks run out and are decided by the tie-breakers, "
+    "so they say little about the decks"
+)
 NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
 MAX_SEED = 2**64
 MAX_TURN_CAP = 100_000
@@ -188,13 +200,18 @@ class Study:
 
     def plays(self, mode: str, decks, policies) -> bool:
         """Does this study play ``mode`` with these seat decks and policies?"""
-        if mode == "melee" and len(decks) not in self.melee_players:
-            return False
-        return fits(mode, decks, policies)
+        return plays(mode, decks, policies, self.melee_players)
 
     @property
     def total_games(self) -> int:
         return self.games * len(self.matchups())
+
+
+def plays(mode: str, decks, policies, melee_players) -> bool:
+    """Is ``mode`` played with these seat decks and policies (melee: with its seat counts)?"""
+    if mode == "melee" and len(decks) not in melee_players:
+        return False
+    return fits(mode, decks, policies)
 
 
 def fits(mode: str, decks, policies) -> bool:
@@ -205,6 +222,56 @@ def fits(mode: str, decks, policies) -> bool:
     if mode == "new-player":
         return all(d == NEW_PLAYER_DECK for d in decks)
     return True
+
+
+def _played(modes, policies, decks, melee_players) -> set:
+    """Every (mode, seat decks, seat policies) these lists play."""
+    out = set()
+    for mode in modes:
+        for pols in policies:
+            for d in decks:
+                if plays(mode, d, pols, melee_players):
+                    seats = tuple(pols) * len(d) if len(pols) == 1 else tuple(pols)
+                    out.add((mode, tuple(d), seats))
+    return out
+
+
+def same_players(policies, decks, modes, melee_players=(3, 4)) -> list:
+    """The policy lists in the one form a study stores, compares and shows: a list that names
+    the same player for every seat (``["random", "random"]``) becomes that one name
+    (``["random"]``), and repeats go, whenever that plays the very same games. (It would not
+    when the per-seat list keeps a study to one seat count, e.g. ``["random", "random"]``
+    beside seat lists of three decks: that list stays as given.) Unknown modes (a manifest of
+    another version) leave the lists as they are."""
+    lists = [tuple(p) for p in policies or []]
+    if any(m not in K.MODE_NAMES for m in modes or []):
+        return _dedupe(lists)
+    decks = [tuple(d) for d in decks or []]
+    games = _played(modes, lists, decks, melee_players)
+    out = list(lists)
+    for i, p in enumerate(lists):
+        if len(p) > 1 and len(set(p)) == 1:
+            trial = out[:i] + [p[:1]] + out[i + 1 :]
+            if _played(modes, trial, decks, melee_players) == games:
+                out = trial
+    return _dedupe(out)
+
+
+def canonical_spec(spec: dict) -> dict:
+    """A stored study spec (study.json's ``study``, of any version) with its policy lists in
+    the form of ``same_players``: what resume and ``compare`` compare, what reports show."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("policies"), list):
+        return spec
+    try:
+        pols = same_players(
+            spec["policies"],
+            spec.get("decks") or [],
+            spec.get("modes") or [],
+            tuple(spec.get("melee_players") or (3, 4)),
+        )
+    except (TypeError, ValueError):  # a malformed spec: compared as it is
+        return spec
+    return {**spec, "policies": [list(p) for p in pols]}
 
 
 def seats_text(mode: str) -> str:
@@ -365,7 +432,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     if not isinstance(data, dict):
         raise StudyError(f"{where}: a study spec is a TOML table of keys")
     if "content" in data:  # a spec dict (the Python API): relative to the working directory
-        from sim.content_dir import load_content_dir
+        from sim.content.copies import load_content_dir
 
         if not isinstance(data["content"], str):
             raise StudyError(f"{where}: 'content' must be a directory name")
@@ -390,7 +457,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     modes_v = data.get("modes", data.get("mode", "high-form"))
     modes = list(K.MODE_NAMES) if modes_v == "all" else _str_list(modes_v, "modes", where)
 
-    pols_v = data.get("policies", data.get("policy", "random"))
+    pols_v = data.get("policies", data.get("policy", DEFAULT_POLICY))
     policy_lists = _policy_lists(pols_v, where)
     names_given = not (
         isinstance(data["decks"], list) and all(isinstance(v, list) for v in data["decks"])
@@ -418,12 +485,13 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
         raise StudyError(f"{where}: 'chunk_size' must be a positive integer, got {chunk_size!r}")
 
     modes = _dedupe(modes)
+    decks = _deck_lists(
+        data["decks"], policy_lists, modes, melee_players, dealable_decks(content, bwe), where
+    )
     study = Study(
-        decks=_deck_lists(
-            data["decks"], policy_lists, modes, melee_players, dealable_decks(content, bwe), where
-        ),
+        decks=decks,
         modes=modes,
-        policies=policy_lists,
+        policies=same_players(policy_lists, decks, modes, melee_players),
         games=games,
         seed=seed,
         turn_cap=turn_cap,
@@ -440,7 +508,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
 
 def _content_dir(content) -> str | None:
     """The study's content directory: None for the installed card files."""
-    from sim.content_dir import custom_dir
+    from sim.content.copies import custom_dir
 
     return custom_dir(content)
 
@@ -527,7 +595,7 @@ def load_study(path, content=None, beings_without_effects: bool = False, content
         raise StudyError(f"cannot read study spec {str(p)!r}: {e.strerror}") from None
     if beings_without_effects:
         data["beings_without_effects"] = True
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
 
     spec_dir = data.pop("content", None) if isinstance(data, dict) else None
     if spec_dir is not None and not isinstance(spec_dir, str):
@@ -573,7 +641,7 @@ def simulate_study(
     study = Study(
         decks=[tuple(decks)],
         modes=[mode],
-        policies=[tuple(policies)],
+        policies=same_players([tuple(policies)], [tuple(decks)], [mode]),
         games=games,
         seed=seed,
         turn_cap=turn_cap,

@@ -21,7 +21,7 @@ from core.layout import BOARD, N_PLAYERS, NSQ, STATE_SIZE  # noqa: E402
 from core.ops import I_WIDTH  # noqa: E402
 from core.rules.tasks import task_holds  # noqa: E402
 from core.tables import TABLE_FIELDS, Tables  # noqa: E402
-from sim.tasks_content import load_tasks  # noqa: E402
+from sim.content.tasks import load_tasks  # noqa: E402
 
 RANKS = {"c": 1, "h": 2, "l": 3}
 

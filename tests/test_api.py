@@ -7,7 +7,13 @@ import pytest
 
 from sim import api
 
-SPEC = {"decks": [["imperial", "highland"]], "modes": "deathmatch", "games": 40, "seed": 9}
+SPEC = {
+    "decks": [["imperial", "highland"]],
+    "modes": "deathmatch",
+    "policies": "random",  # fast; the default player is the planner
+    "games": 40,
+    "seed": 9,
+}
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +77,43 @@ def test_run_again_and_compare(study, tmp_path):
     assert api.open(study.path).manifest["study"]["seed"] == 9
     with pytest.raises(ValueError, match="holds no kalarite study"):
         api.open(tmp_path)
+
+
+def test_the_readme_loop_compares_a_card_change(tmp_path):
+    """The README's API example: ``api.run`` of a dict without ``policies``, then a spec file
+    that writes the same players per seat (``["random", "random"]``) with a changed card;
+    compare reads one change (the content), names the card and pairs the games."""
+    from test_variants import stronger_swordmaster
+
+    from sim.app.cli import main
+    from sim.study import DEFAULT_POLICY
+
+    cards = tmp_path / "my-cards"
+    assert main(["cards", "copy", str(cards)]) == 0
+    stronger_swordmaster(cards)
+    a = api.run(
+        {"decks": [["imperial", "highland"]], "games": 30, "seed": 1},
+        out=tmp_path / "a",
+        progress=False,
+    )
+    spec = tmp_path / "example.toml"
+    p = DEFAULT_POLICY  # the dict names no player: the spec file names it once per seat
+    spec.write_text(
+        'name = "example"\ndecks = ["imperial", "highland"]\nmodes = ["high-form", '
+        f'"deathmatch"]\npolicies = ["{p}", "{p}"]\ngames = 30\nseed = 1\n'
+    )
+    b = api.run(spec, out=tmp_path / "b", content=cards, progress=False, workers=0)
+    assert a.manifest["study"]["policies"] == b.manifest["study"]["policies"] == [[p]]
+    c = api.compare(a, b.path)
+    assert c.result["differs_in"] == ["content"]
+    assert "players" not in c.result["changes"]
+    assert "imperial/swordmaster" in c.text()
+    assert c.result["paired"]["paired"] and "paired_matchups" in c.tables
+    assert not c.result["false_positives_only"]
+    # how the games ended and the player stability of both studies come with it
+    assert "how the games ended:" in c.text()
+    assert f"A: High Form: not measured: one player ({p})" in c.text()
+    assert len(c.result["players"]["b"]["decisiveness"]) == 1  # the groups compared
 
 
 def test_bad_spec_is_a_clear_error(tmp_path):

@@ -447,3 +447,74 @@ def test_readme_position_example_runs(capsys, tmp_path):
     assert code == 0, err
     moves = json.loads(out)
     assert moves["to_move"] == 0 and moves["place"] and "claimable_tasks" in moves
+
+
+# --- the default player of simulate, study and api.run ----------------------------------------
+
+
+def test_simulate_study_and_the_api_default_to_the_planner(capsys, tmp_path):
+    """Random players' games all end by deck exhaustion (the tie-breakers decide them), so a
+    study that names no player is played by the planner; the help says why and how to get
+    random players back."""
+    from sim import api
+    from sim.app.cli import build_parser
+    from sim.study import DEFAULT_POLICY, study_from_dict
+
+    assert DEFAULT_POLICY == "planner"
+    args = build_parser().parse_args(["simulate", "--decks", "imperial,highland", "--out", "x"])
+    assert args.policy == "planner"
+    for command in ("simulate", "study"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "planner" in text and "tie-breakers" in text, command
+        assert "random" in text and "speed work" in text, command
+    spec = {"decks": [["imperial", "highland"]], "games": 2}
+    assert study_from_dict(spec, sim.content.load_content()).policies == [("planner",)]
+    assert api._study(spec).policies == [("planner",)]
+    out = tmp_path / "s"
+    rc, o, e = run(capsys, "simulate", "--decks", "imperial,highland", "--games", 2, "--workers", 0,
+                   "--out", out)  # fmt: skip
+    assert rc == 0, e
+    from results.store import read_manifest, read_table
+
+    assert read_manifest(out)["study"]["policies"] == [["planner", "planner"]]
+    games = read_table(out, "games", columns=["seat0_policy", "seat1_policy"])
+    assert {str(v) for c in games.columns for v in c.to_pylist()} == {"planner"}
+
+
+def test_make_says_it_is_installing_and_hides_only_the_editable_notice():
+    """`make` prints what it is doing before pip's quiet minute, and filters setuptools'
+    editable-install notice by its message (pip's own warnings and errors still show)."""
+    p = subprocess.run(
+        ["make", "-n", "-B", ".venv/.installed-stamp"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    say = next(i for i, line in enumerate(lines) if "installing kalarite into .venv" in line)
+    pip = [i for i, line in enumerate(lines) if "pip install" in line]
+    assert pip and say < min(pip)
+    (editable,) = [line for line in lines if "pip install" in line and "-e " in line]
+    assert 'PYTHONWARNINGS="ignore:Editable installation"' in editable
+    assert "2>" not in editable and "| " not in editable  # nothing else of pip is hidden
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    """`kalarite cards | head -1`: the closed pipe ends the command quietly, exit 0."""
+    import subprocess
+    import sys
+
+    cmd = f"'{sys.executable}' -m sim.app.cli cards | head -1"
+    run = subprocess.run(
+        ["bash", "-c", cmd + "; echo rc=${PIPESTATUS[0]} >&2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.stdout.count("\n") == 1
+    assert "error" not in run.stderr and "Broken pipe" not in run.stderr
+    assert "rc=0" in run.stderr

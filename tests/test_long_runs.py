@@ -45,6 +45,7 @@ def tiny(**changes):
     spec = {
         "decks": [["imperial", "highland"]],
         "modes": "deathmatch",
+        "policies": "random",
         "games": 12,
         "seed": 3,
         **changes,
@@ -100,6 +101,8 @@ def test_huge_games_is_one_line_and_writes_nothing(capsys, tmp_path):
             "simulate",
             "--decks",
             "imperial,highland",
+            "--policy",
+            "random",
             "--games",
             "100",
             "--chunk-size",
@@ -162,7 +165,7 @@ def test_the_driver_compiles_before_ray_starts(monkeypatch, tmp_path):
     class NoRay(Exception):
         pass
 
-    def fake_ray(workers, address):
+    def fake_ray(workers, address, say=None):
         order.append("ray")
         raise NoRay
 
@@ -189,7 +192,9 @@ def test_games_per_second_leaves_compiling_and_starting_out():
     )
     assert s.games_per_s == pytest.approx(200.0)
     line = s.line()
-    assert "(120.0 s compiling the engine, 5.0 s starting Ray), 200 games/s, 2 workers" in line
+    assert (
+        "(120.0 s compiling the engine, 5.0 s starting Ray, 5.0 s playing), 200 games/s, 2" in line
+    )
 
 
 # --- progress and Ctrl-C -------------------------------------------------------------------
@@ -204,7 +209,9 @@ def test_plain_progress_lines():
         p.note("a message")
         p.advance(500)
     lines = out.getvalue().splitlines()
-    assert lines[0] == "kalarite: 100 of 1,000 games (10%), waiting for the first chunk"
+    assert lines[0].startswith(
+        "kalarite: 100 of 1,000 games (10%), waiting for the first chunk (0:0"
+    )
     assert "kalarite: 500 of 1,000 games (50%)" in lines[2]
     assert "kalarite: a message" in lines
     assert lines[-1].startswith("kalarite: 1,000 of 1,000 games (100%)")
@@ -271,7 +278,7 @@ def test_in_process_refill_and_nothing_to_do(tmp_path):
     lost.unlink()
     refill = _run(out)
     assert refill.refilled and refill.chunks_played == 1 and refill.games_played == 5
-    assert "had lost 1 chunk: 5 games played again" in refill.line()
+    assert "had lost or damaged 1 chunk: 5 games played again" in refill.line()
     assert lost.exists()
     assert read_table(out, "games").sort_by("game_index").equals(reference)
     m = read_manifest(out)
@@ -287,6 +294,8 @@ def test_cli_rerun_of_a_finished_study_is_a_no_op(capsys, tmp_path):
         "simulate",
         "--decks",
         "imperial,highland",
+        "--policy",
+        "random",
         "--mode",
         "deathmatch",
         "--games",
@@ -311,3 +320,78 @@ def test_demo_refuses_to_replace_another_study(capsys, tmp_path):
     o, e = capsys.readouterr()
     assert rc == 2 and "different study" in e and "--overwrite" in e
     assert len(e.splitlines()) == 1 and read_manifest(out) == before
+
+
+# --- figures a benchmarker can trust, and no silent stretch ---------------------------------
+
+
+def test_progress_rate_counts_from_the_start_of_play():
+    """The first chunk's games count over the whole time since play started (counting them
+    from their own arrival made early rates 5-10x too high)."""
+    import time
+
+    out = io.StringIO()
+    start = time.perf_counter() - 10.0  # play started 10 s ago
+    with progress.LineProgress(1000, 100, every=3600, stream=out, start=start) as p:
+        p.advance(900)  # the one chunk arrives now
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("kalarite: 1,000 of 1,000 games (100%), 90 games/s"), last
+
+
+def test_progress_and_summary_rates_agree(capsys, tmp_path, monkeypatch):
+    """The last progress line and the summary line give the same games/s: the same games over
+    the same time since play started."""
+    import re
+
+    monkeypatch.setenv("KALARITE_PROGRESS_EVERY", "3600")
+    s = run_study(tiny(games=400), CONTENT, tmp_path / "o", workers=0, chunk_size=50)
+    err = capsys.readouterr().err
+    shown = float(re.findall(r"([\d,]+) games/s", err)[-1].replace(",", ""))
+    assert s.play_s > 0 and s.games_per_s == pytest.approx(s.games_played / s.play_s)
+    assert shown == pytest.approx(s.games_per_s, rel=0.25), (shown, s.line())
+    assert f"{s.play_s:.1f} s playing), {s.games_per_s:,.0f} games/s" in s.line()
+
+
+def test_a_study_over_10_gb_says_so_with_its_time_before_it_starts(capsys, tmp_path, monkeypatch):
+    from sim.study_size import BIG_BYTES, big_study_warning, bytes_per_game
+
+    small = tiny(games=1000)
+    assert big_study_warning([(m, m.games) for m in small.matchups()], 2) is None
+    assert bytes_per_game("deathmatch", ["planner", "planner"]) > bytes_per_game(
+        "deathmatch", ["random", "random"]
+    )
+    big = tiny(games=1_000_000_000, policies="random")
+    text = big_study_warning([(m, m.games) for m in big.matchups()], 2)
+    assert text.startswith("this study plays 1,000,000,000 games: about 274 GB of Parquet")
+    assert "about 1.7 days on 2 workers" in text and "Ctrl-C" in text  # 1e9 / 3,400 / 2
+    assert 1_000_000_000 * bytes_per_game("deathmatch", ["random"]) > BIG_BYTES
+    # before compiling or starting anything, and nothing left behind when it then stops
+    monkeypatch.setattr(
+        warmup, "warm_up", lambda say=None: (_ for _ in ()).throw(KeyboardInterrupt)
+    )
+    with pytest.raises(KeyboardInterrupt):
+        run_study(big, CONTENT, tmp_path / "o", workers=2)
+    assert "kalarite: this study plays 1,000,000,000 games" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_starting_ray_is_announced(capsys, tmp_path, monkeypatch):
+    """Ray takes seconds to start: the run says so first (and nothing is left behind when
+    it fails)."""
+    import ray
+
+    import cluster.runner as runner
+
+    def no_ray(**k):
+        raise RuntimeError("no Ray here")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", no_ray)
+    monkeypatch.setattr(warmup, "warm_up", lambda say=None: 0.0)
+    with pytest.raises(runner.RayStartError, match="no Ray here"):
+        run_study(tiny(), CONTENT, tmp_path / "o", workers=3)
+    assert "kalarite: starting Ray (local, 3 workers)...\n" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+    with pytest.raises(runner.RayStartError):
+        run_study(tiny(), CONTENT, tmp_path / "q", workers=3, progress=False)
+    assert capsys.readouterr().err == ""  # progress=False: quiet

@@ -7,7 +7,7 @@ import tomllib
 import pytest
 
 import core.ops as O
-from sim.ops_compile import OP_CODES, OP_KEYS, OpError, compile_ops
+from sim.content.ops import OP_CODES, OP_KEYS, OpError, compile_ops
 
 README = pathlib.Path(__file__).resolve().parents[1] / "sim" / "data" / "README.md"
 

@@ -18,6 +18,7 @@ import pytest
 
 from results import analysis
 from results.compare import ComparisonError, compare, format_text
+from results.compare.page import write_compare_page
 from results.report import NAV, SECTIONS, _Builder, make_report
 from results.report.paths import report_dir
 from results.schema import SCHEMAS, TABLES, file_metadata
@@ -892,10 +893,72 @@ def test_compare_reports_nothing_when_nothing_changed(studies):
     assert r["differs_in"] == []
     assert all(n == 0 for n in r["significant"].values()), r["significant"]
     assert "false positive" in r["notes"][0]
+    assert r["false_positives_only"] and r["part_of"] is None
     same = compare(studies["base"], studies["base"])
-    assert same["nothing_to_compare"] == "A and B are the same dataset"
+    assert same["nothing_to_compare"] is True
+    assert same["reason"] == "A and B are the same dataset"
     assert "tables" not in same
     assert "nothing to compare: A and B are the same dataset" in format_text(same)
+
+
+def first_games(src, dst, n, name=None):
+    """A copy of the dataset ``src`` that holds only the first ``n`` games of each matchup
+    (as a study of ``games = n`` with the same seed would), its Parquet metadata kept."""
+    import shutil
+
+    shutil.copytree(src, dst)
+    for f in pathlib.Path(dst).rglob("*.parquet"):
+        t = pq.read_table(f, partitioning=None)
+        keep = pa.compute.less(t["game_index"], n)
+        pq.write_table(t.filter(keep).replace_schema_metadata(t.schema.metadata), f)
+    m = json.loads((pathlib.Path(dst) / "study.json").read_text())
+    for mu in m["matchups"]:
+        mu["games"] = min(mu["games"], n)
+    m["games"] = sum(mu["games"] for mu in m["matchups"])
+    m["study"]["games"] = n
+    if name is not None:
+        m["study"]["name"] = name
+    (pathlib.Path(dst) / "study.json").write_text(json.dumps(m))
+    return pathlib.Path(dst)
+
+
+def test_compare_with_a_copy_or_a_part_of_itself(studies, tmp_path, capsys):
+    """A copy of a study (the same games, another name) has nothing to compare; its first
+    games against the whole run but every difference there is a false positive."""
+    base = studies["base"]
+    copy = first_games(base, tmp_path / "copy", 10**6, name="renamed")
+    r = compare(base, copy)
+    assert r["nothing_to_compare"] is True
+    assert "the very same 9,000 games" in r["reason"]
+    j = tmp_path / "aa.json"
+    assert _cli("compare", str(base), str(copy), "--json", str(j)) == 0
+    assert "nothing to compare: A and B hold the very same" in capsys.readouterr().out
+    written = json.loads(j.read_text())
+    assert written["nothing_to_compare"] is True and written["reason"] == r["reason"]
+    assert not (copy / f"compare-vs-{base.name}").exists()  # no page unless --html asks
+    # the first 500 games of each matchup against all 1,500
+    part = first_games(base, tmp_path / "part", 500)
+    for a, b, rel, small in ((part, base, "a_in_b", "A"), (base, part, "b_in_a", "B")):
+        r = compare(a, b)
+        assert not r["nothing_to_compare"] and r["part_of"] == rel
+        assert r["false_positives_only"]
+        note = r["false_positive_note"]
+        assert note.startswith(f"{small} is a part of") and "false positive" in note
+        assert note in r["notes"] and f"note: {note}" in format_text(r)
+        assert not any(n.startswith("same study seed") for n in r["notes"])
+    page = tmp_path / "page"
+    assert _cli("compare", str(part), str(base), "--html", str(page)) == 0
+    assert "false positive" in (page / "index.html").read_text().split("<nav>")[0]
+    # a changed outcome: no longer the same games (the outcomes are checked, not only keys)
+    other = first_games(base, tmp_path / "other", 500)
+    f = next((other / "games").rglob("*.parquet"))
+    t = pq.read_table(f, partitioning=None)
+    w = t["winner"].to_pylist()
+    w[0] = 1 if w[0] != 1 else 0
+    i = t.schema.get_field_index("winner")
+    t = t.set_column(i, t.schema.field(i), pa.array(w, t.schema.field(i).type))
+    pq.write_table(t.replace_schema_metadata(t.schema.metadata), f)
+    assert compare(other, base)["part_of"] is None
 
 
 def test_compare_refuses_studies_whose_other_settings_differ(studies):
@@ -1078,3 +1141,67 @@ def test_first_screen_numbers(tmp_path):
         or make_report(run, tmp_path / "r")["summary"]["key_findings"]
     ]
     assert kinds[0] == "players_caveat" and "strongest_deck" in kinds and "weakest_deck" in kinds
+
+
+def _respell_players(run, policies):
+    """The study spec of ``run`` with its policy lists written as ``policies``."""
+    m = json.loads((run / "study.json").read_text())
+    m["study"]["policies"] = policies
+    (run / "study.json").write_text(json.dumps(m))
+    return run
+
+
+def test_compare_reads_one_name_for_every_seat_as_those_players(studies, tmp_path):
+    """``[["random"]]`` (api.run without policies) and ``[["random", "random"]]`` (a spec
+    file) are the same players: a content change between them is one change."""
+    one = _respell_players(
+        random_dataset(tmp_path / "one", seed=31, content_hash="new", **studies["kw"]),
+        [["random"]],
+    )
+    r = compare(studies["base"], one)
+    assert r["differs_in"] == ["content"] and "players" not in r["changes"]
+    assert r["a"]["policies"] == r["b"]["policies"] == [["random"]]
+    page = write_compare_page(r, tmp_path / "page")["index"].read_text()
+    assert "random (every seat)" in page
+    # and the report shows the one spelling too
+    assert analysis.analyze(studies["base"])["run"]["study"]["policies"] == [["random"]]
+
+
+def test_compare_names_how_the_games_ended_and_the_player_stability(studies, tmp_path, capsys):
+    """Random players' games all end by deck exhaustion tied on points: compare warns, in its
+    text, JSON and page; one player: stability not measured; two self-play players: measured."""
+    r = compare(studies["base"], studies["changed"])
+    pl = r["players"]
+    assert pl["warning"].startswith("weak play: most games of both studies")
+    assert "--policy planner" in pl["warning"]
+    (e,) = pl["a"]["decisiveness"]
+    assert e["mode"] == "high-form" and e["players"] == "random-vs-random" and e["weak"]
+    assert e["games"] == 9000 and e["tie_on_points"] + e["by_deck"] > 0.5
+    (st,) = pl["b"]["stability"]
+    assert st["verdict"] == "not measured"
+    assert st["text"].startswith("High Form: not measured: one player (random)")
+    text = format_text(r)
+    assert "warning: weak play" in text and "how the games ended:" in text
+    assert "B: High Form: not measured: one player (random)" in text
+    page = tmp_path / "page"
+    assert _cli("compare", str(studies["base"]), str(studies["changed"]), "--html", str(page)) == 0
+    capsys.readouterr()
+    html_text = (page / "index.html").read_text()
+    assert "⚠ weak play" in html_text.split("<nav>")[0]
+    assert "How the games ended · player stability" in html_text
+    assert "not measured: one player (random)" in html_text
+    # two players each against themselves: the verdicts are measured
+    kw = dict(studies["kw"], games=300)
+    two = (("random", "random"), ("greedy", "greedy"))
+    a = random_dataset(tmp_path / "two-a", seed=41, policies=two, **kw)
+    b = random_dataset(
+        tmp_path / "two-b",
+        seed=42,
+        policies=two,
+        content_hash="other",
+        p_seat0={("imperial", "highland"): 0.9},
+        **kw,
+    )
+    (sa,) = compare(a, b)["players"]["a"]["stability"]
+    assert sa["verdict"] in ("stable", "partly stable", "unstable")
+    assert sa["players"] == ["random", "greedy"] and "from random to greedy" in sa["text"]

@@ -42,6 +42,7 @@ MP_SPEC = {
     "modes": ["melee", "team-deathmatch", "team-high-form"],
     "decks": DECKS,
     "melee_players": [3, 4],
+    "policies": "random",
     "games": 5,
     "seed": 3,
     "beings_without_effects": True,
@@ -63,6 +64,7 @@ HF_SPEC = {
     "name": "hf",
     "modes": ["high-form"],
     "decks": DECKS,
+    "policies": "random",
     "games": 6,
     "seed": 11,
     "beings_without_effects": True,
@@ -72,6 +74,7 @@ name = "mixed"
 modes = ["high-form", "melee"]
 decks = ["imperial", "highland"]
 melee_players = [3]
+policies = "random"
 games = 6
 seed = 11
 beings_without_effects = true

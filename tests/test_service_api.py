@@ -27,6 +27,7 @@ SPEC_A = """\
 name = "service A"
 decks = [["imperial", "highland"]]
 modes = ["high-form"]
+policies = "random"
 games = 300
 seed = 11
 chunk_size = 20
@@ -35,6 +36,7 @@ SPEC_B = {
     "name": "service B",
     "decks": [["imperial", "highland"]],
     "modes": ["high-form"],
+    "policies": "random",
     "games": 40,
     "seed": 12,
     "chunk_size": 20,
@@ -244,7 +246,38 @@ def test_compare(svc, pair):
     assert result["a"]["seed"] == 11 and result["b"]["seed"] == 12
     text = svc.get(f"/api/v1/compare/{a}/{b}/text").text
     assert text.startswith("A (baseline): ") and "B - A in percentage points" in text
+    assert "how the games ended:" in text and "not measured: one player (" in text
     assert svc.get(f"/api/v1/compare/{a}/0123456789ab").status_code == 404
+    # the service's compare view is the compare page of `kalarite compare`, not a text dump
+    page = svc.get(f"/api/v1/compare/{a}/{b}/page")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    for needle in (
+        "<title>kalarite comparison",
+        "How the games ended · player stability",
+        'id="significant"',
+        "not measured: one player (",
+    ):
+        assert needle in page.text, needle
+    assert '<pre id="text">' not in svc.get("/static/compare.html").text
+    js = svc.get("/static/compare.js").text
+    assert '"/page"' in js and "location.replace" in js
+
+
+def test_compare_a_study_with_itself(svc, pair):
+    """A/A is an answer, not a failure: 200 with nothing to compare (JSON, text and page)."""
+    a = pair["a"]
+    r = svc.get(f"/api/v1/compare/{a}/{a}")
+    assert r.status_code == 200, r.text
+    result = r.json()
+    assert result["nothing_to_compare"] is True
+    assert result["reason"] == "A and B are the same dataset"
+    assert "tables" not in result
+    text = svc.get(f"/api/v1/compare/{a}/{a}/text").text
+    assert "nothing to compare: A and B are the same dataset" in text
+    page = svc.get(f"/api/v1/compare/{a}/{a}/page")
+    assert (
+        page.status_code == 200 and "Nothing to compare: A and B are the same dataset" in page.text
+    )
 
 
 def test_cancel_and_resume(svc, pair):

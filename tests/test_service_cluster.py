@@ -114,6 +114,7 @@ def test_study_runs_on_both_nodes(cluster, tmp_path):
                 "error": None,
             }
             spec = {"name": "two nodes", "decks": [["imperial", "highland"]], "games": 200}
+            spec["policies"] = "random"
             sid = c.post("/studies", json={**spec, "seed": 5, "chunk_size": 10}).json()["id"]
             s = wait_state(c, sid, ("finished", "failed"), 1200)
             assert s["state"] == "finished", s

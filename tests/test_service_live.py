@@ -62,6 +62,7 @@ def test_restart_after_kill_9_resumes_the_study(live):
     live.hold.touch()  # the runner stops after its first chunk until the file goes
     with live.client() as c:
         spec = {"name": "survives", "decks": ["imperial", "highland"], "games": 200}
+        spec["policies"] = "random"  # fast (the default player is the planner)
         sid = c.post("/studies", json={**spec, "seed": 9, "chunk_size": 20}).json()["id"]
         s = wait_for(
             lambda: (x := c.get(f"/studies/{sid}").json())["games_done"] > 0 and x,
@@ -101,6 +102,7 @@ def test_page_in_headless_chromium(live, tmp_path):
     with live.client() as c:
         if other is None:
             spec = {"name": "other", "decks": ["imperial", "highland"], "games": 10}
+            spec["policies"] = "random"
             other = c.post("/studies", json={**spec, "seed": 2}).json()["id"]
             assert wait_state(c, other, ("finished", "failed"), 900)["state"] == "finished"
         player = c.get(f"/studies/{other}").json()["spec"]["policies"][0][0]
@@ -203,6 +205,7 @@ async def _burst(url: str, read_ids: list) -> list:
 
         async def submit(i):
             spec = {"name": f"load-{i:02d}", "decks": [["imperial", "highland"]], "games": 10}
+            spec["policies"] = "random"
             t = time.perf_counter()
             async with c.post("/api/v1/studies", json={**spec, "seed": 100 + i}) as r:
                 body = await r.json()

@@ -104,8 +104,9 @@ def test_all_decks_and_policy_pairings():
     n = len(CONTENT.decks)
     assert n == 6 and "etherweave" in CONTENT.decks
     assert len(same.decks) == n * (n + 1) // 2
-    assert same.modes == ["high-form"] and same.policies == [("random",)]
-    assert [m.policies for m in same.matchups()] == [("random", "random")] * len(same.decks)
+    # no player named: the planner in every seat (random games are decided by tie-breakers)
+    assert same.modes == ["high-form"] and same.policies == [("planner",)]
+    assert [m.policies for m in same.matchups()] == [("planner", "planner")] * len(same.decks)
     every = study_from_dict({"decks": "all", "games": 1, "modes": "all"}, CONTENT)
     assert every.modes == list(K.MODE_NAMES)
     per_mode = {}
@@ -142,6 +143,76 @@ def test_all_decks_and_policy_pairings():
     ]
     exact = make_study(decks=[["highland", "imperial"]])
     assert exact.decks == [("highland", "imperial")]
+
+
+def test_one_name_for_every_seat_and_one_per_seat_are_the_same_players(tmp_path):
+    """``policies = ["random", "random"]``, ``"random"`` and no key at all: one study, stored
+    as ``[["random"]]``, with the same matchups and seeds. A per-seat list that keeps a study
+    to one seat count stays as given (it plays other games than the one name would)."""
+    spec = {"decks": [["imperial", "highland"]], "games": 5, "seed": 1}
+    forms = [
+        study_from_dict({**spec, **extra}, CONTENT)
+        for extra in ({}, {"policies": "random"}, {"policies": ["random", "random"]})
+    ]
+    forms.append(study_from_dict({**spec, "policies": [["random"], ["random", "random"]]}, CONTENT))
+    assert all(f.to_dict() == forms[0].to_dict() for f in forms)
+    assert forms[0].to_dict()["policies"] == [["random"]]
+    assert all(
+        [m.to_dict() for m in f.matchups()] == [m.to_dict() for m in forms[0].matchups()]
+        for f in forms
+    )
+    assert len(forms[-1].matchups()) == 1  # the two spellings no longer play it twice
+    toml = tmp_path / "s.toml"
+    toml.write_text(
+        'decks = [["imperial", "highland"]]\ngames = 5\nseed = 1\npolicies = ["random", "random"]\n'
+    )
+    assert load_study(toml, CONTENT).to_dict() == forms[0].to_dict()
+    # simulate's --policy random,random is the same study as --policy random
+    from sim.study import canonical_spec, same_players, simulate_study
+
+    sims = [
+        simulate_study(CONTENT, ["imperial", "highland"], "high-form", p, 5, 1, 200, False)
+        for p in (("random",), ("random", "random"))
+    ]
+    assert sims[0].to_dict() == sims[1].to_dict()
+    # other players per seat stay per seat
+    assert make_study(policies=["greedy", "random"]).policies == [("greedy", "random")]
+    # beside seat lists of three decks a two-seat list keeps the study to two seats
+    decks = [("imperial", "highland"), ("imperial", "highland", "sylvan")]
+    modes = ["high-form", "melee"]
+    assert same_players([("random", "random"), ("greedy",)], decks, modes) == [
+        ("random", "random"),
+        ("greedy",),
+    ]
+    assert same_players([("random", "random")], decks[:1], modes) == [("random",)]
+    # a stored spec of before (either spelling) reads as the one form
+    old = {**forms[0].to_dict(), "policies": [["random", "random"]]}
+    assert canonical_spec(old) == forms[0].to_dict()
+
+
+def test_resume_reads_a_spec_stored_with_the_other_spelling(tmp_path):
+    """A dataset whose study.json says ``[["random", "random"]]`` (written before the one
+    spelling) resumes under a spec that says ``random``; another spec is still refused."""
+    from results.store import FORMAT, DatasetStore, dataset_info
+
+    study = make_study(decks=[["imperial", "highland"]], modes=["high-form"], games=10)
+    info = dataset_info(study, CONTENT)
+    out = tmp_path / "old"
+    out.mkdir()
+    old = {
+        "format": FORMAT,
+        "status": "running",
+        "engine_hash": info["engine_hash"],
+        "content_hash": info["content_hash"],
+        "study": {**info["study"], "policies": [["random", "random"]]},
+        "chunk_size": 5,
+    }
+    (out / MANIFEST).write_text(json.dumps(old))
+    store = DatasetStore.prepare(out, info, study.matchups(), 5)
+    assert store.resume and store.chunk_size == 5
+    other = make_study(decks=[["imperial", "highland"]], modes=["high-form"], games=10, seed=8)
+    with pytest.raises(StoreError, match="different study"):
+        DatasetStore.prepare(out, dataset_info(other, CONTENT), other.matchups(), 5)
 
 
 def test_matchup_seed_is_stable_and_distinct():
@@ -239,7 +310,7 @@ def assert_bad_input(rc, out, err, needle, path):
     assert not pathlib.Path(path).exists(), "bad input must write nothing"
 
 
-SIM = ["simulate", "--mode", "high-form", "--beings-without-effects"]
+SIM = ["simulate", "--mode", "high-form", "--policy", "random", "--beings-without-effects"]
 
 
 @pytest.mark.parametrize(
@@ -616,6 +687,7 @@ def test_cli_simulate_on_an_existing_cluster(ray_session, tmp_path):
     out = tmp_path / "cli"
     address = ray_session.get_runtime_context().gcs_address
     args = ["simulate", "--decks", "imperial,highland", "--mode", "deathmatch", "--games", "50"]
+    args += ["--policy", "random"]
     args += ["--seed", "3", "--beings-without-effects", "--chunk-size", "20", "--workers", "2"]
     p = subprocess.run(
         kalarite(*args, "--out", out, "--address", address),
@@ -629,7 +701,8 @@ def test_cli_simulate_on_an_existing_cluster(ray_session, tmp_path):
     lines = p.stdout.splitlines()
     assert len(lines) == 1, p.stdout
     assert re.match(
-        r"^kalarite: 50 games in [\d.]+ s \([\d.]+ s starting Ray\), [\d,]+ games/s, 2 workers -> ",
+        r"^kalarite: 50 games in [\d.]+ s \([\d.]+ s starting Ray, [\d.]+ s playing\), "
+        r"[\d,]+ games/s, 2 workers -> ",
         lines[0],
     )
     assert str(out) in lines[0]
@@ -677,6 +750,7 @@ def test_cli_ctrl_c_then_resume(ray_session, tmp_path):
     spec = tmp_path / "s.toml"
     spec.write_text(
         'decks = [["imperial", "highland"]]\nmodes = "high-form"\ngames = 3000\nseed = 5\n'
+        'policies = "random"\n'
         "beings_without_effects = true\nchunk_size = 50\n"
     )
     out = tmp_path / "ctrlc"
@@ -729,3 +803,87 @@ def test_cli_ctrl_c_then_resume(ray_session, tmp_path):
     assert [r["status"] for r in runs] == ["interrupted", "complete"]
     assert runs[1]["chunks_played"] == 60 - finished
     assert np.all(np.diff(sorted(k[3] for k in game_keys(out))) == 1)
+
+
+# --- resume checks every chunk it counts as done (in this process: the check is the driver's)
+
+RESUME = ["simulate", "--decks", "imperial,highland", "--mode", "high-form", "--policy", "random"]
+RESUME += ["--games", "30", "--chunk-size", "10", "--seed", "4", "--workers", "0"]
+PARTITION = "mode=high-form/matchup=imperial-vs-highland/policies=random-vs-random"
+
+
+def _part(out, table, chunk):
+    return out / table / PARTITION / f"part-{chunk:05d}.parquet"
+
+
+def _truncate(out):
+    p = _part(out, "games", 1)
+    p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    return "games file unreadable"
+
+
+def _garbage(out):
+    _part(out, "card_events", 1).write_bytes(b"this is not parquet\n" * 200)
+    return "card_events file unreadable"
+
+
+def _other_chunk(out):  # readable, right row count, wrong games
+    _part(out, "games", 1).write_bytes(_part(out, "games", 0).read_bytes())
+    return "games file holds games 0..9, the chunk 10..19"
+
+
+def _short(out):  # readable, too few rows (a chunk of another chunk size)
+    p = _part(out, "games", 1)
+    pq.write_table(pq.read_table(p).slice(0, 4), p)
+    return "games file has 4 rows, the chunk 10 games"
+
+
+def _no_events(out):
+    p = _part(out, "card_events", 1)
+    pq.write_table(pq.read_table(p).slice(0, 0), p)
+    return "card_events file has no rows"
+
+
+@pytest.mark.parametrize("damage", [_truncate, _garbage, _other_chunk, _short, _no_events])
+def test_resume_replays_a_damaged_chunk_and_says_which(capsys, tmp_path, damage):
+    """A finished study with one chunk file damaged: the same command names the chunk and
+    why, plays it again, and the study holds exactly its games (the same rows as before)."""
+    out = tmp_path / "s"
+    rc, o, e = cli(capsys, *RESUME, "--out", out)
+    assert rc == 0, e
+    before = {t: canonical(out, t) for t in TABLES}
+    why = damage(out)
+    rc, o, e = cli(capsys, *RESUME, "--out", out)
+    assert rc == 0, e
+    said = [line for line in e.splitlines() if "replaying" in line]
+    assert len(said) == 1, e
+    assert said[0].startswith(f"kalarite: chunk 1 of {PARTITION} (games 10..): {why}"), e
+    assert said[0].endswith(": replaying it"), e
+    assert "the finished study had lost or damaged 1 chunk: 10 games played again" in o
+    assert_complete(out, 30)
+    for t in TABLES:
+        assert canonical(out, t).equals(before[t]), t
+    rc, o, e = cli(capsys, *RESUME, "--out", out)
+    assert rc == 0 and o.startswith("kalarite: nothing to do") and "replaying" not in e
+
+
+def test_resume_of_an_unfinished_study_replays_damaged_chunks_and_report_works(
+    capsys, tmp_path, monkeypatch
+):
+    """Interrupted after 2 chunks, one of them then damaged (a full disk, say): the rerun
+    plays 2 of 3 chunks, the study completes with exactly 30 games and the report reads it."""
+    out = tmp_path / "s"
+    monkeypatch.setenv("KALARITE_TEST_INTERRUPT_AFTER", "2")
+    rc, o, e = cli(capsys, *RESUME, "--out", out)
+    assert rc == 130, e
+    monkeypatch.delenv("KALARITE_TEST_INTERRUPT_AFTER")
+    _part(out, "games", 0).write_bytes(b"PAR1")  # cut short after its first four bytes
+    rc, o, e = cli(capsys, *RESUME, "--out", out)
+    assert rc == 0, e
+    assert f"kalarite: chunk 0 of {PARTITION} (games 0..): games file unreadable" in e
+    assert o.startswith("kalarite: 30 games (10 from an earlier run)"), o
+    assert_complete(out, 30)
+    rc, o, e = cli(capsys, "report", out)
+    assert rc == 0, e
+    assert "kalarite: writing the report..." in e
+    assert "report of 30 games" in o and (out / "report" / "index.html").is_file()

@@ -20,7 +20,7 @@ from core.layout import (
     SUMMONED_RED,
 )
 from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
-from sim.tasks_content import DEFAULT_PATH, load_tasks
+from sim.content.tasks import DEFAULT_PATH, load_tasks
 
 EMPTY = """
 ## ## .. .. .. .. .. ## ##

@@ -16,11 +16,12 @@ from results.compare import compare, format_text
 from results.store import read_manifest, read_table
 from sim.app.cli import main
 from sim.content import ContentError
-from sim.content_dir import load_content_dir
+from sim.content.copies import load_content_dir
 from sim.study import load_study
 
 GAMES = 300
 SIM = ["simulate", "--decks", "imperial,highland", "--mode", "high-form", "--workers", "0"]
+SIM += ["--policy", "random"]
 OLD_PATTERN = """pattern = [
   "* c *",
   ". @ .",

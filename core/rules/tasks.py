@@ -1,7 +1,7 @@
 """High Form task conditions: one compiled check driven by the task tables.
 
 Each of the 24 tasks is a criterion code (``TK_*``) plus up to four integer arguments, both
-read from ``T.task_kind`` / ``T.task_args`` (filled by sim.tasks_content from tasks.toml). The
+read from ``T.task_kind`` / ``T.task_args`` (filled by sim.content.tasks from tasks.toml). The
 kernel never sees a task name, so retuning a threshold is a data change, not a code change.
 Geometry (colours, centre, lines, diagonals, sides, corners) comes from the board tables.
 """

@@ -40,6 +40,7 @@ from results.analysis.multiplayer import multiplayer_stats
 from results.analysis.policies import policy_stats
 from results.analysis.sensitivity import sensitivity
 from results.analysis.tasks import TASK_DISPLAY_NOTE, task_stats
+from sim.study import canonical_spec
 
 __all__ = ["Dataset", "DatasetError", "END_LABELS", "MODE_LABELS", "analyze", "group_index"]
 
@@ -131,7 +132,7 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
             "content_hash": m.get("content_hash"),
             "created": m.get("created"),
             "completed": m.get("completed"),
-            "study": m["study"],
+            "study": canonical_spec(m["study"]),  # one spelling of the same players
         },
         "methods": stats.METHODS,
         "data": data,

@@ -27,7 +27,7 @@ SCORE_TARGETS = {
 }
 WEAK_SHARE = 0.5  # "most games": more than half (see _weakness)
 # the player the warning names: the strongest that still plays a large study quickly
-# (README "Players"; `kalarite players` shows the ladder it comes from)
+# (docs/players.md; `kalarite players` shows the ladder it comes from)
 STRONG_PLAYER = "planner"
 SHARES = ("by_score", "by_deck", "by_turn_cap", "tie_on_points")
 SHARE_LABELS = {

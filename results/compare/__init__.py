@@ -27,9 +27,12 @@ four seats (melee, team play) of either study are left out, and a note says how 
 import pathlib
 
 from results import analysis, stats
+from results.compare.caveats import caveats, format_caveats
 from results.compare.changes import changes, deck_map_of, format_changes, map_decks
 from results.compare.paired_text import columns as _columns
 from results.compare.paired_text import format_paired
+from results.compare.same import game_overlap, relation, subset_note
+from sim.study import canonical_spec
 
 FIXED = (
     ("turn_cap", "turn cap"),
@@ -51,17 +54,38 @@ def _norm(key, value):
     return value
 
 
-def same_study(run_a, run_b, ma: dict, mb: dict) -> str | None:
-    """Why A and B have nothing to compare, or None."""
+def same_study(run_a, run_b, ma: dict, mb: dict, overlap=None) -> str | None:
+    """Why A and B have nothing to compare, or None. ``overlap``: their common games
+    (results/compare/same.py)."""
     if pathlib.Path(run_a).resolve() == pathlib.Path(run_b).resolve():
         return "A and B are the same dataset"
-    keys = ("study", "content_hash", "engine_hash")
-    if all(ma.get(k) == mb.get(k) for k in keys):
+    keys = ("content_hash", "engine_hash")
+    if all(ma.get(k) == mb.get(k) for k in keys) and canonical_spec(
+        ma.get("study")
+    ) == canonical_spec(mb.get("study")):
+        if overlap is None or relation(overlap) == "same":
+            return (
+                "A and B hold the same study (the same spec, seed, content and engine), so "
+                "their games are identical"
+            )
+    if relation(overlap) == "same":
         return (
-            "A and B hold the same study (the same spec, seed, content and engine), so their "
-            "games are identical"
+            f"A and B hold the very same {overlap['games_a']:,} games (the same seeds, content "
+            "and engine, the same outcomes), so nothing was changed between them"
         )
     return None
+
+
+def two_seat_players(study: dict) -> list:
+    """The seat players of the two-seat games a study spec plays (what compare compares), one
+    spelling for the same players: ``[["random"]]`` and ``[["random", "random"]]`` alike."""
+    out = []
+    for p in canonical_spec(study).get("policies") or []:
+        if len(p) in (1, 2):
+            pair = [p[0], p[-1]]
+            if pair not in out:
+                out.append(pair)
+    return out
 
 
 def differences(ma: dict, mb: dict) -> list:
@@ -84,8 +108,8 @@ def differences(ma: dict, mb: dict) -> list:
         diff.append("content")
     if ma.get("engine_hash") != mb.get("engine_hash"):
         diff.append("engine")
-    pa_, pb_ = sa.get("policies") or [], sb.get("policies") or []
-    if [list(p) for p in pa_] != [list(p) for p in pb_]:
+    pa_, pb_ = two_seat_players(sa), two_seat_players(sb)
+    if sorted(pa_) != sorted(pb_):
         diff.append("policies")
         if len(pa_) != len(pb_):
             raise ComparisonError(
@@ -143,7 +167,7 @@ def _side(run, m, games) -> dict:
         "content_hash": m.get("content_hash"),
         "content_dir": m.get("content_dir"),
         "engine_hash": m.get("engine_hash"),
-        "policies": st.get("policies"),
+        "policies": canonical_spec(st).get("policies"),
         "seed": st.get("seed"),
     }
 
@@ -159,14 +183,18 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
     na, nb = da.games_present, db.games_present
     da.con.close()
     db.con.close()
-    why = same_study(run_a, run_b, ma, mb)
+    same_path = pathlib.Path(run_a).resolve() == pathlib.Path(run_b).resolve()
+    overlap = None if same_path else game_overlap(run_a, run_b, ma, mb)
+    why = same_study(run_a, run_b, ma, mb, overlap)
     if why:
         return {
             "kalarite_compare": 1,
-            "nothing_to_compare": why,
+            "nothing_to_compare": True,
+            "reason": why,
             "a": _side(run_a, ma, na),
             "b": _side(run_b, mb, nb),
         }
+    part_of = relation(overlap)
     dmap = deck_map_of(mb, deck_map or {})
     unknown = [a for a in dmap.values() if a not in _decks(ma)]
     if unknown:
@@ -187,6 +215,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         )
     ga = {k: ga_all[k] for k in common}
     gb = {k: gb_all[k] for k in common}
+    players = caveats(sa, sb, set(common))
 
     def glabel(k):
         a, b = ga[k], gb[k]
@@ -369,8 +398,11 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
     }
     notes = []
     sta, stb = ma["study"], mb["study"]
-    if not differs:
-        notes.append(
+    false_positives = None  # the note of a comparison in which nothing was changed
+    if part_of:
+        false_positives = subset_note(part_of, overlap)
+    elif not differs:
+        false_positives = (
             "the studies differ in no setting that changes the games (only the seed or the "
             "number of games): every significant difference is a false positive"
             + (
@@ -379,6 +411,8 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
                 else ""
             )
         )
+    if false_positives:
+        notes.append(false_positives)
     elif sta.get("seed") == stb.get("seed"):
         notes.append(
             "same study seed: the games of A and B are correlated (common random numbers), "
@@ -421,7 +455,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
     if sa["data"]["beings_without_effects"] or sb["data"]["beings_without_effects"]:
         notes.append("beings without effects: these results are not those of the real game")
     paired = paired_analysis(run_a, run_b, dmap)
-    if paired["paired"]:
+    if paired["paired"] and not part_of:
         notes = [n for n in notes if not n.startswith("same study seed")]
         notes.append(
             f"{paired['pairs']:,} games of B pair up with a game of A (dealt from the same "
@@ -429,12 +463,17 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         )
     return {
         "kalarite_compare": 1,
+        "nothing_to_compare": False,
         "a": _side(run_a, ma, sa["data"]["games_analyzed"]),
         "b": _side(run_b, mb, sb["data"]["games_analyzed"]),
+        "part_of": part_of,
+        "false_positives_only": false_positives is not None,
+        "false_positive_note": false_positives,
         "changes": changed,
         "paired": paired,
         "differs_in": differs,
         "methods": stats.METHODS,
+        "players": players,
         "notes": notes,
         "tables": tables,
         "significant": {name: sum(r["significant"] for r in rows) for name, rows in tables.items()},
@@ -485,7 +524,7 @@ def format_text(result: dict, show_all: bool = False) -> str:
         f"B:            {b['path']}  [{b['games']:,} games]",
     ]
     if result.get("nothing_to_compare"):
-        lines.append(f"nothing to compare: {result['nothing_to_compare']}")
+        lines.append(f"nothing to compare: {result['reason']}")
         return "\n".join(lines)
     what = format_changes(result.get("changes") or {})
     if what:
@@ -503,6 +542,8 @@ def format_text(result: dict, show_all: bool = False) -> str:
         lines.append("differs in: nothing but the seed or the number of games")
     for n in result["notes"]:
         lines.append(f"note: {n}")
+    if result.get("players"):
+        lines += format_caveats(result["players"])
     lines.append(
         "B - A in percentage points with its 95% Newcombe interval; p: score test; "
         "significant: Holm-adjusted p < 0.05 within each table"

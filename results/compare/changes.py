@@ -1,10 +1,11 @@
 """What changed between two studies, named for the designer: the cards whose data differ
-(pattern side by side, ops as a line diff: sim/content_diff.py), the decks, the players,
+(pattern side by side, ops as a line diff: sim/content/diff.py), the decks, the players,
 the modes, the seeds and the sizes; and the deck map (``--map variant=original``, plus the
 ``variant_of`` of B's deck files) that names B's decks in A's terms.
 """
 
-from sim.content_diff import diff_records, format_diff, is_empty
+from sim.content.diff import diff_records, format_diff, is_empty
+from sim.study import canonical_spec
 
 
 class MapError(ValueError):
@@ -71,8 +72,8 @@ def _installed_record(manifest):
     """For a study made before manifests kept the card data: the installed content, when it
     is the one the study played."""
     try:
-        from sim.content_diff import content_record
-        from sim.content_dir import load_content_dir
+        from sim.content.copies import load_content_dir
+        from sim.content.diff import content_record
 
         c = load_content_dir(manifest.get("content_dir"))
     except Exception:  # noqa: BLE001 - the card data are then unknown
@@ -98,9 +99,9 @@ def changes(ma: dict, mb: dict, deck_map: dict) -> dict:
     da, db = _decks_of(sa), _decks_of({"decks": map_decks(sb.get("decks", []), deck_map)})
     if da != db:
         out["decks"] = {"only_a": sorted(set(da) - set(db)), "only_b": sorted(set(db) - set(da))}
-    pa_ = [list(p) for p in sa.get("policies") or []]
-    pb_ = [list(p) for p in sb.get("policies") or []]
-    if pa_ != pb_:
+    pa_ = [list(p) for p in canonical_spec(sa).get("policies") or []]
+    pb_ = [list(p) for p in canonical_spec(sb).get("policies") or []]
+    if sorted(pa_) != sorted(pb_):
         out["players"] = [pa_, pb_]
     ma_, mb_ = list(sa.get("modes") or []), list(sb.get("modes") or [])
     if sorted(ma_) != sorted(mb_):

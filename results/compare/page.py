@@ -10,6 +10,7 @@ import pathlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from results.analysis.labels import MODE_LABELS
 from results.compare import TITLES
 from results.compare.changes import format_changes
 from results.compare.paired_text import PAIRED_TITLES
@@ -17,6 +18,7 @@ from results.report import CSS, Cell, diff_cell, esc, pct, plots, table
 
 SECTIONS = (
     ("studies", "Studies"),
+    ("players", "How the games ended · player stability"),
     ("changes", "What changed"),
     ("significant", "Significant differences"),
     ("paired", "Paired analysis"),
@@ -132,6 +134,16 @@ class _Page:
             f"<title>kalarite comparison — {esc(name)}</title>",
             f"<style>{CSS}{EXTRA_CSS}</style></head><body>",
             f"<h1>Comparison: B = {esc(b['path'])} against A = {esc(a['path'])}</h1>",
+        )
+        if self.r.get("nothing_to_compare"):
+            self.w(f'<div class="banner">Nothing to compare: {esc(self.r["reason"])}.</div>')
+            return
+        warning = (self.r.get("players") or {}).get("warning")
+        if warning:
+            self.w(f'<div class="banner">⚠ {esc(warning)}.</div>')
+        if self.r.get("false_positives_only"):
+            self.w(f'<div class="banner">⚠ {esc(self.r["false_positive_note"])}.</div>')
+        self.w(
             "<nav><ul>",
             *[f'<li><a href="#{sid}">{esc(t)}</a></li>' for sid, t in SECTIONS],
             "</ul></nav>",
@@ -161,7 +173,76 @@ class _Page:
                 va, vb = f"{va:,}", f"{vb:,}"
             rows.append([label, str(va), str(vb)])
         self.w(table(["", "A (baseline)", "B"], rows, "The two studies.", left=3))
-        self.w(*[f"<p class='note'>{esc(n)}</p>" for n in self.r["notes"]])
+        self.w(*[f"<p class='note'>{esc(n)}</p>" for n in self.r.get("notes", [])])
+        self.w("</section>")
+
+    def players(self):
+        """How each study's compared games ended, and its player stability."""
+        self.h2("players")
+        pl = self.r.get("players") or {}
+        self.w(
+            "<p class='note'>A balance difference needs games that reach their goal: when most "
+            "games end because a deck ran out, or tied on points and decided by tie-breakers "
+            "(random players end nearly every game so), a difference describes the players "
+            "more than the cards. Player stability: whether each deck's verdict against the "
+            "field (favoured, even, disfavoured) holds from the weakest to the strongest player "
+            "a study plays (the report's policy sensitivity).</p>"
+        )
+        rows = []
+        for side in "ab":
+            for e in pl.get(side, {}).get("decisiveness", []):
+                target, mean = e["score_target"], e["mean_winning_score"]
+                score = "–" if mean is None else f"{mean:.1f}" + (f" of {target}" if target else "")
+                rows.append(
+                    [
+                        side.upper(),
+                        f"{MODE_LABELS.get(e['mode'], e['mode'])} · "
+                        + e["players"].replace("-vs-", " vs "),
+                        f"{e['games']:,}",
+                        pct(e["by_score"]),
+                        Cell(esc(pct(e["by_deck"])), "flag" if e["weak"] else ""),
+                        Cell(esc(pct(e["tie_on_points"])), "flag" if e["weak"] else ""),
+                        score,
+                        Cell("⚠ weak play", "sig") if e["weak"] else "ok",
+                    ]
+                )
+        if rows:
+            self.w(
+                table(
+                    [
+                        "study",
+                        "games of",
+                        "games",
+                        "reached the score target",
+                        "a deck ran out",
+                        "tied on points",
+                        "mean winning score",
+                        "",
+                    ],
+                    rows,
+                    "How the compared games ended, per study.",
+                    left=2,
+                )
+            )
+        rows = [
+            [
+                side.upper(),
+                MODE_LABELS.get(e["mode"], e["mode"]),
+                e["verdict"],
+                e["text"].split(": ", 1)[1],
+            ]
+            for side in "ab"
+            for e in pl.get(side, {}).get("stability", [])
+        ]
+        if rows:
+            self.w(
+                table(
+                    ["study", "mode", "player stability", "why"],
+                    rows,
+                    "Do the deck verdicts hold under stronger play?",
+                    left=4,
+                )
+            )
         self.w("</section>")
 
     def changes(self):
@@ -382,7 +463,12 @@ class _Page:
 
     def build(self) -> str:
         self.header()
+        if self.r.get("nothing_to_compare"):
+            self.studies()
+            self.w("</body></html>")
+            return "\n".join(self.parts)
         self.studies()
+        self.players()
         self.changes()
         self.significant()
         self.paired()

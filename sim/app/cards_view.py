@@ -4,7 +4,7 @@ import difflib
 
 from core import constants as K
 from sim.content import Content, ContentError
-from sim.ops_compile import describe_row
+from sim.content.ops import describe_row
 
 # What each pattern symbol means (sim/data/README.md), in the order they are explained.
 PATTERN_SYMBOLS = (

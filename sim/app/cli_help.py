@@ -17,7 +17,7 @@ MODE_TEXT = {
 
 
 def _decks() -> list:
-    from sim.content_dir import load_content_dir
+    from sim.content.copies import load_content_dir
 
     content = load_content_dir(None)
     lines = ["decks (--decks, one per seat; kalarite cards lists their cards):"]

@@ -4,6 +4,7 @@ Like any study, running it again only plays what is missing; a directory that ho
 study (or the demo with another --games) is replaced only with --overwrite."""
 
 import pathlib
+import sys
 
 from results.report import make_report
 from results.report.paths import report_dir
@@ -29,6 +30,7 @@ def run_demo(out: str, games: int | None, workers: int | None, overwrite: bool =
         return 130
     print(f"kalarite: {summary.line()}")
     target = report_dir(out, None)
+    print("kalarite: writing the report...", file=sys.stderr, flush=True)
     r = make_report(out, target)
     print(f"kalarite: demo report -> {r['index']}")
     return 0

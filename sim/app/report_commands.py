@@ -7,6 +7,7 @@ input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 
 import json
 import pathlib
+import sys
 
 from results.report.paths import compare_dir, report_dir
 
@@ -19,6 +20,7 @@ def cmd_report(args):
     from results.report import make_report
 
     out = report_dir(args.run, args.out)
+    print("kalarite: writing the report...", file=sys.stderr, flush=True)
     r = make_report(args.run, out, allow_incomplete=args.allow_incomplete)
     s = r["summary"]
     for w in s["warnings"]:
@@ -38,10 +40,9 @@ def cmd_compare(args):
 
     deck_map = parse_map(args.map)
     result = compare(args.a, args.b, allow_incomplete=args.allow_incomplete, deck_map=deck_map)
-    if result.get("nothing_to_compare"):
-        print(format_text(result))
-        return 0
-    target = compare_dir(args.a, args.b, args.html)
+    nothing = result.get("nothing_to_compare")
+    # nothing to compare: the page only where --html asks for it (not beside B by default)
+    target = compare_dir(args.a, args.b, args.html) if (args.html or not nothing) else None
     if args.json:
         path = pathlib.Path(args.json)
         try:
@@ -49,8 +50,9 @@ def cmd_compare(args):
         except OSError as e:
             raise OSError(f"cannot write --json {str(path)!r}: {e.strerror or e}") from None
     print(format_text(result, show_all=args.all))
-    page = write_compare_page(result, target)
-    print(f"kalarite: compare page -> {page['index']}")
+    if target is not None:
+        page = write_compare_page(result, target)
+        print(f"kalarite: compare page -> {page['index']}")
     return 0
 
 

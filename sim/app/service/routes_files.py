@@ -107,18 +107,21 @@ def table(request: Request, sid: str, table: str):
 
 
 async def _compare(request: Request, a: str, b: str) -> dict:
-    """``kalarite compare A B --json`` in a child process (cached in compares/A-B)."""
+    """``kalarite compare A B --json --html`` in a child process (cached in compares/A-B: the
+    JSON, the text and the compare page). Two studies with nothing to compare (a study with
+    itself, two runs of one spec) are an answer too: ``nothing_to_compare`` and its reason."""
     for sid in (a, b):
         _finished(request, sid)
     s = request.app.state
     d = s.config.compare_dir(a, b)
-    result, text = d / "compare.json", d / "compare.txt"
+    result, text, page = d / "compare.json", d / "compare.txt", d / "page" / "index.html"
     async with s.compare_locks.setdefault((a, b), asyncio.Lock()):
-        if not result.is_file():
+        if not (result.is_file() and page.is_file()):
             await _run_compare(s, a, b, d)
     return {
         "result": json.loads(result.read_text(encoding="utf-8")),
         "text": text.read_text(encoding="utf-8", errors="replace"),
+        "page": page,
     }
 
 
@@ -126,8 +129,9 @@ async def _run_compare(s, a, b, d):
     result, text = d / "compare.json", d / "compare.txt"
     d.mkdir(parents=True, exist_ok=True)
     text.unlink(missing_ok=True)
+    result.unlink(missing_ok=True)
     argv = ["compare", str(s.config.dataset_dir(a)), str(s.config.dataset_dir(b))]
-    argv += ["--json", str(result)]
+    argv += ["--json", str(result), "--html", str(d / "page")]
     fut = s.executor.run_task(argv, text)
     rc = await asyncio.wait_for(asyncio.wrap_future(fut), COMPARE_TIMEOUT_S)
     out = text.read_text(encoding="utf-8", errors="replace") if text.exists() else ""
@@ -144,3 +148,11 @@ async def compare(request: Request, a: str, b: str):
 @router.get("/compare/{a}/{b}/text", summary="The comparison as kalarite compare prints it")
 async def compare_text(request: Request, a: str, b: str):
     return PlainTextResponse((await _compare(request, a, b))["text"])
+
+
+@router.get(
+    "/compare/{a}/{b}/page",
+    summary="The compare page (self-contained HTML, as kalarite compare --html writes it)",
+)
+async def compare_page(request: Request, a: str, b: str):
+    return FileResponse((await _compare(request, a, b))["page"], media_type="text/html")

@@ -1,5 +1,7 @@
-// The compare page: /static/compare.html?a=ID&b=ID shows `kalarite compare A B` (its JSON
-// headline and its text tables).
+// The compare page: /static/compare.html?a=ID&b=ID runs `kalarite compare A B` through the
+// API (the first time takes a little while), then shows its page: the same self-contained
+// page the command writes (what changed, how the games ended, player stability, the
+// significant differences, the paired analysis, every table).
 "use strict";
 
 async function showCompare() {
@@ -11,30 +13,12 @@ async function showCompare() {
     status.textContent = "give two study ids: compare.html?a=ID&b=ID";
     return;
   }
+  const base = API + "/compare/" + a + "/" + b;
   try {
     const r = await api("/compare/" + a + "/" + b);
-    const text = await api("/compare/" + a + "/" + b + "/text");
-    const body = document.querySelector("#overview tbody");
-    const line = (label, x, y) => body.append(el("tr", {}, el("th", { text: label }),
-      el("td", { text: String(x) }), el("td", { text: String(y) })));
-    line("study", a + " " + r.a.name, b + " " + r.b.name);
-    line("games", r.a.games, r.b.games);
-    line("players", JSON.stringify(r.a.policies), JSON.stringify(r.b.policies));
-    line("content", r.a.content_hash, r.b.content_hash);
-    line("engine", r.a.engine_hash, r.b.engine_hash);
-    document.getElementById("overview").hidden = false;
-    const sig = Object.entries(r.significant).filter(([, n]) => n > 0)
-      .map(([t, n]) => t + ": " + n);
-    document.getElementById("differs").textContent =
-      "B differs from A in: " + (r.differs_in.length ? r.differs_in.join(", ") : "nothing recorded") +
-      ". Significant differences (Holm-adjusted p < 0.05): " + (sig.length ? sig.join(", ") : "none") + ".";
-    const notes = document.getElementById("notes");
-    for (const n of r.notes) notes.append(el("li", { text: n }));
-    const dl = document.getElementById("downloads");
-    dl.append(el("a", { href: API + "/compare/" + a + "/" + b, text: "compare.json" }));
-    dl.hidden = false;
-    document.getElementById("text").textContent = text;
-    status.textContent = "";
+    if (r.nothing_to_compare) status.textContent = "nothing to compare: " + r.reason;
+    // the page is a file of the API: a GET carries the token in its cookie
+    location.replace(base + "/page");
   } catch (err) {
     status.className = "error";
     status.textContent = err.message;

@@ -11,7 +11,7 @@ import difflib
 import hashlib
 
 from core import constants as K
-from sim.ops_compile import describe_row
+from sim.content.ops import describe_row
 
 CARD_FIELDS = ("name", "rank", "pattern", "description", "ops", "ops_lower", "flare")
 

@@ -13,7 +13,7 @@ import numpy as np
 from core.layout import N_TASKS
 from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
 
-DEFAULT_PATH = pathlib.Path(__file__).parent / "data" / "tasks.toml"
+DEFAULT_PATH = pathlib.Path(__file__).parent.parent / "data" / "tasks.toml"
 MAX_ARGS = 4
 
 

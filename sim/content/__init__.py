@@ -2,6 +2,14 @@
 
 Card ids are global: the beings of each deck in deck order, then the legends, then the
 flares. Errors are ContentError with one line naming the file and the card.
+
+The pipeline's files:
+- ``__init__`` (this module): ``load_content``: the deck, legend, flare and board files into
+  Tables, with every pattern compiled and every value checked.
+- ``ops``: a card's or flare's TOML op list into rows of the ops table (and back to text).
+- ``tasks``: the High Form task list (sim/data/tasks.toml) into core's arrays.
+- ``copies``: a designer's own copy of the card files (``--content DIR``).
+- ``diff``: what a content holds card by card, and what differs between two.
 """
 
 import functools
@@ -26,10 +34,10 @@ from core.ops import (
 )
 from core.summon.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
 from core.tables import Tables
-from sim.ops_compile import OpError, check_card_programs, compile_ops
-from sim.tasks_content import load_tasks
+from sim.content.ops import OpError, check_card_programs, compile_ops
+from sim.content.tasks import load_tasks
 
-DATA_DIR = pathlib.Path(__file__).parent / "data"
+DATA_DIR = pathlib.Path(__file__).parent.parent / "data"
 BASE_DECKS = ("imperial", "highland", "sylvan")
 LEGEND_DECK = "legends"
 DECK_SIZE = 18

@@ -1,0 +1,76 @@
+"""How big a study is before it starts: its Parquet output and its play time, so that a study
+that would write more than ``BIG_BYTES`` says so (with its time) before the first game.
+
+Both are estimates from stored figures, not a measurement of this machine:
+
+- bytes: Parquet bytes per game of all three tables (games, card_events, task_claims), by
+  player and mode, measured on studies of imperial vs highland (see ``_BYTES``); a mixed
+  pairing takes the mean of its seats, a player not listed greedy's figure;
+- time: ``sim.chunking.seconds_per_game`` (the players' speed on one core of the development
+  machine, benchmarks/README.md) divided by the workers.
+"""
+
+from sim.chunking import seconds_per_game
+
+BIG_BYTES = 10e9  # a study that writes more says so before it starts
+
+# Parquet bytes per game (three tables) as `python -m benchmarks.study_bytes` measured them at the
+# chunk size a study picks (imperial vs highland, seed 1; random 2,000 games, greedy and
+# planner 200 per mode). Larger studies use larger chunks, so these err a little high.
+_BYTES = {
+    ("random", "high-form"): 283,
+    ("random", "deathmatch"): 274,
+    ("greedy", "high-form"): 499,
+    ("greedy", "deathmatch"): 474,
+    ("planner", "high-form"): 864,
+    ("planner", "deathmatch"): 825,
+}
+# games of more seats write more rows (not measured: the seat-count ratio, a rough guess)
+_MODE_FACTOR = {"melee": 1.5, "team-high-form": 2.0, "team-deathmatch": 2.0}  # more seats
+
+
+def bytes_per_game(mode: str, policies) -> float:
+    """Estimated Parquet bytes of one game of ``mode`` between these seat players."""
+    base = "deathmatch" if "deathmatch" in mode else "high-form"
+    sizes = []
+    for spec in policies:
+        name = spec.split(":")[0]
+        sizes.append(_BYTES.get((name, base), _BYTES[("greedy", base)]))
+    return _MODE_FACTOR.get(mode, 1.0) * sum(sizes) / len(sizes)
+
+
+def _size(n_bytes: float) -> str:
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:,.0f} {unit}"
+    return f"{n_bytes / 1e3:,.0f} kB"
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 86400:
+        return f"{seconds / 86400:,.1f} days"
+    if seconds >= 3600:
+        return f"{seconds / 3600:,.1f} hours"
+    return f"{max(1, round(seconds / 60))} minutes"
+
+
+def estimate(games_by_matchup) -> tuple:
+    """(bytes, one-core seconds) of playing ``[(matchup, games), ...]``."""
+    n_bytes = sum(n * bytes_per_game(m.mode, m.policies) for m, n in games_by_matchup)
+    seconds = sum(n * seconds_per_game(m.mode, m.policies) for m, n in games_by_matchup)
+    return n_bytes, seconds
+
+
+def big_study_warning(games_by_matchup, workers: int) -> str | None:
+    """The message of a study estimated to write more than BIG_BYTES; None for the others."""
+    n_bytes, seconds = estimate(games_by_matchup)
+    if n_bytes <= BIG_BYTES:
+        return None
+    games = sum(n for _, n in games_by_matchup)
+    workers = max(1, workers)
+    return (
+        f"this study plays {games:,} games: about {_size(n_bytes)} of Parquet and about "
+        f"{_duration(seconds / workers)} on {workers} worker{'s' * (workers != 1)} "
+        "(estimated from stored bytes per game and the players' speed on one core of the "
+        "development machine); Ctrl-C stops it, and the same command resumes it"
+    )
