@@ -478,7 +478,7 @@ def test_simulate_study_and_the_api_default_to_the_planner(capsys, tmp_path):
     assert rc == 0, e
     from results.store import read_manifest, read_table
 
-    assert read_manifest(out)["study"]["policies"] == [["planner", "planner"]]
+    assert read_manifest(out)["study"]["policies"] == [["planner"]]  # one name, every seat
     games = read_table(out, "games", columns=["seat0_policy", "seat1_policy"])
     assert {str(v) for c in games.columns for v in c.to_pylist()} == {"planner"}
 

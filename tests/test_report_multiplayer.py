@@ -23,6 +23,7 @@ import re
 import subprocess
 import sys
 
+import pyarrow as pa
 import pytest
 
 from cluster.runner import run_study
@@ -396,6 +397,15 @@ def _twin(run, where) -> pathlib.Path:
     m = json.loads((twin / "study.json").read_text())
     m["study"]["seed"] += 1
     (twin / "study.json").write_text(json.dumps(m))
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    for f in (twin / "games").rglob("*.parquet"):  # other game seeds: not the same games
+        t = pq.read_table(f, partitioning=None)
+        i = t.schema.get_field_index("seed")
+        seeds = pc.add(t.column(i), pa.scalar(1, t.schema.field(i).type))
+        meta = pq.read_metadata(f).metadata
+        pq.write_table(t.set_column(i, t.schema.field(i), seeds).replace_schema_metadata(meta), f)
     return twin
 
 

@@ -146,17 +146,22 @@ def test_all_decks_and_policy_pairings():
 
 
 def test_one_name_for_every_seat_and_one_per_seat_are_the_same_players(tmp_path):
-    """``policies = ["random", "random"]``, ``"random"`` and no key at all: one study, stored
-    as ``[["random"]]``, with the same matchups and seeds. A per-seat list that keeps a study
-    to one seat count stays as given (it plays other games than the one name would)."""
+    """``policies = ["random", "random"]`` and ``"random"``: one study, stored as
+    ``[["random"]]`` (no key at all stores the default player the same way), with the same
+    matchups and seeds. A per-seat list that keeps a study to one seat count stays as given
+    (it plays other games than the one name would)."""
     spec = {"decks": [["imperial", "highland"]], "games": 5, "seed": 1}
     forms = [
         study_from_dict({**spec, **extra}, CONTENT)
-        for extra in ({}, {"policies": "random"}, {"policies": ["random", "random"]})
+        for extra in ({"policies": "random"}, {"policies": ["random", "random"]})
     ]
     forms.append(study_from_dict({**spec, "policies": [["random"], ["random", "random"]]}, CONTENT))
     assert all(f.to_dict() == forms[0].to_dict() for f in forms)
     assert forms[0].to_dict()["policies"] == [["random"]]
+    # no key at all: the default player, stored the same way (one name for every seat)
+    from sim.study import DEFAULT_POLICY
+
+    assert study_from_dict(spec, CONTENT).to_dict()["policies"] == [[DEFAULT_POLICY]]
     assert all(
         [m.to_dict() for m in f.matchups()] == [m.to_dict() for m in forms[0].matchups()]
         for f in forms
