@@ -5,6 +5,8 @@ results and, of core, only the row layout (core.constants, core.rows, core.layou
 Dataset contract and shared statistics:
 - ``store``: the dataset on disk (manifest and Parquet chunk files), written atomically.
 - ``chunk_check``: whether a chunk counted as done can be read and holds its games (resume).
+- ``report_dirs``: where a report or compare page may be written; light, so the CLI can
+  build its parser without the report's libraries (scipy, matplotlib, pandas).
 - ``schema``: the tables' Arrow schemas, and one chunk's tables from kernel output.
 - ``pandas_meta``: the Parquet files' pandas metadata (nullable dtypes).
 - ``stats``: the report's statistics (statsmodels, scipy).
@@ -24,7 +26,7 @@ Dataset contract and shared statistics:
 - ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json) and
   the one ``SECTIONS`` registry (id, title, summary key, mixin, render) the page follows.
 - ``html``: the HTML building blocks; ``plots``: the plots; ``plot_glance``: the first
-  screen's picture; ``paths``: where a report or compare page may be written.
+  screen's picture.
 - one file per section family with the same names as in ``analysis/``: ``duel``, ``length``,
   ``tasks``, ``cards``, ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
   ``sensitivity``, ``glance``, ``findings`` (each a mixin of the page builder).

@@ -166,7 +166,7 @@ class Study:
     def report(self, out=None, allow_incomplete: bool = False) -> pathlib.Path:
         """Write the HTML report (default: the study's report/ folder); its index.html."""
         from results.report import make_report
-        from results.report.paths import report_dir
+        from results.report_dirs import report_dir
 
         target = report_dir(self.path, out)
         return make_report(self.path, target, allow_incomplete=allow_incomplete)["index"]

@@ -113,7 +113,7 @@ def pages(tmp_path_factory):
     from results.compare import compare
     from results.compare.page import write_compare_page
     from results.report import make_report
-    from results.report.paths import report_dir
+    from results.report_dirs import report_dir
 
     tmp = tmp_path_factory.mktemp("browser")
     kw = dict(games=300, policies=(("random", "random"), ("greedy", "random")))

@@ -20,7 +20,7 @@ from results import analysis
 from results.compare import ComparisonError, compare, format_text
 from results.compare.page import write_compare_page
 from results.report import NAV, SECTIONS, _Builder, make_report
-from results.report.paths import report_dir
+from results.report_dirs import report_dir
 from results.schema import SCHEMAS, TABLES, file_metadata
 from sim.app.report_commands import add_report_commands
 

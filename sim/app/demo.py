@@ -7,7 +7,7 @@ import pathlib
 import sys
 
 from results.report import make_report
-from results.report.paths import report_dir
+from results.report_dirs import report_dir
 from sim.content import load_content
 from sim.study import MAX_GAMES, load_study
 

@@ -9,7 +9,7 @@ import json
 import pathlib
 import sys
 
-from results.report.paths import compare_dir, report_dir
+from results.report_dirs import compare_dir, report_dir
 
 # results.report and results.compare (pyarrow.dataset, pandas) are imported inside the
 # handlers: the CLI builds its parser on every command, and `kalarite play` should not pay a
