@@ -8,7 +8,15 @@ is listed with no rating.
 import json
 import pathlib
 
-from sim.players import DEFAULT_WEIGHTS, DESCRIPTIONS, POLICIES, SETTINGS, load_profiles
+from sim.players import (
+    CHOICES,
+    DEFAULT_WEIGHTS,
+    DESCRIPTIONS,
+    POLICIES,
+    RESTRICT_HELP,
+    SETTINGS,
+    load_profiles,
+)
 
 REPO = pathlib.Path(__file__).parents[2]
 LADDER_PATH = REPO / "benchmarks" / "results" / "ladder.json"
@@ -30,12 +38,12 @@ def player_rows(ladder=None, profiles=None) -> list:
     measured = {p["name"]: p for p in (ladder or {}).get("players", [])}
     rows = []
     for name in POLICIES:
-        params = {k: v[0] for k, v in SETTINGS[name].items()}
+        params = _defaults(name)
         if name != "random":
             params["weights"] = "defaults"
         rows.append(_row(name, "player", name, DESCRIPTIONS[name], params, {}, measured))
     for prof in profiles.values():
-        params = {k: v[0] for k, v in SETTINGS[prof.player].items()} | prof.settings
+        params = _defaults(prof.player) | prof.settings
         changed = {k: v for k, v in prof.weights.items() if DEFAULT_WEIGHTS.get(k) != v}
         params["weights"] = changed or "defaults"
         about = prof.about or f"a tuned {prof.player}"
@@ -43,6 +51,12 @@ def player_rows(ladder=None, profiles=None) -> list:
             _row(prof.name, "profile", prof.player, about, params, prof.provenance, measured)
         )
     return rows
+
+
+def _defaults(player) -> dict:
+    """Every setting of ``player`` at its default (integers, then named choices)."""
+    ints = {k: v[0] for k, v in SETTINGS[player].items()}
+    return ints | {k: v[0] for k, v in CHOICES[player].items()}
 
 
 def _row(name, kind, player, about, params, provenance, measured) -> dict:
@@ -90,6 +104,10 @@ def players_text(rows, ladder) -> str:
     for r in rows:
         out.append(f"{r['name']}: {r['description']}")
     out.append("")
+    out.append(
+        "Every player but random takes restrict=NAME, a restricted twin for "
+        f"`kalarite competence`: {RESTRICT_HELP}."
+    )
     if ladder:
         out.append(
             "Ratings: Bradley-Terry on the Elo scale "

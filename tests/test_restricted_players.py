@@ -1,0 +1,167 @@
+"""Restricted twins (`restrict=frozen|warp|gateway`): the setting parses and reaches the
+parameter row; a restricted lookahead player never picks the forbidden option, at the root
+or in checked whole games (the telemetry counters stay 0 while the full player uses the
+mechanic); its games are reproducible for a seed.
+"""
+
+import numpy as np
+import pytest
+from harness import CONTENT, Game, T, board_with
+
+from core import constants as K
+from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, play_chunk, workspace
+from core.layout import FROZEN
+from core.players.choose import choose
+from core.players.evaluate import N_WEIGHTS
+from core.players.params import (
+    PP_RESTRICT,
+    PP_WIDTH,
+    RESTRICT_FROZEN,
+    RESTRICT_GATEWAY,
+    RESTRICT_NONE,
+    RESTRICT_WARP,
+)
+from core.rows import S_THAWS, S_WARPS
+from sim.players import (
+    Profile,
+    load_profiles,
+    parse_policy,
+    policy_codes,
+    policy_params,
+    resolve,
+    save_profile,
+)
+
+MC = "mc:playouts=2:horizon=1:candidates=3"
+LOOKAHEAD = ["greedy", "planner", MC]
+
+
+def test_the_restrict_column_is_where_the_lead_reserved_it():
+    assert PP_RESTRICT == N_WEIGHTS + 5 and PP_WIDTH == N_WEIGHTS + 6
+
+
+@pytest.mark.parametrize(
+    "value,code",
+    [("none", RESTRICT_NONE), ("frozen", RESTRICT_FROZEN), ("warp", RESTRICT_WARP),
+     ("gateway", RESTRICT_GATEWAY)],
+)  # fmt: skip
+def test_restrict_reaches_the_parameter_row(value, code):
+    for base in LOOKAHEAD:
+        spec = f"{base}:restrict={value}"
+        _, row = parse_policy(spec)
+        assert row[PP_RESTRICT] == code
+        assert policy_params([spec, "random"])[0, PP_RESTRICT] == code
+    assert parse_policy("planner")[1][PP_RESTRICT] == RESTRICT_NONE
+    # a default is left out of the settings, so equal players resolve alike
+    settings = resolve(f"planner:restrict={value}")[2]
+    assert settings.get("restrict", "none") == value and ("restrict" in settings) == (code != 0)
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("planner:restrict=ice", "restrict must be one of none, frozen, warp, gateway, got 'ice'"),
+        ("random:restrict=frozen", "random takes no parameters"),
+        ("planner:width=frozen", "width needs a number"),
+        ("greedy:restrict=1", "restrict must be one of"),
+    ],
+)
+def test_bad_restrict_values_name_the_problem(spec, message):
+    with pytest.raises(ValueError, match=message):
+        parse_policy(spec)
+
+
+def test_a_profile_stores_its_restriction(tmp_path):
+    path = tmp_path / "players.toml"
+    save_profile(Profile("frozen-twin", "planner", "never thaws", {}, {"restrict": "frozen"}), path)
+    prof = load_profiles(path)["frozen-twin"]
+    assert prof.settings == {"restrict": "frozen"}
+    assert parse_policy("frozen-twin", load_profiles(path))[1][PP_RESTRICT] == RESTRICT_FROZEN
+    path.write_text(path.read_text().replace('"frozen"', '"lava"'))
+    with pytest.raises(ValueError, match="restrict must be one of"):
+        load_profiles(path)
+
+
+def _decide(g, spec):
+    code, row = parse_policy(spec)
+    s = g.s.copy()
+    work, wopts, ev0, fwork = workspace()
+    k = choose(s, T, g.opts, g.n, code, row, work, wopts, ev0, fwork)
+    return tuple(int(x) for x in g.opts[k])
+
+
+def test_at_the_root_a_frozen_twin_never_thaws():
+    """A stored Ice Princess whose frozen step kills the only enemy common next to it: every
+    full player thaws; each twin picks another option."""
+    g = Game(
+        board=board_with({(5, 4): "c0", (6, 4): "c1", (2, 2): "c1"}),
+        hands=([], []),
+        decks=("everfrost", "imperial"),
+        mode="deathmatch",
+    )
+    g.s[FROZEN] = CONTENT.card_index("everfrost/ice-princess")
+    g.refresh()
+    assert (K.OPT_THAW, 0, 0, 0) in g.options()
+    for base in LOOKAHEAD:
+        assert _decide(g, base)[0] == K.OPT_THAW, base
+        assert _decide(g, f"{base}:restrict=frozen")[0] != K.OPT_THAW, base
+        assert _decide(g, f"{base}:restrict=warp")[0] == K.OPT_THAW, base
+
+
+def _games(mode, decks, specs, n, seed=3, check=1):
+    rows, _, _ = play_chunk(
+        T,
+        K.MODE_NAMES.index(mode),
+        len(decks),
+        np.array([CONTENT.deck_index(d) for d in decks], np.int32),
+        policy_codes(specs),
+        policy_params(specs),
+        0,
+        seed,
+        0,
+        n,
+        200,
+        0,
+        check,
+        4000 if check else 0,
+    )
+    assert (rows[:, R_ERROR] == 0).all(), rows[:, R_ERROR]
+    return rows
+
+
+def _count(rows, seat, k):
+    return int(rows[:, R_SEAT + seat * R_SEAT_WIDTH + k].sum())
+
+
+@pytest.mark.parametrize("base,games", [("greedy", 8), ("planner", 8), (MC, 2)])
+def test_twins_never_use_their_mechanic_in_checked_games(base, games):
+    """Everfrost against Etherweave in both duel modes, the invariant checker after every
+    option: the frozen twin thaws 0 times, the warp twin warps 0 times; the full player
+    does both (over the games of all modes)."""
+    full = {"thaws": 0, "warps": 0}
+    for mode in ("high-form", "deathmatch"):
+        decks = ("everfrost", "etherweave")
+        rows = _games(mode, decks, [base, base], games)
+        full["thaws"] += _count(rows, 0, S_THAWS)
+        full["warps"] += _count(rows, 1, S_WARPS)
+        frozen = _games(mode, decks, [f"{base}:restrict=frozen", base], games)
+        assert _count(frozen, 0, S_THAWS) == 0
+        warp = _games(mode, decks, [base, f"{base}:restrict=warp"], games)
+        assert _count(warp, 1, S_WARPS) == 0
+    assert full["thaws"] > 0 and full["warps"] > 0, full
+
+
+def test_twins_are_reproducible_for_a_seed():
+    specs = ["planner:restrict=frozen", "planner:restrict=warp"]
+    a = _games("high-form", ("everfrost", "etherweave"), specs, 3, seed=9, check=0)
+    b = _games("high-form", ("everfrost", "etherweave"), specs, 3, seed=9, check=0)
+    assert np.array_equal(a, b)
+
+
+def test_the_gateway_twin_of_a_hand_set_player_plays_as_the_full_player():
+    """The hand-set evaluation gives the Gateway no value, so for greedy the gateway twin's
+    games are the full player's (a learned evaluation zeroes its Gateway features instead)."""
+    decks = ("nethervoid", "sylvan")
+    full = _games("deathmatch", decks, ["greedy", "greedy"], 4, check=0)
+    twin = _games("deathmatch", decks, ["greedy:restrict=gateway", "greedy"], 4, check=0)
+    assert np.array_equal(full, twin)
