@@ -59,7 +59,8 @@ def seat_games(out, deck: str, policy: str) -> dict:
 
 
 def paired_gap(full: dict, twin: dict, min_gap: float = MIN_GAP) -> dict:
-    """The gap full − twin over the games both hold with the same seed (``seat_games``)."""
+    """The gap full − twin over the games both hold with the same seed (``seat_games``):
+    ``full_rate`` / ``twin_rate`` are the deck's mean win shares over those pairs."""
     keys = sorted(k for k in full if k in twin and twin[k]["seed"] == full[k]["seed"])
     unpaired = sum(1 for k in full if k not in twin) + sum(1 for k in twin if k not in full)
     a = np.array([full[k]["share"] for k in keys])
@@ -67,7 +68,7 @@ def paired_gap(full: dict, twin: dict, min_gap: float = MIN_GAP) -> dict:
     n = len(keys)
     out = {"pairs": n, "unpaired": unpaired}
     if n == 0:
-        return out | {"full": None, "twin": None, "gap": None, "lo": None, "hi": None,
+        return out | {"full_rate": None, "twin_rate": None, "gap": None, "lo": None, "hi": None,
                       "p_value": None, "flagged": True}  # fmt: skip
     d = a - b
     ci = stats.mean_ci(d.mean(), d.std(ddof=1) if n >= 2 else None, n)
@@ -77,8 +78,8 @@ def paired_gap(full: dict, twin: dict, min_gap: float = MIN_GAP) -> dict:
     lo, hi = ci["lo"], ci["hi"]
     flagged = ci["mean"] < min_gap or lo is None or lo <= 0
     out |= {
-        "full": float(a.mean()),
-        "twin": float(b.mean()),
+        "full_rate": float(a.mean()),
+        "twin_rate": float(b.mean()),
         "gap": ci["mean"],
         "lo": lo,
         "hi": hi,

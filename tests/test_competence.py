@@ -35,7 +35,7 @@ def test_a_small_run_end_to_end(tmp_path, capsys):
     assert row["twin"] == "greedy:restrict=frozen" and row["mode"] == "deathmatch"
     assert row["pairs"] == 5 * 2 * 2 and row["unpaired"] == 0  # 5 opponents, 2 seats, 2 games
     assert row["lo"] <= row["gap"] <= row["hi"]
-    assert row["gap"] == pytest.approx(row["full"] - row["twin"])
+    assert row["gap"] == pytest.approx(row["full_rate"] - row["twin_rate"])
     assert row["use"]["twin"]["thaws"] == 0 and row["use"]["full"]["games"] == 20
     assert (row["finding"] is not None) == row["flagged"]
     if row["flagged"]:
@@ -76,7 +76,7 @@ def test_paired_gap_is_the_mean_difference_with_its_t_interval():
     assert g["pairs"] == 6 and g["unpaired"] == 1
     assert g["gap"] == pytest.approx(0.5) and g["lo"] == pytest.approx(lo)
     assert g["hi"] == pytest.approx(hi) and g["flagged"] == (lo <= 0)
-    assert g["full"] == pytest.approx(4.5 / 6) and g["twin"] == pytest.approx(1.5 / 6)
+    assert g["full_rate"] == pytest.approx(4.5 / 6) and g["twin_rate"] == pytest.approx(1.5 / 6)
     # a seed that differs is not a pair (another deal)
     twin[(0,)] = {"seed": 77, "share": 0.0}
     assert paired_gap(full, twin)["pairs"] == 5

@@ -6,11 +6,11 @@ mechanic); its games are reproducible for a seed.
 
 import numpy as np
 import pytest
-from harness import CONTENT, Game, T, board_with
+from harness import CONTENT, T
 
 from core import constants as K
 from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, play_chunk, workspace
-from core.layout import FROZEN
+from core.layout import STATE_SIZE
 from core.players.choose import choose
 from core.players.evaluate import N_WEIGHTS
 from core.players.params import (
@@ -21,7 +21,10 @@ from core.players.params import (
     RESTRICT_NONE,
     RESTRICT_WARP,
 )
+from core.players.random_player import choose_random
 from core.rows import S_THAWS, S_WARPS
+from core.rules.setup import init_game
+from core.rules.turn import advance, apply_option
 from sim.players import (
     Profile,
     load_profiles,
@@ -82,30 +85,53 @@ def test_a_profile_stores_its_restriction(tmp_path):
         load_profiles(path)
 
 
-def _decide(g, spec):
+def _decide(s, opts, n, spec):
     code, row = parse_policy(spec)
-    s = g.s.copy()
     work, wopts, ev0, fwork = workspace()
-    k = choose(s, T, g.opts, g.n, code, row, work, wopts, ev0, fwork)
-    return tuple(int(x) for x in g.opts[k])
+    k = choose(s.copy(), T, opts, n, code, row, work, wopts, ev0, fwork)
+    return int(opts[k, 0])
 
 
-def test_at_the_root_a_frozen_twin_never_thaws():
-    """A stored Ice Princess whose frozen step kills the only enemy common next to it: every
-    full player thaws; each twin picks another option."""
-    g = Game(
-        board=board_with({(5, 4): "c0", (6, 4): "c1", (2, 2): "c1"}),
-        hands=([], []),
-        decks=("everfrost", "imperial"),
-        mode="deathmatch",
-    )
-    g.s[FROZEN] = CONTENT.card_index("everfrost/ice-princess")
-    g.refresh()
-    assert (K.OPT_THAW, 0, 0, 0) in g.options()
+def _positions_with(kind, decks, mode="deathmatch", games=3):
+    """Positions of random-player games where ``kind`` is among the mover's options."""
+    s = np.zeros(STATE_SIZE, np.int32)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    dk = np.array([CONTENT.deck_index(d) for d in decks], np.int32)
+    found = []
+    for g in range(games):
+        init_game(s, T, ev, K.MODE_NAMES.index(mode), 2, dk, g % 2, 0, 21, g, 200, 0)
+        n = advance(s, T, ev, opts)
+        while n > 0:
+            if n > 1 and any(opts[k, 0] == kind for k in range(n)):
+                found.append((s.copy(), opts.copy(), n))
+            k = choose_random(s, opts, n)
+            apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+            n = advance(s, T, ev, opts)
+    return found
+
+
+@pytest.mark.parametrize(
+    "kind,mechanic,decks",
+    [(K.OPT_THAW, "frozen", ("everfrost", "imperial")),
+     (K.OPT_WARP, "warp", ("etherweave", "sylvan"))],
+)  # fmt: skip
+def test_at_the_root_a_twin_never_picks_its_forbidden_option(kind, mechanic, decks):
+    """Positions of real games where the option is offered: the full players pick it in
+    some of them (greedy rarely warps: a pending being is charged 2 points at once); a twin
+    in none, and always a listed option."""
+    found = _positions_with(kind, decks, games=6)
+    assert len(found) >= 5
+    picked = 0
     for base in LOOKAHEAD:
-        assert _decide(g, base)[0] == K.OPT_THAW, base
-        assert _decide(g, f"{base}:restrict=frozen")[0] != K.OPT_THAW, base
-        assert _decide(g, f"{base}:restrict=warp")[0] == K.OPT_THAW, base
+        full = [_decide(s, o, n, base) for s, o, n in found]
+        twin = [_decide(s, o, n, f"{base}:restrict={mechanic}") for s, o, n in found]
+        picked += full.count(kind)
+        assert kind == K.OPT_WARP or kind in full, base  # every full player thaws somewhere
+        assert kind not in twin, base
+        for pick, (_, o, n) in zip(twin, found, strict=True):
+            assert pick in {int(o[k, 0]) for k in range(n)}
+    assert picked > 0
 
 
 def _games(mode, decks, specs, n, seed=3, check=1):
@@ -133,11 +159,16 @@ def _count(rows, seat, k):
     return int(rows[:, R_SEAT + seat * R_SEAT_WIDTH + k].sum())
 
 
-@pytest.mark.parametrize("base,games", [("greedy", 8), ("planner", 8), (MC, 2)])
-def test_twins_never_use_their_mechanic_in_checked_games(base, games):
+@pytest.mark.parametrize(
+    "base,games,uses",
+    [("greedy", 8, ()), ("planner", 8, ("thaws", "warps")), (MC, 2, ("thaws",))],
+)
+def test_twins_never_use_their_mechanic_in_checked_games(base, games, uses):
     """Everfrost against Etherweave in both duel modes, the invariant checker after every
-    option: the frozen twin thaws 0 times, the warp twin warps 0 times; the full player
-    does both (over the games of all modes)."""
+    option: the frozen twin thaws 0 times, the warp twin warps 0 times, while the full
+    player uses ``uses`` (over the games of both modes; on these deals greedy neither thaws
+    nor warps, and mc does not warp: scored one decision ahead, a thaw or a warp first
+    loses the stored effect's value or charges the pending being's 2 points)."""
     full = {"thaws": 0, "warps": 0}
     for mode in ("high-form", "deathmatch"):
         decks = ("everfrost", "etherweave")
@@ -148,7 +179,7 @@ def test_twins_never_use_their_mechanic_in_checked_games(base, games):
         assert _count(frozen, 0, S_THAWS) == 0
         warp = _games(mode, decks, [base, f"{base}:restrict=warp"], games)
         assert _count(warp, 1, S_WARPS) == 0
-    assert full["thaws"] > 0 and full["warps"] > 0, full
+    assert all(full[u] > 0 for u in uses), full
 
 
 def test_twins_are_reproducible_for_a_seed():

@@ -148,8 +148,8 @@ def competence_text(result: dict) -> str:
         col = USE_COLUMN[r["mechanic"]]
         uf, ut = r["use"]["full"], r["use"]["twin"]
         use = "–" if uf is None else f"{col} {uf[col]:.2f}/{ut[col]:.2f}"
-        full = "–" if r["full"] is None else f"{r['full'] * 100:.1f}%"
-        twin = "–" if r["twin"] is None else f"{r['twin'] * 100:.1f}%"
+        full = "–" if r["full_rate"] is None else f"{r['full_rate'] * 100:.1f}%"
+        twin = "–" if r["twin_rate"] is None else f"{r['twin_rate'] * 100:.1f}%"
         gap = f"{_pts(r['gap'])} [{_pts(r['lo'])}, {_pts(r['hi'])}]"
         lines.append((r["deck"], r["mode"], str(r["pairs"]), full, twin, gap, use))
     widths = [max(len(x[i]) for x in [head, *lines]) for i in range(len(head))]
