@@ -9,6 +9,7 @@ from test_report import _game, write_dataset
 
 from results import analysis
 from results.analysis.mechanics import MECHANIC_COLUMNS
+from results.frames import summary_frames
 from results.report import make_report
 
 P = ("planner", "planner")
@@ -57,6 +58,9 @@ def test_mechanic_use_per_expansion_deck(tmp_path):
     assert m["nethervoid"]["gateway_turns"] == pytest.approx(6.0)
     gid = next(g["id"] for g in s["groups"] if g["mode"] == "high-form")
     assert m["everfrost"]["by_group"][gid]["thaws"] == pytest.approx(1.75)
+    frame = summary_frames(s)["mechanics"]  # the notebook view: one row per deck and group
+    assert list(frame["deck"]) == ["everfrost", "etherweave", "nethervoid"]
+    assert list(frame["thaws"])[0] == pytest.approx(1.75)
     page = make_report(run, tmp_path / "rep")["index"].read_text(encoding="utf-8")
     assert "mechanic use per game" in page
     assert "thaws 1.75" in page and "warps 3.00 · pending at end 40%" in page
