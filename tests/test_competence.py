@@ -66,6 +66,22 @@ def test_the_twin_played_the_full_players_deals(tmp_path, capsys):
         assert len({rows[0]["seed"] for rows in by_key.values()}) == 5  # a seed per matchup
 
 
+def test_a_twin_plays_its_full_players_seeds():
+    from sim.content import load_content
+    from sim.study import seed_policy, study_from_dict
+
+    assert seed_policy("planner:restrict=frozen:width=4") == "planner:width=4"
+    assert seed_policy("mc:playouts=3") == "mc:playouts=3"
+    study = study_from_dict(
+        {"decks": [["everfrost", "imperial"]], "games": 3, "seed": 4,
+         "policies": [["planner"], ["planner:restrict=frozen", "planner"],
+                      ["greedy:restrict=frozen", "planner"]]},
+        load_content(),
+    )  # fmt: skip
+    seeds = [m.seed for m in study.matchups()]
+    assert seeds[0] == seeds[1] != seeds[2]  # another full player: other deals
+
+
 def test_paired_gap_is_the_mean_difference_with_its_t_interval():
     full = {(i,): {"seed": i, "share": s} for i, s in enumerate([1, 1, 1, 0, 0.5, 1])}
     twin = {(i,): {"seed": i, "share": s} for i, s in enumerate([0, 0, 1, 0, 0.5, 0])}
