@@ -69,7 +69,7 @@ def paired_gap(full: dict, twin: dict, min_gap: float = MIN_GAP) -> dict:
     out = {"pairs": n, "unpaired": unpaired}
     if n == 0:
         return out | {"full_rate": None, "twin_rate": None, "gap": None, "lo": None, "hi": None,
-                      "p_value": None, "flagged": True}  # fmt: skip
+                      "p_value": None, "flagged": True, "identical": False}  # fmt: skip
     d = a - b
     ci = stats.mean_ci(d.mean(), d.std(ddof=1) if n >= 2 else None, n)
     p = None
@@ -85,6 +85,7 @@ def paired_gap(full: dict, twin: dict, min_gap: float = MIN_GAP) -> dict:
         "hi": hi,
         "p_value": None if p is None or math.isnan(p) else p,
         "flagged": bool(flagged),
+        "identical": bool(np.all(d == 0)),  # every pair had the same result
     }
     return out
 

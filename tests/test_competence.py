@@ -92,6 +92,7 @@ def test_paired_gap_is_the_mean_difference_with_its_t_interval():
     assert g["pairs"] == 6 and g["unpaired"] == 1
     assert g["gap"] == pytest.approx(0.5) and g["lo"] == pytest.approx(lo)
     assert g["hi"] == pytest.approx(hi) and g["flagged"] == (lo <= 0)
+    assert not g["identical"] and paired_gap(full, dict(full))["identical"]
     assert g["full_rate"] == pytest.approx(4.5 / 6) and g["twin_rate"] == pytest.approx(1.5 / 6)
     # a seed that differs is not a pair (another deal)
     twin[(0,)] = {"seed": 77, "share": 0.0}

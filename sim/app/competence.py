@@ -133,6 +133,8 @@ def analyse(dirs: dict, decks, player, modes) -> list:
                     f"{player} extracts no measurable value from {MECHANIC_TEXT[mech]} "
                     f"({deck}, {mode})"
                 )
+                if gap["identical"]:
+                    row["finding"] += " (every game the twin played ended as the full player's)"
             rows.append(row)
     return rows
 
