@@ -1,10 +1,22 @@
 """Columns of a seat's player parameter row (sim.players builds the rows): the evaluation
-weights first, then the Monte Carlo and turn planner settings."""
+weights first, then the Monte Carlo and turn planner settings, the restriction of a
+restricted twin, and a learned model's coefficients per mode (sim.learned compiles them)."""
 
+from core.constants import MODE_NAMES
 from core.players.evaluate import N_WEIGHTS
+from core.players.features import N_FEATURES
 
 PP_MC_PLAYOUTS = N_WEIGHTS
 PP_MC_HORIZON = N_WEIGHTS + 1
 PP_MC_CANDIDATES = N_WEIGHTS + 2
 PP_PLAN_WIDTH = N_WEIGHTS + 3  # turn planner: beam width
-PP_WIDTH = N_WEIGHTS + 4
+# N_WEIGHTS + 4 is unused (kept so the columns above never move)
+PP_RESTRICT = N_WEIGHTS + 5  # a restricted twin (RESTRICT_*)
+# a learned leaf value, one block per mode: [has a model (0/1), intercept, coefficients]
+PP_MODEL = N_WEIGHTS + 6
+MODEL_STRIDE = 2 + N_FEATURES
+PP_WIDTH = PP_MODEL + len(MODE_NAMES) * MODEL_STRIDE
+RESTRICT_NONE = 0
+RESTRICT_FROZEN = 1  # never thaws
+RESTRICT_WARP = 2  # never warps
+RESTRICT_GATEWAY = 3  # the Gateway counts for nothing in its choices
