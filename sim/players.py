@@ -45,6 +45,7 @@ DEFAULT_WEIGHTS = {
     "opp_claimable": 0.0,
     "centre": 0.0,
     "exposed": 0.0,
+    "pending": 2.0,  # Etherweave: points a pending being is charged (times `points`)
 }
 assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
 # integer settings per player, with their defaults and limits
