@@ -118,7 +118,7 @@ def test_one_deck_moving_4_points_is_player_sensitive(tmp_path):
     (c,) = sens["modes"]["high-form"]["comparisons"]
     assert c["moved"] == ["imperial"] and c["flipped"] == [] and c["tau"] == pytest.approx(1.0)
     text = s["at_a_glance"]["modes"][0]["stability"]["text"]
-    assert text.startswith("player-sensitive (planner vs greedy): imperial moved or flipped")
+    assert text.startswith("player-sensitive (planner vs greedy): moved: imperial +4.0 pts; tau")
     by_deck = s["at_a_glance"]["modes"][0]["stability"]["by_deck"]
     assert by_deck["imperial"]["level"] == "moved" and "+4.0 points" in by_deck["imperial"]["label"]
     assert by_deck["sylvan"]["level"] == "stable"
@@ -147,7 +147,7 @@ def test_a_verdict_change_with_a_small_move_is_player_sensitive(tmp_path):
     assert c["decks"]["highland"]["verdicts"] == ["even", "favoured"]
     assert c["flipped"] == ["highland"] and c["moved"] == []
     stab = s["at_a_glance"]["modes"][0]["stability"]
-    assert "highland moved or flipped" in stab["text"]
+    assert "verdict changed: highland (even → favoured); tau 1.00" in stab["text"]
     assert stab["by_deck"]["highland"]["level"] == "flips"
     assert "even → favoured" in stab["by_deck"]["highland"]["label"]
 
@@ -166,7 +166,7 @@ def test_a_reordered_ranking_is_player_sensitive(tmp_path):
     assert max(abs(x["delta"]) for x in sens["decks"].values()) == pytest.approx(2.0)
     assert sens["stable"] is False
     text = s["at_a_glance"]["modes"][0]["stability"]["text"]
-    assert "no deck moved or flipped" in text and "tau 0.67 < 0.86" in text
+    assert "no deck moved or changed its verdict" in text and "tau 0.67 < 0.86" in text
 
 
 def test_head_to_head_ranks_the_players_and_the_budget_variant_is_compared(tmp_path):
@@ -217,7 +217,10 @@ def test_summary_json_first_screen_and_compare_say_the_same(tmp_path):
     assert written["thresholds"] == {"max_move_points": 3.0, "min_tau": 0.86}
     page = r["index"].read_text()
     first = page[page.index('id="at-a-glance"') : page.index('id="key-findings"')]
-    assert "<b class='weak'>Player-sensitive</b> (planner vs greedy): imperial moved" in first
+    assert (
+        "<b class='weak'>Player-sensitive</b> (planner vs greedy): moved: imperial +4.0 pts"
+        in first
+    )
     sens_section = page[page.index('<section id="sensitivity"') :]
     assert "Δ greedy → planner" in sens_section and "+4.0 ⚠" in sens_section
     (sa,) = stability_of(analysis.analyze(run), ["high-form"])  # kalarite compare's caveat

@@ -271,8 +271,20 @@ def mode_text(m: dict | None) -> str:
             f"stable ({who}): every deck within {MAX_MOVE_POINTS:g} points, no verdict "
             f"changes, {tau}"
         )
-    decks = sensitive_decks(m)
-    what = f"{', '.join(decks)} moved or flipped" if decks else "no deck moved or flipped"
+    moved, flipped = {}, {}
+    for c in m["comparisons"]:
+        for d, x in c["decks"].items():
+            if x["flipped"]:
+                flipped.setdefault(d, f"{d} ({x['verdicts'][0]} → {x['verdicts'][1]})")
+            elif d in c["moved"] and abs(x["delta"]) > abs(moved.get(d, 0.0)):
+                moved[d] = x["delta"]
+    moved = {d: v for d, v in moved.items() if d not in flipped}
+    what = []
+    if moved:
+        what.append("moved: " + ", ".join(f"{d} {v:+.1f} pts" for d, v in moved.items()))
+    if flipped:
+        what.append("verdict changed: " + ", ".join(flipped.values()))
+    what = "; ".join(what) or "no deck moved or changed its verdict"
     low = taus and min(taus) < MIN_TAU
     return f"player-sensitive ({who}): {what}; {tau}" + (f" < {MIN_TAU}" if low else "")
 
