@@ -255,9 +255,9 @@ def cmd_demo(args):
 def cmd_players(args):
     from sim.app.players_view import load_ladder, player_rows, players_text
 
-    ladder = load_ladder(args.ladder)
-    rows = player_rows(ladder)
-    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder))
+    ladder, ladder_all = load_ladder(args.ladder), load_ladder(args.ladder_all, "all")
+    rows = player_rows(ladder, ladder_all=ladder_all)
+    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder, ladder_all))
 
 
 def _finished(out, study) -> bool:
@@ -277,7 +277,14 @@ def cmd_ladder(args):
     import shlex
 
     from cluster.runner import run_study
-    from sim.app.ladder import LADDER_PLAYERS, ladder_result, ladder_study, write_json
+    from sim.app.ladder import (
+        LADDER_FILES,
+        LADDER_PLAYERS,
+        ladder_decks,
+        ladder_result,
+        ladder_study,
+        write_json,
+    )
     from sim.content import load_content
     from sim.players import parse_policy
 
@@ -289,7 +296,14 @@ def cmd_ladder(args):
     _positive(args.games, "--games")
     _positive(args.workers, "--workers")
     content = load_content()
-    study = ladder_study(content, players, args.games, args.seed)
+    deck_set, decks = ladder_decks(content, args.decks)
+    result_path = args.result or LADDER_FILES.get(deck_set)
+    if result_path is None:
+        raise CliError(
+            "--decks with a list of its own needs --result (only the base and the all-deck "
+            "ladders have a checked-in file)"
+        )
+    study = ladder_study(content, players, args.games, args.seed, decks)
     if not args.overwrite and _finished(args.out, study):
         print(f"kalarite: {args.out} already holds these ladder games: rating them")
     else:
@@ -302,11 +316,12 @@ def cmd_ladder(args):
         for x in (
             ["--out", args.out, "--games", str(args.games), "--seed", str(args.seed)]
             + (["--players", args.players] if args.players else [])
+            + (["--decks", args.decks] if args.decks else [])
         )
     )
-    result = ladder_result(args.out, players, content, command, args.speed_seconds)
-    write_json(result, args.result)
-    print(f"kalarite: ladder -> {args.result}")
+    result = ladder_result(args.out, players, content, command, args.speed_seconds, deck_set)
+    write_json(result, result_path)
+    print(f"kalarite: ladder -> {result_path}")
     return 0
 
 
@@ -569,6 +584,11 @@ def build_parser() -> argparse.ArgumentParser:
     players.add_argument(
         "--ladder", default=None, help="ladder file (default: benchmarks/results/ladder.json)"
     )
+    players.add_argument(
+        "--ladder-all",
+        default=None,
+        help="the all-deck ladder file (default: benchmarks/results/ladder_all_decks.json)",
+    )
     players.set_defaults(func=cmd_players)
 
     ladder = _sub(
@@ -593,7 +613,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ladder.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
     ladder.add_argument(
-        "--result", default="benchmarks/results/ladder.json", help="where the ladder goes"
+        "--decks",
+        default=None,
+        help="the decks: 'base' (default: imperial, highland, sylvan), 'all' (every deck of "
+        "the content) or a comma-separated list",
+    )
+    ladder.add_argument(
+        "--result",
+        default=None,
+        help="where the ladder goes (default: benchmarks/results/ladder.json, or "
+        "ladder_all_decks.json with --decks all)",
     )
     ladder.add_argument(
         "--speed-seconds", type=float, default=5.0, help="CPU seconds to time each player"
