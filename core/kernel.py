@@ -310,7 +310,7 @@ def _turn_end_position(s, T, opts, k, c, copts, ev0, row, mark):
     apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
     if advance_turn(c, T, ev0, copts, False) != 0 or c[GAME_OVER] != 0:
         return False
-    features(c, T, s[CUR], False, row[P_FEATURES:], mark)
+    features(c, T, s[CUR], 0, row[P_FEATURES:], mark)
     return True
 
 

@@ -117,6 +117,8 @@ F_PENDING_DEFICIT_ME = 45
 F_WARPS_ME = 46
 F_PENDING_OPP = 47
 assert all(globals()["F_" + n.upper()] == k for k, n in enumerate(FEATURE_NAMES))
+FL_GATEWAY_BLIND = 1  # features() flags
+FL_PEEK = 2
 NO_DISTANCE = 9  # a Gateway with no enemy piece on the board (distances are at most 8)
 
 
@@ -280,9 +282,20 @@ def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark):
 
 
 @njit(cache=True, _nrt=False)
-def _opponents_part(s, T, seat, me, up_gap, all_gap, out):
+def _held_by_opponent(s, me, card):
+    for p in range(s[N_PLAYERS]):
+        if s[COLOUR + p] != me:
+            for k in range(s[HAND_N + p]):
+                if s[HAND + p * HAND_CAP + k] == card:
+                    return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek):
     """What the opponents show: hand sizes, decks, stored frozen effects, pending beings,
-    and, in expectation over the cards they may hold, their flares and summonable beings."""
+    and, in expectation over the cards they may hold, their flares and summonable beings.
+    ``peek`` (a cheating measurement only, never for balance figures): their real hand."""
     share = _opp_seats_share(s, me)
     hand = 0.0
     deck = 0.0
@@ -310,7 +323,7 @@ def _opponents_part(s, T, seat, me, up_gap, all_gap, out):
                 pool += 1
                 ready += 1 if slot_summonable(s, T, c, card, bits) else 0
         h = s[DECK_HEAD + p]
-        for i in range(s[DECK_CNT + p]):
+        for i in range(0 if peek else s[DECK_CNT + p]):
             card = s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]
             pool += 1
             ready += 1 if slot_summonable(s, T, c, card, bits) else 0
@@ -332,7 +345,7 @@ def _opponents_part(s, T, seat, me, up_gap, all_gap, out):
         for slot in range(s[HAND_N + seat]):
             if s[HAND + seat * HAND_CAP + slot] == card:
                 held_by_me = True
-        if held_by_me:
+        if held_by_me or (peek and not _held_by_opponent(s, me, card)):
             continue
         n += 1
         up += 1 if -up_gap >= T.flare_x[card] else 0
@@ -367,10 +380,13 @@ def _gateway(s, T, p, me, out, f_on, f_rank, f_dist, f_near, share):
 
 
 @njit(cache=True, _nrt=False)
-def features(s, T, seat, gateway_blind, out, mark):
-    """Write the feature vector of ``s`` for ``seat`` into ``out[:N_FEATURES]``.
-    ``gateway_blind``: the Gateway family reads as if no seat had one (a restricted twin,
-    core.players.params RESTRICT_GATEWAY). ``mark``: int scratch of NSQ entries."""
+def features(s, T, seat, flags, out, mark):
+    """Write the feature vector of ``s`` for ``seat`` into ``out[:N_FEATURES]``. ``flags``:
+    FL_GATEWAY_BLIND, the Gateway family reads as if no seat had one (a restricted twin,
+    core.players.params RESTRICT_GATEWAY); FL_PEEK, the opponents' real hands instead of
+    the expectation (a clearly labelled cheating measurement, never for balance figures).
+    ``mark``: int scratch of NSQ entries."""
+    gateway_blind = (flags & FL_GATEWAY_BLIND) != 0
     for k in range(N_FEATURES):
         out[k] = 0.0
     me = s[COLOUR + seat]
@@ -383,7 +399,7 @@ def features(s, T, seat, gateway_blind, out, mark):
                 threat = max(threat, best_claimable(s, T, c))
         out[F_CLAIMABLE_OPP] = threat
     _hand_part(s, T, seat, me, up_gap, all_gap, out, mark)
-    _opponents_part(s, T, seat, me, up_gap, all_gap, out)
+    _opponents_part(s, T, seat, me, up_gap, all_gap, out, (flags & FL_PEEK) != 0)
     out[F_END_TRIGGERED] = 1 if s[END_SEAT] >= 0 else 0
     out[F_TURN] = s[TURN_NO]
     f = s[FROZEN + seat]

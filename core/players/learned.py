@@ -9,8 +9,8 @@ is worth a certain win or loss, far beyond any fitted logit.
 
 from core.jit import njit
 from core.layout import COLOUR, GAME_OVER, MODE, WINNER
-from core.players.features import N_FEATURES, features
-from core.players.params import MODEL_STRIDE, PP_MODEL, PP_RESTRICT, RESTRICT_GATEWAY
+from core.players.features import FL_GATEWAY_BLIND, FL_PEEK, N_FEATURES, features
+from core.players.params import MODEL_STRIDE, PP_MODEL, PP_PEEK, PP_RESTRICT, RESTRICT_GATEWAY
 
 WIN_LOGIT = 40.0  # a game already won (lost): no fitted position comes near
 
@@ -28,7 +28,10 @@ def learned_value(s, T, seat, params, fbuf, mark):
         if s[WINNER] < 0:
             return 0.0
         return WIN_LOGIT if s[WINNER] == s[COLOUR + seat] else -WIN_LOGIT
-    features(s, T, seat, params[PP_RESTRICT] == RESTRICT_GATEWAY, fbuf, mark)
+    flags = FL_GATEWAY_BLIND if params[PP_RESTRICT] == RESTRICT_GATEWAY else 0
+    if params[PP_PEEK] != 0:
+        flags |= FL_PEEK
+    features(s, T, seat, flags, fbuf, mark)
     b = PP_MODEL + s[MODE] * MODEL_STRIDE
     v = params[b + 1]
     for k in range(N_FEATURES):

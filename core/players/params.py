@@ -10,7 +10,9 @@ PP_MC_PLAYOUTS = N_WEIGHTS
 PP_MC_HORIZON = N_WEIGHTS + 1
 PP_MC_CANDIDATES = N_WEIGHTS + 2
 PP_PLAN_WIDTH = N_WEIGHTS + 3  # turn planner: beam width
-# N_WEIGHTS + 4 is unused (kept so the columns above never move)
+# 1: the learned value reads the opponents' real hands: a cheating measurement of what hidden
+# information costs, never a balance player (core.players.features FL_PEEK)
+PP_PEEK = N_WEIGHTS + 4
 PP_RESTRICT = N_WEIGHTS + 5  # a restricted twin (RESTRICT_*)
 # a learned leaf value, one block per mode: [has a model (0/1), intercept, coefficients]
 PP_MODEL = N_WEIGHTS + 6
