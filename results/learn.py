@@ -121,7 +121,8 @@ def read_samples(root) -> tuple:
         ORDER BY p.mode, p.matchup, p.policies, p.game_index, p.turn, p.seat
     """
     try:
-        t = d.con.execute(sql).arrow()
+        rel = d.con.sql(sql)
+        t = rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
     except Exception as e:  # noqa: BLE001 - duckdb's errors: one line
         raise LearnError(f"cannot read the positions of {str(d.root)!r}: {e}") from None
     n = t.num_rows

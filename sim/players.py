@@ -166,8 +166,8 @@ def _toml_value(v) -> str:
 
 def _table(name: str, values: dict) -> list:
     """``[name]`` with its plain keys, then a sub-table for each key holding a table."""
-    lines = [f"[{name}]"]
-    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in values.items() if not _is_table(v)]
+    plain = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in values.items() if not _is_table(v)]
+    lines = [f"[{name}]", *plain] if plain else []
     for k, v in values.items():
         if _is_table(v):
             lines += _table(f"{name}.{_toml_key(k)}", v)
@@ -183,7 +183,7 @@ def profiles_toml(profiles: dict) -> str:
     lines = [
         "# Named players: a base player with tuned evaluation weights and settings, or a",
         "# learned model per mode. Written by `kalarite tune` (sim/app/tune.py) and `kalarite",
-        "# learn` (sim/app/learn_command.py); `kalarite players` lists them.",
+        "# learn` (sim/app/learn.py); `kalarite players` lists them.",
     ]
     for p in profiles.values():
         lines += ["", f"[profile.{p.name}]", f"player = {_toml_value(p.player)}"]
