@@ -305,15 +305,17 @@ def learn(root, seed: int = 0, holdout: float = DEFAULT_HOLDOUT, l2: float = DEF
     if not samples:
         raise LearnError(f"the study in {str(root)!r} has no decided game with positions")
     fits = [fit_mode(samples[m], seed, holdout, l2) for m in sorted(samples)]
-    study = str(pathlib.Path(root).absolute())
+    study = _where(root)
+    spec = manifest.get("study") or {}
     provenance = {
         "method": METHOD,
         "labels": LABELS,
         "study": study,
-        "study_name": (manifest.get("study") or {}).get("name", ""),
+        "study_name": spec.get("name", ""),
+        "study_seed": spec.get("seed", 0),
         "games": sum(f.train_games + f.test_games for f in fits),
         "positions": sum(f.train_positions + f.test_positions for f in fits),
-        "positions_every": (manifest.get("study") or {}).get("positions"),
+        "positions_every": spec.get("positions"),
         "seed": int(seed),
         "holdout": float(holdout),
         "l2": float(l2),
@@ -324,6 +326,16 @@ def learn(root, seed: int = 0, holdout: float = DEFAULT_HOLDOUT, l2: float = DEF
         "fit": {f.mode: _fit_figures(f) for f in fits},
     }
     return LearnResult(study, fits, counts, provenance)
+
+
+def _where(root) -> str:
+    """The study's directory: relative to the working directory when it lies below it (a
+    checked-in profile names no machine's paths), else absolute."""
+    p = pathlib.Path(root).absolute()
+    try:
+        return str(p.relative_to(pathlib.Path.cwd()))
+    except ValueError:
+        return str(p)
 
 
 def _fit_figures(f: ModeFit) -> dict:
