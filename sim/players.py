@@ -6,7 +6,14 @@ of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pa
 `greedy:points=12:material=1`, `planner:width=8` or `mc:playouts=32:horizon=4`.
 Keys: the evaluation weights (core.players.evaluate WEIGHT_NAMES) for every player but random, and
 the settings of the player (SETTINGS). A profile is a player with its weights and settings
-stored as data, with the provenance of how they were found (`kalarite tune` writes them).
+stored as data, with the provenance of how they were found (`kalarite tune` writes them). A
+planner profile may also hold a learned win-probability model per mode (`kalarite learn`
+writes them), which the planner's leaf value reads (core.players.learned)::
+
+    [profile.NAME.model.high-form]
+    intercept = -0.3
+    [profile.NAME.model.high-form.coef]    # by feature name (core.players.features)
+    points_me = 0.21                       # a feature not named: coefficient 0
 """
 
 import math
@@ -19,12 +26,15 @@ import numpy as np
 from core import constants as K
 from core.players.evaluate import N_WEIGHTS, WEIGHT_NAMES
 from core.players.params import (
+    MODEL_STRIDE,
     PP_MC_CANDIDATES,
     PP_MC_HORIZON,
     PP_MC_PLAYOUTS,
+    PP_MODEL,
     PP_PLAN_WIDTH,
     PP_WIDTH,
 )
+from sim.learned import MODEL_PLAYERS, check_models, model_block
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
 PROFILES_PATH = pathlib.Path(__file__).parent / "profiles" / "players.toml"
@@ -66,7 +76,8 @@ assert set(SETTINGS) == set(POLICIES) == set(DESCRIPTIONS)
 
 @dataclass
 class Profile:
-    """A named player: base player, weights and settings, and where they came from."""
+    """A named player: base player, weights and settings, a learned model per mode
+    (``{mode: {"intercept": x, "coef": {feature: x}}}``), and where they came from."""
 
     name: str
     player: str
@@ -74,6 +85,7 @@ class Profile:
     weights: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
     provenance: dict = field(default_factory=dict)
+    models: dict = field(default_factory=dict)
 
 
 def load_profiles(path=None) -> dict:
@@ -100,8 +112,20 @@ def load_profiles(path=None) -> dict:
         settings = dict(d.get("settings", {}))
         for k, v in settings.items():
             _check_setting(player, k, v, where)
+        models = check_models(d.get("model", {}), where)
+        if models and player not in MODEL_PLAYERS:
+            raise ValueError(
+                f"{where}: only {', '.join(MODEL_PLAYERS)} profiles may hold a model "
+                f"({player} reads no learned value)"
+            )
         out[name] = Profile(
-            name, player, d.get("about", ""), weights, settings, dict(d.get("provenance", {}))
+            name,
+            player,
+            d.get("about", ""),
+            weights,
+            settings,
+            dict(d.get("provenance", {})),
+            models,
         )
     return out
 
@@ -115,7 +139,17 @@ def _check_setting(player, key, value, where):
         raise ValueError(f"{where}: {key} must be an integer from {lo} to {hi}, got {value}")
 
 
+_BARE_KEY = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _toml_key(k) -> str:
+    k = str(k)
+    return k if k and set(k) <= _BARE_KEY else _toml_value(k)
+
+
 def _toml_value(v) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_toml_key(a)} = {_toml_value(b)}" for a, b in v.items()) + "}"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -131,11 +165,26 @@ def _toml_value(v) -> str:
     raise ValueError(f"cannot store {v!r} in a profile")
 
 
+def _table(name: str, values: dict) -> list:
+    """``[name]`` with its plain keys, then a sub-table for each key holding a table."""
+    plain = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in values.items() if not _is_table(v)]
+    lines = [f"[{name}]", *plain] if plain else []
+    for k, v in values.items():
+        if _is_table(v):
+            lines += _table(f"{name}.{_toml_key(k)}", v)
+    return lines
+
+
+def _is_table(v) -> bool:
+    return isinstance(v, dict) and bool(v)
+
+
 def profiles_toml(profiles: dict) -> str:
     """The profile file's text (what ``load_profiles`` reads back)."""
     lines = [
-        "# Named players: a base player with tuned evaluation weights and settings.",
-        "# Written by `kalarite tune` (sim/app/tune.py); `kalarite players` lists them.",
+        "# Named players: a base player with tuned evaluation weights and settings, or a",
+        "# learned model per mode. Written by `kalarite tune` (sim/app/tune.py) and `kalarite",
+        "# learn` (sim/app/learn.py); `kalarite players` lists them.",
     ]
     for p in profiles.values():
         lines += ["", f"[profile.{p.name}]", f"player = {_toml_value(p.player)}"]
@@ -144,11 +193,11 @@ def profiles_toml(profiles: dict) -> str:
         for table, values in (
             ("settings", p.settings),
             ("weights", p.weights),
+            ("model", p.models),
             ("provenance", p.provenance),
         ):
             if values:
-                lines.append(f"[profile.{p.name}.{table}]")
-                lines += [f"{k} = {_toml_value(v)}" for k, v in values.items()]
+                lines += _table(f"profile.{p.name}.{table}", values)
     return "\n".join(lines) + "\n"
 
 
@@ -165,7 +214,7 @@ def save_profile(profile: Profile, path=None):
 
 def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
     """'planner:width=4' -> (player, weights, settings) with every default filled in.
-    Raises ValueError on bad input."""
+    Raises ValueError on bad input. (A profile's models: ``models_of``.)"""
     name, *pairs = spec.strip().split(":")
     profiles = load_profiles() if profiles is None else profiles
     weights = dict(DEFAULT_WEIGHTS)
@@ -205,8 +254,16 @@ def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
     return player, weights, settings
 
 
+def models_of(spec: str, profiles=None) -> dict:
+    """The learned models of the profile a spec names ({} for a plain player)."""
+    name = spec.strip().split(":")[0]
+    profiles = load_profiles() if profiles is None else profiles
+    return profiles[name].models if name in profiles else {}
+
+
 def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     """'mc:playouts=8' -> (policy code, parameter row). Raises ValueError on bad input."""
+    profiles = load_profiles() if profiles is None else profiles
     player, weights, settings = resolve(spec, profiles)
     row = np.zeros(PP_WIDTH)
     row[:N_WEIGHTS] = [weights[k] for k in WEIGHT_NAMES]
@@ -215,6 +272,9 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     row[PP_MC_HORIZON] = mc["horizon"]
     row[PP_MC_CANDIDATES] = mc["candidates"]
     row[PP_PLAN_WIDTH] = settings.get("width", SETTINGS["planner"]["width"][0])
+    for mode, model in models_of(spec, profiles).items():
+        b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
+        row[b : b + MODEL_STRIDE] = model_block(model)
     return POLICIES[player], row
 
 

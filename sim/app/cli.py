@@ -185,6 +185,7 @@ def cmd_simulate(args):
         seed=args.seed,
         turn_cap=args.turn_cap,
         beings_without_effects=args.beings_without_effects,
+        positions=args.positions or 0,
     )
     return _run_study(study, content, args)
 
@@ -197,6 +198,7 @@ def cmd_study(args):
         args.spec,
         beings_without_effects=args.beings_without_effects,
         content_dir=args.content,
+        positions=args.positions,
     )
     return _run_study(study, load_content_dir(study.content), args)
 
@@ -232,6 +234,14 @@ def _add_run_flags(p):
         action="store_true",
         help="deal beings whose effect is not implemented yet, as no-effect beings "
         "(every output is marked)",
+    )
+    p.add_argument(
+        "--positions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also write the positions table (what `kalarite learn` fits on): the features of "
+        "about one turn end in N, 0 off (default: off; study: the spec's 'positions' key)",
     )
 
 
@@ -352,6 +362,58 @@ def cmd_tune(args):
     )
     print(f"kalarite: profile {prof.name!r} -> {args.profiles or 'sim/profiles/players.toml'}")
     return 0
+
+
+def cmd_learn(args):
+    from sim.app.learn import run_learn
+
+    return run_learn(args)
+
+
+def _add_learn(sub):
+    from results.learn import DEFAULT_HOLDOUT, DEFAULT_L2
+
+    learn = _sub(
+        sub,
+        "learn",
+        "fit a win-probability model per mode on a study's positions and store it as a "
+        "planner profile",
+        ("players",),
+        extra="The study must have the positions table (play it with --positions N). Each "
+        "position is labelled 1 when the seat that moved won, 0 when it lost (games with a "
+        "shared win are left out); whole games are held out for the test figures (log-loss, "
+        "Brier score, reliability by deciles). The profile is the base player with the "
+        "fitted model of every mode the study played: play it as --policy NAME. See "
+        "docs/players.md.",
+    )
+    learn.add_argument("study", help="dataset directory of a study played with --positions")
+    learn.add_argument(
+        "--name", default="learned", help="name of the profile to write (default: learned)"
+    )
+    learn.add_argument(
+        "--base",
+        default="planner",
+        help="the player or planner profile whose settings and weights the profile keeps "
+        "(default: planner)",
+    )
+    learn.add_argument(
+        "--holdout",
+        type=float,
+        default=DEFAULT_HOLDOUT,
+        help=f"share of the games held out for the test figures (default {DEFAULT_HOLDOUT})",
+    )
+    learn.add_argument(
+        "--l2",
+        type=float,
+        default=DEFAULT_L2,
+        help=f"L2 penalty on the standardised coefficients (default {DEFAULT_L2})",
+    )
+    learn.add_argument("--seed", type=int, default=0, help="seed of the held-out split")
+    learn.add_argument("--json", action="store_true", help="print one JSON object")
+    learn.add_argument(
+        "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
+    )
+    learn.set_defaults(func=cmd_learn)
 
 
 def cmd_bench(args):
@@ -655,6 +717,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
     )
     tune.set_defaults(func=cmd_tune)
+
+    _add_learn(sub)
 
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument(

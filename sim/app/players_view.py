@@ -54,6 +54,8 @@ def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
         params = {k: v[0] for k, v in SETTINGS[prof.player].items()} | prof.settings
         changed = {k: v for k, v in prof.weights.items() if DEFAULT_WEIGHTS.get(k) != v}
         params["weights"] = changed or "defaults"
+        if prof.models:  # a learned leaf value (kalarite learn) in these modes
+            params["model"] = "+".join(prof.models)
         about = prof.about or f"a tuned {prof.player}"
         rows.append(_row(prof.name, "profile", prof.player, about, params, prof.provenance))
     for row in rows:
