@@ -17,6 +17,14 @@ Held out are whole games, never single rows: a game goes to the test set when a 
 (seed, mode, matchup, policies, game_index) falls below ``holdout``, so positions of one game
 never sit on both sides, and the split depends on nothing but those keys and the seed.
 
+Deck terms. Which decks sit at the table decides much of a game (some decks win more), and
+a mechanic's feature is only ever non-zero for its own deck, so a fit on features alone
+reads "this deck tends to lose" as "storing a frozen effect / holding a pending being is
+bad". Each fit therefore also takes the seat's deck (one-hot) and its opponents' decks
+(their share), and keeps those coefficients out of the profile: they are constant within a
+game, so they shift every position a turn's search compares by the same amount and cannot
+change a choice. The figures below are those of the whole fit, deck terms included.
+
 The figures per mode, on the test set: log-loss and Brier score, beside the base rate's (a
 model that says the training win rate for every position), and a reliability table: the test
 positions in ten equal-count bins of predicted probability (deciles), each bin's mean
@@ -37,7 +45,10 @@ N_BINS = 10
 DEFAULT_L2 = 1.0
 DEFAULT_HOLDOUT = 0.2
 _EPS = 1e-12
-METHOD = "L2-regularised logistic regression (L-BFGS on standardised features)"
+METHOD = (
+    "L2-regularised logistic regression (L-BFGS on standardised features), deck terms fitted "
+    "and left out of the profile"
+)
 LABELS = "1: the seat that moved won (alone or with its team), 0: it lost; shared wins dropped"
 
 
@@ -55,6 +66,9 @@ class Sample:
     y: np.ndarray
     game: np.ndarray  # an integer id per game (index into ``keys``)
     keys: list  # (mode, matchup, policies, game_index) per game id
+    decks: np.ndarray | None = None  # deck terms (see the module docstring), one row each
+    deck_terms: tuple = ()  # their names: "deck=<name>", "opponent=<name>"
+    seating: tuple | None = None  # (seat, seats, decks of seats 0-3): makes the deck terms
 
 
 @dataclass
@@ -68,6 +82,7 @@ class ModeFit:
     test_games: int
     train_win_rate: float
     figures: dict = field(default_factory=dict)  # test log-loss, Brier, base rate's, bins
+    deck_terms: dict = field(default_factory=dict)  # fitted, left out of the profile
 
     def model(self) -> dict:
         """The profile's ``model.<mode>`` table (sim.learned)."""
@@ -82,6 +97,7 @@ class ModeFit:
             "test_games": self.test_games,
             "train_win_rate": round(self.train_win_rate, 4),
             **self.figures,
+            "deck_terms": self.deck_terms,
         }
 
 
@@ -114,6 +130,8 @@ def read_samples(root) -> tuple:
         SELECT p.mode, p.matchup, p.policies, p.game_index,
                CASE p.seat {won} END AS won,
                coalesce(g.winner, g.winning_team) = -1 AS shared,
+               p.seat AS seat, g.n_players AS n_players,
+               g.seat0_deck AS d0, g.seat1_deck AS d1, g.seat2_deck AS d2, g.seat3_deck AS d3,
                g.error <> 0 AS failed,
                {cols}
         FROM positions_raw p
@@ -142,14 +160,62 @@ def read_samples(root) -> tuple:
     gi = t.column("game_index").to_numpy()[keep]
     y = t.column("won").to_numpy(zero_copy_only=False).astype(np.float64)[keep]
     x = np.column_stack([t.column(f"f_{k}").to_numpy().astype(np.float64) for k in names])[keep]
+    seat = t.column("seat").to_numpy(zero_copy_only=False).astype(int)[keep]
+    seats = t.column("n_players").to_numpy(zero_copy_only=False).astype(int)[keep]
+    table_decks = [np.asarray(t.column(f"d{k}").to_pylist(), dtype=object)[keep] for k in range(4)]
     out = {}
     for m in sorted(set(mode)):
         sel = mode == m
         keys = list(zip(mode[sel], matchup[sel], policies[sel], gi[sel].tolist(), strict=True))
         ids = {}
         game = np.array([ids.setdefault(k, len(ids)) for k in keys], np.int64)
-        out[m] = Sample(m, tuple(names), x[sel], y[sel], game, list(ids))
+        seating = (seat[sel], seats[sel], [c[sel] for c in table_decks])
+        out[m] = Sample(m, tuple(names), x[sel], y[sel], game, list(ids), seating=seating)
+        out[m].deck_terms, out[m].decks = _deck_terms(*seating)
     return d.manifest, out, counts
+
+
+def union(parts: list) -> "Sample":
+    """One mode's samples of several studies as one: their games keyed apart (the k-th
+    study's policies read ``<policies>#k``), the deck terms over every deck seen."""
+    if len(parts) == 1:
+        return parts[0]
+    keys, games, offset = [], [], 0
+    for k, p in enumerate(parts):
+        tag = "" if k == 0 else f"#{k}"
+        keys += [(m, mu, pol + tag, gi) for m, mu, pol, gi in p.keys]
+        games.append(p.game + offset)
+        offset += len(p.keys)
+    if len({p.features for p in parts}) != 1:
+        raise LearnError("the studies' positions tables have different feature columns")
+    seating = (
+        np.concatenate([p.seating[0] for p in parts]),
+        np.concatenate([p.seating[1] for p in parts]),
+        [np.concatenate([p.seating[2][i] for p in parts]) for i in range(4)],
+    )
+    out = Sample(
+        parts[0].mode, parts[0].features, np.concatenate([p.x for p in parts]),
+        np.concatenate([p.y for p in parts]), np.concatenate(games), keys, seating=seating,
+    )  # fmt: skip
+    out.deck_terms, out.decks = _deck_terms(*seating)
+    return out
+
+
+def _deck_terms(seat, seats, table_decks) -> tuple:
+    """(names, matrix): the seat's own deck one-hot, and each deck's share among the seats
+    it plays against (teammates count as opponents here: few team positions, and a
+    constant all the same)."""
+    decks = sorted({d for col in table_decks for d in col if d is not None})
+    col = {d: i for i, d in enumerate(decks)}
+    m = np.zeros((len(seat), 2 * len(decks)))
+    for i in range(len(seat)):
+        n = int(seats[i])
+        m[i, col[table_decks[int(seat[i])][i]]] = 1.0
+        for k in range(n):
+            if k != seat[i]:
+                m[i, len(decks) + col[table_decks[k][i]]] += 1.0 / (n - 1)
+    names = tuple(f"deck={d}" for d in decks) + tuple(f"opponent={d}" for d in decks)
+    return names, m
 
 
 # --- the split and the fit -----------------------------------------------------------------
@@ -241,7 +307,10 @@ def fit_mode(sample: Sample, seed: int, holdout: float, l2: float) -> ModeFit:
             f"{sample.mode}: every training position has the same outcome: nothing to fit "
             "(play more games)"
         )
-    intercept, coef = fit_logistic(sample.x[train], ytr, l2)
+    nf = sample.x.shape[1]
+    x = sample.x if sample.decks is None else np.hstack([sample.x, sample.decks])
+    intercept, coef_all = fit_logistic(x[train], ytr, l2)
+    coef = coef_all[:nf]  # the deck terms stay out of the profile (module docstring)
     rate = float(ytr.mean())
     fit = ModeFit(
         mode=sample.mode,
@@ -253,11 +322,14 @@ def fit_mode(sample: Sample, seed: int, holdout: float, l2: float) -> ModeFit:
         test_games=int(len(set(sample.game[test].tolist()))),
         train_win_rate=rate,
     )
-    p_train = _sigmoid(intercept + sample.x[train] @ coef)
+    fit.deck_terms = {
+        n: round(float(c), 4) for n, c in zip(sample.deck_terms, coef_all[nf:], strict=True)
+    }
+    p_train = _sigmoid(intercept + x[train] @ coef_all)
     fig = {"train_log_loss": round(log_loss(p_train, ytr), 4)}
     if test.any():
         yte = sample.y[test]
-        p = _sigmoid(intercept + sample.x[test] @ coef)  # the raw features, as the kernel
+        p = _sigmoid(intercept + x[test] @ coef_all)  # the raw features, as the kernel
         base = np.full(len(yte), rate)
         bins = reliability(p, yte)
         fig |= {
@@ -294,18 +366,24 @@ class LearnResult:
 
 
 def learn(root, seed: int = 0, holdout: float = DEFAULT_HOLDOUT, l2: float = DEFAULT_L2):
-    """Fit one model per mode present in the study ``root``; returns a LearnResult."""
+    """Fit one model per mode present in the study ``root`` (or the union of several study
+    directories: the iteration of self-play and refit); returns a LearnResult."""
     from core import ENGINE_HASH
 
     if not 0 <= holdout < 1:
         raise LearnError(f"--holdout must be at least 0 and below 1, got {holdout}")
     if not np.isfinite(l2) or l2 < 0:
         raise LearnError(f"--l2 must be a finite number >= 0, got {l2}")
-    manifest, samples, counts = read_samples(root)
+    roots = [root] if isinstance(root, str | pathlib.Path) else list(root)
+    read = [read_samples(r) for r in roots]
+    manifest = read[0][0]
+    counts = {k: sum(c[k] for _, _, c in read) for k in read[0][2]}
+    modes = sorted({m for _, samples, _ in read for m in samples})
+    samples = {m: union([s[m] for _, s, _ in read if m in s]) for m in modes}
     if not samples:
-        raise LearnError(f"the study in {str(root)!r} has no decided game with positions")
+        raise LearnError(f"the study in {str(roots[0])!r} has no decided game with positions")
     fits = [fit_mode(samples[m], seed, holdout, l2) for m in sorted(samples)]
-    study = _where(root)
+    study = ", ".join(_where(r) for r in roots)
     spec = manifest.get("study") or {}
     provenance = {
         "method": METHOD,

@@ -27,11 +27,11 @@ from core.layout import (
     TASK_PTS,
     TURN_NO,
 )
-from core.players.features import FEATURE_NAMES, N_FEATURES, features
+from core.players.features import FEATURE_NAMES, FL_GATEWAY_BLIND, N_FEATURES, features
 from core.players.params import MODEL_STRIDE, PP_MODEL
 from core.rows import R_ERROR
 from core.rules.scoring import DUEL_TARGET, HIGH_FORM_TARGET
-from results.learn import fit_logistic, held_out, log_loss, reliability
+from results.learn import Sample, fit_logistic, fit_mode, held_out, log_loss, reliability
 from sim.app.cli import main
 from sim.content import load_content
 from sim.players import Profile, load_profiles, parse_policy, save_profile
@@ -115,14 +115,14 @@ def test_features_agree_with_plain_python():
         )  # fmt: skip
         s, _ = play_logged(CONTENT, cfg)
         for seat in (0, 1):
-            features(s, CONTENT.tables, seat, False, out, mark)
+            features(s, CONTENT.tables, seat, 0, out, mark)
             want = python_features(s, seat, mode)
             got = {n: out[F[n]] for n in want}
             assert got == pytest.approx(want), (mode, decks, cap, seat)
             for n in seen:
                 seen[n] += want[n] > 0
             # the restricted twin's view: no Gateway anywhere
-            features(s, CONTENT.tables, seat, True, out, mark)
+            features(s, CONTENT.tables, seat, FL_GATEWAY_BLIND, out, mark)
             assert out[F["gateway_me"]] == out[F["gateway_opp"]] == 0
     assert all(seen.values()), seen  # every family was there to compare at least once
 
@@ -150,6 +150,33 @@ def test_fit_recovers_a_known_model_on_raw_features():
     bins = reliability(q, y)
     assert len(bins) == 10 and sum(b["n"] for b in bins) == n
     assert all(b["within"] for b in bins)  # a true model on 40,000 rows is calibrated
+
+
+def test_deck_terms_keep_a_decks_strength_out_of_its_mechanic():
+    """Deck b loses more and only deck b's positions have the mechanic feature on, which by
+    itself decides nothing: with the deck terms the feature's coefficient is near 0 (a fit on
+    features alone would call it strongly negative), and the deck terms stay out of the
+    profile's model."""
+    rng = np.random.default_rng(4)
+    n = 30_000
+    deck_b = rng.random(n) < 0.5
+    mechanic = np.where(deck_b, rng.integers(0, 2, n), 0).astype(float)
+    points = rng.normal(0, 2, n)
+    logit = 0.8 * points - 1.2 * deck_b + 0.6 * ~deck_b
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(float)
+    x = np.column_stack([points, mechanic])
+    decks = np.column_stack([~deck_b, deck_b, deck_b, ~deck_b]).astype(float)  # mine, theirs
+    terms = ("deck=a", "deck=b", "opponent=a", "opponent=b")
+    keys = [("deathmatch", "a-vs-b", "p-vs-p", i) for i in range(n)]
+    game = np.arange(n)
+    with_decks = fit_mode(
+        Sample("deathmatch", ("p", "m"), x, y, game, keys, decks, terms), 0, 0.2, 1.0
+    )
+    alone = fit_mode(Sample("deathmatch", ("p", "m"), x, y, game, keys), 0, 0.2, 1.0)
+    assert abs(with_decks.coef["m"]) < 0.15 < -alone.coef["m"]
+    assert with_decks.coef["p"] == pytest.approx(0.8, rel=0.1)
+    assert set(with_decks.model()["coef"]) == {"p", "m"}
+    assert with_decks.deck_terms["deck=b"] < with_decks.deck_terms["deck=a"]
 
 
 def test_holdout_is_by_game_and_seeded():

@@ -386,7 +386,12 @@ def _add_learn(sub):
         "fitted model of every mode the study played: play it as --policy NAME. See "
         "docs/players.md.",
     )
-    learn.add_argument("study", help="dataset directory of a study played with --positions")
+    learn.add_argument(
+        "study",
+        nargs="+",
+        help="dataset directory of a study played with --positions (several: fit their union, "
+        "e.g. the last model's self-play beside the earlier studies)",
+    )
     learn.add_argument(
         "--name", default="learned", help="name of the profile to write (default: learned)"
     )
