@@ -31,6 +31,7 @@ from core.players.params import (
     PP_MC_HORIZON,
     PP_MC_PLAYOUTS,
     PP_MODEL,
+    PP_PEEK,
     PP_PLAN_WIDTH,
     PP_WIDTH,
 )
@@ -62,7 +63,9 @@ assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
 SETTINGS = {
     "random": {},
     "greedy": {},
-    "planner": {"width": (6, 1, 12)},
+    # peek=1: the learned leaf value reads the opponents' real hands. A cheating measurement
+    # of what hidden information costs (docs/players.md), never a player for balance figures
+    "planner": {"width": (6, 1, 12), "peek": (0, 0, 1)},
     "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
 }
 DESCRIPTIONS = {
@@ -272,6 +275,7 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     row[PP_MC_HORIZON] = mc["horizon"]
     row[PP_MC_CANDIDATES] = mc["candidates"]
     row[PP_PLAN_WIDTH] = settings.get("width", SETTINGS["planner"]["width"][0])
+    row[PP_PEEK] = settings.get("peek", 0)
     for mode, model in models_of(spec, profiles).items():
         b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
         row[b : b + MODEL_STRIDE] = model_block(model)
