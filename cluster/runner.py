@@ -76,6 +76,7 @@ class RunSummary:
     status: str = "complete"
     max_in_flight: int = 0  # most chunks submitted and not yet written at once
     worker_pids: set = field(default_factory=set)
+    tables: tuple = ("games", "card_events", "task_claims")  # what the dataset holds
 
     @property
     def playing_s(self) -> float:
@@ -117,7 +118,7 @@ class RunSummary:
         )
         if self.errors:
             text += f", {self.errors} games with engine errors"
-        return f"{text} -> {self.out} (games, card_events, task_claims)"
+        return f"{text} -> {self.out} ({', '.join(self.tables)})"
 
 
 class StudyInterrupted(KeyboardInterrupt):
@@ -394,6 +395,7 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
         start_s=start_s,
         compile_s=compile_s,
         refilled=store.finished_before,
+        tables=tuple(store.tables),
     )
     interrupt_after = os.environ.get("KALARITE_TEST_INTERRUPT_AFTER")
     interrupt_after = int(interrupt_after) if interrupt_after else None
@@ -425,6 +427,7 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
                 info=info,
                 kill_marker=_kill_marker(ch, ch.matchup),
                 content_dir=getattr(study, "content", None),
+                positions=study.positions,
             )
             inflight[remote.remote(job)] = ch
             summary.max_in_flight = max(summary.max_in_flight, len(inflight))

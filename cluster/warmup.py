@@ -84,6 +84,7 @@ def _play_one_game():
         5,
         1,
         64,
+        0,  # positions_every: no position rows (the sampling is compiled all the same)
     )
 
 

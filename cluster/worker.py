@@ -1,5 +1,6 @@
 """What a Ray worker does with one chunk: play its games with the compiled kernel and return
-the chunk's three tables as Parquet bytes (the driver only writes bytes to disk).
+the chunk's tables as Parquet bytes (the driver only writes bytes to disk): three, and the
+``positions`` table when the study samples positions.
 
 The content and the compiled kernel are loaded once per worker process (``_engine``) and
 reused for every chunk that process plays. Nothing here needs Ray: ``play_chunk_files`` is a
@@ -40,6 +41,7 @@ class ChunkJob:
     info: dict  # dataset_info: versions and spec (checked here, stored in each file)
     kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
     content_dir: str | None = None  # a designer's card files (--content), else the installed
+    positions: int = 0  # sample about one turn end in this many (the positions table); 0: off
 
 
 class EngineMismatch(RuntimeError):
@@ -47,14 +49,19 @@ class EngineMismatch(RuntimeError):
 
 
 def _engine(content_dir=None):
-    """(content, play_chunk), loaded once per process and content directory; the kernel
-    compiles (or loads from numba's cache) on its first call."""
+    """(content, play_chunk, card ids, play_chunk_with_positions), loaded once per process and
+    content directory; the kernel compiles (or loads from numba's cache) on its first call."""
     if content_dir not in _ENGINE:
-        from core.kernel import play_chunk
+        from core.kernel import play_chunk, play_chunk_with_positions
         from sim.content import load_content
 
         content = load_content(content_dir)
-        _ENGINE[content_dir] = (content, play_chunk, [c.id for c in content.cards])
+        _ENGINE[content_dir] = (
+            content,
+            play_chunk,
+            [c.id for c in content.cards],
+            play_chunk_with_positions,
+        )
     return _ENGINE[content_dir]
 
 
@@ -100,14 +107,14 @@ def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
     from sim.players import policy_codes, policy_params
 
     _maybe_die(job.kill_marker)
-    content, play_chunk, card_ids = _engine(job.content_dir)
+    content, play_chunk, card_ids, play_with_positions = _engine(job.content_dir)
     if ENGINE_HASH != job.info["engine_hash"] or content.content_hash != job.info["content_hash"]:
         raise EngineMismatch(
             f"worker engine {ENGINE_HASH}/content {content.content_hash} differ from the "
             f"driver's {job.info['engine_hash']}/{job.info['content_hash']}"
         )
     decks = np.array([content.deck_index(d) for d in job.decks], np.int32)
-    rows, cev, tcl = play_chunk(
+    args = (
         content.tables,
         K.MODE_NAMES.index(job.mode),
         len(job.decks),
@@ -120,9 +127,13 @@ def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
         job.n_games,
         job.turn_cap,
         int(job.beings_without_effects),
-        0,
-        EV_ROWS,
     )
+    pos = None
+    if job.positions:
+        # the same games as play_chunk's (the sampling draws none of their random numbers)
+        rows, cev, tcl, pos = play_with_positions(*args, EV_ROWS, job.positions)
+    else:
+        rows, cev, tcl = play_chunk(*args, 0, EV_ROWS)
     tables = chunk_tables(
         rows,
         cev,
@@ -137,6 +148,7 @@ def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
         card_ids=card_ids,
         task_names=content.task_names,
         metadata=job.info,
+        positions=pos,
     )
     where = where_played()
     chunk_md = json.dumps({"matchup": job.matchup, "chunk": job.chunk_index, **where}).encode()

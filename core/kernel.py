@@ -39,11 +39,13 @@ from core.layout import (
     ACTIONS_DONE,
     COLOUR,
     CONTROL,
+    CUR,
     DECISIONS,
     END_REASON,
     EV_LOST,
     EV_N,
     FIRST,
+    GAME_OVER,
     MAX_PLAYERS,
     MODE,
     N_DISCARDS,
@@ -64,6 +66,8 @@ from core.layout import (
     WINNER,
 )
 from core.players.choose import choose
+from core.players.features import N_FEATURES, features
+from core.players.lookahead import advance_turn, begin
 from core.players.params import PP_WIDTH
 from core.players.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
 from core.rows import (  # noqa: F401  (re-exported: callers import the layout from here too)
@@ -75,6 +79,11 @@ from core.rows import (  # noqa: F401  (re-exported: callers import the layout f
     CE_SUMMONED,
     ERR_LOG,
     ERR_POLICY,
+    P_FEATURES,
+    P_GAME,
+    P_SEAT,
+    P_TURN,
+    POSITIONS_PER_GAME,
     R_ACTIONS,
     R_DECISIONS,
     R_END_REASON,
@@ -108,6 +117,7 @@ from core.rows import (  # noqa: F401  (re-exported: callers import the layout f
     SEAT_COLUMNS,
 )
 from core.rules.modes import is_team
+from core.rules.rng import _mix32
 from core.rules.scoring import pieces_on_board
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
@@ -256,23 +266,64 @@ def play_chunk(
 ):
     """(result rows, card event rows, task claim rows) of ``play_games``, or with ``check``
     of ``play_games_checked``."""
-    kernel = play_games_checked if check else play_games
-    out = kernel(
-        T,
-        mode,
-        n_players,
-        decks,
-        policies,
-        params,
-        seed_hi,
-        seed_lo,
-        first_index,
-        n_games,
-        turn_cap,
-        allow_no_effect,
-        ev_rows,
-    )
+    if check:
+        out = play_games_checked(
+            T, mode, n_players, decks, policies, params, seed_hi, seed_lo, first_index,
+            n_games, turn_cap, allow_no_effect, ev_rows,
+        )  # fmt: skip
+        return out[0], out[1], out[2]
+    out = play_chunk_with_positions(
+        T, mode, n_players, decks, policies, params, seed_hi, seed_lo, first_index, n_games,
+        turn_cap, allow_no_effect, ev_rows, 0,
+    )  # fmt: skip
     return out[0], out[1], out[2]
+
+
+def play_chunk_with_positions(
+    T,
+    mode,
+    n_players,
+    decks,
+    policies,
+    params,
+    seed_hi,
+    seed_lo,
+    first_index,
+    n_games,
+    turn_cap,
+    allow_no_effect,
+    ev_rows,
+    positions_every,
+):
+    """(result rows, card event rows, task claim rows, position rows) of ``play_games``:
+    with ``positions_every`` k > 0, about one turn end in k is sampled (core.rows P_*; at
+    most POSITIONS_PER_GAME a game), without changing any game."""
+    out = play_games(
+        T, mode, n_players, decks, policies, params, seed_hi, seed_lo, first_index, n_games,
+        turn_cap, allow_no_effect, ev_rows, positions_every,
+    )  # fmt: skip
+    return out[0], out[1], out[2], out[5]
+
+
+@njit(cache=True, _nrt=False)
+def _sampled(seed_lo, gi, turn, every):
+    """Is this turn end sampled? A hash of (seed, game, turn): the game's own random
+    numbers are never drawn for it, so sampling changes no game."""
+    h = _mix32(np.int64(seed_lo) ^ (np.int64(gi) * 40503 + np.int64(turn) * 2654435))
+    return h % every == 0
+
+
+@njit(cache=True, _nrt=False)
+def _turn_end_position(s, T, opts, k, c, copts, ev0, row, mark):
+    """If option ``k`` ends the current seat's turn (and not the game), write the features
+    of the position it ends in, before the refill (as the turn planner sees its plans end),
+    into ``row[P_FEATURES:]`` and return True."""
+    begin(c, s)
+    apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+    if advance_turn(c, T, ev0, copts, False) != 0 or c[GAME_OVER] != 0:
+        return False
+    features(c, T, s[CUR], 0, row[P_FEATURES:], mark)
+    return True
 
 
 @njit(cache=True, _nrt=True)
@@ -290,16 +341,24 @@ def play_games(
     turn_cap,
     allow_no_effect,
     ev_rows,
+    positions_every,
 ):
     """Play games ``first_index .. first_index + n_games - 1`` (the first seat is the game
     index modulo the seats). ``params[seat]`` holds that seat's policy parameters
     (core.players.params PP_*). Returns (result rows, card event rows, task claim rows, the last
-    game's final state, its event log); the card events and task claims are empty when
-    ``ev_rows`` is 0 (no log kept). Without the invariant checker (``play_games_checked``),
-    so that the commands never compile it."""
+    game's final state, its event log, position rows); the card events and task claims are
+    empty when ``ev_rows`` is 0 (no log kept), the position rows when ``positions_every`` is
+    0 (see ``play_chunk_with_positions``). Without the invariant checker
+    (``play_games_checked``), so that the commands never compile it."""
     out, cev, tcl, s, opts, ev, work, wopts, ev0, fwork = _buffers(n_games, ev_rows)
+    sampling = positions_every > 0
+    pos = np.zeros((n_games * POSITIONS_PER_GAME if sampling else 0, P_FEATURES + N_FEATURES))
+    pcopy = np.zeros(STATE_SIZE if sampling else 0, np.int32)
+    popts = np.zeros((MAX_OPTIONS if sampling else 0, OPT_WIDTH), np.int32)
+    mark = np.zeros(81, np.int32)
     nce = 0
     ntc = 0
+    npos = 0
     for g in range(n_games):
         gi = first_index + g
         init_game(
@@ -318,6 +377,7 @@ def play_games(
         )
         err = 0
         reset_plan(work)  # a plan from the previous game must not carry over
+        game_pos = 0
         n = advance(s, T, ev, opts)
         while n > 0:  # play_to_end without the checker
             seat = s[CONTROL]
@@ -325,12 +385,23 @@ def play_games(
             if k < 0:
                 err = ERR_POLICY
                 break
+            if (
+                sampling
+                and game_pos < POSITIONS_PER_GAME
+                and _sampled(seed_lo, gi, s[TURN_NO], positions_every)
+                and _turn_end_position(s, T, opts, k, pcopy, popts, ev0, pos[npos], mark)
+            ):
+                pos[npos, P_GAME] = g
+                pos[npos, P_TURN] = s[TURN_NO]
+                pos[npos, P_SEAT] = s[CUR]
+                npos += 1
+                game_pos += 1
             apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
             n = advance(s, T, ev, opts)
         _record(out, g, s, T, n_players, err)
         if ev_rows > 0:
             nce, ntc = _extract(s, ev, g, out, cev, nce, tcl, ntc)
-    return out, cev[:nce], tcl[:ntc], s, ev
+    return out, cev[:nce], tcl[:ntc], s, ev, pos[:npos]
 
 
 @njit(cache=True, _nrt=True)
@@ -400,5 +471,6 @@ def warm_up(tables) -> float:
     Returns the seconds it took."""
     t0 = time.perf_counter()
     two = np.zeros(2, np.int32)
-    play_games(tables, MODE_HIGH_FORM, 2, two, two, np.zeros((2, PP_WIDTH)), 0, 0, 0, 0, 1, 0, 0)
+    params = np.zeros((2, PP_WIDTH))
+    play_games(tables, MODE_HIGH_FORM, 2, two, two, params, 0, 0, 0, 0, 1, 0, 0, 0)
     return time.perf_counter() - t0

@@ -50,5 +50,13 @@ CE_FLARE_PLAYED = 4
 CARD_EVENT_NAMES = ("drawn", "summoned", "discarded", "returned", "flare-played")
 # task claim rows: (game offset, seat, task, turn, points)
 
+# position rows (the opt-in positions table): (game offset in batch, turn, seat, then the
+# features of core.players.features, in FEATURE_NAMES order); floats
+P_GAME = 0
+P_TURN = 1
+P_SEAT = 2
+P_FEATURES = 3
+POSITIONS_PER_GAME = 16  # at most this many sampled turn ends per game
+
 ERR_POLICY = -1
 ERR_LOG = 999

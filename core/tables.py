@@ -62,6 +62,7 @@ TABLE_FIELDS = (
     # expansions
     "deck_gateway",  # int8[D]: 1 if the deck's beings may become the Gateway (Nethervoid)
     "card_has_warp",  # int8[C]: 1 if the being has a warp program (card_eff2_*, Etherweave)
+    "card_gateway_ref",  # int8[C]: 1 if an op of the card names the Gateway (player features)
     "card_no_copy",  # int8[C]: 1 if the warp may not be copied nor the pending card touched
     "card_deck_pos",  # int8[C]: position of a being in its deck file (0..17), -1 otherwise
     # ether-b: detached patterns (summon-on = "empty-colourless", Time Traveler): orientation

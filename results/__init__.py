@@ -20,7 +20,8 @@ Dataset contract and shared statistics:
 - one file per section family: ``duel`` (matchups, deck vs field, first player), ``length``
   (game length, end reasons), ``tasks``, ``cards`` (with ``card_contrast``: a card against its
   deck-mates), ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
-  ``sensitivity``, ``glance`` (the first screen); ``findings``: the key findings.
+  ``sensitivity``, ``stability`` (the one owner of the stable / player-sensitive rule),
+  ``glance`` (the first screen); ``findings``: the key findings.
 
 ``report/`` (the balance report, see REPORT.md):
 - ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json) and

@@ -1,7 +1,8 @@
 """Is a chunk on disk really finished? A resumed study counts a chunk as done only when each of
-its three files is a readable Parquet file of its table and holds what the chunk must hold;
-any other chunk is played again (a chunk file cut short by a full disk, or damaged later,
-would otherwise leave the study stuck: "nothing to do", while report and compare fail on it).
+its files (three; four with positions) is a readable Parquet file of its table and holds what
+the chunk must hold; any other chunk is played again (a chunk file cut short by a full disk,
+or damaged later, would otherwise leave the study stuck: "nothing to do", while report and
+compare fail on it).
 
 The checks read the files' footers, not their data (fast even for 100,000 chunks):
 
@@ -9,18 +10,21 @@ The checks read the files' footers, not their data (fast even for 100,000 chunks
 - ``games``: exactly one row per game of the chunk, and its ``game_index`` statistics span
   the chunk's game range;
 - ``card_events``: at least one row (every game deals its opening hands);
-- ``task_claims``: any number of rows (a game may claim no task).
+- ``task_claims``: any number of rows (a game may claim no task);
+- ``positions`` (a study that samples them): any number of rows, and its ``game_index``
+  statistics within the chunk's game range.
 """
 
 import pyarrow.parquet as pq
 
-from results.schema import SCHEMAS
+from results.schema import POSITIONS, SCHEMAS
 
 
 def chunk_problem(paths: dict, first_game: int, n_games: int) -> str | None:
-    """Why the chunk whose files are ``paths`` (path by table) does not count as done, or
-    None when it does. The reason names the table and what is wrong with its file."""
-    for table in ("games", "card_events", "task_claims"):
+    """Why the chunk whose files are ``paths`` (path by table: the study's tables) does not
+    count as done, or None when it does. The reason names the table and what is wrong with
+    its file."""
+    for table in paths:
         path = paths[table]
         try:
             meta = pq.ParquetFile(path).metadata
@@ -43,6 +47,14 @@ def chunk_problem(paths: dict, first_game: int, n_games: int) -> str | None:
                 )
         elif table == "card_events" and n_games > 0 and rows == 0:
             return "card_events file has no rows"
+        elif table == POSITIONS and rows > 0:
+            span = _index_span(meta)
+            last = first_game + n_games - 1
+            if span is not None and (span[0] < first_game or span[1] > last):
+                return (
+                    f"positions file holds games {span[0]:,}..{span[1]:,}, the chunk "
+                    f"{first_game:,}..{last:,}"
+                )
     return None
 
 

@@ -2,7 +2,9 @@
 
 Three tables, each a hive-partitioned Parquet dataset in its own folder of the study's
 ``--out``: ``games`` (one row a game), ``card_events`` (one row a card drawn, summoned,
-discarded, returned or played as a flare) and ``task_claims`` (one row a task claimed).
+discarded, returned or played as a flare) and ``task_claims`` (one row a task claimed); and
+the opt-in fourth, ``positions`` (one row a sampled turn end: the feature vector of the seat
+that just moved; a study spec's ``positions`` key turns it on, ``dataset_tables``).
 The partition columns ``mode``, ``matchup`` and ``policies`` come from the directory names
 (``mode=high-form/matchup=imperial-vs-highland/policies=random-vs-random``); they are not
 stored inside the files. A game is identified by (mode, matchup, policies, game_index).
@@ -24,6 +26,10 @@ import pyarrow as pa
 from core import constants as K
 from core.rows import (
     CARD_EVENT_NAMES,
+    P_FEATURES,
+    P_GAME,
+    P_SEAT,
+    P_TURN,
     R_ACTIONS,
     R_DECISIONS,
     R_END_REASON,
@@ -39,7 +45,9 @@ from core.rows import (
 )
 from results.pandas_meta import pandas_metadata
 
-TABLES = ("games", "card_events", "task_claims")
+TABLES = ("games", "card_events", "task_claims")  # every study has these
+POSITIONS = "positions"  # only a study with the spec key ``positions`` has it
+ALL_TABLES = TABLES + (POSITIONS,)
 PARTITION_COLUMNS = ("mode", "matchup", "policies")
 PARTITION_SCHEMA = pa.schema([(c, pa.string()) for c in PARTITION_COLUMNS])
 DICT = pa.dictionary(pa.int32(), pa.string())  # a repeated string
@@ -158,7 +166,79 @@ _TASK_CLAIMS = [
     ("beings_without_effects", pa.bool_(), "as in games"),
 ]
 
-_FIELDS = {"games": _GAMES, "card_events": _CARD_EVENTS, "task_claims": _TASK_CLAIMS}
+# The features of core.players.features, in its FEATURE_NAMES order (a test holds the two
+# lists equal; results reads no engine module, so the names are written here once more with
+# what each means). "_me": the seat that just moved; "_opp": its opponents (the strongest for
+# points, the average for counts).
+FEATURE_DOCS = {
+    "points_me": "its points (High Form: tasks plus legendary pieces on the board)",
+    "points_opp": "the best opponent's points",
+    "claimable_me": "High Form: points of the best task it could claim now (0 elsewhere)",
+    "claimable_opp": "High Form: the best task an opponent could claim now (0 elsewhere)",
+    "destroyed": "opponents' pieces destroyed this turn, 1 / 2 / 4 by rank",
+    "common_me": "its common pieces on the board",
+    "heroic_me": "its heroic pieces on the board",
+    "legendary_me": "its legendary pieces on the board",
+    "common_opp": "opponents' common pieces on the board (average)",
+    "heroic_opp": "opponents' heroic pieces on the board (average)",
+    "legendary_opp": "opponents' legendary pieces on the board (average)",
+    "centre_me": "its pieces on the nine central squares",
+    "centre_opp": "opponents' pieces on the central squares (average)",
+    "exposed_me": "its exposed pieces (as the hand-set evaluation counts them)",
+    "exposed_opp": "opponents' exposed pieces (average)",
+    "summonable_me": "beings in its hand it could summon now",
+    "legends_ready_me": "legends in its hand it could summon now",
+    "stock_me": "its common pieces in stock",
+    "stock_opp": "opponents' common pieces in stock (average)",
+    "legend_stock_me": "its legendary pieces in stock",
+    "deck_me": "cards left in its deck",
+    "deck_opp": "cards left in opponents' decks (average)",
+    "hand_me": "cards in its hand (before the refill)",
+    "hand_opp": "cards in opponents' hands (average)",
+    "to_target_me": "points it still needs to reach the mode's target",
+    "to_target_opp": "points the best opponent still needs",
+    "end_triggered": "1 once the end of the game is triggered",
+    "turn": "turns started so far",
+    "flare_upper_me": "1 when a flare in its hand has its upper half open (upgraded pieces)",
+    "flare_lower_me": "1 when a flare in its hand has its lower half open (all pieces)",
+    "flare_upper_opp": "share of the flares it does not hold whose upper half an opponent "
+    "could open against it",
+    "flare_lower_opp": "the same for the lower half",
+    "opp_summonable_exp": "beings the opponents may hold that they could summon now, in "
+    "expectation over their hand and deck pooled (no peeking)",
+    "frozen_me": "Everfrost: 1 when it holds a stored frozen effect",
+    "frozen_heroic_me": "Everfrost: 1 when that stored card is heroic or better",
+    "frozen_opp": "Everfrost: share of opponents holding a stored frozen effect",
+    "gateway_me": "Nethervoid: 1 when it has a Gateway",
+    "gateway_rank_me": "Nethervoid: rank of the piece on its Gateway",
+    "gateway_enemy_dist_me": "Nethervoid: distance from its Gateway to the nearest enemy "
+    "piece (9: none)",
+    "gateway_own_near_me": "Nethervoid: its pieces next to its Gateway",
+    "gateway_cards_me": "Nethervoid: cards in its hand that refer to the Gateway",
+    "gateway_opp": "Nethervoid: share of opponents with a Gateway",
+    "gateway_rank_opp": "Nethervoid: rank on opponents' Gateways (average)",
+    "gateway_enemy_dist_opp": "Nethervoid: distance from opponents' Gateways to their "
+    "nearest enemy piece (average)",
+    "pending_me": "Etherweave: 1 when it has a pending being",
+    "pending_deficit_me": "Etherweave: 0 when the pending being can be summoned now, 1 when "
+    "one placement short, else 2",
+    "warps_me": "Etherweave: beings with a warp in its hand (besides the pending one)",
+    "pending_opp": "Etherweave: share of opponents with a pending being",
+}
+FEATURE_COLUMNS = tuple(f"f_{n}" for n in FEATURE_DOCS)
+
+_POSITIONS = [
+    ("game_index", pa.int64(), "game of the position (join games on partition + game_index)"),
+    ("turn", pa.int32(), "the turn that just ended (before its refill)"),
+    ("seat", pa.int8(), "the seat that just moved: the features are its view"),
+] + [(f"f_{n}", pa.float32(), f"feature {n}: {d}") for n, d in FEATURE_DOCS.items()]
+
+_FIELDS = {
+    "games": _GAMES,
+    "card_events": _CARD_EVENTS,
+    "task_claims": _TASK_CLAIMS,
+    POSITIONS: _POSITIONS,
+}
 SCHEMAS = {t: pa.schema([(n, ty) for n, ty, _ in f]) for t, f in _FIELDS.items()}
 COLUMN_DOCS = {t: {n: d for n, _, d in f} for t, f in _FIELDS.items()}
 
@@ -180,6 +260,12 @@ def file_metadata(table: str, info: dict) -> dict:
 
 
 TEAM_MODES = K.TEAM_MODE_NAMES
+
+
+def dataset_tables(spec: dict) -> tuple:
+    """The tables of a study whose normalized spec (``Study.to_dict``) is ``spec``: TABLES,
+    and ``positions`` when the spec samples positions."""
+    return ALL_TABLES if (spec or {}).get("positions") else TABLES
 
 
 def _names(codes, names, what):
@@ -212,8 +298,10 @@ def chunk_tables(
     card_ids,
     task_names,
     metadata: dict,
+    positions=None,
 ) -> dict:
-    """The three tables of one chunk from ``core.kernel.play_chunk`` output."""
+    """The three tables of one chunk from ``core.kernel.play_chunk`` output, and the
+    ``positions`` table from the position rows of ``play_chunk_with_positions`` when given."""
     n = len(rows)
     n_players = len(decks)
     team = mode in TEAM_MODES
@@ -269,10 +357,26 @@ def chunk_tables(
         "points": pa.array(tc[:, 4].astype(np.int32)),
         "beings_without_effects": _repeat(bwe, len(tc), pa.bool_()),
     }
+    parts = [("games", g), ("card_events", c), ("task_claims", t)]
+    if positions is not None:
+        parts.append((POSITIONS, _position_columns(positions, first_game)))
     out = {}
-    for name, cols in (("games", g), ("card_events", c), ("task_claims", t)):
+    for name, cols in parts:
         schema = SCHEMAS[name].with_metadata(
             {**file_metadata(name, metadata), **pandas_metadata(name)}
         )
         out[name] = pa.Table.from_pydict(cols, schema=schema)
     return out
+
+
+def _position_columns(pos, first_game: int) -> dict:
+    """The positions table's columns from position rows (core.rows P_*)."""
+    pos = np.asarray(pos, np.float64).reshape(-1, P_FEATURES + len(FEATURE_COLUMNS))
+    cols = {
+        "game_index": pa.array(pos[:, P_GAME].astype(np.int64) + first_game),
+        "turn": pa.array(pos[:, P_TURN].astype(np.int32)),
+        "seat": pa.array(pos[:, P_SEAT].astype(np.int8)),
+    }
+    for k, name in enumerate(FEATURE_COLUMNS):
+        cols[name] = pa.array(pos[:, P_FEATURES + k].astype(np.float32))
+    return cols

@@ -7,9 +7,11 @@ Layout of ``--out``::
     games/mode=M/matchup=A-vs-B/policies=P-vs-Q/part-00000.parquet
     card_events/mode=M/matchup=A-vs-B/policies=P-vs-Q/part-00000.parquet
     task_claims/...
+    positions/...                                   only when the study samples positions
 
 A chunk's files are written to a hidden temporary name and renamed into place, ``games``
-last; a chunk is finished when all three of its files exist and are sound (readable Parquet
+last; a chunk is finished when all of its files (one per table of the study:
+``dataset_tables``) exist and are sound (readable Parquet
 with the chunk's rows: results/chunk_check.py). Only the driver writes, one chunk result at a
 time, so a chunk whose task was retried is still written once, and a resumed study skips the
 finished chunks and plays the damaged ones again.
@@ -24,7 +26,7 @@ import shutil
 
 import pyarrow.dataset as ds
 
-from results.schema import PARTITION_SCHEMA, TABLES
+from results.schema import ALL_TABLES, PARTITION_SCHEMA, dataset_tables
 
 MANIFEST = "study.json"
 FORMAT = 1
@@ -98,8 +100,8 @@ def read_manifest(out) -> dict:
 
 def open_table(out, table: str) -> ds.Dataset:
     """One table of a study as a pyarrow dataset (partition columns as strings)."""
-    if table not in TABLES:
-        raise ValueError(f"unknown table {table!r} (tables: {', '.join(TABLES)})")
+    if table not in ALL_TABLES:
+        raise ValueError(f"unknown table {table!r} (tables: {', '.join(ALL_TABLES)})")
     return ds.dataset(
         pathlib.Path(out) / table,
         format="parquet",
@@ -119,6 +121,7 @@ class DatasetStore:
     def __init__(self, root, info, matchups, chunk_size):
         self.root = pathlib.Path(root)
         self.info = info  # engine/content versions, normalized spec (see dataset_info)
+        self.tables = dataset_tables(info["study"])  # what each chunk writes
         self.matchups = matchups
         self.chunk_size = chunk_size
         self.resume = False
@@ -234,7 +237,7 @@ class DatasetStore:
         """Start the run: replace an old dataset when asked, write the manifest, remove
         temporary leftovers. Returns the finished chunks as (matchup index, chunk index)."""
         if self.replace:
-            for t in TABLES:
+            for t in ALL_TABLES:  # the old study's tables, whichever it had
                 if (self.root / t).exists():
                     shutil.rmtree(self.root / t)
             (self.root / MANIFEST).unlink(missing_ok=True)
@@ -252,7 +255,7 @@ class DatasetStore:
             "content": self.info.get("content_record"),
             "study": self.info["study"],
             "chunk_size": self.chunk_size,
-            "tables": list(TABLES),
+            "tables": list(self.tables),
             "partitioning": list(PARTITION_SCHEMA.names),
             "matchups": [
                 {**m.to_dict(), "chunks": -(-m.games // self.chunk_size)} for m in self.matchups
@@ -267,7 +270,7 @@ class DatasetStore:
         return done
 
     def _finished_chunks(self) -> set:
-        """The chunks on disk that count as done: all three files there and sound
+        """The chunks on disk that count as done: all of its files there and sound
         (results/chunk_check.py). Those with every file there but one unsound go to
         ``self.damaged`` as (matchup, chunk, reason), their files removed so that they are
         played again (and a reader of the unfinished dataset does not trip on them). Checked
@@ -277,7 +280,7 @@ class DatasetStore:
         from results.chunk_check import chunk_problem
 
         present = None
-        for t in TABLES:
+        for t in self.tables:
             have = set()
             for m, mu in enumerate(self.matchups):
                 d = self.root / t / mu.partition
@@ -297,13 +300,13 @@ class DatasetStore:
             if first >= mu.games:
                 continue  # not a chunk of this study (never played: ignored)
             n = min(self.chunk_size, mu.games - first)
-            paths = {t: self.chunk_path(t, m, c) for t in TABLES}
+            paths = {t: self.chunk_path(t, m, c) for t in self.tables}
             problem = chunk_problem(paths, first, n)
             if problem is None:
                 done.add((m, c))
                 continue
             self.damaged.append((m, c, problem))
-            for t in ("games", "card_events", "task_claims"):  # games first: not done
+            for t in ("games", *(t for t in self.tables if t != "games")):  # games first
                 paths[t].unlink(missing_ok=True)
         self._done = done
         return done
@@ -333,8 +336,8 @@ class DatasetStore:
         return self.root / table / self.matchups[matchup].partition / part_name(chunk_index)
 
     def write_chunk(self, matchup: int, chunk_index: int, files: dict):
-        """Write one chunk's three tables (Parquet bytes by table name); ``games`` last."""
-        for t in ("card_events", "task_claims", "games"):
+        """Write one chunk's tables (Parquet bytes by table name); ``games`` last."""
+        for t in (*(t for t in self.tables if t != "games"), "games"):
             path = self.chunk_path(t, matchup, chunk_index)
             path.parent.mkdir(parents=True, exist_ok=True)
             _write_atomic(path, files[t])

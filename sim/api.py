@@ -125,8 +125,9 @@ class Study:
         return read_manifest(self.path)
 
     def table(self, name: str, backend: str = "pandas", columns=None):
-        """One of the tables games, card_events, task_claims as a DataFrame (pandas: nullable
-        integer dtypes, categoricals for repeated strings; or polars, or arrow)."""
+        """One of the tables games, card_events, task_claims (positions, where the study
+        sampled them) as a DataFrame (pandas: nullable integer dtypes, categoricals for
+        repeated strings; or polars, or arrow)."""
         from results.schema import PARTITION_COLUMNS
         from results.store import read_table
 

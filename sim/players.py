@@ -8,7 +8,14 @@ Keys: the evaluation weights (core.players.evaluate WEIGHT_NAMES) for every play
 the settings of the player (SETTINGS: integers; CHOICES: one of a few names, e.g.
 `planner:restrict=frozen`, the restricted twin that never thaws). A profile is a player with
 its weights and settings stored as data, with the provenance of how they were found
-(`kalarite tune` writes them).
+(`kalarite tune` writes them). A planner profile may also hold a learned win-probability
+model per mode (`kalarite learn` writes them), which the planner's leaf value reads
+(core.players.learned)::
+
+    [profile.NAME.model.high-form]
+    intercept = -0.3
+    [profile.NAME.model.high-form.coef]    # by feature name (core.players.features)
+    points_me = 0.21                       # a feature not named: coefficient 0
 """
 
 import math
@@ -21,14 +28,18 @@ import numpy as np
 from core import constants as K
 from core.players.evaluate import N_WEIGHTS, WEIGHT_NAMES
 from core.players.params import (
+    MODEL_STRIDE,
     PP_MC_CANDIDATES,
     PP_MC_HORIZON,
     PP_MC_PLAYOUTS,
+    PP_MODEL,
+    PP_PEEK,
     PP_PLAN_WIDTH,
     PP_RESTRICT,
     PP_WIDTH,
     RESTRICT_NAMES,
 )
+from sim.learned import MODEL_PLAYERS, check_models, model_block
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
 PROFILES_PATH = pathlib.Path(__file__).parent / "profiles" / "players.toml"
@@ -49,13 +60,16 @@ DEFAULT_WEIGHTS = {
     "opp_claimable": 0.0,
     "centre": 0.0,
     "exposed": 0.0,
+    "pending": 2.0,  # Etherweave: points a pending being is charged (times `points`)
 }
 assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
 # integer settings per player, with their defaults and limits
 SETTINGS = {
     "random": {},
     "greedy": {},
-    "planner": {"width": (6, 1, 12)},
+    # peek=1: the learned leaf value reads the opponents' real hands. A cheating measurement
+    # of what hidden information costs (docs/players.md), never a player for balance figures
+    "planner": {"width": (6, 1, 12), "peek": (0, 0, 1)},
     "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
 }
 # named settings of the lookahead players: the allowed values, the first is the default.
@@ -79,7 +93,8 @@ assert set(SETTINGS) == set(POLICIES) == set(DESCRIPTIONS) == set(CHOICES)
 
 @dataclass
 class Profile:
-    """A named player: base player, weights and settings, and where they came from."""
+    """A named player: base player, weights and settings, a learned model per mode
+    (``{mode: {"intercept": x, "coef": {feature: x}}}``), and where they came from."""
 
     name: str
     player: str
@@ -87,6 +102,7 @@ class Profile:
     weights: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
     provenance: dict = field(default_factory=dict)
+    models: dict = field(default_factory=dict)
 
 
 def load_profiles(path=None) -> dict:
@@ -113,8 +129,20 @@ def load_profiles(path=None) -> dict:
         settings = dict(d.get("settings", {}))
         for k, v in settings.items():
             _check_setting(player, k, v, where)
+        models = check_models(d.get("model", {}), where)
+        if models and player not in MODEL_PLAYERS:
+            raise ValueError(
+                f"{where}: only {', '.join(MODEL_PLAYERS)} profiles may hold a model "
+                f"({player} reads no learned value)"
+            )
         out[name] = Profile(
-            name, player, d.get("about", ""), weights, settings, dict(d.get("provenance", {}))
+            name,
+            player,
+            d.get("about", ""),
+            weights,
+            settings,
+            dict(d.get("provenance", {})),
+            models,
         )
     return out
 
@@ -148,7 +176,17 @@ def _drop_defaults(settings: dict) -> dict:
     }
 
 
+_BARE_KEY = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _toml_key(k) -> str:
+    k = str(k)
+    return k if k and set(k) <= _BARE_KEY else _toml_value(k)
+
+
 def _toml_value(v) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_toml_key(a)} = {_toml_value(b)}" for a, b in v.items()) + "}"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -164,11 +202,26 @@ def _toml_value(v) -> str:
     raise ValueError(f"cannot store {v!r} in a profile")
 
 
+def _table(name: str, values: dict) -> list:
+    """``[name]`` with its plain keys, then a sub-table for each key holding a table."""
+    plain = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in values.items() if not _is_table(v)]
+    lines = [f"[{name}]", *plain] if plain else []
+    for k, v in values.items():
+        if _is_table(v):
+            lines += _table(f"{name}.{_toml_key(k)}", v)
+    return lines
+
+
+def _is_table(v) -> bool:
+    return isinstance(v, dict) and bool(v)
+
+
 def profiles_toml(profiles: dict) -> str:
     """The profile file's text (what ``load_profiles`` reads back)."""
     lines = [
-        "# Named players: a base player with tuned evaluation weights and settings.",
-        "# Written by `kalarite tune` (sim/app/tune.py); `kalarite players` lists them.",
+        "# Named players: a base player with tuned evaluation weights and settings, or a",
+        "# learned model per mode. Written by `kalarite tune` (sim/app/tune.py) and `kalarite",
+        "# learn` (sim/app/learn.py); `kalarite players` lists them.",
     ]
     for p in profiles.values():
         lines += ["", f"[profile.{p.name}]", f"player = {_toml_value(p.player)}"]
@@ -177,11 +230,11 @@ def profiles_toml(profiles: dict) -> str:
         for table, values in (
             ("settings", p.settings),
             ("weights", p.weights),
+            ("model", p.models),
             ("provenance", p.provenance),
         ):
             if values:
-                lines.append(f"[profile.{p.name}.{table}]")
-                lines += [f"{k} = {_toml_value(v)}" for k, v in values.items()]
+                lines += _table(f"profile.{p.name}.{table}", values)
     return "\n".join(lines) + "\n"
 
 
@@ -198,7 +251,7 @@ def save_profile(profile: Profile, path=None):
 
 def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
     """'planner:width=4' -> (player, weights, settings) with every default filled in.
-    Raises ValueError on bad input."""
+    Raises ValueError on bad input. (A profile's models: ``models_of``.)"""
     name, *pairs = spec.strip().split(":")
     profiles = load_profiles() if profiles is None else profiles
     weights = dict(DEFAULT_WEIGHTS)
@@ -242,8 +295,16 @@ def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
     return player, weights, _drop_defaults(settings)
 
 
+def models_of(spec: str, profiles=None) -> dict:
+    """The learned models of the profile a spec names ({} for a plain player)."""
+    name = spec.strip().split(":")[0]
+    profiles = load_profiles() if profiles is None else profiles
+    return profiles[name].models if name in profiles else {}
+
+
 def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     """'mc:playouts=8' -> (policy code, parameter row). Raises ValueError on bad input."""
+    profiles = load_profiles() if profiles is None else profiles
     player, weights, settings = resolve(spec, profiles)
     row = np.zeros(PP_WIDTH)
     row[:N_WEIGHTS] = [weights[k] for k in WEIGHT_NAMES]
@@ -253,6 +314,10 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     row[PP_MC_CANDIDATES] = mc["candidates"]
     row[PP_PLAN_WIDTH] = settings.get("width", SETTINGS["planner"]["width"][0])
     row[PP_RESTRICT] = RESTRICT_NAMES.index(settings.get("restrict", RESTRICT_NAMES[0]))
+    row[PP_PEEK] = settings.get("peek", 0)
+    for mode, model in models_of(spec, profiles).items():
+        b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
+        row[b : b + MODEL_STRIDE] = model_block(model)
     return POLICIES[player], row
 
 

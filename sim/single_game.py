@@ -72,7 +72,7 @@ def play_logged(content: Content, cfg: GameConfig):
     cfg.validate(content)
     args = _kernel_args(content, cfg)
     flag = int(cfg.beings_without_effects)
-    out = play_games(*args, cfg.game_index, 1, cfg.turn_cap, flag, LOG_ROWS)
+    out = play_games(*args, cfg.game_index, 1, cfg.turn_cap, flag, LOG_ROWS, 0)
     s, ev = out[3], out[4]
     if s[EV_LOST]:
         raise RuntimeError("event log overflow")

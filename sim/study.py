@@ -26,6 +26,8 @@ Spec keys (TOML, top level)::
                                      # players' speed; never changes a result)
     content = "my-cards"             # optional: a copy of sim/data with changed cards or
                                      # decks, relative to the spec file (--content overrides)
+    positions = 4                    # optional: write the positions table, sampling about
+                                     # one turn end in 4 (0 or absent: off; at most 1000)
 
 A policy is a player spec of ``sim.players`` (``random``, ``greedy``, ``mc:playouts=32``...);
 in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``). One name
@@ -71,6 +73,7 @@ WHY_DEFAULT_POLICY = (
 NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
 MAX_SEED = 2**64
 MAX_TURN_CAP = 100_000
+MAX_POSITIONS = 1000  # the positions key: sample one turn end in at most this many
 # names end up in directory names (hive partitions): keep them plain; a hyphen may join
 # words (imperial-v2) but "-vs-" separates the seats of a matchup
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*$")
@@ -90,6 +93,7 @@ SPEC_KEYS = (
     "beings_without_effects",
     "chunk_size",
     "content",
+    "positions",
 )
 
 
@@ -156,6 +160,7 @@ class Study:
     content: str | None = None  # absolute path of a designer's card files; None: installed
     # deck name used in the matchup seeds: a variant deck plays with its original's seeds
     seed_names: dict = field(default_factory=dict, compare=False)
+    positions: int = 0  # the positions table: about one turn end in this many; 0 off
 
     def to_dict(self) -> dict:
         """The normalized spec: stored in the dataset metadata and compared on resume."""
@@ -170,6 +175,8 @@ class Study:
             "beings_without_effects": self.beings_without_effects,
             "melee_players": list(self.melee_players),
             **({"content": self.content} if self.content else {}),
+            # off, the spec is the one it always was (nothing in the dataset changes)
+            **({"positions": self.positions} if self.positions else {}),
         }
 
     def to_json(self) -> str:
@@ -494,6 +501,7 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     chunk_size = data.get("chunk_size")
     if chunk_size is not None and (not _is_int(chunk_size) or chunk_size <= 0):
         raise StudyError(f"{where}: 'chunk_size' must be a positive integer, got {chunk_size!r}")
+    positions = check_positions(data.get("positions", 0), f"{where}: 'positions'")
 
     modes = _dedupe(modes)
     decks = _deck_lists(
@@ -512,9 +520,20 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
         melee_players=tuple(melee_players),
         content=_content_dir(content),
         seed_names=dict(getattr(content, "variant_of", {})),
+        positions=positions,
     )
     validate(study, content, where)
     return study
+
+
+def check_positions(value, what: str) -> int:
+    """The ``positions`` key (``--positions``): an integer 0 (off) to MAX_POSITIONS."""
+    if not _is_int(value) or not 0 <= value <= MAX_POSITIONS:
+        raise StudyError(
+            f"{what} must be an integer from 0 (off) to {MAX_POSITIONS} (sample about one "
+            f"turn end in that many), got {value!r}"
+        )
+    return value
 
 
 def _content_dir(content) -> str | None:
@@ -585,11 +604,13 @@ def validate(study: Study, content, where: str = "study"):
             ) from None
 
 
-def load_study(path, content=None, beings_without_effects: bool = False, content_dir=None) -> Study:
+def load_study(
+    path, content=None, beings_without_effects: bool = False, content_dir=None, positions=None
+) -> Study:
     """Read and validate a study spec file; ``beings_without_effects`` (the command-line flag)
-    forces that key on. The content played is ``content_dir`` (--content) if given, else the
-    spec's ``content`` key (relative to the spec file), else ``content`` (default: the
-    installed card files)."""
+    forces that key on, ``positions`` (--positions) replaces that key's value. The content
+    played is ``content_dir`` (--content) if given, else the spec's ``content`` key (relative
+    to the spec file), else ``content`` (default: the installed card files)."""
     p = pathlib.Path(path)
     try:
         with open(p, "rb") as f:
@@ -606,6 +627,8 @@ def load_study(path, content=None, beings_without_effects: bool = False, content
         raise StudyError(f"cannot read study spec {str(p)!r}: {e.strerror}") from None
     if beings_without_effects:
         data["beings_without_effects"] = True
+    if positions is not None and isinstance(data, dict):
+        data["positions"] = check_positions(positions, "--positions")
     from sim.content.copies import load_content_dir
 
     spec_dir = data.pop("content", None) if isinstance(data, dict) else None
@@ -629,6 +652,7 @@ def simulate_study(
     seed: int,
     turn_cap: int,
     beings_without_effects: bool,
+    positions: int = 0,
 ) -> Study:
     """The one-matchup study of ``kalarite simulate``."""
     where = "simulate"
@@ -649,6 +673,7 @@ def simulate_study(
         raise StudyError("--seed must be an integer in [0, 2**64)")
     if not 0 < turn_cap <= MAX_TURN_CAP:
         raise StudyError(f"--turn-cap must be an integer in 1..{MAX_TURN_CAP}")
+    check_positions(positions, "--positions")
     study = Study(
         decks=[tuple(decks)],
         modes=[mode],
@@ -660,6 +685,7 @@ def simulate_study(
         name="simulate",
         content=_content_dir(content),
         seed_names=dict(getattr(content, "variant_of", {})),
+        positions=positions,
     )
     validate(study, content, where)
     return study

@@ -203,3 +203,24 @@ if __name__ == "__main__":
         sys.path.insert(0, str(ROOT))
         sys.path.insert(0, str(ROOT / "tests"))
         print(screenshot(sys.argv[2] if len(sys.argv) > 2 else ROOT / "runs" / "demo"))
+
+
+@needs_browser
+def test_a_player_sensitive_first_screen_still_fits(tmp_path):
+    """Three players in self-play (greedy, planner, planner:width=12), the answer
+    player-sensitive in both comparisons: the stability line and the per-deck tags keep the
+    picture on the first screen and the page short."""
+    from test_stability import BASE, _with, study
+
+    from results.report import make_report
+
+    strong = _with(imperial__highland=0.79, imperial__sylvan=0.79, imperial__everfrost=0.79)
+    flip = _with(highland__sylvan=0.70, highland__everfrost=0.70)
+    run = study(tmp_path / "run", {"greedy": BASE, "planner": strong, "planner:width=12": flip})
+    r = make_report(run, tmp_path / "rep")
+    assert r["summary"]["sensitivity"]["stable"] is False
+    m = measure(r["index"], 1280)
+    g = m["glance"]
+    assert g and g["top"] < 400 and g["bottom"] <= 800, g
+    assert m["height"] < 15000, f"the page is {m['height']} px long"
+    assert m["scrollWidth"] <= m["clientWidth"]

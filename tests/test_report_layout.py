@@ -44,14 +44,14 @@ def test_key_findings_on_top(rendered):
     assert kinds[0] == "players_caveat" and "first_player" in kinds
     caveat = f[0]["text"]
     assert "greedy vs random" in caveat and "tied on points" in caveat
-    assert "Stability not measured" in caveat
+    assert "Stability cannot be judged" in caveat
     assert kinds.count("strongest_deck") == kinds.count("weakest_deck") == 1
     assert kinds.count("deck_imbalance") == 1  # 3 decks: the one not named strongest/weakest
     assert "easiest_task" in kinds and "hardest_task" in kinds
     # the planted imbalance: imperial seated first wins 75% against sylvan
     ends = [x for x in f if x["kind"] in ("strongest_deck", "weakest_deck")]
     top = max(ends, key=lambda x: abs(x["rate"] - 0.5))
-    assert "(played by greedy)" in top["text"] and "stability not measured" in top["text"]
+    assert "(played by greedy)" in top["text"] and "stability cannot be judged" in top["text"]
     assert top["excludes_fair"] is True and top["lo"] < top["rate"] < top["hi"]
     assert re.search(r"\[\d+\.\d%, \d+\.\d%\]", top["text"])
     strongest = next(x for x in f if x["kind"] == "strongest_deck")

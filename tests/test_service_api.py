@@ -40,6 +40,7 @@ SPEC_B = {
     "games": 40,
     "seed": 12,
     "chunk_size": 20,
+    "positions": 3,  # B has the positions table, A not
 }
 
 
@@ -234,6 +235,21 @@ def test_table_downloads(svc, pair):
     for f in (data / "games").rglob("part-*.parquet"):
         where = json.loads(pq.read_schema(f).metadata[b"kalarite.chunk"])
         assert len(where["node_id"]) == 56 and where["pid"] > 0
+
+
+def test_positions_download_where_the_study_has_them(svc, pair):
+    a, b = pair["a"], pair["b"]
+    assert "positions" not in svc.get(f"/api/v1/studies/{a}").json()["links"]["tables"]
+    link = svc.get(f"/api/v1/studies/{b}").json()["links"]["tables"]["positions"]
+    assert link == f"/api/v1/studies/{b}/tables/positions"
+    r = svc.get(f"/api/v1/studies/{a}/tables/positions")
+    assert r.status_code == 404 and "has no positions table" in r.text
+    r = svc.get(link)
+    assert r.status_code == 200, r.text
+    got = pq.read_table(io.BytesIO(r.content))
+    data = svc.app.state.config.dataset_dir(b)
+    assert got.num_rows == read_table(data, "positions").num_rows > 0
+    assert got.schema.metadata[b"kalarite.table"] == b"positions"
 
 
 def test_compare(svc, pair):

@@ -45,10 +45,11 @@ W_WIN = 8  # game over: +1 won, -1 lost, 0 shared
 W_OPP_CLAIMABLE = 9  # points of the best task an opponent could claim now (High Form)
 W_CENTRE = 10  # your pieces on the nine central squares minus the opponent's
 W_EXPOSED = 11  # your pieces next to an enemy piece of at least their rank, minus theirs
-N_WEIGHTS = 12
+W_PENDING = 12  # Etherweave: a pending being is charged this many points (times W_POINTS)
+N_WEIGHTS = 13
 WEIGHT_NAMES = (
     "points", "claimable", "destroyed", "upgraded", "legendary", "material", "summonable",
-    "legends_ready", "win", "opp_claimable", "centre", "exposed",
+    "legends_ready", "win", "opp_claimable", "centre", "exposed", "pending",
 )  # fmt: skip
 
 
@@ -217,9 +218,11 @@ def _pick(c, a0, a1, a2, a3):
 
 @njit(cache=True, _nrt=False)
 def pending_value(s, seat, w):
-    """Etherweave: a pending being will cost 2 points at the end unless it is summoned."""
+    """Etherweave: a pending being will cost 2 points at the end unless it is summoned
+    (``pending`` 2 by default; the learned planner's beam sets 0 and lets its leaf value
+    judge the warp, core.players.learned)."""
     if s[PENDING + seat] >= 0:
-        return -2.0 * w[W_POINTS]
+        return -w[W_PENDING] * w[W_POINTS]
     return 0.0
 
 

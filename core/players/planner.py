@@ -11,8 +11,10 @@ unexpected makes it plan again. Decisions with a single option are made by the g
 and are never part of a plan.
 
 A turn here ends before the refill, so a plan values its position as the opponent will
-find it. Ties between equal plans go to the one found first (options in the engine's order),
-so the planner draws no random numbers.
+find it. With a learned model in the seat's row for the game's mode (core.players.learned),
+finished plans are valued by the model instead; the beam is still pruned by the hand-set
+evaluation, which is cheap to update option by option. Ties between equal plans go to the
+one found first (options in the engine's order), so the planner draws no random numbers.
 """
 
 import numpy as np
@@ -21,7 +23,9 @@ from core.constants import MAX_OPTIONS
 from core.jit import njit
 from core.layout import CUR, STATE_SIZE
 from core.players.evaluate import N_WEIGHTS, evaluate
+from core.players.features import N_FEATURES
 from core.players.greedy import ST_OVER, choose_greedy, score_options
+from core.players.learned import has_model, learned_value
 from core.players.lookahead import advance_turn, begin, copy_row, state_key
 from core.players.params import PP_PLAN_WIDTH
 from core.players.restrict import forbid, forbidden_kind
@@ -37,16 +41,19 @@ W_BEAM = 7  # 2 * MAX_WIDTH beam states (this depth, next depth)
 W_PATH = W_BEAM + 2 * MAX_WIDTH  # 2 * MAX_WIDTH paths: [length, steps...]
 W_FINAL = W_PATH + 2 * MAX_WIDTH  # the best finished path so far
 W_PLAN = W_FINAL + 1  # the plan being followed: [length, next step, steps...]
-WORK_ROWS = W_PLAN + 1
+W_LEARN = W_PLAN + 1  # scratch of the learned value's features
+WORK_ROWS = W_LEARN + 1
 # option lists: wopts[0] and [1] belong to core.players.greedy / core.players.mc
 O_BEAM = 2
 WOPTS_ROWS = O_BEAM + 2 * MAX_WIDTH
 # float rows of fwork: 0-4 belong to core.players.greedy
 F_HEAP = 5
-FWORK_ROWS = F_HEAP + 1
+F_LEARN = F_HEAP + 1  # the learned value's feature vector
+FWORK_ROWS = F_LEARN + 1
 PLAN_OFFSET = 2  # steps of the W_PLAN row start after [length, next step]
 assert PLAN_OFFSET + MAX_DEPTH * STEP <= STATE_SIZE
 assert MAX_OPTIONS >= MAX_WIDTH
+assert MAX_OPTIONS >= N_FEATURES
 
 
 @njit(cache=True, _nrt=False)
@@ -126,12 +133,24 @@ def _heap_offer(hv, hi, size, width, v, parent, k, key):
 
 
 @njit(cache=True, _nrt=False)
+def _finished_value(st, T, row, seat, params, work, wopts, ev0, fwork):
+    """The learned value of the end of the turn that option ``row`` of ``st`` reaches
+    (``score_options`` found it finishes the turn; its copy is gone, so play it again)."""
+    c = work[0]
+    begin(c, st)
+    apply_option(c, T, ev0, row[0], row[1], row[2], row[3])
+    advance_turn(c, T, ev0, wopts[0], False)
+    return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
+
+
+@njit(cache=True, _nrt=False)
 def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
     """Search the rest of the turn from ``s``; store the best plan; return its first
     option's index (-1 if no plan finished)."""
     w = params[:N_WEIGHTS]
     width = max(1, min(MAX_WIDTH, int(params[PP_PLAN_WIDTH])))
     seat = s[CUR]
+    learned = has_model(s, params)
     vals = fwork[1]
     stat = fwork[2]
     keys = fwork[3]
@@ -162,6 +181,8 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
             for k in range(bn):
                 v = vals[k]
                 if stat[k] == ST_OVER:
+                    if learned:
+                        v = _finished_value(st, T, bo[k], seat, params, work, wopts, ev0, fwork)
                     if v > best:
                         best = v
                         _extend(work[W_FINAL], path, pkey, bo[k])
@@ -187,7 +208,10 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
             parent_path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(src)
             if m == 0:
-                v = evaluate(dst, T, seat, w, wopts[0])
+                if learned:
+                    v = learned_value(dst, T, seat, params, fwork[F_LEARN], work[W_LEARN])
+                else:
+                    v = evaluate(dst, T, seat, w, wopts[0])
                 if v > best:
                     best = v
                     _extend(work[W_FINAL], parent_path, pkey, bo[k])

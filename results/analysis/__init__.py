@@ -40,6 +40,7 @@ from results.analysis.mechanics import mechanic_use
 from results.analysis.multiplayer import multiplayer_stats
 from results.analysis.policies import policy_stats
 from results.analysis.sensitivity import sensitivity
+from results.analysis.stability import study_stability
 from results.analysis.tasks import TASK_DISPLAY_NOTE, task_stats
 from sim.study import canonical_spec
 
@@ -154,6 +155,7 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
         "multiplayer": multiplayer,
     }
     summary["policy_sensitivity"] = sensitivity(summary)
+    summary["sensitivity"] = study_stability(summary)
     summary["at_a_glance"] = at_a_glance(summary)
     if not tasks["display_recorded"]:
         summary["missing_data"].append({"what": "task display", "text": TASK_DISPLAY_NOTE})

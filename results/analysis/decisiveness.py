@@ -25,7 +25,7 @@ SCORE_TARGETS = {
     ("melee", 3): 12,
     ("melee", 4): 10,
 }
-WEAK_SHARE = 0.5  # "most games": more than half (see _weakness)
+WEAK_SHARE = 0.5  # "most games": more than half (see weakness)
 # the player the warning names: the strongest that still plays a large study quickly
 # (docs/players.md; `kalarite players` shows the ladder it comes from)
 STRONG_PLAYER = "planner"
@@ -98,7 +98,7 @@ def _pct(x) -> str:
     return "–" if x is None else f"{100 * x:.0f}%"
 
 
-def _weakness(e) -> str | None:
+def weakness(e) -> str | None:
     """'weak': most games tied on points, or most ended by deck exhaustion with the winners
     far from the goal (under half the score target): the tie-breakers or the deck count
     decided them. 'deck': most ended by deck exhaustion, yet the points decided them."""
@@ -130,9 +130,9 @@ def weak_play_warnings(dec: dict, mode_labels: dict) -> list:
     for mode, e in dec.items():
         label = mode_labels.get(mode, mode)
         groups = e["by_policies"]
-        weak = [p for p, x in groups.items() if _weakness(x) == "weak"]
+        weak = [p for p, x in groups.items() if weakness(x) == "weak"]
         if not weak:
-            if _weakness(e) is not None:
+            if weakness(e) is not None:
                 out.append(
                     {
                         "kind": "deck_exhaustion",
@@ -182,7 +182,7 @@ def html(summary: dict, table, esc, mode_labels: dict, rests_on) -> str:
             cells = [label, f"{x['games']:,}"]
             for k in SHARES:
                 lo, hi = x[f"{k}_interval"]
-                weak = _weakness(x) == "weak" and (x[k] or 0) > WEAK_SHARE
+                weak = weakness(x) == "weak" and (x[k] or 0) > WEAK_SHARE
                 flag = " ⚠" if k in ("by_deck", "tie_on_points") and weak else ""
                 cells.append(f"{_pct(x[k])} [{_pct(lo)}, {_pct(hi)}]{flag}")
             m = x["mean_winning_score"]

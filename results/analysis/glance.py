@@ -1,13 +1,13 @@
 """The numbers of the report's first screen ("at a glance"): per two-seat mode, each deck's win
-rate against the field with its interval for every pairing of players, how stable each deck's
-verdict is under other players (``results.analysis.sensitivity``), who played and how the games
+rate against the field with its interval for every pairing of players, whether the answer is
+stable under stronger play (``results.analysis.stability`` decides it), who played and how the games
 ended (``results.analysis.decisiveness``). Everything here is taken from the rest of the summary;
 it is kept under ``summary["at_a_glance"]`` so the page and summary.json say the same."""
 
 from results.analysis.labels import MODE_LABELS
+from results.analysis.stability import mode_text, study_stability
 
-NOT_MEASURED_ONE = "stability not measured: one player"
-NOT_MEASURED_SELF = "stability not measured: needs two or more players in self-play"
+NOT_JUDGED_ONE = "stability cannot be judged: one player"
 
 
 def _pct(x) -> str:
@@ -30,34 +30,43 @@ def how_games_ended(e) -> str:
     )
 
 
+def _deck_label(deck, comparisons) -> tuple:
+    """(label, level) of one deck: flips (its verdict changes in a comparison), moved (by
+    more than the rule allows), stable."""
+    rows = [(c, c["decks"][deck]) for c in comparisons if deck in c["decks"]]
+    if not rows:
+        return None
+    for c, x in rows:
+        if x["flipped"]:
+            a, b = c["players"]
+            return f"flips: {x['verdicts'][0]} → {x['verdicts'][1]} ({a} → {b})", "flips"
+    c, x = max(rows, key=lambda r: abs(r[1]["delta"]))
+    if deck in c["moved"]:
+        a, b = c["players"]
+        return f"moves {x['delta']:+.1f} points ({a} → {b})", "moved"
+    return f"stable: {x['verdicts'][1]}, moves at most {abs(x['delta']):.1f} points", "stable"
+
+
 def stability(summary: dict, mode: str, players: list) -> dict:
-    """The mode's stability verdict: ``measured``, ``text`` and per deck a ``label`` and a
-    ``level`` (stable, changes, flips, unmeasured)."""
-    sens = (summary.get("policy_sensitivity") or {}).get(mode)
-    if not sens:
-        text = NOT_MEASURED_ONE if len(players) <= 1 else NOT_MEASURED_SELF
-        return {"measured": False, "text": text, "players": players, "by_deck": {}}
-    names = sens["players"]
+    """The mode's stability verdict (decided by results.analysis.stability): ``measured``,
+    ``stable`` (None when not measured), ``text`` (one line) and per deck a ``label`` and a
+    ``level`` (stable, moved, flips, unmeasured)."""
+    sens = summary.get("sensitivity") or study_stability(summary)
+    m = sens["modes"].get(mode)
+    if not m or m.get("stable") is None:
+        text = mode_text(m) if m else NOT_JUDGED_ONE
+        return {"measured": False, "stable": None, "text": text, "players": players, "by_deck": {}}
     by_deck = {}
-    for r in sens["decks"]:
-        if r["flips"]:
-            label, level = "flips: favoured under one player, disfavoured under another", "flips"
-        elif r["verdict_changes"]:
-            seen = " → ".join(r["by_player"][p]["verdict"] for p in names if p in r["by_player"])
-            label, level = f"verdict changes ({seen})", "changes"
-        else:
-            verdict = next(iter(r["by_player"].values()))["verdict"]
-            label, level = f"stable: {verdict} under every player", "stable"
-        by_deck[r["deck"]] = {"label": label, "level": level}
-    n_stable = sum(x["level"] == "stable" for x in by_deck.values())
-    n_flips = sum(x["level"] == "flips" for x in by_deck.values())
-    text = (
-        f"stability over {', '.join(names)}: {n_stable} of {len(by_deck)} decks keep their "
-        f"verdict" + (f", {n_flips} flip" if n_flips else "")
-    )
-    if sens.get("ranking_changes"):
-        text += "; the deck ranking changes with the player"
-    return {"measured": True, "text": text, "players": names, "by_deck": by_deck}
+    for d in dict.fromkeys(d for c in m["comparisons"] for d in c["decks"]):
+        label, level = _deck_label(d, m["comparisons"])
+        by_deck[d] = {"label": label, "level": level}
+    return {
+        "measured": True,
+        "stable": m["stable"],
+        "text": mode_text(m),
+        "players": m["comparisons"][0]["players"],
+        "by_deck": by_deck,
+    }
 
 
 def at_a_glance(summary: dict) -> dict:

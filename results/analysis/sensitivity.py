@@ -15,7 +15,8 @@ from results import stats
 VERDICTS = ("favoured", "even", "disfavoured")
 
 
-def _verdict(wr) -> str:
+def verdict(wr) -> str:
+    """A deck's verdict against the field from its win rate and interval."""
     if wr.get("lo") is not None and wr["lo"] > 0.5:
         return "favoured"
     if wr.get("hi") is not None and wr["hi"] < 0.5:
@@ -57,7 +58,7 @@ def sensitivity(summary: dict) -> dict:
                 wr = per_player[p][d]["win_rate"]
                 by_player[p] = {
                     "win_rate": wr,
-                    "verdict": _verdict(wr),
+                    "verdict": verdict(wr),
                     "rank": ranking[p].index(d) + 1,
                 }
             a, b = per_player[have[0]][d], per_player[have[-1]][d]
@@ -109,7 +110,23 @@ def html(summary: dict, table, esc, mode_labels: dict, Cell, rests_on) -> str:
         "last column is the change of the win rate from the first to the last player listed "
         "(Newcombe interval, Holm-corrected across decks).</p>"
     ]
+    from results.analysis import stability as st
+
+    verdicts = (summary.get("sensitivity") or st.study_stability(summary))["modes"]
+    parts.append(
+        "<p class='note'>Stability under stronger play: the top two players (ranked "
+        "head-to-head where the study plays them against each other, else in the order the "
+        "study lists them, weakest first) and, where the study has it, the top one with at "
+        f"least {st.BUDGET_FACTOR}x its search budget (planner width, mc playouts). "
+        f"<b>Stable</b> when every deck moves at most {st.MAX_MOVE_POINTS:g} points, none "
+        f"changes its verdict and the deck ranking's Kendall tau is at least {st.MIN_TAU}; "
+        "else <b>player-sensitive</b>. The Δ columns: the stronger minus the weaker player, "
+        "in points.</p>"
+    )
     for mode, s in sens.items():
+        m = verdicts.get(mode) or {}
+        comps = m.get("comparisons") or []
+        parts.append(f"<p><b>{esc(mode_labels.get(mode, mode))}</b>: {esc(st.mode_detail(m))}.</p>")
         rows = []
         for r in s["decks"]:
             cells = [r["deck"]]
@@ -127,13 +144,27 @@ def html(summary: dict, table, esc, mode_labels: dict, Cell, rests_on) -> str:
             else:
                 txt = f"{100 * c['diff']:+.1f} pts [{100 * c['lo']:+.1f}, {100 * c['hi']:+.1f}]"
                 cells.append(Cell(esc(txt), "sig" if c.get("significant") else ""))
+            for comp in comps:
+                x = comp["decks"].get(r["deck"])
+                if x is None:
+                    cells.append(Cell("–", "small"))
+                    continue
+                moved = r["deck"] in comp["moved"]
+                flag = "sig" if x["flipped"] else ("flag" if moved else "")
+                cells.append(Cell(f"{x['delta']:+.1f}" + (" ⚠" if flag else ""), flag))
             cls = "sig" if r["flips"] else ("flag" if r["verdict_changes"] else "")
             cells[0] = Cell(esc(r["deck"]) + (" ⚠" if cls else ""), cls)
             rows.append(cells)
         first, last = s["players"][0], s["players"][-1]
+        heads = [
+            f"Δ {c['players'][1]} → {c['players'][0]}"
+            if c["kind"] == "top_two"
+            else f"Δ {c['players'][0]} → {c['players'][1]}"
+            for c in comps
+        ]
         parts.append(
             table(
-                ["deck", *s["players"], f"change {first} → {last}"],
+                ["deck", *s["players"], f"change {first} → {last}", *heads],
                 rows,
                 f"{esc(mode_labels.get(mode, mode))}: deck win rates by player."
                 + (" The deck ranking changes with the player." if s["ranking_changes"] else "")

@@ -1,12 +1,21 @@
 """What every comparison says about its players, for each of the two studies: how their games
 ended (results/decisiveness.py: decided by the score target, or by deck exhaustion and
-tie-breakers, as random play ends nearly every game) and whether the deck verdicts hold under
-stronger play (the report's policy sensitivity, results/sensitivity.py). A difference between
-two studies of weak play describes the players stumbling to the end more than the cards.
+tie-breakers, as random play ends nearly every game) and whether its answer is stable under
+stronger play (results/analysis/stability.py decides it, as for the report's first screen).
+A difference between two studies of weak play describes the players stumbling to the end
+more than the cards.
 """
 
-from results.analysis.decisiveness import STRONG_PLAYER, _weakness
+from results.analysis.decisiveness import STRONG_PLAYER, weakness
 from results.analysis.labels import MODE_LABELS
+from results.analysis.stability import (
+    SENSITIVE,
+    STABLE,
+    mode_text,
+    sensitive_decks,
+    study_stability,
+    why_not_judged,
+)
 
 STABILITY_HINT = (
     'a study with policies = [["random"], ["greedy"], ["planner"]] measures it '
@@ -19,7 +28,7 @@ def _pct(x) -> str:
 
 
 def _ended(mode, players, e) -> dict:
-    weak = _weakness(e)
+    weak = weakness(e)
     target, mean = e.get("score_target"), e.get("mean_winning_score")
     score = "–" if mean is None else f"{mean:.1f}" + (f" of the {target} needed" if target else "")
     return {
@@ -58,53 +67,32 @@ def decisiveness_of(summary: dict, keys) -> list:
 
 
 def stability_of(summary: dict, modes) -> list:
-    """Per compared mode, does the deck verdict (favoured, even, disfavoured against the
-    field) hold from the weakest to the strongest player the study lists? ``verdict``:
-    stable, partly stable (a verdict changes), unstable (a deck flips between favoured and
-    disfavoured), or not measured (and why, e.g. one player)."""
-    sens = summary.get("policy_sensitivity") or {}
+    """Per compared mode, is the study's answer stable under stronger play? The verdict of
+    ``results.analysis.stability`` (the one owner of the rule): ``stable``,
+    ``player-sensitive`` (naming the decks), or ``not measured`` (and why, e.g. one player)."""
+    sens = summary.get("sensitivity") or study_stability(summary)
     out = []
     for mode in modes:
         label = MODE_LABELS.get(mode, mode)
-        s = sens.get(mode)
-        if s is None:
+        m = sens["modes"].get(mode) or {"stable": None, "why": why_not_judged(summary, mode)}
+        if m["stable"] is None:
             groups = [g for g in summary.get("groups", []) if g["mode"] == mode]
-            selfplay = list(dict.fromkeys(g["policies"][0] for g in groups if g["symmetric"]))
-            players = list(dict.fromkeys(p for g in groups for p in g["policies"]))
-            if len(players) <= 1:
-                why = f"one player ({players[0]})" if players else "no two-seat games"
-            elif len(selfplay) < 2:
-                why = "no two players each play against themselves with the same decks"
-            else:
-                why = "fewer than two decks are played by two players"
             out.append(
                 {
                     "mode": mode,
                     "verdict": "not measured",
-                    "players": players,
-                    "text": f"{label}: not measured: {why}; {STABILITY_HINT}",
+                    "players": list(dict.fromkeys(p for g in groups for p in g["policies"])),
+                    "text": f"{label}: not measured: {m['why']}; {STABILITY_HINT}",
                 }
             )
             continue
-        first, last = s["players"][0], s["players"][-1]
-        flips = [r["deck"] for r in s["decks"] if r["flips"]]
-        changes = [r["deck"] for r in s["decks"] if r["verdict_changes"] and not r["flips"]]
-        if flips:
-            verdict = "unstable"
-            what = f"the verdict of {', '.join(flips)} flips between favoured and disfavoured"
-        elif changes:
-            verdict = "partly stable"
-            what = f"the verdict of {', '.join(changes)} changes"
-        else:
-            verdict = "stable"
-            what = "every deck keeps its verdict (favoured, even or disfavoured)"
-        ranking = "; the ranking of the decks changes" if s.get("ranking_changes") else ""
         out.append(
             {
                 "mode": mode,
-                "verdict": verdict,
-                "players": s["players"],
-                "text": f"{label}: {verdict} from {first} to {last}: {what}{ranking}",
+                "verdict": STABLE if m["stable"] else SENSITIVE,
+                "players": m["comparisons"][0]["players"],
+                "decks": sensitive_decks(m),
+                "text": f"{label}: {mode_text(m)}",
             }
         )
     return out

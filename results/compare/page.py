@@ -184,9 +184,9 @@ class _Page:
             "<p class='note'>A balance difference needs games that reach their goal: when most "
             "games end because a deck ran out, or tied on points and decided by tie-breakers "
             "(random players end nearly every game so), a difference describes the players "
-            "more than the cards. Player stability: whether each deck's verdict against the "
-            "field (favoured, even, disfavoured) holds from the weakest to the strongest player "
-            "a study plays (the report's policy sensitivity).</p>"
+            "more than the cards. Player stability: whether a study's deck win rates and "
+            "verdicts against the field hold between its top two players (the report's first "
+            "screen: stable, or player-sensitive naming the decks).</p>"
         )
         rows = []
         for side in "ab":
@@ -239,7 +239,7 @@ class _Page:
                 table(
                     ["study", "mode", "player stability", "why"],
                     rows,
-                    "Do the deck verdicts hold under stronger play?",
+                    "Is each study's answer stable under stronger play?",
                     left=4,
                 )
             )

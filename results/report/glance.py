@@ -3,8 +3,19 @@ played, how the games ended and how stable each verdict is under other players),
 per mode saying the same in words. A mixin of the report builder (results.report): it writes
 through ``self.w`` and reads ``self.s["at_a_glance"]`` (results.analysis.glance)."""
 
+from results.analysis.stability import MAX_MOVE_POINTS, MIN_TAU
 from results.report.html import esc
 from results.report.plot_glance import deck_vs_field_overview
+
+
+def _stability(stab) -> str:
+    """The stability line, its verdict word in bold (red when player-sensitive)."""
+    text = stab["text"][:1].upper() + stab["text"][1:]
+    if stab.get("stable") is None:
+        return esc(text)
+    word, rest = text.split(" ", 1)
+    cls = "" if stab["stable"] else " class='weak'"
+    return f"<b{cls}>{esc(word)}</b> {esc(rest)}"
 
 
 class GlanceSection:
@@ -40,18 +51,21 @@ class GlanceSection:
             )
             lines.append(
                 f"<li><b>{esc(m['label'])}</b> — players: {esc('; '.join(m['players']))}. "
-                f"How the games ended: {esc(m['ended'])}. "
-                f"{esc(m['stability']['text'][:1].upper() + m['stability']['text'][1:])}.{weak}"
+                f"How the games ended: {esc(m['ended'])}. {_stability(m['stability'])}.{weak}"
                 "</li>"
             )
         self.w(
             '<ul class="glance note">',
             *lines,
             "</ul>",
-            "<p class='note'>Filled dot: the interval excludes 50%. Per deck on the right: "
-            "<b>stable</b> (the same verdict — favoured, even, disfavoured — under every "
-            "player), <b>verdict changes</b>, <b>FLIPS</b> (favoured under one player, "
-            "disfavoured under another); see <a href='#sensitivity'>Policy sensitivity</a>, "
+            "<p class='note'>Filled dot: the interval excludes 50%. Stability under stronger "
+            "play compares the top two players of the study (and the top one with double its "
+            "search budget where the study has it): <b>stable</b> when every deck's win rate "
+            f"moves at most {MAX_MOVE_POINTS:g} points, no verdict (favoured, even, "
+            f"disfavoured) changes and the deck ranking's Kendall tau is at least {MIN_TAU}; "
+            "else <b>player-sensitive</b>. Per deck on the right: <b>stable</b>, <b>moves "
+            f"&gt; {MAX_MOVE_POINTS:g} pts</b>, <b>FLIPS</b> (its verdict changes); see "
+            "<a href='#sensitivity'>Policy sensitivity</a>, "
             "<a href='#decisiveness'>Decisiveness</a> and <a href='#deck-vs-field'>Deck vs "
             "field</a>. Click the picture to enlarge it.</p>",
             "</section>",

@@ -185,6 +185,7 @@ def cmd_simulate(args):
         seed=args.seed,
         turn_cap=args.turn_cap,
         beings_without_effects=args.beings_without_effects,
+        positions=args.positions or 0,
     )
     return _run_study(study, content, args)
 
@@ -197,6 +198,7 @@ def cmd_study(args):
         args.spec,
         beings_without_effects=args.beings_without_effects,
         content_dir=args.content,
+        positions=args.positions,
     )
     return _run_study(study, load_content_dir(study.content), args)
 
@@ -233,6 +235,14 @@ def _add_run_flags(p):
         help="deal beings whose effect is not implemented yet, as no-effect beings "
         "(every output is marked)",
     )
+    p.add_argument(
+        "--positions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also write the positions table (what `kalarite learn` fits on): the features of "
+        "about one turn end in N, 0 off (default: off; study: the spec's 'positions' key)",
+    )
 
 
 def _add_content_flag(p):
@@ -255,9 +265,9 @@ def cmd_demo(args):
 def cmd_players(args):
     from sim.app.players_view import load_ladder, player_rows, players_text
 
-    ladder = load_ladder(args.ladder)
-    rows = player_rows(ladder)
-    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder))
+    ladder, ladder_all = load_ladder(args.ladder), load_ladder(args.ladder_all, "all")
+    rows = player_rows(ladder, ladder_all=ladder_all)
+    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder, ladder_all))
 
 
 def _finished(out, study) -> bool:
@@ -277,7 +287,14 @@ def cmd_ladder(args):
     import shlex
 
     from cluster.runner import run_study
-    from sim.app.ladder import LADDER_PLAYERS, ladder_result, ladder_study, write_json
+    from sim.app.ladder import (
+        LADDER_FILES,
+        LADDER_PLAYERS,
+        ladder_decks,
+        ladder_result,
+        ladder_study,
+        write_json,
+    )
     from sim.content import load_content
     from sim.players import parse_policy
 
@@ -289,7 +306,14 @@ def cmd_ladder(args):
     _positive(args.games, "--games")
     _positive(args.workers, "--workers")
     content = load_content()
-    study = ladder_study(content, players, args.games, args.seed)
+    deck_set, decks = ladder_decks(content, args.decks)
+    result_path = args.result or LADDER_FILES.get(deck_set)
+    if result_path is None:
+        raise CliError(
+            "--decks with a list of its own needs --result (only the base and the all-deck "
+            "ladders have a checked-in file)"
+        )
+    study = ladder_study(content, players, args.games, args.seed, decks)
     if not args.overwrite and _finished(args.out, study):
         print(f"kalarite: {args.out} already holds these ladder games: rating them")
     else:
@@ -302,11 +326,12 @@ def cmd_ladder(args):
         for x in (
             ["--out", args.out, "--games", str(args.games), "--seed", str(args.seed)]
             + (["--players", args.players] if args.players else [])
+            + (["--decks", args.decks] if args.decks else [])
         )
     )
-    result = ladder_result(args.out, players, content, command, args.speed_seconds)
-    write_json(result, args.result)
-    print(f"kalarite: ladder -> {args.result}")
+    result = ladder_result(args.out, players, content, command, args.speed_seconds, deck_set)
+    write_json(result, result_path)
+    print(f"kalarite: ladder -> {result_path}")
     return 0
 
 
@@ -347,6 +372,63 @@ def cmd_tune(args):
     )
     print(f"kalarite: profile {prof.name!r} -> {args.profiles or 'sim/profiles/players.toml'}")
     return 0
+
+
+def cmd_learn(args):
+    from sim.app.learn import run_learn
+
+    return run_learn(args)
+
+
+def _add_learn(sub):
+    from results.learn import DEFAULT_HOLDOUT, DEFAULT_L2
+
+    learn = _sub(
+        sub,
+        "learn",
+        "fit a win-probability model per mode on a study's positions and store it as a "
+        "planner profile",
+        ("players",),
+        extra="The study must have the positions table (play it with --positions N). Each "
+        "position is labelled 1 when the seat that moved won, 0 when it lost (games with a "
+        "shared win are left out); whole games are held out for the test figures (log-loss, "
+        "Brier score, reliability by deciles). The profile is the base player with the "
+        "fitted model of every mode the study played: play it as --policy NAME. See "
+        "docs/players.md.",
+    )
+    learn.add_argument(
+        "study",
+        nargs="+",
+        help="dataset directory of a study played with --positions (several: fit their union, "
+        "e.g. the last model's self-play beside the earlier studies)",
+    )
+    learn.add_argument(
+        "--name", default="learned", help="name of the profile to write (default: learned)"
+    )
+    learn.add_argument(
+        "--base",
+        default="planner",
+        help="the player or planner profile whose settings and weights the profile keeps "
+        "(default: planner)",
+    )
+    learn.add_argument(
+        "--holdout",
+        type=float,
+        default=DEFAULT_HOLDOUT,
+        help=f"share of the games held out for the test figures (default {DEFAULT_HOLDOUT})",
+    )
+    learn.add_argument(
+        "--l2",
+        type=float,
+        default=DEFAULT_L2,
+        help=f"L2 penalty on the standardised coefficients (default {DEFAULT_L2})",
+    )
+    learn.add_argument("--seed", type=int, default=0, help="seed of the held-out split")
+    learn.add_argument("--json", action="store_true", help="print one JSON object")
+    learn.add_argument(
+        "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
+    )
+    learn.set_defaults(func=cmd_learn)
 
 
 def cmd_bench(args):
@@ -579,6 +661,11 @@ def build_parser() -> argparse.ArgumentParser:
     players.add_argument(
         "--ladder", default=None, help="ladder file (default: benchmarks/results/ladder.json)"
     )
+    players.add_argument(
+        "--ladder-all",
+        default=None,
+        help="the all-deck ladder file (default: benchmarks/results/ladder_all_decks.json)",
+    )
     players.set_defaults(func=cmd_players)
 
     ladder = _sub(
@@ -603,7 +690,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ladder.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
     ladder.add_argument(
-        "--result", default="benchmarks/results/ladder.json", help="where the ladder goes"
+        "--decks",
+        default=None,
+        help="the decks: 'base' (default: imperial, highland, sylvan), 'all' (every deck of "
+        "the content) or a comma-separated list",
+    )
+    ladder.add_argument(
+        "--result",
+        default=None,
+        help="where the ladder goes (default: benchmarks/results/ladder.json, or "
+        "ladder_all_decks.json with --decks all)",
     )
     ladder.add_argument(
         "--speed-seconds", type=float, default=5.0, help="CPU seconds to time each player"
@@ -680,6 +776,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
     )
     tune.set_defaults(func=cmd_tune)
+
+    _add_learn(sub)
 
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument(

@@ -21,7 +21,7 @@ import time
 from sim.study import DEFAULT_POLICY
 
 # the strongest player we have: the one a competence gap is measured with by default
-TOP_PLAYER = DEFAULT_POLICY
+TOP_PLAYER = "sage"  # the strongest player (docs/players.md): the planner with a learned leaf value
 MECHANICS = {"everfrost": "frozen", "etherweave": "warp", "nethervoid": "gateway"}
 MECHANIC_TEXT = {
     "frozen": "thawing frozen effects",

@@ -1,13 +1,16 @@
 """`kalarite players`: every player and profile with its parameters, speed and strength.
 
-Speed and strength come from the checked-in ladder (benchmarks/results/ladder.json, made by
-`kalarite ladder`, which names the exact command); a player or profile that is not on it
-is listed with no rating.
+Speed and strength come from the checked-in ladders (made by `kalarite ladder`, which names
+the exact command in each): the base decks' (benchmarks/results/ladder.json) and every
+deck's (benchmarks/results/ladder_all_decks.json, `kalarite ladder --decks all`), shown as
+two rating columns, each ladder with its games, date and command. A player or profile that
+is not on a ladder is listed with no rating there.
 """
 
 import json
 import pathlib
 
+from sim.app.ladder import DECK_SET_LABELS, LADDER_FILES
 from sim.players import (
     CHOICES,
     DEFAULT_WEIGHTS,
@@ -19,11 +22,14 @@ from sim.players import (
 )
 
 REPO = pathlib.Path(__file__).parents[2]
-LADDER_PATH = REPO / "benchmarks" / "results" / "ladder.json"
+LADDER_PATH = REPO / LADDER_FILES["base"]
+LADDER_ALL_PATH = REPO / LADDER_FILES["all"]
 
 
-def load_ladder(path=None) -> dict | None:
-    path = pathlib.Path(path or LADDER_PATH)
+def load_ladder(path=None, deck_set: str = "base") -> dict | None:
+    """The ladder file at ``path`` (default: the checked-in one of ``deck_set``), or None when
+    there is none."""
+    path = pathlib.Path(path or REPO / LADDER_FILES[deck_set])
     if not path.exists():
         return None
     try:
@@ -32,24 +38,39 @@ def load_ladder(path=None) -> dict | None:
         raise ValueError(f"cannot read the ladder {str(path)!r}: {e}") from None
 
 
-def player_rows(ladder=None, profiles=None) -> list:
-    """One dict per player and profile (the `--json` output)."""
+def ladder_games(ladder) -> int:
+    """The ladder's games (older files do not say: the sum of its head-to-head records)."""
+    if "games" in ladder:
+        return ladder["games"]
+    return sum(h["games"] for h in ladder.get("head_to_head", []))
+
+
+def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
+    """One dict per player and profile (the `--json` output): ``rating`` and
+    ``rating_interval`` from the base-deck ladder, ``rating_all_decks`` and
+    ``rating_all_decks_interval`` from the all-deck ladder (None where not on it)."""
     profiles = load_profiles() if profiles is None else profiles
     measured = {p["name"]: p for p in (ladder or {}).get("players", [])}
+    measured_all = {p["name"]: p for p in (ladder_all or {}).get("players", [])}
     rows = []
     for name in POLICIES:
         params = _defaults(name)
         if name != "random":
             params["weights"] = "defaults"
-        rows.append(_row(name, "player", name, DESCRIPTIONS[name], params, {}, measured))
+        rows.append(_row(name, "player", name, DESCRIPTIONS[name], params, {}))
     for prof in profiles.values():
         params = _defaults(prof.player) | prof.settings
         changed = {k: v for k, v in prof.weights.items() if DEFAULT_WEIGHTS.get(k) != v}
         params["weights"] = changed or "defaults"
+        if prof.models:  # a learned leaf value (kalarite learn) in these modes
+            params["model"] = "+".join(prof.models)
         about = prof.about or f"a tuned {prof.player}"
-        rows.append(
-            _row(prof.name, "profile", prof.player, about, params, prof.provenance, measured)
-        )
+        rows.append(_row(prof.name, "profile", prof.player, about, params, prof.provenance))
+    for row in rows:
+        m, a = measured.get(row["name"], {}), measured_all.get(row["name"], {})
+        row["games_per_s_per_core"] = m.get("games_per_s_per_core", a.get("games_per_s_per_core"))
+        row["rating"], row["rating_interval"] = _rating(m)
+        row["rating_all_decks"], row["rating_all_decks_interval"] = _rating(a)
     return rows
 
 
@@ -59,25 +80,61 @@ def _defaults(player) -> dict:
     return ints | {k: v[0] for k, v in CHOICES[player].items()}
 
 
-def _row(name, kind, player, about, params, provenance, measured) -> dict:
-    m = measured.get(name, {})
+def _rating(m) -> tuple:
+    if "rating" not in m:
+        return None, None
+    return m["rating"], [m["rating_lo"], m["rating_hi"]]
+
+
+def _row(name, kind, player, about, params, provenance) -> dict:
     row = {
         "name": name,
         "kind": kind,
         "player": player,
         "description": about,
         "parameters": params,
-        "games_per_s_per_core": m.get("games_per_s_per_core"),
-        "rating": m.get("rating"),
-        "rating_interval": [m["rating_lo"], m["rating_hi"]] if "rating_lo" in m else None,
     }
     if provenance:
         row["provenance"] = provenance
     return row
 
 
-def players_text(rows, ladder) -> str:
-    head = ("name", "kind", "games/s/core", "rating [95%]", "parameters")
+def _rating_text(rating, interval) -> str:
+    if rating is None:
+        return "not on it"
+    lo, hi = interval
+    return f"{rating:+.0f} [{lo:+.0f}, {hi:+.0f}]"
+
+
+def ladder_line(ladder, deck_set: str) -> str:
+    """Where one ladder's ratings come from: its decks, games, date and command."""
+    label = DECK_SET_LABELS[deck_set]
+    if not ladder:
+        flag = "" if deck_set == "base" else f" --decks {deck_set}"
+        return (
+            f"Ratings, {label}: no ladder yet (run `kalarite ladder{flag} --out "
+            f"runs/ladder-{deck_set}` to measure the players)."
+        )
+    decks = ladder.get("decks") or list(
+        dict.fromkeys(d for pair in ladder.get("study", {}).get("decks", []) for d in pair)
+    )
+    return (
+        f"Ratings, {label} ({', '.join(decks)}): Bradley-Terry on the Elo scale "
+        f"({ladder.get('rating_anchor', 'greedy')} = 0) from {ladder_games(ladder):,} ladder "
+        f"games of {ladder.get('date', '?')} (every pair of players on every ordered deck "
+        f"pairing, both duel modes). Reproduce: {ladder.get('command', 'kalarite ladder')}"
+    )
+
+
+def players_text(rows, ladder, ladder_all=None) -> str:
+    head = (
+        "name",
+        "kind",
+        "games/s/core",
+        "rating, base decks [95%]",
+        "rating, all decks [95%]",
+        "parameters",
+    )
     lines = []
     for r in rows:
         params = ", ".join(
@@ -87,19 +144,24 @@ def players_text(rows, ladder) -> str:
             for k, v in r["parameters"].items()
         )
         speed = "–" if r["games_per_s_per_core"] is None else f"{r['games_per_s_per_core']:,.1f}"
-        if r["rating"] is None:
-            rating = "not on the ladder"
-        else:
-            lo, hi = r["rating_interval"]
-            rating = f"{r['rating']:+.0f} [{lo:+.0f}, {hi:+.0f}]"
         kind = r["kind"] if r["kind"] == "player" else f"profile of {r['player']}"
-        lines.append((r["name"], kind, speed, rating, params or "–"))
-    widths = [max(len(str(x[i])) for x in [head, *lines]) for i in range(4)]
+        lines.append(
+            (
+                r["name"],
+                kind,
+                speed,
+                _rating_text(r["rating"], r["rating_interval"]),
+                _rating_text(r["rating_all_decks"], r["rating_all_decks_interval"]),
+                params or "–",
+            )
+        )
+    n = len(head) - 1
+    widths = [max(len(str(x[i])) for x in [head, *lines]) for i in range(n)]
     out = [
-        "  ".join(str(x[i]).ljust(widths[i]) for i in range(4)) + "  " + x[4]
+        "  ".join(str(x[i]).ljust(widths[i]) for i in range(n)) + "  " + x[n]
         for x in [head, *lines]
     ]
-    out.insert(1, "-" * (sum(widths) + 8 + len(head[4])))
+    out.insert(1, "-" * (sum(widths) + 2 * n + len(head[n])))
     out.append("")
     for r in rows:
         out.append(f"{r['name']}: {r['description']}")
@@ -108,13 +170,10 @@ def players_text(rows, ladder) -> str:
         "Every player but random takes restrict=NAME, a restricted twin for "
         f"`kalarite competence`: {RESTRICT_HELP}."
     )
-    if ladder:
-        out.append(
-            "Ratings: Bradley-Terry on the Elo scale "
-            f"({ladder.get('rating_anchor', 'greedy')} = 0) from the ladder of "
-            f"{ladder.get('date', '?')}; speed: games per CPU-second, High Form self-play. "
-            f"Reproduce: {ladder.get('command', 'kalarite ladder')}"
-        )
-    else:
-        out.append("No ladder yet: run `kalarite ladder --out runs/ladder` to measure the players.")
+    out.append(ladder_line(ladder, "base"))
+    out.append(ladder_line(ladder_all, "all"))
+    out.append(
+        "Speed: games per CPU-second, High Form self-play (measured by the base-deck ladder, "
+        "else by the all-deck one)."
+    )
     return "\n".join(out)

@@ -20,7 +20,9 @@ from core import constants as K
 from core.players.evaluate import WEIGHT_NAMES
 from sim.players import Profile, load_profiles, resolve, save_profile
 
-TUNED_WEIGHTS = tuple(w for w in WEIGHT_NAMES if w != "win")
+# `win` is a scale, not a preference; `pending` only matters for Etherweave, which the tuner
+# (base decks) never plays
+TUNED_WEIGHTS = tuple(w for w in WEIGHT_NAMES if w not in ("win", "pending"))
 MODES = ("high-form", "deathmatch")
 MIN_SPREAD = 0.5
 ELITE = 0.25

@@ -65,6 +65,7 @@ class Card:
     has_warp: bool = False  # beings: effect2 is the warp program (Etherweave)
     no_copy: bool = False  # the warp cannot be copied; while pending it cannot be touched
     detached: bool = False  # summon-on = "empty-colourless": no target square in the pattern
+    gateway_ref: bool = False  # an op of its programs names the Gateway (a player feature)
     flare_x: int = 0
     flare_y: int = 0
     label: str = ""
@@ -244,10 +245,23 @@ def load_deck_file(path):
                 raise _err(path, cid, "no-copy = true needs a warp program")
             card.no_copy = True
         _check_programs(card, d, path, cid)
+        card.gateway_ref = any(_names_gateway(d.get(k)) for k in ("effect", "frozen", "warp"))
         cards.append(card)
     if deck != LEGEND_DECK and len(cards) != DECK_SIZE:
         raise ContentError(f"{path.name}: a deck has {DECK_SIZE} cards, found {len(cards)}")
     return deck, cards
+
+
+def _names_gateway(ops) -> bool:
+    """Does any string value in an op list (nested choices included) name the Gateway? The
+    players' features count such cards in hand (core.players.features)."""
+    if isinstance(ops, str):
+        return "gateway" in ops
+    if isinstance(ops, dict):
+        return any(_names_gateway(v) for v in ops.values())
+    if isinstance(ops, list):
+        return any(_names_gateway(v) for v in ops)
+    return False
 
 
 def _summon_on(d, path, cid):
@@ -403,6 +417,7 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
     has_eff = np.array([int(c.has_effect) for c in cards], np.int8)
     has_frozen = np.array([int(c.has_frozen) for c in cards], np.int8)
     has_warp = np.array([int(c.has_warp) for c in cards], np.int8)
+    gateway_ref = np.array([int(c.gateway_ref) for c in cards], np.int8)
     no_copy = np.array([int(c.no_copy) for c in cards], np.int8)
     deck_pos = np.full(C, -1, np.int8)
     or_start = np.zeros(C, np.int32)
@@ -507,6 +522,7 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         task_args=tasks["task_args"],
         deck_gateway=np.zeros(len(decks), np.int8),  # set by load_content from the deck files
         card_has_warp=has_warp,
+        card_gateway_ref=gateway_ref,
         card_no_copy=no_copy,
         card_deck_pos=deck_pos,
         card_det_start=det_start,

@@ -22,7 +22,15 @@ from dataclasses import dataclass
 
 ID_PATTERN = re.compile(r"^[0-9a-f]{12}$")
 MAX_BODY_BYTES = 256 * 1024
-TABLES = ("games", "card_events", "task_claims")
+# every table a study may have: the first three always, positions when its spec samples them
+TABLES = ("games", "card_events", "task_claims", "positions")
+
+
+def study_tables(spec: dict) -> tuple:
+    """The tables of the study whose normalized spec is ``spec`` (results.schema)."""
+    from results.schema import dataset_tables
+
+    return dataset_tables(spec)
 
 
 class ConfigError(ValueError):

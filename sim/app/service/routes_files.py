@@ -12,7 +12,7 @@ import tempfile
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import FileResponse, PlainTextResponse
 
-from sim.app.service.config import TABLES
+from sim.app.service.config import TABLES, study_tables
 from sim.app.service.logs import error_line
 from sim.app.service.routes_api import get_row
 from sim.app.service.security import check_token
@@ -90,12 +90,17 @@ def write_merged(dataset, table: str, out):
 
 @router.get(
     "/studies/{sid}/tables/{table}",
-    summary="Download one table (games, card_events, task_claims) as one Parquet file",
+    summary="Download one table (games, card_events, task_claims; positions where the study "
+    "samples them) as one Parquet file",
 )
 def table(request: Request, sid: str, table: str):
     if table not in TABLES:
         raise HTTPException(404, f"no table {table!r} (tables: {', '.join(TABLES)})")
-    _finished(request, sid)
+    row = _finished(request, sid)
+    if table not in study_tables(row.spec):
+        raise HTTPException(
+            404, f"study {sid} has no {table} table (its spec has no 'positions' key)"
+        )
     out_dir = request.app.state.config.study_dir(sid) / "downloads"
     out_dir.mkdir(exist_ok=True)
     out = out_dir / f"{table}.parquet"

@@ -3,7 +3,7 @@
 import datetime
 
 from sim.app.service import progress
-from sim.app.service.config import TABLES
+from sim.app.service.config import TABLES, study_tables
 from sim.app.service.registry import StudyRow
 from sim.app.service.summary import spec_summary
 
@@ -27,7 +27,8 @@ def _iso(t: float | None) -> str | None:
     return datetime.datetime.fromtimestamp(t, datetime.UTC).isoformat(timespec="seconds")
 
 
-def links(sid: str) -> dict:
+def links(sid: str, tables=TABLES[:3]) -> dict:
+    """The study's URLs; ``tables``: the tables it has (study_tables)."""
     base = f"{API}/studies/{sid}"
     return {
         "self": base,
@@ -38,7 +39,7 @@ def links(sid: str) -> dict:
         "report": f"{base}/report",
         "summary": f"{base}/summary",
         "manifest": f"{base}/manifest",
-        "tables": {t: f"{base}/tables/{t}" for t in TABLES},
+        "tables": {t: f"{base}/tables/{t}" for t in tables},
     }
 
 
@@ -71,5 +72,5 @@ def study_view(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
         "finished": _iso(row.finished),
         "spec": row.spec,
         "summary": summary_of(row),
-        "links": links(row.id),
+        "links": links(row.id, study_tables(row.spec)),
     }

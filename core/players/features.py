@@ -1,0 +1,423 @@
+"""The feature vector of a position for one seat: what ``kalarite learn`` fits a win
+probability on and what the learned leaf value (core.players.learned) reads.
+
+Everything the hand-set evaluation (core.players.evaluate) reads, split into the seat's own
+("_me") and its opponents' ("_opp": the strongest opponent for points, the average opponent
+for counts) parts, plus tempo, the flares' thresholds, the opponent's threat in expectation
+over the cards it may hold, and one family per expansion mechanic (Everfrost's stored frozen
+effect, Nethervoid's Gateway, Etherweave's pending being). Only public information and the
+seat's own hand are read: for the opponents' hidden cards, only the pool they are drawn from
+(its hand and deck together, which is what the seat may know) and their number.
+
+Feature ``k`` is ``FEATURE_NAMES[k]``; the positions table stores them as ``f_<name>``
+columns (results/README.md). A new feature goes at the end (fitted models name their
+features, so an old model reads a new layout by name, see sim.learned).
+"""
+
+from core.constants import CK_BEING, CK_FLARE, CK_LEGEND, COMMON, HEROIC, LEGENDARY
+from core.jit import njit
+from core.layout import (
+    BOARD,
+    COLOUR,
+    DECK,
+    DECK_CAP,
+    DECK_CNT,
+    DECK_HEAD,
+    DESTROYED,
+    END_SEAT,
+    FROZEN,
+    GATEWAY,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    LSTOCK,
+    MODE,
+    N_PLAYERS,
+    NSQ,
+    PENDING,
+    SCORE,
+    STOCK,
+    TASK_PTS,
+    TURN_NO,
+)
+from core.players.evaluate import _exposed, _pick, best_claimable
+from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
+from core.rules.modes import has_tasks, n_colours
+from core.rules.scoring import target_score
+
+FEATURE_NAMES = (
+    # what the hand-set evaluation reads, mine and theirs
+    "points_me", "points_opp", "claimable_me", "claimable_opp", "destroyed",
+    "common_me", "heroic_me", "legendary_me", "common_opp", "heroic_opp", "legendary_opp",
+    "centre_me", "centre_opp", "exposed_me", "exposed_opp",
+    "summonable_me", "legends_ready_me", "stock_me", "stock_opp", "legend_stock_me",
+    # tempo: who is nearer the end, and how near it is
+    "deck_me", "deck_opp", "hand_me", "hand_opp", "to_target_me", "to_target_opp",
+    "end_triggered", "turn",
+    # flares: my flare's halves open now; the share of the opponent's possible flares open
+    "flare_upper_me", "flare_lower_me", "flare_upper_opp", "flare_lower_opp",
+    # the opponent's threat: beings it may hold that it could summon now (expected count)
+    "opp_summonable_exp",
+    # Everfrost: a stored frozen effect
+    "frozen_me", "frozen_heroic_me", "frozen_opp",
+    # Nethervoid: the Gateway
+    "gateway_me", "gateway_rank_me", "gateway_enemy_dist_me", "gateway_own_near_me",
+    "gateway_cards_me", "gateway_opp", "gateway_rank_opp", "gateway_enemy_dist_opp",
+    # Etherweave: the pending being
+    "pending_me", "pending_deficit_me", "warps_me", "pending_opp",
+)  # fmt: skip
+N_FEATURES = len(FEATURE_NAMES)
+# one constant per feature (numba folds them; a dict would not compile)
+F_POINTS_ME = 0
+F_POINTS_OPP = 1
+F_CLAIMABLE_ME = 2
+F_CLAIMABLE_OPP = 3
+F_DESTROYED = 4
+F_COMMON_ME = 5
+F_HEROIC_ME = 6
+F_LEGENDARY_ME = 7
+F_COMMON_OPP = 8
+F_HEROIC_OPP = 9
+F_LEGENDARY_OPP = 10
+F_CENTRE_ME = 11
+F_CENTRE_OPP = 12
+F_EXPOSED_ME = 13
+F_EXPOSED_OPP = 14
+F_SUMMONABLE_ME = 15
+F_LEGENDS_READY_ME = 16
+F_STOCK_ME = 17
+F_STOCK_OPP = 18
+F_LEGEND_STOCK_ME = 19
+F_DECK_ME = 20
+F_DECK_OPP = 21
+F_HAND_ME = 22
+F_HAND_OPP = 23
+F_TO_TARGET_ME = 24
+F_TO_TARGET_OPP = 25
+F_END_TRIGGERED = 26
+F_TURN = 27
+F_FLARE_UPPER_ME = 28
+F_FLARE_LOWER_ME = 29
+F_FLARE_UPPER_OPP = 30
+F_FLARE_LOWER_OPP = 31
+F_OPP_SUMMONABLE_EXP = 32
+F_FROZEN_ME = 33
+F_FROZEN_HEROIC_ME = 34
+F_FROZEN_OPP = 35
+F_GATEWAY_ME = 36
+F_GATEWAY_RANK_ME = 37
+F_GATEWAY_ENEMY_DIST_ME = 38
+F_GATEWAY_OWN_NEAR_ME = 39
+F_GATEWAY_CARDS_ME = 40
+F_GATEWAY_OPP = 41
+F_GATEWAY_RANK_OPP = 42
+F_GATEWAY_ENEMY_DIST_OPP = 43
+F_PENDING_ME = 44
+F_PENDING_DEFICIT_ME = 45
+F_WARPS_ME = 46
+F_PENDING_OPP = 47
+assert all(globals()["F_" + n.upper()] == k for k, n in enumerate(FEATURE_NAMES))
+FL_GATEWAY_BLIND = 1  # features() flags
+FL_PEEK = 2
+NO_DISTANCE = 9  # a Gateway with no enemy piece on the board (distances are at most 8)
+
+
+@njit(cache=True, _nrt=False)
+def _points(s, colour, legendary):
+    if has_tasks(s[MODE]):
+        return s[TASK_PTS + colour] + legendary
+    return s[SCORE + colour]
+
+
+@njit(cache=True, _nrt=False)
+def _board_part(s, T, me, out):
+    """Pieces by rank, the centre, exposure, legends on the board, points and the target."""
+    ncol = n_colours(s)
+    share = 1.0 / (ncol - 1)
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    o1 = 0
+    o2 = 0
+    o3 = 0
+    leg0 = 0
+    leg1 = 0
+    leg2 = 0
+    leg3 = 0
+    centre_m = 0
+    centre_o = 0
+    exposed_m = 0
+    exposed_o = 0
+    for i in range(T.onboard.shape[0]):
+        q = T.onboard[i]
+        code = s[BOARD + q]
+        if code == 0:
+            continue
+        owner = code >> 2
+        rank = code & 3
+        if rank == LEGENDARY:
+            if owner == 0:
+                leg0 += 1
+            elif owner == 1:
+                leg1 += 1
+            elif owner == 2:
+                leg2 += 1
+            else:
+                leg3 += 1
+        exposed = 1 if _exposed(s, T, q, code) else 0
+        if owner == me:
+            if rank == COMMON:
+                m1 += 1
+            elif rank == HEROIC:
+                m2 += 1
+            else:
+                m3 += 1
+            centre_m += T.sq_central[q]
+            exposed_m += exposed
+        else:
+            if rank == COMMON:
+                o1 += 1
+            elif rank == HEROIC:
+                o2 += 1
+            else:
+                o3 += 1
+            centre_o += T.sq_central[q]
+            exposed_o += exposed
+    out[F_COMMON_ME] = m1
+    out[F_HEROIC_ME] = m2
+    out[F_LEGENDARY_ME] = m3
+    out[F_COMMON_OPP] = share * o1
+    out[F_HEROIC_OPP] = share * o2
+    out[F_LEGENDARY_OPP] = share * o3
+    out[F_CENTRE_ME] = centre_m
+    out[F_CENTRE_OPP] = share * centre_o
+    out[F_EXPOSED_ME] = exposed_m
+    out[F_EXPOSED_OPP] = share * exposed_o
+    target = target_score(s[MODE], s[N_PLAYERS])
+    mine_pts = _points(s, me, _pick(me, leg0, leg1, leg2, leg3))
+    best = -1_000_000
+    for c in range(ncol):
+        if c != me:
+            best = max(best, _points(s, c, _pick(c, leg0, leg1, leg2, leg3)))
+    out[F_POINTS_ME] = mine_pts
+    out[F_POINTS_OPP] = best
+    out[F_TO_TARGET_ME] = max(0, target - mine_pts)
+    out[F_TO_TARGET_OPP] = max(0, target - best)
+    d = 0
+    stock_o = 0
+    for c in range(ncol):
+        if c != me:
+            b = DESTROYED + c * 4
+            d += s[b + COMMON] + 2 * s[b + HEROIC] + 4 * s[b + LEGENDARY]
+            stock_o += s[STOCK + c]
+    out[F_DESTROYED] = d
+    out[F_STOCK_ME] = s[STOCK + me]
+    out[F_STOCK_OPP] = share * stock_o
+    out[F_LEGEND_STOCK_ME] = s[LSTOCK + me]
+    # flares: the upper half opens on upgraded pieces, the lower on all pieces
+    up_gap = (o2 + o3) * share - (m2 + m3)
+    all_gap = (o1 + o2 + o3) * share - (m1 + m2 + m3)
+    return up_gap, all_gap
+
+
+@njit(cache=True, _nrt=False)
+def _opp_seats_share(s, me):
+    n = 0
+    for p in range(s[N_PLAYERS]):
+        if s[COLOUR + p] != me:
+            n += 1
+    return 1.0 / max(1, n)
+
+
+@njit(cache=True, _nrt=False)
+def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark):
+    """My hand: summonable beings and legends, my flare's halves, warps, Gateway cards,
+    the pending being and how far it is from summonable."""
+    bits = hand_bits(s, T, me)
+    summonable = 0
+    legends = 0
+    flare_up = 0
+    flare_low = 0
+    warps = 0
+    gate_cards = 0
+    for slot in range(s[HAND_N + seat]):
+        card = s[HAND + seat * HAND_CAP + slot]
+        kind = T.card_kind[card]
+        if kind == CK_FLARE:
+            flare_up = max(flare_up, 1 if up_gap >= T.flare_x[card] else 0)
+            flare_low = max(flare_low, 1 if all_gap >= T.flare_y[card] else 0)
+            continue
+        if kind == CK_BEING:
+            if card != s[PENDING + seat]:
+                warps += T.card_has_warp[card]
+            gate_cards += T.card_gateway_ref[card]
+        if (kind == CK_BEING or kind == CK_LEGEND) and slot_summonable(s, T, me, card, bits):
+            if kind == CK_BEING:
+                summonable += 1
+            else:
+                legends += 1
+    out[F_SUMMONABLE_ME] = summonable
+    out[F_LEGENDS_READY_ME] = legends
+    out[F_FLARE_UPPER_ME] = flare_up
+    out[F_FLARE_LOWER_ME] = flare_low
+    out[F_WARPS_ME] = warps
+    out[F_GATEWAY_CARDS_ME] = gate_cards
+    pend = s[PENDING + seat]
+    if pend >= 0:
+        out[F_PENDING_ME] = 1
+        if slot_summonable(s, T, me, pend, bits):
+            out[F_PENDING_DEFICIT_ME] = 0
+        else:
+            for q in range(NSQ):
+                mark[q] = 0
+            placement_completions(s, T, me, pend, bits[13], mark, 1)
+            one = 0
+            for q in range(NSQ):
+                if mark[q] == 1:
+                    one = 1
+                    break
+            out[F_PENDING_DEFICIT_ME] = 1 if one else 2
+    out[F_HAND_ME] = s[HAND_N + seat]
+    out[F_DECK_ME] = s[DECK_CNT + seat]
+
+
+@njit(cache=True, _nrt=False)
+def _held_by_opponent(s, me, card):
+    for p in range(s[N_PLAYERS]):
+        if s[COLOUR + p] != me:
+            for k in range(s[HAND_N + p]):
+                if s[HAND + p * HAND_CAP + k] == card:
+                    return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek):
+    """What the opponents show: hand sizes, decks, stored frozen effects, pending beings,
+    and, in expectation over the cards they may hold, their flares and summonable beings.
+    ``peek`` (a cheating measurement only, never for balance figures): their real hand."""
+    share = _opp_seats_share(s, me)
+    hand = 0.0
+    deck = 0.0
+    frozen = 0.0
+    pending = 0.0
+    threat = 0.0
+    for p in range(s[N_PLAYERS]):
+        c = s[COLOUR + p]
+        if c == me:
+            continue
+        hand += share * s[HAND_N + p]
+        deck += share * s[DECK_CNT + p]
+        frozen += share * (1 if s[FROZEN + p] >= 0 else 0)
+        pending += share * (1 if s[PENDING + p] >= 0 else 0)
+        # its hidden beings are drawn from its hand and deck pooled: the share of the pool
+        # it could summon now, times the beings it holds
+        bits = hand_bits(s, T, c)
+        pool = 0
+        ready = 0
+        held = 0
+        for k in range(s[HAND_N + p]):
+            card = s[HAND + p * HAND_CAP + k]
+            if T.card_kind[card] == CK_BEING and card != s[PENDING + p]:
+                held += 1
+                pool += 1
+                ready += 1 if slot_summonable(s, T, c, card, bits) else 0
+        h = s[DECK_HEAD + p]
+        for i in range(0 if peek else s[DECK_CNT + p]):
+            card = s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]
+            pool += 1
+            ready += 1 if slot_summonable(s, T, c, card, bits) else 0
+        if pool > 0:
+            threat += share * held * ready / pool
+    out[F_HAND_OPP] = hand
+    out[F_DECK_OPP] = deck
+    out[F_FROZEN_OPP] = frozen
+    out[F_PENDING_OPP] = pending
+    out[F_OPP_SUMMONABLE_EXP] = threat
+    # the opponent's flare is one of the flare cards the seat does not hold: the share of
+    # those whose halves it could open against the seat (its gaps are the seat's negated)
+    n = 0
+    up = 0
+    low = 0
+    for i in range(T.flare_cards.shape[0]):
+        card = T.flare_cards[i]
+        held_by_me = False
+        for slot in range(s[HAND_N + seat]):
+            if s[HAND + seat * HAND_CAP + slot] == card:
+                held_by_me = True
+        if held_by_me or (peek and not _held_by_opponent(s, me, card)):
+            continue
+        n += 1
+        up += 1 if -up_gap >= T.flare_x[card] else 0
+        low += 1 if -all_gap >= T.flare_y[card] else 0
+    out[F_FLARE_UPPER_OPP] = up / max(1, n)
+    out[F_FLARE_LOWER_OPP] = low / max(1, n)
+
+
+@njit(cache=True, _nrt=False)
+def _gateway(s, T, p, me, out, f_on, f_rank, f_dist, f_near, share):
+    """The Gateway of seat ``p`` (colour ``me``): its rank, the distance to the nearest
+    enemy piece, its owner's pieces next to it."""
+    g = s[GATEWAY + p]
+    if g < 0:
+        return
+    out[f_on] += share
+    out[f_rank] += share * (s[BOARD + g] & 3)
+    best = NO_DISTANCE
+    for i in range(T.onboard.shape[0]):
+        q = T.onboard[i]
+        code = s[BOARD + q]
+        if code != 0 and (code >> 2) != me and T.dist[g, q] < best:
+            best = T.dist[g, q]
+    out[f_dist] += share * best
+    if f_near >= 0:
+        near = 0
+        for d in range(8):
+            n = T.nbr[g, d]
+            if n >= 0 and s[BOARD + n] != 0 and (s[BOARD + n] >> 2) == me:
+                near += 1
+        out[f_near] += share * near
+
+
+@njit(cache=True, _nrt=False)
+def features(s, T, seat, flags, out, mark):
+    """Write the feature vector of ``s`` for ``seat`` into ``out[:N_FEATURES]``. ``flags``:
+    FL_GATEWAY_BLIND, the Gateway family reads as if no seat had one (a restricted twin,
+    core.players.params RESTRICT_GATEWAY); FL_PEEK, the opponents' real hands instead of
+    the expectation (a clearly labelled cheating measurement, never for balance figures).
+    ``mark``: int scratch of NSQ entries."""
+    gateway_blind = (flags & FL_GATEWAY_BLIND) != 0
+    for k in range(N_FEATURES):
+        out[k] = 0.0
+    me = s[COLOUR + seat]
+    up_gap, all_gap = _board_part(s, T, me, out)
+    if has_tasks(s[MODE]):
+        out[F_CLAIMABLE_ME] = best_claimable(s, T, me)
+        threat = 0
+        for c in range(n_colours(s)):
+            if c != me:
+                threat = max(threat, best_claimable(s, T, c))
+        out[F_CLAIMABLE_OPP] = threat
+    _hand_part(s, T, seat, me, up_gap, all_gap, out, mark)
+    _opponents_part(s, T, seat, me, up_gap, all_gap, out, (flags & FL_PEEK) != 0)
+    out[F_END_TRIGGERED] = 1 if s[END_SEAT] >= 0 else 0
+    out[F_TURN] = s[TURN_NO]
+    f = s[FROZEN + seat]
+    if f >= 0:
+        out[F_FROZEN_ME] = 1
+        out[F_FROZEN_HEROIC_ME] = 1 if T.card_rank[f] >= HEROIC else 0
+    if not gateway_blind:
+        _gateway(
+            s, T, seat, me, out, F_GATEWAY_ME, F_GATEWAY_RANK_ME,
+            F_GATEWAY_ENEMY_DIST_ME, F_GATEWAY_OWN_NEAR_ME, 1.0,
+        )  # fmt: skip
+        share = _opp_seats_share(s, me)
+        for p in range(s[N_PLAYERS]):
+            c = s[COLOUR + p]
+            if c != me:
+                _gateway(
+                    s, T, p, c, out, F_GATEWAY_OPP, F_GATEWAY_RANK_OPP,
+                    F_GATEWAY_ENEMY_DIST_OPP, -1, share,
+                )  # fmt: skip
+    else:
+        out[F_GATEWAY_CARDS_ME] = 0.0

@@ -1,0 +1,59 @@
+"""`kalarite learn`: fit a win-probability model per mode on a study's positions
+(results/learn.py) and store it as a planner profile with its provenance (sim.players).
+
+The profile is the base player (``--base``, default the planner) with its settings and
+weights, and the fitted model of every mode the study played; a base profile's models of
+modes the study did not play are kept, so a refit on a study of one mode updates that mode
+only.
+"""
+
+import json
+
+from sim.learned import MODEL_PLAYERS
+from sim.players import DEFAULT_WEIGHTS, POLICIES, Profile, load_profiles, models_of, resolve
+
+
+class LearnOptionError(ValueError):
+    """Bad ``kalarite learn`` options: one line, exit status 2."""
+
+
+def base_profile(name: str, base: str, profiles: dict) -> Profile:
+    """The profile ``name`` as the base spec makes it, before any model is fitted."""
+    if not name.replace("-", "_").isidentifier():
+        raise LearnOptionError(f"--name {name!r}: letters, digits, '-' and '_' only")
+    if name in POLICIES:
+        raise LearnOptionError(f"--name {name!r}: a profile may not take a player's name")
+    player, weights, settings = resolve(base, profiles)
+    if player not in MODEL_PLAYERS:
+        raise LearnOptionError(
+            f"--base {base!r} is a {player}: only {', '.join(MODEL_PLAYERS)} reads a learned value"
+        )
+    changed = {k: v for k, v in weights.items() if DEFAULT_WEIGHTS[k] != v}
+    return Profile(
+        name=name,
+        player=player,
+        weights=changed,
+        settings=dict(settings),
+        models=dict(models_of(base, profiles)),
+    )
+
+
+def run_learn(args) -> int:
+    from results.learn import learn, report_text
+    from sim.players import PROFILES_PATH, save_profile
+
+    path = args.profiles or PROFILES_PATH
+    profiles = load_profiles(path)
+    prof = base_profile(args.name, args.base, profiles)
+    result = learn(args.study, seed=args.seed, holdout=args.holdout, l2=args.l2)
+    prof.models |= {f.mode: f.model() for f in result.fits}
+    modes = ", ".join(f.mode for f in result.fits)
+    prof.about = f"{prof.player} with a learned leaf value ({modes}; kalarite learn)"
+    prof.provenance = {"base": args.base, **result.provenance}
+    save_profile(prof, path)
+    if args.json:
+        print(json.dumps({**result.to_dict(), "profile": prof.name, "path": str(path)}))
+    else:
+        print(report_text(result))
+        print(f"\nkalarite: profile {prof.name!r} -> {path}")
+    return 0

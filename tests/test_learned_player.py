@@ -1,0 +1,115 @@
+"""The planner with a learned leaf value (core.players.learned): legal in every mode, blind
+to hidden cards through every feature, deterministic, used only in the modes its row holds
+a model for; and the positions a batch samples change no game.
+"""
+
+import numpy as np
+import pytest
+
+from core import constants as K
+from core.kernel import R_ERROR, play_chunk, play_chunk_with_positions, workspace
+from core.layout import CUR, RNG
+from core.players.choose import choose
+from core.players.features import FEATURE_NAMES, N_FEATURES
+from core.players.params import MODEL_STRIDE, PP_MODEL, PP_WIDTH
+from core.rows import P_FEATURES, P_GAME, P_SEAT, P_TURN, POSITIONS_PER_GAME
+from core.rules.turn import advance
+from sim.players import policy_codes, policy_params
+from tests.test_players import MODES, T, _decks, _scramble, positions
+
+# every feature weighs something, the opponents' (expected) ones included, so a peek at a
+# hidden card through any of them would show
+COEF = np.linspace(-0.3, 0.4, N_FEATURES)
+
+
+def model_row(modes, spec="planner"):
+    row = policy_params([spec])[0].copy()
+    assert row.shape == (PP_WIDTH,)
+    for m in modes:
+        b = PP_MODEL + m * MODEL_STRIDE
+        row[b] = 1
+        row[b + 1] = 0.1
+        row[b + 2 : b + 2 + N_FEATURES] = COEF
+    return row
+
+
+def _play(mode, decks, rows_by_seat, games, seed=11, check=1):
+    n = len(decks)
+    params = np.array([rows_by_seat[i % len(rows_by_seat)] for i in range(n)])
+    out = play_chunk(
+        T, K.MODE_NAMES.index(mode), n, _decks(decks), policy_codes(["planner"] * n), params,
+        0, seed, 0, games, 200, 0, check, 4000 if check else 0,
+    )  # fmt: skip
+    return out[0]
+
+
+@pytest.mark.parametrize("mode,decks", MODES[::2], ids=[f"{m}-{len(d)}" for m, d in MODES[::2]])
+def test_the_learned_planner_only_makes_legal_moves(mode, decks):
+    """The invariant checker after every applied option, with a model for the mode."""
+    row = model_row(range(len(K.MODE_NAMES)))
+    rows = _play(mode, decks, [row, policy_params(["planner"])[0]], 2)
+    assert (rows[:, R_ERROR] == 0).all(), rows[:, R_ERROR]
+
+
+def test_a_model_for_another_mode_changes_nothing():
+    """A row whose model is for Deathmatch plays High Form exactly as the planner."""
+    decks = ("everfrost", "nethervoid")
+    plain = _play("high-form", decks, [policy_params(["planner"])[0]], 4, check=0)
+    other = _play("high-form", decks, [model_row([K.MODE_DEATHMATCH])], 4, check=0)
+    learned = _play("high-form", decks, [model_row([K.MODE_HIGH_FORM])], 4, check=0)
+    assert np.array_equal(plain, other)
+    assert not np.array_equal(plain, learned)  # the model does decide something
+    again = _play("high-form", decks, [model_row([K.MODE_HIGH_FORM])], 4, check=0)
+    assert np.array_equal(learned, again)
+
+
+def _decide(s, row):
+    s = s.copy()
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    n = advance(s, T, ev, opts)
+    work, wopts, ev0, fwork = workspace()
+    k = choose(s, T, opts, n, K.POL_PLANNER, row, work, wopts, ev0, fwork)
+    return n, int(k), tuple(opts[k]), tuple(s[RNG : RNG + 4])
+
+
+@pytest.mark.parametrize(
+    "mode,decks",
+    [("high-form", ("everfrost", "etherweave")), ("deathmatch", ("nethervoid", "everfrost"))],
+)
+def test_the_learned_planner_never_reads_hidden_cards(mode, decks):
+    """Moving the opponents' hand cards and every deck's order around changes no choice:
+    the opponent's threat and flares are read in expectation over the pooled cards."""
+    rng = np.random.default_rng(9)
+    row = model_row([K.MODE_NAMES.index(mode)])
+    states = positions(mode, decks, games=3, every=5, cap=60)
+    changed = 0
+    for s in states:
+        x = _scramble(s, int(s[CUR]), rng)
+        changed += int(not np.array_equal(x, s))
+        assert _decide(s, row) == _decide(x, row)
+    assert changed >= len(states) // 2
+
+
+def test_sampling_positions_changes_no_game():
+    """Position rows come from a lookahead copy and a hash of (seed, game, turn): the games
+    are those of a batch without them; rows name their game, turn and seat."""
+    decks = _decks(("etherweave", "highland"))
+    pols = ["planner", "greedy"]
+    args = (T, K.MODE_DEATHMATCH, 2, decks, policy_codes(pols), policy_params(pols), 0, 3, 5, 6)
+    rows = play_chunk(*args, 200, 0, 0, 0)[0]
+    rows2, _, _, pos = play_chunk_with_positions(*args, 200, 0, 0, 2)
+    assert np.array_equal(rows, rows2)
+    assert len(pos) > 10 and pos.shape[1] == P_FEATURES + len(FEATURE_NAMES)
+    assert set(pos[:, P_GAME].astype(int)) <= set(range(6))
+    assert set(pos[:, P_SEAT].astype(int)) <= {0, 1}
+    assert (pos[:, P_TURN] >= 1).all()
+    # every fourth turn end instead: by the same hash, a subset in every game that did not
+    # reach the cap of rows a game
+    fewer = play_chunk_with_positions(*args, 200, 0, 0, 4)[3]
+    assert 0 < len(fewer) < len(pos)
+    games, counts = np.unique(pos[:, P_GAME], return_counts=True)
+    open_games = set(games[counts < POSITIONS_PER_GAME])
+    keys = {tuple(r) for r in pos[:, :P_FEATURES]}
+    some = [tuple(r) for r in fewer[:, :P_FEATURES] if r[P_GAME] in open_games]
+    assert some and set(some) <= keys
