@@ -18,8 +18,6 @@ import pathlib
 import shlex
 import time
 
-from sim.study import DEFAULT_POLICY
-
 # the strongest player we have: the one a competence gap is measured with by default
 TOP_PLAYER = "sage"  # the strongest player (docs/players.md): the planner with a learned leaf value
 MECHANICS = {"everfrost": "frozen", "etherweave": "warp", "nethervoid": "gateway"}
