@@ -12,10 +12,8 @@ from core import constants as K
 from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, play_chunk, workspace
 from core.layout import STATE_SIZE
 from core.players.choose import choose
-from core.players.evaluate import N_WEIGHTS
 from core.players.params import (
     PP_RESTRICT,
-    PP_WIDTH,
     RESTRICT_FROZEN,
     RESTRICT_GATEWAY,
     RESTRICT_NONE,
@@ -37,10 +35,6 @@ from sim.players import (
 
 MC = "mc:playouts=2:horizon=1:candidates=3"
 LOOKAHEAD = ["greedy", "planner", MC]
-
-
-def test_the_restrict_column_is_where_the_lead_reserved_it():
-    assert PP_RESTRICT == N_WEIGHTS + 5 and PP_WIDTH == N_WEIGHTS + 6
 
 
 @pytest.mark.parametrize(
