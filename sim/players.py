@@ -67,9 +67,7 @@ assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
 SETTINGS = {
     "random": {},
     "greedy": {},
-    # peek=1: the learned leaf value reads the opponents' real hands. A cheating measurement
-    # of what hidden information costs (docs/players.md), never a player for balance figures
-    "planner": {"width": (6, 1, 12), "peek": (0, 0, 1)},
+    "planner": {"width": (6, 1, 12)},
     "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
 }
 # named settings of the lookahead players: the allowed values, the first is the default.
@@ -79,7 +77,9 @@ RESTRICT_HELP = "none, frozen (never thaws), warp (never warps), gateway (Gatewa
 CHOICES = {
     "random": {},
     "greedy": {"restrict": RESTRICT_NAMES},
-    "planner": {"restrict": RESTRICT_NAMES},
+    # peek=on: the learned leaf value reads the opponents' real hands. A cheating measurement
+    # of what hidden information costs (docs/players.md), never a player for balance figures
+    "planner": {"restrict": RESTRICT_NAMES, "peek": ("off", "on")},
     "mc": {"restrict": RESTRICT_NAMES},
 }
 DESCRIPTIONS = {
@@ -314,7 +314,7 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     row[PP_MC_CANDIDATES] = mc["candidates"]
     row[PP_PLAN_WIDTH] = settings.get("width", SETTINGS["planner"]["width"][0])
     row[PP_RESTRICT] = RESTRICT_NAMES.index(settings.get("restrict", RESTRICT_NAMES[0]))
-    row[PP_PEEK] = settings.get("peek", 0)
+    row[PP_PEEK] = 1 if settings.get("peek") == "on" else 0
     for mode, model in models_of(spec, profiles).items():
         b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
         row[b : b + MODEL_STRIDE] = model_block(model)
