@@ -50,10 +50,14 @@ from core.layout import (
     MODE,
     N_DISCARDS,
     N_FLARES,
+    N_GATEWAY_TURNS,
     N_PLACES,
     N_PLAYERS,
     N_SUMMONS,
     N_TASKS_CLAIMED,
+    N_THAWS,
+    N_WARPS,
+    PENDING,
     SCORE,
     SCORE_COLOR,
     STATE_SIZE,
@@ -95,7 +99,9 @@ from core.rows import (  # noqa: F401  (re-exported: callers import the layout f
     S_COLUMN,
     S_DISCARDS,
     S_FLARES,
+    S_GATEWAY_TURNS,
     S_LEGENDS_END,
+    S_PENDING_END,
     S_PIECES_END,
     S_PLACES,
     S_PTS_DESTRUCTION,
@@ -105,7 +111,9 @@ from core.rows import (  # noqa: F401  (re-exported: callers import the layout f
     S_SCORE,
     S_SUMMONS,
     S_TASKS,
+    S_THAWS,
     S_UPGRADED_END,
+    S_WARPS,
     SEAT_COLUMNS,
 )
 from core.rules.modes import is_team
@@ -176,6 +184,10 @@ def _record(out, g, s, T, n_players, err):
         out[g, b + S_LEGENDS_END] = pieces_on_board(s, T, col, LEGENDARY)
         for c in range(MAX_PLAYERS):
             out[g, b + S_COLUMN + c] = s[SCORE_COLOR + p * MAX_PLAYERS + c]
+        out[g, b + S_THAWS] = s[N_THAWS + p]
+        out[g, b + S_WARPS] = s[N_WARPS + p]
+        out[g, b + S_PENDING_END] = 1 if s[PENDING + p] >= 0 else 0
+        out[g, b + S_GATEWAY_TURNS] = s[N_GATEWAY_TURNS + p]
 
 
 @njit(cache=True, _nrt=True)

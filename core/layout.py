@@ -68,9 +68,14 @@ N_PLACES = N_SUMMONS + MAX_PLAYERS
 N_DISCARDS = N_PLACES + MAX_PLAYERS
 N_FLARES = N_DISCARDS + MAX_PLAYERS
 N_TASKS_CLAIMED = N_FLARES + MAX_PLAYERS
+# mechanic telemetry (games table): frozen effects thawed, warps played, and turn ends at
+# which the seat held a Nethervoid Gateway
+N_THAWS = N_TASKS_CLAIMED + MAX_PLAYERS
+N_WARPS = N_THAWS + MAX_PLAYERS
+N_GATEWAY_TURNS = N_WARPS + MAX_PLAYERS
 
 # --- cards ----------------------------------------------------------------------------------
-DECK = N_TASKS_CLAIMED + MAX_PLAYERS  # MAX_PLAYERS * DECK_CAP card ids (circular, head = top)
+DECK = N_GATEWAY_TURNS + MAX_PLAYERS  # MAX_PLAYERS * DECK_CAP card ids (circular, head = top)
 DECK_HEAD = DECK + MAX_PLAYERS * DECK_CAP
 DECK_CNT = DECK_HEAD + MAX_PLAYERS
 HAND = DECK_CNT + MAX_PLAYERS  # MAX_PLAYERS * HAND_CAP card ids, packed, -1 beyond HAND_N

@@ -29,12 +29,16 @@ S_PTS_DESTRUCTION = 10
 S_PTS_LEGEND = 11
 S_PTS_FLARE = 12
 S_COLUMN = 13  # melee: points in each colour's column (MAX_PLAYERS columns)
-R_SEAT_WIDTH = 17
+S_THAWS = 17  # mechanic telemetry: frozen effects thawed (OPT_THAW)
+S_WARPS = 18  # warps played (OPT_WARP)
+S_PENDING_END = 19  # 1: the seat holds an Etherweave pending being at the end
+S_GATEWAY_TURNS = 20  # turn ends at which the seat held a Nethervoid Gateway
+R_SEAT_WIDTH = 21
 R_WIDTH = R_SEAT + 4 * R_SEAT_WIDTH
 SEAT_COLUMNS = (
     "score", "summons", "places", "discards", "flares", "tasks", "upgraded_end", "pieces_end",
     "legends_end", "pts_task", "pts_destruction", "pts_legend", "pts_flare",
-    "col0", "col1", "col2", "col3",
+    "col0", "col1", "col2", "col3", "thaws", "warps", "pending_at_end", "gateway_turns",
 )  # fmt: skip
 
 # card event rows: (game offset in batch, seat, card, what, turn)

@@ -120,12 +120,24 @@ def card_rows(s) -> list:
     return rows
 
 
+def mechanic_rows(s) -> list:
+    """One row per expansion deck and group: its mechanic use per game (summary ``mechanics``;
+    none for a dataset made before the telemetry)."""
+    g = _groups(s)
+    rows = []
+    for deck, m in (s.get("mechanics") or {}).items():
+        for gid, v in m.get("by_group", {}).items():
+            rows.append({**_gcols(g[gid]), "deck": deck, **v})
+    return rows
+
+
 TIDY = {
     "matchups": matchups_rows,
     "deck_vs_field": field_rows,
     "first_player": first_player_rows,
     "tasks": task_rows,
     "cards": card_rows,
+    "mechanics": mechanic_rows,
 }
 SKIP = {"run", "methods", "data", "groups", "warnings", "missing_data", "multiplayer"}
 

@@ -72,6 +72,10 @@ _SEAT_DOCS = {
     "col1": "melee: points in colour 1's column (0 in other modes)",
     "col2": "melee: points in colour 2's column (0 in other modes)",
     "col3": "melee: points in colour 3's column (0 in other modes)",
+    "thaws": "Everfrost: stored frozen effects the seat resolved (thawed)",
+    "warps": "Etherweave: warp effects the seat played",
+    "pending_at_end": "Etherweave: 1 when the seat held a pending being at the end (-2 points)",
+    "gateway_turns": "Nethervoid: the seat's turn ends at which it held a Gateway on the board",
 }
 assert tuple(_SEAT_DOCS) == tuple(SEAT_COLUMNS)
 

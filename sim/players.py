@@ -5,10 +5,12 @@ Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `planner`, `mc`, 
 of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pairs, e.g.
 `greedy:points=12:material=1`, `planner:width=8` or `mc:playouts=32:horizon=4`.
 Keys: the evaluation weights (core.players.evaluate WEIGHT_NAMES) for every player but random, and
-the settings of the player (SETTINGS). A profile is a player with its weights and settings
-stored as data, with the provenance of how they were found (`kalarite tune` writes them). A
-planner profile may also hold a learned win-probability model per mode (`kalarite learn`
-writes them), which the planner's leaf value reads (core.players.learned)::
+the settings of the player (SETTINGS: integers; CHOICES: one of a few names, e.g.
+`planner:restrict=frozen`, the restricted twin that never thaws). A profile is a player with
+its weights and settings stored as data, with the provenance of how they were found
+(`kalarite tune` writes them). A planner profile may also hold a learned win-probability
+model per mode (`kalarite learn` writes them), which the planner's leaf value reads
+(core.players.learned)::
 
     [profile.NAME.model.high-form]
     intercept = -0.3
@@ -33,7 +35,9 @@ from core.players.params import (
     PP_MODEL,
     PP_PEEK,
     PP_PLAN_WIDTH,
+    PP_RESTRICT,
     PP_WIDTH,
+    RESTRICT_NAMES,
 )
 from sim.learned import MODEL_PLAYERS, check_models, model_block
 
@@ -63,10 +67,20 @@ assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
 SETTINGS = {
     "random": {},
     "greedy": {},
-    # peek=1: the learned leaf value reads the opponents' real hands. A cheating measurement
-    # of what hidden information costs (docs/players.md), never a player for balance figures
-    "planner": {"width": (6, 1, 12), "peek": (0, 0, 1)},
+    "planner": {"width": (6, 1, 12)},
     "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
+}
+# named settings of the lookahead players: the allowed values, the first is the default.
+# restrict: the mechanic a restricted twin gives up (core.players.restrict): frozen = never
+# thaws, warp = never plays a warp, gateway = the Nethervoid Gateway counts for nothing
+RESTRICT_HELP = "none, frozen (never thaws), warp (never warps), gateway (Gateway worth nothing)"
+CHOICES = {
+    "random": {},
+    "greedy": {"restrict": RESTRICT_NAMES},
+    # peek=on: the learned leaf value reads the opponents' real hands. A cheating measurement
+    # of what hidden information costs (docs/players.md), never a player for balance figures
+    "planner": {"restrict": RESTRICT_NAMES, "peek": ("off", "on")},
+    "mc": {"restrict": RESTRICT_NAMES},
 }
 DESCRIPTIONS = {
     "random": "uniform over the kinds of option, then over the options of that kind",
@@ -74,7 +88,7 @@ DESCRIPTIONS = {
     "planner": "searches whole turns (all actions, effect choices, the claim), beam-pruned",
     "mc": "flat Monte Carlo: random playouts of the best options, hidden cards sampled",
 }
-assert set(SETTINGS) == set(POLICIES) == set(DESCRIPTIONS)
+assert set(SETTINGS) == set(POLICIES) == set(DESCRIPTIONS) == set(CHOICES)
 
 
 @dataclass
@@ -134,12 +148,32 @@ def load_profiles(path=None) -> dict:
 
 
 def _check_setting(player, key, value, where):
+    if key in CHOICES[player]:
+        _check_choice(player, key, value, where)
+        return
     if key not in SETTINGS[player]:
-        known = ", ".join(SETTINGS[player]) or "none"
+        known = ", ".join([*SETTINGS[player], *CHOICES[player]]) or "none"
         raise ValueError(f"{where}: {player} has no setting {key!r} (settings: {known})")
+    if isinstance(value, str):
+        raise ValueError(f"{where}: {key} must be an integer, got {value!r}")
     _, lo, hi = SETTINGS[player][key]
     if value != int(value) or not lo <= value <= hi:
         raise ValueError(f"{where}: {key} must be an integer from {lo} to {hi}, got {value}")
+
+
+def _check_choice(player, key, value, where):
+    allowed = CHOICES[player][key]
+    if value not in allowed:
+        raise ValueError(f"{where}: {key} must be one of {', '.join(allowed)}, got {value!r}")
+
+
+def _drop_defaults(settings: dict) -> dict:
+    """A named setting at its default is left out, so equal players get equal names."""
+    return {
+        k: v
+        for k, v in settings.items()
+        if not (isinstance(v, str) and any(v == c[k][0] for c in CHOICES.values() if k in c))
+    }
 
 
 _BARE_KEY = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
@@ -236,12 +270,16 @@ def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
         key, sep, value = pair.partition("=")
         if not sep:
             raise ValueError(f"policy {spec!r}: expected key=value, got {pair!r}")
+        if player == "random":
+            raise ValueError(f"policy {spec!r}: random takes no parameters")
+        if key in CHOICES[player]:
+            _check_choice(player, key, value, f"policy {spec!r}")
+            settings[key] = value
+            continue
         try:
             number = float(value)
         except ValueError:
             raise ValueError(f"policy {spec!r}: {key} needs a number, got {value!r}") from None
-        if player == "random":
-            raise ValueError(f"policy {spec!r}: random takes no parameters")
         if key in weights:
             if not math.isfinite(number):
                 raise ValueError(f"policy {spec!r}: {key} must be a finite number")
@@ -250,11 +288,11 @@ def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
             _check_setting(player, key, number, f"policy {spec!r}")
             settings[key] = int(number)
         else:
-            known = list(weights) + list(SETTINGS[player])
+            known = list(weights) + list(SETTINGS[player]) + list(CHOICES[player])
             raise ValueError(
                 f"policy {spec!r}: unknown parameter {key!r} (known: {', '.join(known)})"
             )
-    return player, weights, settings
+    return player, weights, _drop_defaults(settings)
 
 
 def models_of(spec: str, profiles=None) -> dict:
@@ -275,7 +313,8 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     row[PP_MC_HORIZON] = mc["horizon"]
     row[PP_MC_CANDIDATES] = mc["candidates"]
     row[PP_PLAN_WIDTH] = settings.get("width", SETTINGS["planner"]["width"][0])
-    row[PP_PEEK] = settings.get("peek", 0)
+    row[PP_RESTRICT] = RESTRICT_NAMES.index(settings.get("restrict", RESTRICT_NAMES[0]))
+    row[PP_PEEK] = 1 if settings.get("peek") == "on" else 0
     for mode, model in models_of(spec, profiles).items():
         b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
         row[b : b + MODEL_STRIDE] = model_block(model)

@@ -3,10 +3,12 @@
 chunks of games.
 
 A matchup is (mode, seat decks, seat policies). Its 64-bit seed is a SHA-256 of the study
-seed and the matchup key, and game ``i`` of a matchup is played with (matchup seed, game index
-``i``) alone (the first seat is ``i % 2``), so the games do not depend on how the work is split
-into chunks or workers. ``kalarite play --decks A,B --mode M --seed SEED --game I`` replays
-any game of a study from its ``seed`` and ``game_index`` columns.
+seed and the matchup key (a restricted twin, ``planner:restrict=frozen``, counts as its full
+player there, so both play the same deals: ``seed_policy``), and game ``i`` of a matchup is
+played with (matchup seed, game index ``i``) alone (the first seat is ``i % 2``), so the games
+do not depend on how the work is split into chunks or workers. ``kalarite play --decks A,B
+--mode M --seed SEED --game I`` replays any game of a study from its ``seed`` and
+``game_index`` columns.
 
 Spec keys (TOML, top level)::
 
@@ -198,7 +200,7 @@ class Study:
                                 self.seed,
                                 mode,
                                 [self.seed_names.get(d, d) for d in decks],
-                                seat_pols,
+                                [seed_policy(p) for p in seat_pols],
                             ),
                             games=self.games,
                         )
@@ -289,6 +291,15 @@ def seats_text(mode: str) -> str:
 def policy_label(spec: str) -> str:
     """A policy spec as a directory-safe name: ``mc:playouts=32`` -> ``mc.playouts_32``."""
     return _UNSAFE_CHARS.sub("_", spec.replace(":", ".").replace("=", "_"))
+
+
+def seed_policy(spec: str) -> str:
+    """The policy name a matchup's seed uses: the spec without its ``restrict=`` setting, so
+    a restricted twin plays its full player's deals (common random numbers for
+    `kalarite competence`); every other spec is its own."""
+    name, *pairs = spec.split(":")
+    kept = [p for p in pairs if p.partition("=")[0].strip() != "restrict"]
+    return ":".join([name, *kept])
 
 
 def matchup_seed(study_seed: int, mode: str, decks, policies) -> int:

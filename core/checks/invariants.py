@@ -15,7 +15,9 @@ from core.constants import (
     EV_EXTRA_COUNT,
     EV_REMOVED,
     EV_SCORE,
+    EV_THAW,
     EV_TURN,
+    EV_WARP,
     LEGENDARY,
     MODE_MELEE,
     MODE_NEW_PLAYER,
@@ -61,8 +63,11 @@ from core.layout import (
     LSTOCK,
     MAX_PLAYERS,
     MODE,
+    N_GATEWAY_TURNS,
     N_PLAYERS,
     N_TASKS,
+    N_THAWS,
+    N_WARPS,
     NSQ,
     PEND_CARD,
     PENDING,
@@ -83,6 +88,7 @@ from core.layout import (
     TDECK_CNT,
     TDECK_HEAD,
     TNEXT,
+    TURN_NO,
 )
 from core.rules.modes import has_tasks, n_colours
 from core.rules.setup import legendary_pool, pool_size
@@ -102,6 +108,7 @@ INV_REMOVED = 11
 INV_GATEWAY = 12
 INV_PENDING = 13
 INV_STASIS = 14
+INV_MECHANICS = 15
 INV_NAMES = (
     "ok",
     "piece on a void square",
@@ -118,6 +125,7 @@ INV_NAMES = (
     "a Gateway square holds no non-legendary piece of its seat's colour",
     "a pending being is not a warp card in its seat's hand",
     "a piece in stasis is not held by its seat's pending card or the card being summoned",
+    "thaw/warp/Gateway-turn counters differ from the log",
 )
 
 
@@ -425,7 +433,30 @@ def check_state(s, T, ev):
         err = _check_pending(s, T)
     if err == 0:
         err = _check_stasis(s)
+    if err == 0:
+        err = _check_mechanic_counters(s, ev)
     return err
+
+
+@njit(cache=True, _nrt=True)
+def _check_mechanic_counters(s, ev):
+    """The telemetry counters agree with the log: one thaw / warp per thaw / warp event of
+    the seat; Gateway turns are no more than the turns started so far."""
+    for p in range(MAX_PLAYERS):
+        if s[N_GATEWAY_TURNS + p] < 0 or s[N_GATEWAY_TURNS + p] > s[TURN_NO]:
+            return INV_MECHANICS
+    if s[EV_LOST] > 0 or ev.shape[0] == 0:
+        return INV_OK
+    tally = np.zeros((2, MAX_PLAYERS), np.int64)  # thaws, warps
+    for i in range(s[EV_N]):
+        k = ev[i, 0]
+        row = 0 if k == EV_THAW else 1 if k == EV_WARP else -1
+        if row >= 0 and 0 <= ev[i, 2] < MAX_PLAYERS:
+            tally[row, ev[i, 2]] += 1
+    for p in range(MAX_PLAYERS):
+        if s[N_THAWS + p] != tally[0, p] or s[N_WARPS + p] != tally[1, p]:
+            return INV_MECHANICS
+    return INV_OK
 
 
 @njit(cache=True, _nrt=True)

@@ -7,13 +7,14 @@ evaluation (a won game counts the win weight) is played.
 import numpy as np
 
 from core.jit import njit
-from core.layout import CUR, GAME_OVER, LOOKAHEAD, RNG, TURN_NO
+from core.layout import CONTROL, CUR, GAME_OVER, LOOKAHEAD, RNG, TURN_NO
 from core.players.evaluate import N_WEIGHTS, evaluate
 from core.players.greedy import option_value
 from core.players.hidden import determinize
 from core.players.lookahead import copy_row
 from core.players.params import PP_MC_CANDIDATES, PP_MC_HORIZON, PP_MC_PLAYOUTS
 from core.players.random_player import choose_random
+from core.players.restrict import FORBIDDEN, count_allowed, forbidden_kind, nth_allowed
 from core.rules.rng import _store, rand_below
 from core.rules.turn import advance, apply_option
 
@@ -21,13 +22,18 @@ EPS = 1e-9
 
 
 @njit(cache=True, _nrt=False)
-def _playout(s, T, seat, w, horizon, work, wopts, ev0):
-    """Random play from ``work[1]`` for ``horizon`` turns; the value for ``seat``."""
+def _playout(s, T, seat, w, horizon, banned, work, wopts, ev0):
+    """Random play from ``work[1]`` for ``horizon`` turns; the value for ``seat``. A
+    restricted seat (``banned`` >= 0) picks uniformly among its allowed options."""
     c = work[1]
     stop = c[TURN_NO] + horizon
     n = advance(c, T, ev0, wopts[1])
     while n > 0 and c[TURN_NO] < stop:
-        k = choose_random(c, wopts[1], n)
+        if banned >= 0 and c[CONTROL] == seat and count_allowed(wopts[1], n, banned) < n:
+            m = count_allowed(wopts[1], n, banned)
+            k = nth_allowed(wopts[1], n, banned, rand_below(c, m)) if m > 0 else 0
+        else:
+            k = choose_random(c, wopts[1], n)
         apply_option(c, T, ev0, wopts[1][k, 0], wopts[1][k, 1], wopts[1][k, 2], wopts[1][k, 3])
         n = advance(c, T, ev0, wopts[1])
     return evaluate(c, T, seat, w, wopts[1])
@@ -41,11 +47,15 @@ def choose_mc(s, T, opts, n, params, work, wopts, ev0, fwork):
     w = params[:N_WEIGHTS]
     playouts = int(params[PP_MC_PLAYOUTS])
     horizon = int(params[PP_MC_HORIZON])
-    cands = min(n, int(params[PP_MC_CANDIDATES]))
+    banned = forbidden_kind(params)  # a restricted twin (core.players.restrict)
+    cands = min(count_allowed(opts, n, banned), int(params[PP_MC_CANDIDATES]))
     # preselect the best candidates by the greedy value
     value = np.empty(n)  # one small allocation per mc decision; mc decisions are costly anyway
     for k in range(n):
-        value[k] = option_value(s, T, opts, k, w, seat, work[0], wopts[0], ev0)[0]
+        if opts[k, 0] == banned:
+            value[k] = FORBIDDEN  # sorted last, never a candidate
+        else:
+            value[k] = option_value(s, T, opts, k, w, seat, work[0], wopts[0], ev0)[0]
     order = np.argsort(-value)
     best = -np.inf
     pick = order[0]
@@ -62,7 +72,7 @@ def choose_mc(s, T, opts, n, params, work, wopts, ev0, fwork):
             if c[GAME_OVER] == 1:
                 total += evaluate(c, T, seat, w, wopts[1])
             else:
-                total += _playout(s, T, seat, w, horizon, work, wopts, ev0)
+                total += _playout(s, T, seat, w, horizon, banned, work, wopts, ev0)
         mean = total / playouts
         if mean > best + EPS:
             best = mean

@@ -13,12 +13,17 @@ PP_PLAN_WIDTH = N_WEIGHTS + 3  # turn planner: beam width
 # 1: the learned value reads the opponents' real hands: a cheating measurement of what hidden
 # information costs, never a balance player (core.players.features FL_PEEK)
 PP_PEEK = N_WEIGHTS + 4
-PP_RESTRICT = N_WEIGHTS + 5  # a restricted twin (RESTRICT_*)
+PP_RESTRICT = N_WEIGHTS + 5  # a mechanic the player gives up (RESTRICT_*), core.players.restrict
 # a learned leaf value, one block per mode: [has a model (0/1), intercept, coefficients]
 PP_MODEL = N_WEIGHTS + 6
 MODEL_STRIDE = 2 + N_FEATURES
 PP_WIDTH = PP_MODEL + len(MODE_NAMES) * MODEL_STRIDE
+
+# PP_RESTRICT codes: a restricted twin never thaws (frozen), never warps (warp), or lets the
+# Nethervoid Gateway count for nothing in its evaluation (gateway: the learned value reads
+# the Gateway family as absent, core.players.learned)
 RESTRICT_NONE = 0
-RESTRICT_FROZEN = 1  # never thaws
-RESTRICT_WARP = 2  # never warps
-RESTRICT_GATEWAY = 3  # the Gateway counts for nothing in its choices
+RESTRICT_FROZEN = 1
+RESTRICT_WARP = 2
+RESTRICT_GATEWAY = 3
+RESTRICT_NAMES = ("none", "frozen", "warp", "gateway")  # index = code

@@ -28,6 +28,7 @@ from core.players.greedy import ST_OVER, choose_greedy, score_options
 from core.players.learned import has_model, learned_value
 from core.players.lookahead import advance_turn, begin, copy_row, state_key
 from core.players.params import PP_PLAN_WIDTH
+from core.players.restrict import forbid, forbidden_kind
 from core.rules.turn import apply_option
 
 MAX_WIDTH = 12  # beam width limit (the buffers are sized for it)
@@ -174,6 +175,7 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
             bo = wopts[O_BEAM + cur * MAX_WIDTH + b]
             bn = counts[cur * MAX_WIDTH + b]
             score_options(st, T, bo, bn, w, seat, vals, stat, keys, True, work, wopts, ev0, fwork)
+            forbid(vals, stat, bo, bn, forbidden_kind(params), ST_OVER)  # never wins, never grows
             path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(st)
             for k in range(bn):

@@ -115,6 +115,7 @@ from core.layout import (
     FINAL_TURN,
     FIRST,
     GAME_OVER,
+    GATEWAY,
     HAND_N,
     IMPRO_LEFT,
     IS_EXTRA,
@@ -124,10 +125,13 @@ from core.layout import (
     MODE,
     N_DISCARDS,
     N_FLARES,
+    N_GATEWAY_TURNS,
     N_PLACES,
     N_PLAYERS,
     N_SUMMONS,
     N_TASKS_CLAIMED,
+    N_THAWS,
+    N_WARPS,
     PASSED,
     PEND_ALLOW,
     PEND_CARD,
@@ -457,7 +461,10 @@ def game_over(s, T, ev, reason):
 def finish_turn(s, T, ev):
     """After the optional task claim: refill, end checks, hand over to the next seat.
 
-    A player's lookahead copy (``LOOKAHEAD``) stops here: the refill would draw hidden cards."""
+    A player's lookahead copy (``LOOKAHEAD``) stops here: the refill would draw hidden cards.
+    The turn ends here (telemetry: a Gateway held now counts one Gateway turn)."""
+    if s[GATEWAY + s[CUR]] >= 0:
+        s[N_GATEWAY_TURNS + s[CUR]] += 1
     if s[LOOKAHEAD] != 0:
         refresh_scores(s, T)
         s[PHASE] = PH_TURN_END
@@ -717,11 +724,13 @@ def apply_option(s, T, ev, kind, a, b, c):
     elif kind == OPT_FLARE:
         _play_flare(s, T, ev, a, b)
     elif kind == OPT_THAW:
+        s[N_THAWS + seat] += 1
         card = begin_thaw(s, ev)
         _start_program(s, T.card_eff2_start[card], T.card_eff2_end[card], -1, -1)
     elif kind == OPT_KEEP_FROZEN:
         keep_frozen(s, ev, a)
     elif kind == OPT_WARP:
+        s[N_WARPS + seat] += 1
         card = begin_warp(s, T, ev, a)
         _start_program(s, T.card_eff2_start[card], T.card_eff2_end[card], -1, -1)
     elif kind == OPT_END_TURN:

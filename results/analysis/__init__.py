@@ -36,6 +36,7 @@ from results.analysis.glance import at_a_glance
 from results.analysis.groups import group_index, register_groups
 from results.analysis.labels import END_LABELS, MODE_LABELS
 from results.analysis.length import end_reason_stats, game_length_stats
+from results.analysis.mechanics import mechanic_use
 from results.analysis.multiplayer import multiplayer_stats
 from results.analysis.policies import policy_stats
 from results.analysis.sensitivity import sensitivity
@@ -143,6 +144,7 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
         "groups": groups,
         "matchups": matchups,
         "deck_vs_field": field,
+        "mechanics": mechanic_use(d, groups),
         "first_player": first_player,
         "game_length": game_length_stats(d, groups),
         "end_reasons": end_reason_stats(d, groups),

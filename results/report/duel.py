@@ -8,6 +8,7 @@ from results.report.html import (
     diff_cell,
     esc,
     estimate_of,
+    pct,
     played_by,
     rate_cell,
     record_cells,
@@ -96,13 +97,20 @@ class DuelSections:
                 [r["deck"], *record_cells(r["combined"]), f"{r['combined']['games']:,}"]
                 for r in f["rows"]
             ]
-            self.w(
-                table(
-                    ["deck", "win rate vs field [95% CI]", "W–L–D", "draw rate", "games"],
-                    rows,
-                    rests_on(f["games"]),
+            heads = ["deck", "win rate vs field [95% CI]", "W–L–D", "draw rate", "games"]
+            use = mechanic_cells(self.s.get("mechanics") or {}, f["rows"], f["group"])
+            if use:
+                heads.append("mechanic use per game")
+                for row, cell in zip(rows, use, strict=True):
+                    row.append(cell)
+            self.w(table(heads, rows, rests_on(f["games"])))
+            if use:
+                self.w(
+                    "<p class='note'>Mechanic use: the deck's own seat in the same games, mean "
+                    "per game: frozen effects thawed (Everfrost), warps played and the share of "
+                    "games ending with a pending being (Etherweave, -2 points each), turn ends "
+                    "holding a Gateway (Nethervoid).</p>"
                 )
-            )
             self.fold("the forest plot (the first screen shows every group of the mode)")
             self.img(
                 f"field-{g['id']}",
@@ -231,3 +239,22 @@ class DuelSections:
                 )
             self.unfold()
         self.end()
+
+
+def mechanic_cells(mechanics: dict, rows, group: str) -> list:
+    """One cell per deck-vs-field row: its own mechanic's use in this group ("–" for a deck
+    without one); [] when no expansion deck of the group has figures (an older dataset)."""
+    from results.analysis.mechanics import DECK_MECHANICS
+
+    cells = []
+    for r in rows:
+        m = (mechanics.get(r["deck"]) or {}).get("by_group", {}).get(group)
+        if m is None:
+            cells.append("–")
+            continue
+        parts = []
+        for col, label in DECK_MECHANICS[r["deck"]]:
+            v = m[col]
+            parts.append(f"{label} {pct(v, 0)}" if col == "pending_at_end" else f"{label} {v:.2f}")
+        cells.append(" · ".join(parts))
+    return cells if any(c != "–" for c in cells) else []

@@ -335,6 +335,16 @@ def cmd_ladder(args):
     return 0
 
 
+def cmd_competence(args):
+    from sim.app.competence import competence_text, run_competence
+    from sim.content import load_content
+
+    _positive(args.games, "--games")
+    result = run_competence(args, load_content(), log=lambda s: print(s, file=sys.stderr))
+    print(json.dumps(result, indent=1) if args.json else competence_text(result))
+    return 0
+
+
 def cmd_tune(args):
     from sim.app.tune import tune
     from sim.players import parse_policy
@@ -696,6 +706,50 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ladder.add_argument("--overwrite", action="store_true", help="replace a different study")
     ladder.set_defaults(func=cmd_ladder)
+
+    from sim.app.competence import COMPETENCE_MODES, MECHANICS, TOP_PLAYER
+
+    comp = _sub(
+        sub,
+        "competence",
+        "what each expansion mechanic is worth to a player: full player against its "
+        "restricted twin on the same deals",
+        ("players",),
+    )
+    comp.add_argument(
+        "--player", default=TOP_PLAYER, help=f"the full player (default: {TOP_PLAYER})"
+    )
+    comp.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games per matchup: per opponent deck, seat order and mode, for the full player "
+        "and again for its twin (default 100)",
+    )
+    comp.add_argument(
+        "--decks",
+        default=None,
+        help=f"expansion decks, comma separated (default: {','.join(MECHANICS)})",
+    )
+    comp.add_argument(
+        "--modes",
+        default=None,
+        help=f"duel modes, comma separated (default: {','.join(COMPETENCE_MODES)})",
+    )
+    comp.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
+    comp.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="Ray workers (default: all local cores; 0: in this process, without Ray)",
+    )
+    comp.add_argument(
+        "--out",
+        default="runs/competence",
+        help="directory of the datasets, one per deck and seat (default: runs/competence)",
+    )
+    comp.add_argument("--json", action="store_true", help="print one JSON object")
+    comp.set_defaults(func=cmd_competence)
 
     tune = _sub(
         sub,

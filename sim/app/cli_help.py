@@ -37,7 +37,14 @@ def _modes() -> list:
 
 
 def _players() -> list:
-    from sim.players import DEFAULT_WEIGHTS, DESCRIPTIONS, POLICIES, SETTINGS, load_profiles
+    from sim.players import (
+        DEFAULT_WEIGHTS,
+        DESCRIPTIONS,
+        POLICIES,
+        RESTRICT_HELP,
+        SETTINGS,
+        load_profiles,
+    )
 
     lines = [
         "players (--policy NAME or NAME:key=value:..., one for every seat or one per seat,",
@@ -53,6 +60,7 @@ def _players() -> list:
         if settings:
             own = ", ".join(f"{k}={v[0]}" for k, v in settings.items())
             texts.append(f"parameters of {name} only (defaults): {own}")
+    texts.append(f"every player but random: restrict=NAME, a restricted twin: {RESTRICT_HELP}")
     for text in texts:
         lines += textwrap.wrap(text, 88, initial_indent="  ", subsequent_indent="    ")
     return lines

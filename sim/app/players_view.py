@@ -11,7 +11,15 @@ import json
 import pathlib
 
 from sim.app.ladder import DECK_SET_LABELS, LADDER_FILES
-from sim.players import DEFAULT_WEIGHTS, DESCRIPTIONS, POLICIES, SETTINGS, load_profiles
+from sim.players import (
+    CHOICES,
+    DEFAULT_WEIGHTS,
+    DESCRIPTIONS,
+    POLICIES,
+    RESTRICT_HELP,
+    SETTINGS,
+    load_profiles,
+)
 
 REPO = pathlib.Path(__file__).parents[2]
 LADDER_PATH = REPO / LADDER_FILES["base"]
@@ -46,12 +54,12 @@ def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
     measured_all = {p["name"]: p for p in (ladder_all or {}).get("players", [])}
     rows = []
     for name in POLICIES:
-        params = {k: v[0] for k, v in SETTINGS[name].items()}
+        params = _defaults(name)
         if name != "random":
             params["weights"] = "defaults"
         rows.append(_row(name, "player", name, DESCRIPTIONS[name], params, {}))
     for prof in profiles.values():
-        params = {k: v[0] for k, v in SETTINGS[prof.player].items()} | prof.settings
+        params = _defaults(prof.player) | prof.settings
         changed = {k: v for k, v in prof.weights.items() if DEFAULT_WEIGHTS.get(k) != v}
         params["weights"] = changed or "defaults"
         if prof.models:  # a learned leaf value (kalarite learn) in these modes
@@ -64,6 +72,12 @@ def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
         row["rating"], row["rating_interval"] = _rating(m)
         row["rating_all_decks"], row["rating_all_decks_interval"] = _rating(a)
     return rows
+
+
+def _defaults(player) -> dict:
+    """Every setting of ``player`` at its default (integers, then named choices)."""
+    ints = {k: v[0] for k, v in SETTINGS[player].items()}
+    return ints | {k: v[0] for k, v in CHOICES[player].items()}
 
 
 def _rating(m) -> tuple:
@@ -152,6 +166,10 @@ def players_text(rows, ladder, ladder_all=None) -> str:
     for r in rows:
         out.append(f"{r['name']}: {r['description']}")
     out.append("")
+    out.append(
+        "Every player but random takes restrict=NAME, a restricted twin for "
+        f"`kalarite competence`: {RESTRICT_HELP}."
+    )
     out.append(ladder_line(ladder, "base"))
     out.append(ladder_line(ladder_all, "all"))
     out.append(

@@ -83,12 +83,13 @@ async def info(request: Request):
 
 def _players(rows) -> list:
     """Every player and profile: its parameters, what it does and its ladder rating."""
-    from sim.players import DEFAULT_WEIGHTS, SETTINGS
+    from sim.players import CHOICES, DEFAULT_WEIGHTS, SETTINGS
 
     out = []
     for r in rows:
         base = r["player"]
-        params = [] if base == "random" else list(DEFAULT_WEIGHTS) + list(SETTINGS[base])
+        own = list(SETTINGS[base]) + list(CHOICES[base])
+        params = [] if base == "random" else list(DEFAULT_WEIGHTS) + own
         p = {"name": r["name"], "parameters": params, "description": r["description"]}
         if r["kind"] == "profile":
             p["profile_of"] = base
