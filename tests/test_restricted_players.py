@@ -155,7 +155,14 @@ def _count(rows, seat, k):
 
 @pytest.mark.parametrize(
     "base,games,uses",
-    [("greedy", 8, ()), ("planner", 8, ("thaws", "warps")), (MC, 2, ("thaws",))],
+    [
+        ("greedy", 8, ()),
+        ("planner", 8, ("thaws", "warps")),
+        (MC, 2, ("thaws",)),
+        # the sage values the ends of its plans with its model: a forbidden option must stay
+        # forbidden there too
+        ("sage", 6, ("thaws", "warps")),
+    ],
 )
 def test_twins_never_use_their_mechanic_in_checked_games(base, games, uses):
     """Everfrost against Etherweave in both duel modes, the invariant checker after every
@@ -190,3 +197,12 @@ def test_the_gateway_twin_of_a_hand_set_player_plays_as_the_full_player():
     full = _games("deathmatch", decks, ["greedy", "greedy"], 4, check=0)
     twin = _games("deathmatch", decks, ["greedy:restrict=gateway", "greedy"], 4, check=0)
     assert np.array_equal(full, twin)
+
+
+def test_the_gateway_twin_of_the_sage_plays_without_valuing_the_gateway():
+    """The sage's leaf value reads the Gateway's features; its gateway twin reads them as
+    absent (core.players.features FL_GATEWAY_BLIND), so it plays other games."""
+    decks = ("nethervoid", "sylvan")
+    full = _games("deathmatch", decks, ["sage", "planner"], 6, check=0)
+    twin = _games("deathmatch", decks, ["sage:restrict=gateway", "planner"], 6, check=0)
+    assert not np.array_equal(full, twin)

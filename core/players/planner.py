@@ -28,7 +28,7 @@ from core.players.greedy import ST_OVER, choose_greedy, score_options
 from core.players.learned import has_model, learned_value
 from core.players.lookahead import advance_turn, begin, copy_row, state_key
 from core.players.params import PP_PLAN_WIDTH
-from core.players.restrict import forbid, forbidden_kind
+from core.players.restrict import FORBIDDEN, forbid, forbidden_kind
 from core.rules.turn import apply_option
 
 MAX_WIDTH = 12  # beam width limit (the buffers are sized for it)
@@ -181,7 +181,7 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
             for k in range(bn):
                 v = vals[k]
                 if stat[k] == ST_OVER:
-                    if learned:
+                    if learned and v != FORBIDDEN:  # a restricted twin's forbidden option
                         v = _finished_value(st, T, bo[k], seat, params, work, wopts, ev0, fwork)
                     if v > best:
                         best = v
