@@ -54,6 +54,7 @@ _EMPTY = {
     "flare_cards": (np.int32, (0,)),
     "deck_gateway": (np.int8, (0,)),
     "card_has_warp": (np.int8, (0,)),
+    "card_gateway_ref": (np.int8, (0,)),
     "card_no_copy": (np.int8, (0,)),
     "card_deck_pos": (np.int8, (0,)),
     "card_det_start": (np.int32, (0,)),
