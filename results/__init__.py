@@ -12,6 +12,9 @@ Dataset contract and shared statistics:
 - ``stats``: the report's statistics (statsmodels, scipy).
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
+- ``learn``: the win-probability fit on a study's positions (``kalarite learn``).
+- ``competence``: the paired gap between a player and its restricted twin (``kalarite
+  competence``).
 
 ``analysis/`` (the numbers of the report, see README.md and REPORT.md):
 - ``__init__``: ``analyze``, the summary of a dataset; ``dataset``: the tables as DuckDB

@@ -15,4 +15,7 @@ of the option list, so every player plays by the same rules.
   placement would make it summonable.
 - ``task_reach``: the squares a High Form task condition reads (the greedy placement shortcut).
 - ``params``: the columns of a seat's parameter row (weights, then search settings).
+- ``features``: a position's feature vector (the positions table, the learned value).
+- ``learned``: the learned leaf value: a fitted model's logit over the features.
+- ``restrict``: what a restricted twin may not pick (never thaws, never warps).
 """
