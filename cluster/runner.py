@@ -49,7 +49,9 @@ IN_FLIGHT_PER_WORKER = 2
 
 
 class StudyFailed(RuntimeError):
-    """The study could not finish (a chunk failed for good); the dataset stays resumable."""
+    """The study could not finish (a chunk failed for good, or the dataset could not be
+    written: a full disk, say); the dataset stays resumable (exit status 1, not 2: the input
+    was fine)."""
 
 
 class RayStartError(ValueError):
@@ -377,7 +379,10 @@ def _expected_workers(workers) -> int:
 
 def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=None):
     ray = session.ray
-    done = store.begin(session.workers)
+    try:
+        done = store.begin(session.workers)
+    except OSError as e:
+        raise StudyFailed(f"cannot write the dataset manifest: {e.strerror or e}") from None
     info = job_info(store.info)
     chunks = plan_chunks(store.matchups, store.chunk_size)
     todo = [c for c in chunks if (c.matchup, c.index) not in done]
@@ -476,7 +481,13 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
                         raise StudyFailed(
                             f"chunk {ch.index} of {mu.partition} failed: {_error_text(e)}"
                         ) from None
-                    store.write_chunk(ch.matchup, ch.index, res["files"])
+                    try:
+                        store.write_chunk(ch.matchup, ch.index, res["files"])
+                    except OSError as e:
+                        mu = store.matchups[ch.matchup]
+                        raise StudyFailed(
+                            f"cannot write chunk {ch.index} of {mu.partition}: {e.strerror or e}"
+                        ) from None
                     del res["files"]
                     summary.games_played += ch.n_games
                     summary.errors += res["errors"]
@@ -499,9 +510,15 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
     except BaseException:
         _drop_inflight(inflight)
         summary.status = "failed"
-        store.end_run("failed", **stats())
+        try:
+            store.end_run("failed", **stats())
+        except OSError:
+            pass  # a full disk: the manifest still says "running", which resumes the same way
         raise
-    store.end_run("complete", **stats())
+    try:
+        store.end_run("complete", **stats())
+    except OSError as e:
+        raise StudyFailed(f"cannot write the dataset manifest: {e.strerror or e}") from None
     return summary
 
 

@@ -46,10 +46,15 @@ def part_name(chunk_index: int) -> str:
 
 
 def _write_atomic(path: pathlib.Path, data: bytes):
+    """Write ``path`` whole or not at all (a full disk leaves no partial file behind)."""
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def engine_version() -> str:

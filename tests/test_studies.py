@@ -892,3 +892,61 @@ def test_resume_of_an_unfinished_study_replays_damaged_chunks_and_report_works(
     assert rc == 0, e
     assert "kalarite: writing the report..." in e
     assert "report of 30 games" in o and (out / "report" / "index.html").is_file()
+
+
+def test_a_full_disk_stops_the_study_with_status_1_and_the_same_command_completes_it(
+    capsys, tmp_path, monkeypatch
+):
+    """Writing chunk 1 fails with ENOSPC after its first bytes: one error line, exit status 1
+    (the input was fine and the run can be resumed, unlike status 2), no partial or temporary
+    file left; once space is back the same command plays only what is missing and ends with
+    exactly 30 games."""
+    import builtins
+    import errno
+
+    import results.store as store
+
+    out = tmp_path / "s"
+    full = {"names": {".part-00001.parquet.tmp"}}
+
+    class FullDisk:
+        def __init__(self, path):
+            self.f = builtins.open(path, "wb")
+
+        def write(self, data):
+            self.f.write(data[:4])  # the start of the file made it to disk
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    def open_on_a_full_disk(path, mode="r", *a, **k):
+        if "w" in mode and pathlib.Path(path).name in full["names"]:
+            return FullDisk(path)
+        return builtins.open(path, mode, *a, **k)
+
+    monkeypatch.setattr(store, "open", open_on_a_full_disk, raising=False)
+    rc, o, e = cli(capsys, *RESUME, "--out", out)
+    assert rc == 1, e
+    lines = [x for x in e.splitlines() if x.startswith("kalarite: error:")]
+    assert lines == [
+        f"kalarite: error: cannot write chunk 1 of {PARTITION}: No space left on device; "
+        "run the same command again to resume"
+    ], e
+    assert not _part(out, "games", 1).exists() and not _part(out, "card_events", 1).exists()
+    assert not list(out.rglob("*.tmp")), "a temporary file was left behind"
+    assert read_manifest(out)["status"] != "complete"
+
+    full["names"].add(".study.json.tmp")  # the manifest cannot be written either
+    rc, o, e = cli(capsys, *RESUME, "--out", out)
+    assert rc == 1, e
+    assert "No space left on device; run the same command again to resume" in e
+    assert not list(out.rglob("*.tmp")), "a temporary file was left behind"
+
+    monkeypatch.undo()  # space is back
+    rc, o, e = cli(capsys, *RESUME, "--out", out)
+    assert rc == 0, e
+    assert_complete(out, 30)

@@ -1,6 +1,8 @@
 """The `kalarite` command line.
 
-Bad input always ends in one line `kalarite: error: ...` on stderr and exit status 2.
+Bad input always ends in one line `kalarite: error: ...` on stderr and exit status 2; a run
+that failed with good input (a chunk failed for good, a full disk) exits with status 1 and is
+resumed by the same command; Ctrl-C exits with 130 (docs/studies.md).
 `kalarite` alone prints the usage; every subcommand's `--help` gives its defaults and, where
 they apply, the valid decks, modes and players (sim/app/cli_help.py, built only when asked for).
 """
