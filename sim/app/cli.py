@@ -468,9 +468,11 @@ def _sub(sub, name, summary, lists=(), extra=""):
 
 
 def cmd_serve(args):
-    from sim.app.service.config import ServiceConfig
+    from sim.app.service.config import ServiceConfig, parse_size
     from sim.app.service.server import serve
 
+    if args.serve_command:  # kalarite serve tokens ...
+        return args.func(args)
     config = ServiceConfig(
         data=args.data,
         host=args.host,
@@ -479,6 +481,10 @@ def cmd_serve(args):
         address=args.address,
         workers=args.workers,
         max_running=args.max_running,
+        max_games_study=args.max_games_per_study,
+        max_games_matchup=args.max_games_per_matchup,
+        max_active_per_user=args.max_active_per_user,
+        disk_quota=parse_size(args.max_disk),
     )
     return serve(config)
 
@@ -515,7 +521,25 @@ def _add_serve(sub):
     serve.add_argument(
         "--max-running", type=int, default=1, help="studies played at once (default 1)"
     )
-    serve.set_defaults(func=cmd_serve)
+    from sim.app.service import config as service
+    from sim.app.service import tokens_cli
+
+    for option, default, what in (
+        ("--max-games-per-study", service.MAX_GAMES_STUDY, "games one study may ask for"),
+        ("--max-games-per-matchup", service.MAX_GAMES_MATCHUP, "games per matchup"),
+        ("--max-active-per-user", service.MAX_ACTIVE_PER_USER, "studies queued or running"),
+    ):
+        serve.add_argument(
+            option, type=int, default=default, help=f"{what} (default {default}; 0: no limit)"
+        )
+    serve.add_argument(
+        "--max-disk",
+        default="20G",
+        help="stop taking studies once the data directory holds this much (default 20G; 0: "
+        "no quota)",
+    )
+    tokens_cli.add_parser(serve, "runs/service")
+    serve.set_defaults(func=cmd_serve, serve_command=None)
 
 
 def _version() -> str:
