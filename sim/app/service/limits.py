@@ -53,8 +53,12 @@ def check_active(config, registry, owner: str):
         )
 
 
-def _gib(n: int) -> str:
-    return f"{n / 1024**3:.2f} GiB"
+def size_text(n: int) -> str:
+    """``n`` bytes in the largest binary unit that keeps it at 1 or more (``1.5 GiB``)."""
+    for unit, scale in (("TiB", 1024**4), ("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
 
 
 def check_disk(config, used: int):
@@ -63,8 +67,8 @@ def check_disk(config, used: int):
     if quota and used >= quota:
         raise LimitError(
             403,
-            f"the service's data directory holds {_gib(used)}, its quota is {_gib(quota)} "
-            "(kalarite serve --max-disk): delete studies to make room",
+            f"the service's data directory holds {size_text(used)}, its quota is "
+            f"{size_text(quota)} (kalarite serve --max-disk): delete studies to make room",
         )
 
 
