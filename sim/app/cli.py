@@ -516,7 +516,11 @@ def _add_serve(sub):
         "bind to anything but loopback",
     )
     serve.add_argument(
-        "--workers", type=int, default=None, help="Ray workers per study (default: all cores)"
+        "--workers",
+        type=int,
+        default=None,
+        help="Ray workers per study (default: all cores; 0: each study in its own process, "
+        "without Ray)",
     )
     serve.add_argument(
         "--max-running", type=int, default=1, help="studies played at once (default 1)"

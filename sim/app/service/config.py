@@ -73,7 +73,9 @@ class ServiceConfig:
     port: int = 8000
     token: str | None = None
     address: str | None = None  # Ray cluster address passed to each study (else local Ray)
-    workers: int | None = None  # Ray workers per study (default: all local cores)
+    # Ray workers per study (default: all local cores); 0: each study plays in its own child
+    # process, without Ray (no Ray is started: a small machine, or tests)
+    workers: int | None = None
     max_running: int = 1  # studies played at once
     max_body: int = MAX_BODY_BYTES
     poll_s: float = 0.25  # how often the executor looks at its children
@@ -96,8 +98,8 @@ class ServiceConfig:
             raise ConfigError("the token must be at least 8 characters long")
         if self.max_running < 1:
             raise ConfigError("--max-running must be at least 1")
-        if self.workers is not None and self.workers < 1:
-            raise ConfigError("--workers must be at least 1")
+        if self.workers is not None and self.workers < 0:
+            raise ConfigError("--workers must be 0 (no Ray) or more")
         if not 0 <= self.port < 65536:
             raise ConfigError(f"--port must be in 0..65535, got {self.port}")
         for name, option in LIMIT_OPTIONS.items():

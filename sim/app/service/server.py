@@ -30,7 +30,12 @@ class _Server(uvicorn.Server):
             return
         host, port = self.servers[0].sockets[0].getsockname()[:2]
         self.service.port = port
-        where = f"Ray cluster at {self.service.address}" if self.service.address else "a local Ray"
+        if self.service.workers == 0:
+            where = "no Ray"
+        elif self.service.address:
+            where = f"Ray cluster at {self.service.address}"
+        else:
+            where = "a local Ray"
         if self.service.token or self.service.has_user_tokens():
             auth = "token required"
         else:

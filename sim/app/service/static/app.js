@@ -14,7 +14,8 @@ async function loadOptions() {
 
 async function loadInfo() {
   const i = await api("/info");
-  const ray = i.ray.mode === "cluster" ? "Ray cluster at " + i.ray.address : "local Ray";
+  const ray = i.ray.mode === "cluster" ? "Ray cluster at " + i.ray.address
+    : i.ray.mode === "none" ? "no Ray (each study in its own process)" : "local Ray";
   let text = "kalarite " + i.version + " · " + ray + " (" + i.ray.state + ")";
   if (i.ray.error) text += ": " + i.ray.error;
   text += " · " + i.max_running + " at a time";
