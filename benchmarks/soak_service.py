@@ -348,7 +348,7 @@ def soak(data: pathlib.Path, args) -> dict:
         problems.append(f"kalarite serve stopped with status {rc}")
     lat = sorted(s.latency)
     return {
-        "command": "python -m benchmarks.soak_service " + " ".join(args.argv),
+        "command": " ".join(["python -m benchmarks.soak_service", *args.argv]),
         "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end",
         "requests": len(lat) + len(s.unanswered),
         "answered": len(lat),

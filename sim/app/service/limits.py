@@ -2,6 +2,8 @@
 per user, and a quota on the data directory. Each is a ``kalarite serve`` option (0 turns it
 off); each refusal is a 4xx with one line, given before anything of the study is written.
 
+The studies-per-user limit is for the submit role: admins (and everyone on an open loopback
+service, which is the admin ``local``) queue as many as they like, as before tokens.
 The disk quota stops new submissions once the data directory holds that much (allocated
 blocks, Ray's logs under it included); a study already accepted may still take it past the
 quota by its own size. The directory is measured at most every few seconds (a cached walk).
