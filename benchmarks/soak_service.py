@@ -131,6 +131,7 @@ class Soak:
         self.cut = 0
         self.unanswered = []
         self.submitted = {}  # id -> (owner, name)
+        self.fates = {"keep": 0, "cancel": 0, "delete": 0}  # of the answered submissions
         self.cut_submissions = []  # names of submissions whose answer was cut by the kill
         self.deleted = set()
         self.restarts = 0
@@ -197,6 +198,7 @@ class Soak:
                 continue
             sid = r.json()["id"]
             self.submitted[sid] = (owner, self.spec(i)["name"])
+            self.fates[fate] += 1
             if fate == "keep":
                 continue
             other = "bob" if owner == "alice" else "alice"
@@ -356,6 +358,8 @@ def soak(data: pathlib.Path, args) -> dict:
         "refused_while_restarting": s.refused,
         "cut_by_a_kill": s.cut,
         "submissions_cut": len(s.cut_submissions),
+        # of those, registered all the same (then left to finish: nobody knew its id)
+        "submissions_cut_registered": sum(1 for x in final if x["name"] in s.cut_submissions),
         "statuses": {str(k): v for k, v in sorted(s.statuses.items())},
         "latency_p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
         "latency_p95_ms": round(1000 * lat[max(0, int(0.95 * len(lat)) - 1)], 1) if lat else None,
@@ -366,6 +370,7 @@ def soak(data: pathlib.Path, args) -> dict:
             1 for x in final if x["state"] == "finished" and x["runs"] >= 2
         ),
         "studies_submitted": len(s.submitted),
+        "fates_of_the_answered_submissions": s.fates,
         "studies_finished": ends["finished"],
         "studies_cancelled": ends["cancelled"],
         "studies_failed": ends["failed"],
