@@ -471,8 +471,6 @@ def cmd_serve(args):
     from sim.app.service.config import ServiceConfig, parse_size
     from sim.app.service.server import serve
 
-    if args.serve_command:  # kalarite serve tokens ...
-        return args.func(args)
     config = ServiceConfig(
         data=args.data,
         host=args.host,
@@ -531,7 +529,11 @@ def _add_serve(sub):
     for option, default, what in (
         ("--max-games-per-study", service.MAX_GAMES_STUDY, "games one study may ask for"),
         ("--max-games-per-matchup", service.MAX_GAMES_MATCHUP, "games per matchup"),
-        ("--max-active-per-user", service.MAX_ACTIVE_PER_USER, "studies queued or running"),
+        (
+            "--max-active-per-user",
+            service.MAX_ACTIVE_PER_USER,
+            "studies a submit token may have queued or running",
+        ),
     ):
         serve.add_argument(
             option, type=int, default=default, help=f"{what} (default {default}; 0: no limit)"
