@@ -470,7 +470,7 @@ def _sub(sub, name, summary, lists=(), extra=""):
 
 
 def cmd_serve(args):
-    from sim.app.service.config import ServiceConfig
+    from sim.app.service.config import ServiceConfig, parse_size
     from sim.app.service.server import serve
 
     config = ServiceConfig(
@@ -481,6 +481,10 @@ def cmd_serve(args):
         address=args.address,
         workers=args.workers,
         max_running=args.max_running,
+        max_games_study=args.max_games_per_study,
+        max_games_matchup=args.max_games_per_matchup,
+        max_active_per_user=args.max_active_per_user,
+        disk_quota=parse_size(args.max_disk),
     )
     return serve(config)
 
@@ -512,12 +516,38 @@ def _add_serve(sub):
         "bind to anything but loopback",
     )
     serve.add_argument(
-        "--workers", type=int, default=None, help="Ray workers per study (default: all cores)"
+        "--workers",
+        type=int,
+        default=None,
+        help="Ray workers per study (default: all cores; 0: each study in its own process, "
+        "without Ray)",
     )
     serve.add_argument(
         "--max-running", type=int, default=1, help="studies played at once (default 1)"
     )
-    serve.set_defaults(func=cmd_serve)
+    from sim.app.service import config as service
+    from sim.app.service import tokens_cli
+
+    for option, default, what in (
+        ("--max-games-per-study", service.MAX_GAMES_STUDY, "games one study may ask for"),
+        ("--max-games-per-matchup", service.MAX_GAMES_MATCHUP, "games per matchup"),
+        (
+            "--max-active-per-user",
+            service.MAX_ACTIVE_PER_USER,
+            "studies a submit token may have queued or running",
+        ),
+    ):
+        serve.add_argument(
+            option, type=int, default=default, help=f"{what} (default {default}; 0: no limit)"
+        )
+    serve.add_argument(
+        "--max-disk",
+        default="20G",
+        help="stop taking studies once the data directory holds this much (default 20G; 0: "
+        "no quota)",
+    )
+    tokens_cli.add_parser(serve, "runs/service")
+    serve.set_defaults(func=cmd_serve, serve_command=None)
 
 
 def _version() -> str:

@@ -1,13 +1,15 @@
 """The ASGI application: ``create_app(config)``.
 
 Its lifespan takes the data directory's lock (one service per ``--data``), opens the
-registry and starts the executor; on shutdown the executor stops its children (running
-studies go back to the queue) and the lock is released.
+registry, removes what deletions cut short left behind, and starts the executor; on
+shutdown the event streams end, the executor stops its children (running studies go back
+to the queue) and the lock is released.
 """
 
 import fcntl
 import importlib.metadata
 import os
+import threading
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -16,11 +18,13 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from sim.app.service import routes_api, routes_docs, routes_files, routes_pages
+from sim.app.service import routes_api, routes_docs, routes_events, routes_files, routes_pages
 from sim.app.service.config import ConfigError, ServiceConfig
 from sim.app.service.executor import Executor
+from sim.app.service.limits import DiskUsage
 from sim.app.service.progress import ProgressCache
 from sim.app.service.registry import Registry
+from sim.app.service.removal import sweep
 from sim.app.service.security import BodyLimit, SameOrigin
 
 
@@ -67,13 +71,16 @@ def create_app(config: ServiceConfig, lock: DataLock | None = None) -> FastAPI:
         config.prepare()
         held = lock or DataLock(config).acquire()
         registry = Registry(config.registry_path)
+        sweep(config, registry)
         executor = Executor(config, registry)
         app.state.registry = registry
         app.state.executor = executor
+        app.state.closing.clear()
         executor.start()
         try:
             yield
         finally:
+            app.state.closing.set()  # event streams end
             await run_in_threadpool(executor.stop)
             registry.close()
             held.release()
@@ -90,6 +97,8 @@ def create_app(config: ServiceConfig, lock: DataLock | None = None) -> FastAPI:
     app.state.config = config
     app.state.progress = ProgressCache()
     app.state.compare_locks = {}
+    app.state.disk = DiskUsage(config.data)
+    app.state.closing = threading.Event()  # set when the service begins to shut down
     app.add_middleware(BodyLimit, max_body=config.max_body)
     app.add_middleware(SameOrigin, config=config)  # added last: runs first
 
@@ -108,6 +117,7 @@ def create_app(config: ServiceConfig, lock: DataLock | None = None) -> FastAPI:
         return {"status": "ok"}
 
     app.include_router(routes_api.router)
+    app.include_router(routes_events.router)
     app.include_router(routes_files.router)
     app.include_router(routes_pages.router)
     routes_pages.mount_static(app)

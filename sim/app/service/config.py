@@ -22,6 +22,18 @@ from dataclasses import dataclass
 
 ID_PATTERN = re.compile(r"^[0-9a-f]{12}$")
 MAX_BODY_BYTES = 256 * 1024
+# limits on what submissions may cost (kalarite serve --max-...; 0 turns one off)
+MAX_GAMES_STUDY = 1_000_000
+MAX_GAMES_MATCHUP = 100_000
+MAX_ACTIVE_PER_USER = 10  # studies one token may have queued or running
+DISK_QUOTA_BYTES = 20 * 1024**3  # what the data directory may hold before submissions stop
+LIMIT_OPTIONS = {
+    "max_games_study": "--max-games-per-study",
+    "max_games_matchup": "--max-games-per-matchup",
+    "max_active_per_user": "--max-active-per-user",
+    "disk_quota": "--max-disk",
+}
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 # every table a study may have: the first three always, positions when its spec samples them
 TABLES = ("games", "card_events", "task_claims", "positions")
 
@@ -35,6 +47,14 @@ def study_tables(spec: dict) -> tuple:
 
 class ConfigError(ValueError):
     """Bad ``kalarite serve`` options: one line, exit status 2."""
+
+
+def parse_size(text: str) -> int:
+    """``500M``, ``20G``, ``1.5T`` or a number of bytes (``0``: no quota)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", str(text), re.IGNORECASE)
+    if not m:
+        raise ConfigError(f"--max-disk must be a size such as 500M or 20G, got {text!r}")
+    return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
 
 
 def is_loopback(host: str) -> bool:
@@ -53,28 +73,52 @@ class ServiceConfig:
     port: int = 8000
     token: str | None = None
     address: str | None = None  # Ray cluster address passed to each study (else local Ray)
-    workers: int | None = None  # Ray workers per study (default: all local cores)
+    # Ray workers per study (default: all local cores); 0: each study plays in its own child
+    # process, without Ray (no Ray is started: a small machine, or tests)
+    workers: int | None = None
     max_running: int = 1  # studies played at once
     max_body: int = MAX_BODY_BYTES
     poll_s: float = 0.25  # how often the executor looks at its children
+    max_games_study: int = MAX_GAMES_STUDY
+    max_games_matchup: int = MAX_GAMES_MATCHUP
+    max_active_per_user: int = MAX_ACTIVE_PER_USER
+    disk_quota: int = DISK_QUOTA_BYTES
 
     def __post_init__(self):
         self.data = pathlib.Path(self.data).absolute()
         if self.token is None:
             self.token = os.environ.get("KALARITE_TOKEN") or None
-        if not is_loopback(self.host) and not self.token:
+        if not is_loopback(self.host) and not self.token and not self.has_user_tokens():
             raise ConfigError(
-                f"binding to {self.host} needs a token (--token or KALARITE_TOKEN); "
-                "without one the service only binds to 127.0.0.1"
+                f"binding to {self.host} needs a token (--token or KALARITE_TOKEN, or users' "
+                "tokens from kalarite serve tokens add); without one the service only binds "
+                "to 127.0.0.1"
             )
         if self.token is not None and len(self.token) < 8:
             raise ConfigError("the token must be at least 8 characters long")
         if self.max_running < 1:
             raise ConfigError("--max-running must be at least 1")
-        if self.workers is not None and self.workers < 1:
-            raise ConfigError("--workers must be at least 1")
+        if self.workers is not None and self.workers < 0:
+            raise ConfigError("--workers must be 0 (no Ray) or more")
         if not 0 <= self.port < 65536:
             raise ConfigError(f"--port must be in 0..65535, got {self.port}")
+        for name, option in LIMIT_OPTIONS.items():
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{option} must be 0 (no limit) or more")
+
+    def has_user_tokens(self) -> bool:
+        from sim.app.service.registry import has_tokens
+
+        return has_tokens(self.registry_path)
+
+    def limits(self) -> dict:
+        """What /info says of the limits (None: no limit)."""
+        return {
+            "max_games_per_study": self.max_games_study or None,
+            "max_games_per_matchup": self.max_games_matchup or None,
+            "max_active_studies_per_user": self.max_active_per_user or None,
+            "disk_quota_bytes": self.disk_quota or None,
+        }
 
     # --- layout ----------------------------------------------------------------------------
 

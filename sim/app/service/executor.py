@@ -8,7 +8,8 @@ child: the runner finishes the chunks in flight and stops, leaving a resumable d
 Resume queues it again; ``kalarite study`` on the same dataset plays only the missing chunks
 (or, when the dataset is complete, the report alone is made).
 
-Without ``--address`` the executor first starts the service's own local Ray
+With ``--workers 0`` there is no Ray: each study plays in its child process. Otherwise,
+without ``--address``, the executor first starts the service's own local Ray
 (``sim.app.service.rayhost``) and gives its address to every study. Every child is spawned from
 this thread (the parent-death signal follows the spawning thread), so one-off commands such
 as ``compare`` are handed to it through ``run_task``.
@@ -136,9 +137,12 @@ class Executor:
         d = c.study_dir(sid)
         if phase == "playing":
             argv = ["study", str(d / "spec.toml"), "--out", str(c.dataset_dir(sid))]
-            argv += ["--address", self.ray.address]
-            if c.workers:
-                argv += ["--workers", str(c.workers)]
+            if c.workers == 0:
+                argv += ["--workers", "0"]  # in the child's own process, without Ray
+            else:
+                argv += ["--address", self.ray.address]
+                if c.workers:
+                    argv += ["--workers", str(c.workers)]
         else:
             argv = ["report", str(c.dataset_dir(sid)), "--out", str(c.report_dir(sid))]
         log = d / "run.log"

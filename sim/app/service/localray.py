@@ -24,7 +24,7 @@ RETRY_S = 60.0  # after a failed start, wait this long before trying again
 
 @dataclass
 class RayState:
-    mode: str  # local | cluster
+    mode: str  # local | cluster | none (--workers 0)
     state: str = "starting"  # starting | ready | failed
     address: str | None = None
     cpus: int | None = None
@@ -46,7 +46,10 @@ class LocalRay:
     def __init__(self, config):
         self.config = config
         address = config.address or os.environ.get("RAY_ADDRESS") or None
-        self.state = RayState(mode="cluster" if address else "local", address=address)
+        if config.workers == 0:  # every study in its own process: no Ray at all
+            self.state = RayState(mode="none", state="ready")
+        else:
+            self.state = RayState(mode="cluster" if address else "local", address=address)
         if address:
             self.state.state = "ready"
         self.dir = config.data / "ray"

@@ -7,10 +7,16 @@ and the error that stopped it. The dataset on disk, not this table, says which g
 
 States: ``queued`` -> ``running`` -> ``finished`` | ``failed`` | ``cancelled``; a failed or
 cancelled study can be resumed (back to ``queued``). Every change of state is one UPDATE
-whose WHERE names the states it may come from, so a cancel racing a finish has one winner.
+whose WHERE names the states it may come from, so a cancel racing a finish has one winner;
+``delete`` removes a row that is not running the same way, so it cannot race a start.
+
+Each row names its ``owner`` (the token that submitted it; NULL for a study from before
+tokens). The ``tokens`` table holds the per-user tokens (sim.app.service.tokens): a name, a
+role and the SHA-256 of the token, never the token.
 """
 
 import json
+import pathlib
 import secrets
 import sqlite3
 import threading
@@ -36,9 +42,16 @@ CREATE TABLE IF NOT EXISTS studies (
     error TEXT,
     pid INTEGER,
     cancel_requested INTEGER NOT NULL DEFAULT 0,
-    runs INTEGER NOT NULL DEFAULT 0
+    runs INTEGER NOT NULL DEFAULT 0,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS studies_state ON studies(state, seq);
+CREATE TABLE IF NOT EXISTS tokens (
+    name TEXT PRIMARY KEY,
+    role TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL
+);
 """
 
 
@@ -59,6 +72,7 @@ class StudyRow:
     pid: int | None
     cancel_requested: bool
     runs: int
+    owner: str | None = None
 
 
 def new_id() -> str:
@@ -79,6 +93,9 @@ class Registry:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(studies)")}
+            if "owner" not in columns:  # a registry from before tokens
+                self._db.execute("ALTER TABLE studies ADD COLUMN owner TEXT")
 
     def close(self):
         with self._lock:
@@ -119,16 +136,49 @@ class Registry:
                 "SELECT COUNT(*) FROM studies WHERE state = ?", (state,)
             ).fetchone()[0]
 
+    def active_of(self, owner: str) -> int:
+        """How many studies ``owner`` has queued or running."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT COUNT(*) FROM studies WHERE owner = ? AND state IN ('queued', 'running')",
+                (owner,),
+            ).fetchone()[0]
+
+    def ids(self) -> set:
+        with self._lock:
+            return {r[0] for r in self._db.execute("SELECT id FROM studies")}
+
     # --- changes ---------------------------------------------------------------------------
 
-    def add(self, study_id: str, name: str, spec: dict, games_total: int, matchups: int):
+    def add(
+        self,
+        study_id: str,
+        name: str,
+        spec: dict,
+        games_total: int,
+        matchups: int,
+        owner: str | None = None,
+    ):
         with self._lock:
             self._db.execute(
                 "INSERT INTO studies (id, seq, name, state, spec, games_total, matchups, "
-                "created) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM studies), ?, "
-                "'queued', ?, ?, ?, ?)",
-                (study_id, name, json.dumps(spec), games_total, matchups, time.time()),
+                "created, owner) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM studies), "
+                "?, 'queued', ?, ?, ?, ?, ?)",
+                (study_id, name, json.dumps(spec), games_total, matchups, time.time(), owner),
             )
+
+    def delete(self, study_id: str) -> str | None:
+        """Remove the row of a study that is not running. Returns the state it was in (the
+        row is gone unless that is ``running``), or None when there is no such study."""
+        with self._lock:
+            row = self._db.execute("SELECT state FROM studies WHERE id = ?", (study_id,)).fetchone()
+            if row is None:
+                return None
+            if row["state"] != "running":
+                self._db.execute(
+                    "DELETE FROM studies WHERE id = ? AND state != 'running'", (study_id,)
+                )
+            return row["state"]
 
     def start(self, study_id: str) -> bool:
         """queued -> running (phase playing); counts the run."""
@@ -191,6 +241,47 @@ class Registry:
             "cancel_requested = 0 WHERE id = ? AND state IN ('failed', 'cancelled')",
             (study_id,),
         )
+
+    # --- tokens ----------------------------------------------------------------------------
+
+    def add_token(self, name: str, role: str, token_hash: str) -> bool:
+        """False when a token of that name exists."""
+        with self._lock:
+            try:
+                self._db.execute(
+                    "INSERT INTO tokens (name, role, hash, created) VALUES (?, ?, ?, ?)",
+                    (name, role, token_hash, time.time()),
+                )
+            except sqlite3.IntegrityError:
+                return False
+            return True
+
+    def revoke_token(self, name: str) -> bool:
+        return self._update("DELETE FROM tokens WHERE name = ?", (name,))
+
+    def tokens(self) -> list:
+        """(name, role, hash, created) of every token, by name."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT name, role, hash, created FROM tokens ORDER BY name"
+            ).fetchall()
+        return [tuple(r) for r in rows]
+
+
+def has_tokens(path) -> bool:
+    """Does the registry at ``path`` hold any token? Read-only: creates nothing when there is
+    no registry yet."""
+    path = pathlib.Path(path).absolute()
+    if not path.is_file():
+        return False
+    try:
+        db = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
+        try:
+            return db.execute("SELECT COUNT(*) FROM tokens").fetchone()[0] > 0
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
 
 
 def _row(r) -> StudyRow:

@@ -1,13 +1,30 @@
-"""``/api/v1``: submit, list, read, cancel and resume studies; what a spec may contain."""
+"""``/api/v1``: submit, list, read, cancel, resume and delete studies; what a spec may
+contain.
+
+Every call needs the read role; submitting needs submit; cancel, resume and delete need the
+study's owner (with submit) or an admin (sim.app.service.security). A submission is checked
+against the spec rules, then the service's limits (sim.app.service.limits), and only then is
+anything written.
+
+``DELETE /studies/{id}`` removes a study that is not running: its registry row, then its
+directory (spec, dataset, report, downloads, log) and the comparisons it is in. A queued
+study is deleted at once (it never starts); a running one is refused with 409 (cancel it
+first: a cancel lets the chunks in flight finish, which can take a while, and a DELETE
+answers at once).
+"""
 
 import importlib.metadata
+import shutil
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from sim.app.service.config import ID_PATTERN, TABLES
+from sim.app.service.limits import LimitError, check_active, check_disk, check_games
 from sim.app.service.registry import STATES, new_id
-from sim.app.service.security import check_token
+from sim.app.service.removal import remove, set_aside
+from sim.app.service.security import Reader, Submitter, check_token, is_open, may_change
 from sim.app.service.specs import SPEC_FILE, SpecError, check_spec
 from sim.app.service.summary import WEAK_PLAYERS, spec_summary
 from sim.app.service.views import API, study_view
@@ -61,8 +78,8 @@ def _view(request: Request, row) -> dict:
 # directory scan take microseconds, and status reads are what many clients poll.
 
 
-@router.get("/info", summary="What this service runs on")
-async def info(request: Request):
+@router.get("/info", summary="What this service runs on, its limits, and who you are")
+async def info(request: Request, who: Reader):
     s = request.app.state
     try:
         version = importlib.metadata.version("kalarite")
@@ -75,7 +92,9 @@ async def info(request: Request):
             "ray": s.executor.ray.to_dict(),
             "max_running": s.config.max_running,
             "max_body_bytes": s.config.max_body,
-            "auth_required": bool(s.config.token),
+            "auth_required": not is_open(request.app),
+            "you": {"name": who.name, "role": who.role},
+            "limits": s.config.limits(),
             "studies": {st: s.registry.count(st) for st in STATES},
         }
     )
@@ -139,7 +158,8 @@ async def check(request: Request):
         spec = check_spec(
             body, request.headers.get("content-type"), request.app.state.config.content_root
         )
-    except SpecError as e:
+        check_games(request.app.state.config, spec.study)
+    except (SpecError, LimitError) as e:
         return JSONResponse({"error": str(e)}, status_code=e.status)
     normalised = spec.study.to_dict()
     return JSONResponse({"summary": spec_summary(normalised), "spec": normalised})
@@ -151,21 +171,36 @@ async def check(request: Request):
     summary="Submit a study",
     description="The body is a study spec, as for `kalarite study`: TOML "
     "(`Content-Type: application/toml`) or the same keys as JSON (`application/json`). "
-    "A bad spec gets 400 with the one-line message the CLI gives.",
+    "A bad spec gets 400 with the one-line message the CLI gives; a spec over the service's "
+    "limits 400 (games), 429 (the token's studies queued or running; not for admins) or 403 "
+    "(the data directory's disk quota), each before anything is written. Needs the submit "
+    "role; the study is the token's own.",
 )
-async def submit(request: Request):
+async def submit(request: Request, who: Submitter):
     body = await request.body()
     s = request.app.state
     try:
         spec = check_spec(body, request.headers.get("content-type"), s.config.content_root)
-    except SpecError as e:
+        check_games(s.config, spec.study)
+        check_disk(s.config, await run_in_threadpool(s.disk.get))
+        # from here to the registry row nothing awaits: two submissions of one token cannot
+        # both pass the count
+        if who.role != "admin":  # admins (the open loopback service's "local" too) queue freely
+            check_active(s.config, s.registry, who.name)
+    except (SpecError, LimitError) as e:
         return JSONResponse({"error": str(e)}, status_code=e.status)
     sid = new_id()
     d = s.config.study_dir(sid)
-    d.mkdir(parents=True)
-    (d / SPEC_FILE).write_text(spec.toml_text, encoding="utf-8")
     study = spec.study
-    s.registry.add(sid, spec.name, study.to_dict(), study.total_games, len(study.matchups()))
+    try:
+        d.mkdir(parents=True)
+        (d / SPEC_FILE).write_text(spec.toml_text, encoding="utf-8")
+        s.registry.add(
+            sid, spec.name, study.to_dict(), study.total_games, len(study.matchups()), who.name
+        )
+    except OSError as e:
+        shutil.rmtree(d, ignore_errors=True)
+        raise HTTPException(507, f"cannot store the study: {e.strerror or e}") from None
     s.executor.wake()
     view = _view(request, s.registry.get(sid))
     return JSONResponse(view, status_code=201, headers={"Location": view["links"]["self"]})
@@ -186,9 +221,14 @@ async def get_study(request: Request, sid: str):
     return JSONResponse(_view(request, get_row(request, sid)))
 
 
-@router.post("/studies/{sid}/cancel", status_code=202, summary="Cancel a queued or running study")
-def cancel(request: Request, sid: str):
+@router.post(
+    "/studies/{sid}/cancel",
+    status_code=202,
+    summary="Cancel a queued or running study (its owner or an admin)",
+)
+def cancel(request: Request, sid: str, who: Submitter):
     row = get_row(request, sid)
+    may_change(who, row, "cancel")
     s = request.app.state
     if s.registry.cancel(sid) is None:
         raise HTTPException(
@@ -198,9 +238,14 @@ def cancel(request: Request, sid: str):
     return _view(request, s.registry.get(sid))
 
 
-@router.post("/studies/{sid}/resume", status_code=202, summary="Resume a failed or cancelled study")
-def resume(request: Request, sid: str):
+@router.post(
+    "/studies/{sid}/resume",
+    status_code=202,
+    summary="Resume a failed or cancelled study (its owner or an admin)",
+)
+def resume(request: Request, sid: str, who: Submitter):
     row = get_row(request, sid)
+    may_change(who, row, "resume")
     s = request.app.state
     if not s.registry.resume(sid):
         raise HTTPException(
@@ -215,3 +260,25 @@ def spec(request: Request, sid: str):
     get_row(request, sid)
     path = request.app.state.config.study_dir(sid) / SPEC_FILE
     return Response(path.read_text(encoding="utf-8"), media_type="application/toml")
+
+
+@router.delete(
+    "/studies/{sid}",
+    summary="Delete a study that is not running: its dataset, report, downloads and row "
+    "(its owner or an admin; 409 while it runs: cancel it first)",
+)
+async def delete(request: Request, sid: str, who: Submitter):
+    row = get_row(request, sid)
+    may_change(who, row, "delete")
+    s = request.app.state
+    state = s.registry.delete(sid)
+    if state is None:
+        raise HTTPException(404, f"no study {sid!r}")
+    if state == "running":
+        raise HTTPException(
+            409, f"study {sid} is running: cancel it first, then delete it once it has stopped"
+        )
+    gone = set_aside(s.config, sid)  # right after the row, with no await in between
+    await run_in_threadpool(remove, gone)
+    s.disk.forget()
+    return JSONResponse({"deleted": sid, "state": state})

@@ -1,48 +1,112 @@
-"""The bearer token and the request body limit.
+"""Who a request is (its token and role), the request body limit, and other web sites.
 
-- Token: with ``--token`` / ``KALARITE_TOKEN`` set, every API call must send
-  ``Authorization: Bearer TOKEN``. A browser cannot add that header to a link it follows (a
-  report, a download), so a GET may instead carry the token in the ``kalarite_token`` cookie,
-  which the web page sets (SameSite=Strict: other sites cannot make the browser send it); a
-  request that changes anything needs the header. Compared in constant time.
+- Tokens (sim.app.service.tokens): every API call sends ``Authorization: Bearer TOKEN``. A
+  browser cannot add that header to a link it follows (a report, a download, the page's
+  event stream), so a GET may instead carry the token in the ``kalarite_token`` cookie, which
+  the web page sets (SameSite=Strict: other sites cannot make the browser send it); a request
+  that changes anything needs the header. Three ways a service can be set up:
+
+  * users' tokens (``kalarite serve tokens add NAME --role ROLE``, kept hashed in the
+    registry): each request is its token's name and role; the studies it submits are its own.
+    Added and revoked tokens count from the next request, without a restart;
+  * one shared token (``--token`` / ``KALARITE_TOKEN``, as before users' tokens): it is an
+    admin token named ``shared-token``, alongside any users' tokens, so an existing setup
+    keeps working unchanged;
+  * neither, on loopback: open as before, every request is the admin ``local``; such a
+    service answers only requests addressed to a loopback name (below). Adding a first user's
+    token closes it: from then on every API call needs a token.
+
+  Binding to anything but loopback needs a shared token or at least one user's token.
+- Roles: ``read`` may only read; ``submit`` may also submit, and cancel, resume and delete
+  its own studies; ``admin`` may do anything. A token without the role gets 403.
 - Body limit: a request body over ``max_body`` bytes gets 413 before any handler runs (the
   body is read, up to the limit, by this middleware; a declared Content-Length over the limit
   is refused without reading).
-- Other web sites: a service without a token answers only requests addressed to a loopback
-  name (``Host: 127.0.0.1``, ``localhost``, ``[::1]``), so a page elsewhere cannot reach it by
-  pointing its own domain name at 127.0.0.1 (DNS rebinding); and a request that changes
-  something is refused when the browser says it comes from another origin.
+- Other web sites: an open service (no token of any kind) answers only requests addressed to
+  a loopback name (``Host: 127.0.0.1``, ``localhost``, ``[::1]``), so a page elsewhere cannot
+  reach it by pointing its own domain name at 127.0.0.1 (DNS rebinding); and a request that
+  changes something is refused when the browser says it comes from another origin.
 """
 
 import json
-import secrets
+from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import HTTPException, Request
+from fastapi import Depends, HTTPException, Request
+
+from sim.app.service.tokens import LOCAL, SHARED, Principal, hash_token, match
 
 COOKIE = "kalarite_token"
 _DRAIN_MAX = 16 * 1024 * 1024  # read (and drop) this much of an oversize body, then answer
 
 
-async def check_token(request: Request):
-    """FastAPI dependency: 401 unless the request carries the service's token. (Async: no
-    I/O, so it runs on the event loop instead of costing a thread hop per request.)"""
-    token = request.app.state.config.token
-    if not token:
-        return
-    given = None
+def _given(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
     if scheme.lower() == "bearer" and value.strip():
-        given = value.strip()
-    elif request.method in ("GET", "HEAD"):
-        given = request.cookies.get(COOKIE)
+        return value.strip()
+    if request.method in ("GET", "HEAD"):
+        return request.cookies.get(COOKIE)
+    return None
+
+
+def is_open(app) -> bool:
+    """No shared token and no user's token: the loopback-only service anyone there may use."""
+    registry = getattr(app.state, "registry", None)
+    return not app.state.config.token and not (registry and registry.tokens())
+
+
+def identify(request: Request) -> Principal:
+    """The principal of ``request``; 401 without a token the service knows. (Called on the
+    event loop: a registry read of the few token rows, no other I/O.)"""
+    config = request.app.state.config
+    stored = [(n, r, h) for n, r, h, _ in request.app.state.registry.tokens()]
+    if not config.token and not stored:
+        return Principal(LOCAL, "admin")
+    given = _given(request)
     if given is None:
         raise HTTPException(
             401, "missing token: send Authorization: Bearer TOKEN", {"WWW-Authenticate": "Bearer"}
         )
-    if not secrets.compare_digest(given.encode(), token.encode()):
+    if config.token:
+        stored.append((SHARED, "admin", hash_token(config.token)))
+    found = match(given, stored)
+    if found is None:
         raise HTTPException(401, "wrong token", {"WWW-Authenticate": "Bearer"})
+    return found
+
+
+def need(role: str):
+    """FastAPI dependency: the request's principal, 403 unless its role includes ``role``."""
+
+    async def dependency(request: Request) -> Principal:
+        who = identify(request)
+        if not who.can(role):
+            raise HTTPException(
+                403, f"token {who.name!r} has the {who.role} role; this needs {role}"
+            )
+        request.state.principal = who
+        return who
+
+    return dependency
+
+
+check_token = need("read")  # every API call needs at least this
+Reader = Annotated[Principal, Depends(check_token)]
+Submitter = Annotated[Principal, Depends(need("submit"))]
+
+
+def may_change(who: Principal, row, what: str):
+    """403 unless ``who`` may ``what`` (cancel, resume, delete) the study ``row``: its owner
+    with the submit role, or an admin."""
+    if who.role == "admin" or (who.can("submit") and row.owner == who.name):
+        return
+    if not who.can("submit"):
+        raise HTTPException(403, f"token {who.name!r} has the read role; it may not {what}")
+    owner = f"{row.owner!r}" if row.owner else "nobody (it predates tokens)"
+    raise HTTPException(
+        403, f"study {row.id} belongs to {owner}: only its owner or an admin may {what} it"
+    )
 
 
 class BodyLimit:
@@ -124,7 +188,8 @@ def _host_name(host: str) -> str:
 
 class SameOrigin:
     """ASGI middleware: 400 for a Host header that is not a loopback name when the service
-    has no token; 403 for a POST (or other unsafe method) whose Origin is another site."""
+    is open (no token of any kind); 403 for a POST (or other unsafe method) whose Origin is
+    another site."""
 
     def __init__(self, app, config):
         self.app = app
@@ -135,7 +200,7 @@ class SameOrigin:
             return await self.app(scope, receive, send)
         headers = {k: v.decode("latin-1") for k, v in scope.get("headers", [])}
         host = headers.get(b"host", "")
-        if not self.config.token:
+        if is_open(scope["app"]):
             allowed = set(LOOPBACK_NAMES) | {_host_name(self.config.host)}
             if _host_name(host) not in allowed:
                 return await BodyLimit._refuse(

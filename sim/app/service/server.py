@@ -13,9 +13,16 @@ from sim.app.service.config import ConfigError, ServiceConfig
 class _Server(uvicorn.Server):
     """Says where it listens once the socket is bound (the port may have been 0)."""
 
-    def __init__(self, config, service: ServiceConfig):
+    def __init__(self, config, service: ServiceConfig, app):
         super().__init__(config)
         self.service = service
+        self.app = app
+
+    def handle_exit(self, sig, frame):
+        # uvicorn waits for open connections before the app's shutdown: end the event
+        # streams first, or an open page would hold the shutdown for its whole grace time
+        self.app.state.closing.set()
+        super().handle_exit(sig, frame)
 
     async def startup(self, sockets=None):
         await super().startup(sockets=sockets)
@@ -23,8 +30,16 @@ class _Server(uvicorn.Server):
             return
         host, port = self.servers[0].sockets[0].getsockname()[:2]
         self.service.port = port
-        where = f"Ray cluster at {self.service.address}" if self.service.address else "a local Ray"
-        auth = "token required" if self.service.token else "no token (loopback only)"
+        if self.service.workers == 0:
+            where = "no Ray"
+        elif self.service.address:
+            where = f"Ray cluster at {self.service.address}"
+        else:
+            where = "a local Ray"
+        if self.service.token or self.service.has_user_tokens():
+            auth = "token required"
+        else:
+            auth = "no token (loopback only)"
         print(
             f"kalarite serve: http://{host}:{port}/ (data {self.service.data}, {where}, {auth})",
             flush=True,
@@ -60,7 +75,7 @@ def serve(service: ServiceConfig) -> int:
             access_log=False,
             timeout_graceful_shutdown=120,
         )
-        server = _Server(config, service)
+        server = _Server(config, service, app)
         server.run()
         return 0 if server.started else 2
     finally:

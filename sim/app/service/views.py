@@ -32,6 +32,7 @@ def links(sid: str, tables=TABLES[:3]) -> dict:
     base = f"{API}/studies/{sid}"
     return {
         "self": base,
+        "events": f"{base}/events",
         "spec": f"{base}/spec",
         "log": f"{base}/log",
         "cancel": f"{base}/cancel",
@@ -57,6 +58,7 @@ def study_view(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
     return {
         "id": row.id,
         "name": row.name,
+        "owner": row.owner,
         "state": row.state,
         "phase": row.phase,
         "games_done": done,

@@ -1,9 +1,12 @@
-// The studies page: the new-study box (builder.js), a live list of studies (polled every
-// second), cancel/resume, links to reports and tables, and a compare of two finished studies.
+// The studies page: the new-study box (builder.js), a live list of studies (server-sent
+// events from /api/v1/events: the service says when anything changes, the page never polls),
+// cancel/resume/delete, links to reports and tables, and a compare of two finished studies.
 "use strict";
 
-const POLL_MS = 1000;
+const RETRY_MS = 3000; // after the event stream failed for good (a 401, the service gone)
 const picked = []; // ids ticked for compare, in the order ticked
+let studies = []; // the list as the last event gave it
+let you = { name: "local", role: "admin" }; // who this page's token is (from /info)
 
 async function loadOptions() {
   startBuilder(await api("/options"));
@@ -11,20 +14,29 @@ async function loadOptions() {
 
 async function loadInfo() {
   const i = await api("/info");
-  const ray = i.ray.mode === "cluster" ? "Ray cluster at " + i.ray.address : "local Ray";
+  const ray = i.ray.mode === "cluster" ? "Ray cluster at " + i.ray.address
+    : i.ray.mode === "none" ? "no Ray (each study in its own process)" : "local Ray";
   let text = "kalarite " + i.version + " · " + ray + " (" + i.ray.state + ")";
   if (i.ray.error) text += ": " + i.ray.error;
   text += " · " + i.max_running + " at a time";
+  if (i.auth_required) text += " · you: " + i.you.name + " (" + i.you.role + ")";
+  you = i.you;
   document.getElementById("info").textContent = text;
 }
 
 async function act(id, what) {
   try {
-    await api("/studies/" + id + "/" + what, { method: "POST" });
+    if (what === "delete") await api("/studies/" + id, { method: "DELETE" });
+    else await api("/studies/" + id + "/" + what, { method: "POST" });
   } catch (err) {
     alert(err.message);
   }
   refresh();
+}
+
+// may this page's token cancel, resume or delete the study (its owner with submit, or admin)
+function mine(s) {
+  return you.role === "admin" || (you.role === "submit" && s.owner === you.name);
 }
 
 function resultLinks(s) {
@@ -51,7 +63,7 @@ function row(s) {
     if (!pick.checked && at >= 0) picked.splice(at, 1);
     while (picked.length > 2) picked.shift();
     updateCompare();
-    refresh();
+    render();
   };
   const state = el("td", { class: "state" },
     el("span", { class: "badge " + s.state, text: s.state + (s.phase ? " · " + s.phase : "") }));
@@ -60,22 +72,34 @@ function row(s) {
   const games = el("td", { class: "games" }, bar,
     el("span", { text: " " + s.games_done.toLocaleString() + " / " + s.games_total.toLocaleString() }));
   const actions = el("td", { class: "actions" });
-  if (s.state === "queued" || s.state === "running") {
+  if (!mine(s)) {
+    // read role, or someone else's study: nothing to press
+  } else if (s.state === "queued" || s.state === "running") {
     const b = el("button", { type: "button", class: "cancel", text: s.cancel_requested ? "stopping…" : "Cancel" });
     b.disabled = s.cancel_requested;
     b.onclick = () => act(s.id, "cancel");
     actions.append(b);
   }
-  if (s.state === "failed" || s.state === "cancelled") {
+  if (mine(s) && (s.state === "failed" || s.state === "cancelled")) {
     const b = el("button", { type: "button", class: "resume", text: "Resume" });
     b.onclick = () => act(s.id, "resume");
     actions.append(b);
+  }
+  if (mine(s) && s.state !== "running") {
+    const b = el("button", { type: "button", class: "delete", text: "Delete" });
+    b.onclick = () => {
+      if (confirm("Delete study " + s.id + " (" + s.name + "), its dataset and its report?")) {
+        act(s.id, "delete");
+      }
+    };
+    actions.append(" ", b);
   }
   tr.append(
     el("td", {}, pick),
     el("td", {}, el("code", { text: s.id })),
     el("td", { class: "name" }, el("div", { text: s.name }),
       el("div", { class: "muted small", text: s.summary.text })),
+    el("td", { class: "owner", text: s.owner || "–" }),
     state,
     games,
     el("td", { class: "num", text: s.games_per_s === null ? "–" : s.games_per_s.toFixed(1) }),
@@ -94,23 +118,41 @@ function updateCompare() {
   };
 }
 
-let refreshing = false;
+function render() {
+  const body = document.querySelector("#studies tbody");
+  body.replaceChildren(...studies.map(row));
+  document.getElementById("empty").hidden = studies.length > 0;
+}
+
+// one read of the list, after this page changed something (the stream follows up anyway)
 async function refresh() {
-  if (refreshing) return;
-  refreshing = true;
   try {
-    const { studies } = await api("/studies");
-    const body = document.querySelector("#studies tbody");
-    body.replaceChildren(...studies.map(row));
-    document.getElementById("empty").hidden = studies.length > 0;
+    studies = (await api("/studies")).studies;
+    render();
   } catch (err) {
     if (err.status === 401) document.getElementById("token-box").hidden = false;
-  } finally {
-    refreshing = false;
   }
 }
 
-let polling = false;
+let stream = null;
+function follow() {
+  if (stream) stream.close();
+  stream = new EventSource(API + "/events"); // sends the token cookie, like a link does
+  stream.addEventListener("studies", (event) => {
+    studies = JSON.parse(event.data).studies;
+    render();
+  });
+  stream.onerror = () => {
+    // a dropped connection is retried by the EventSource itself; a refused one (401, the
+    // service gone for good) closes it: say why, and try again a little later
+    if (stream.readyState === EventSource.CLOSED) {
+      refresh();
+      setTimeout(follow, RETRY_MS);
+    }
+  };
+}
+
+let started = false;
 async function start() {
   try {
     await loadInfo();
@@ -126,10 +168,10 @@ async function start() {
     return;
   }
   await refresh();
-  if (polling) return;
-  polling = true;
-  setInterval(refresh, POLL_MS);
-  setInterval(() => loadInfo().catch(() => {}), 10 * POLL_MS);
+  follow();
+  if (started) return;
+  started = true;
+  setInterval(() => loadInfo().catch(() => {}), 10000); // Ray's state, now and then
 }
 
 document.addEventListener("DOMContentLoaded", () => {
