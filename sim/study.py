@@ -394,7 +394,7 @@ def _policy_lists(value, where):
 
 def _melee_players(value, where):
     vals = [value] if _is_int(value) else value
-    if not isinstance(vals, list) or not vals or not all(v in (3, 4) for v in vals):
+    if not isinstance(vals, list) or not vals or not all(_is_int(v) and v in (3, 4) for v in vals):
         raise StudyError(f"{where}: 'melee_players' must be 3, 4 or a list of them")
     return sorted(set(vals))
 
