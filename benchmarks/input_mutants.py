@@ -82,8 +82,15 @@ def _get(node, path):
     return node
 
 
-def _replace(rng, v, strings):
-    """(new value, what changed) for one value, or None to drop it."""
+def _ops(node) -> list:
+    """Every op table of a document (for transplants between cards)."""
+    return [v for _, v in _paths(node) if isinstance(v, dict) and "op" in v]
+
+
+def _replace(rng, v, strings, ops=()):
+    """(new value, what changed) for one value."""
+    if isinstance(v, dict) and "op" in v and ops and rng.random() < 0.5:
+        return json.loads(json.dumps(rng.choice(ops))), "op from another card"
     if isinstance(v, bool):
         return rng.choice([(not v, "flipped"), (1, "int"), ("true", "string")])
     if isinstance(v, int):
@@ -91,6 +98,7 @@ def _replace(rng, v, strings):
             [
                 (v + 1, "+1"),
                 (v - 1, "-1"),
+                (rng.randint(0, 9), "small int"),
                 (0, "zero"),
                 (-v - 1, "negative"),
                 (rng.choice(HUGE), "huge"),
@@ -154,7 +162,7 @@ def mutate_data(rng, data: dict) -> tuple:
     paths = [p for p, _ in _paths(data)]
     path = rng.choice(paths)
     parent = _get(data, path[:-1])
-    new, what = _replace(rng, parent[path[-1]], _strings(data))
+    new, what = _replace(rng, parent[path[-1]], _strings(data), _ops(data))
     parent[path[-1]] = new
     return data, path, what
 

@@ -184,8 +184,9 @@ def _cards(T):
     for field in ("card_has_effect", "card_has_frozen", "card_has_warp", "card_gateway_ref"):
         _within(field, getattr(T, field), 0, 1)
     _within("card_no_copy", T.card_no_copy, 0, 1)
-    if ((T.card_has_frozen != 0) & ~being).any() or ((T.card_has_warp != 0) & ~being).any():
-        raise _fail("card_has_frozen", "only beings have a frozen or a warp program")
+    for field in ("card_has_frozen", "card_has_warp"):
+        if ((getattr(T, field) != 0) & ~being).any():
+            raise _fail(field, "set on a card that is not a being")
     if ((T.card_has_frozen != 0) & (T.card_has_warp != 0)).any():
         raise _fail("card_has_warp", "a being has a frozen program or a warp, not both")
     if ((T.card_no_copy != 0) & (T.card_has_warp == 0)).any():
