@@ -38,6 +38,7 @@ from sim.content import ContentError, load_content, parse_pattern
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = 27
+N_CONTENT = N_POSITIONS = N_SPECS = 30  # mutants of each kind (make fuzz runs many more)
 CONTENT = load_content()
 T = CONTENT.tables
 
@@ -230,19 +231,19 @@ def _run_all(sample, tmp_path):
 
 
 def test_content_mutants_load_and_play_or_are_refused_in_one_line(tmp_path):
-    sample = mutants(SEED, 40, kinds=("content",))
+    sample = mutants(SEED, N_CONTENT, kinds=("content",))
     assert {m.file for m in sample} == set(DATA_FILES)  # every data file gets mutants
     outcomes = _run_all(sample, tmp_path)
-    assert outcomes.count("played") >= 4 and outcomes.count("refused") >= 20, outcomes
+    assert outcomes.count("played") >= 3 and outcomes.count("refused") >= 15, outcomes
 
 
 def test_position_mutants_give_moves_or_one_line(tmp_path):
-    outcomes = _run_all(mutants(SEED, 40, kinds=("position",)), tmp_path)
-    assert "played" in outcomes and outcomes.count("refused") >= 20, outcomes
+    outcomes = _run_all(mutants(SEED, N_POSITIONS, kinds=("position",)), tmp_path)
+    assert "played" in outcomes and outcomes.count("refused") >= 15, outcomes
 
 
 def test_spec_mutants_run_or_are_refused_by_the_cli_and_the_service(tmp_path):
-    sample = mutants(SEED, 40, kinds=("spec",))
+    sample = mutants(SEED, N_SPECS, kinds=("spec",))
     results = []
     for i, m in enumerate(sample):
         where = tmp_path / f"m{i}"
@@ -255,7 +256,7 @@ def test_spec_mutants_run_or_are_refused_by_the_cli_and_the_service(tmp_path):
             results.append(_validate_spec(m, where))
         assert results[-1][0] != "failure", f"{m.what}: {results[-1][1]}"
     outcomes = [o for o, _ in results]
-    assert "played" in outcomes[:8] and outcomes.count("refused") >= 10, outcomes
+    assert "played" in outcomes[:8] and outcomes.count("refused") >= 8, outcomes
 
 
 def _validate_spec(m, where):
@@ -276,15 +277,20 @@ def _validate_spec(m, where):
 def test_a_few_mutants_in_a_real_process(tmp_path):
     """A refused content mutant, a refused position and spec, and one that plays, each as a
     real `kalarite` process (the in-process runs above could not see a signal)."""
-    picked = []
-    for kind, want in (("content", "refused"), ("position", "refused"), ("spec", "refused")):
+    picked, probes = [], iter(range(10**6))
+    for kind in ("content", "position", "spec"):
         for m in mutants(SEED + 1, 12, kinds=(kind,)):
-            where = tmp_path / f"probe{len(picked)}"
+            where = tmp_path / f"probe{next(probes)}"
             where.mkdir()
-            if run_in_process(m, where)[0] == want:
+            if run_in_process(m, where)[0] == "refused":
                 picked.append(m)
                 break
-    picked.append(next(m for m in mutants(SEED, 40, kinds=("position",)) if _plays(m, tmp_path)))
+    for m in mutants(SEED, N_POSITIONS, kinds=("position",)):
+        where = tmp_path / f"probe{next(probes)}"
+        where.mkdir()
+        if run_in_process(m, where)[0] == "played":
+            picked.append(m)
+            break
     assert len(picked) == 4
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for i, m in enumerate(picked):
@@ -306,12 +312,6 @@ def test_a_few_mutants_in_a_real_process(tmp_path):
                 assert p.returncode == 2 and p.stderr.count("\n") == 1
                 assert "Traceback" not in p.stderr
                 break
-
-
-def _plays(m, tmp_path):
-    where = tmp_path / f"plays-{abs(hash(m.what))}"
-    where.mkdir(exist_ok=True)
-    return run_in_process(m, where)[0] == "played"
 
 
 def test_main_is_the_path_the_fuzzer_judges(tmp_path, capsys):
