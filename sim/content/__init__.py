@@ -23,7 +23,6 @@ import numpy as np
 from core import constants as K
 from core.board.geometry import build_geometry
 from core.checks.tables_proof import TablesProofError, prove_tables
-from core.layout import SHARED_CAP
 from core.ops import (
     D_DISTANCE_2,
     I_DEST,
@@ -54,7 +53,7 @@ LEGEND_DECK = "legends"
 DECK_SIZE = 18
 RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
 ARROWS = {name.upper(): d for d, name in enumerate(K.DIR_NAMES)}
-N_LEGENDS = 12  # the legend deck (core.layout.SHARED_CAP bounds the engine's pile)
+N_LEGENDS = 12  # the legend deck (at most core.layout.SHARED_CAP: the engine's pile)
 N_FLARES = 12
 MAX_PATTERN = 9  # rows and cells per row of a pattern: the board's size
 MAX_FLARE_THRESHOLD = 69  # upgraded / pieces of a flare: at most the board's squares
@@ -70,7 +69,6 @@ BOARD_KEYS = frozenset({"rows", "central", "duel_start", "melee_start", "sides",
 SIDES = ("top", "bottom", "left", "right")
 CORNERS = ("nw", "se", "ne", "sw")
 RESERVED_DECKS = (LEGEND_DECK, "flares", "board", "tasks")
-assert N_LEGENDS <= SHARED_CAP and N_FLARES <= SHARED_CAP
 
 
 @dataclass
