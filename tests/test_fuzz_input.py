@@ -321,3 +321,14 @@ def test_main_is_the_path_the_fuzzer_judges(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2 and err.startswith("kalarite: error: ") and err.count("\n") == 1
     assert "p.toml" in err
+
+
+def test_a_spec_chunk_size_beyond_the_largest_chunk_names_the_spec(tmp_path, capsys):
+    """Found by `make fuzz`: the spec's chunk_size was refused later, as if --chunk-size."""
+    spec = tmp_path / "big.toml"
+    spec.write_text('decks = ["imperial"]\ngames = 2\npolicies = "random"\nchunk_size = 2000000\n')
+    rc = main(["study", str(spec), "--out", str(tmp_path / "out"), "--workers", "0"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1
+    assert "big.toml: 'chunk_size' must be an integer in 1..20,000" in err, err
+    assert not (tmp_path / "out").exists()
