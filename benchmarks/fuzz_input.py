@@ -119,7 +119,7 @@ def main(argv=None) -> int:
 def _by_file(rows) -> dict:
     out = {}
     for m, outcome, _, _ in rows:
-        f = out.setdefault(m.file, {"played": 0, "refused": 0, "failures": 0})
+        f = out.setdefault(f"{m.kind}:{m.file}", {"played": 0, "refused": 0, "failures": 0})
         f[
             "played" if outcome == "played" else "refused" if outcome == "refused" else "failures"
         ] += 1
