@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench fuzz clean
 
 # The install says what it does, then stays quiet unless something fails: setuptools' notice
 # about editable installs (a block of asterisks that reads like an error) is filtered out by
@@ -36,3 +36,9 @@ clean:
 bench: $(STAMP)
 	@mkdir -p benchmarks/results
 	$(VENV)/bin/kalarite bench --out benchmarks/results/latest.json
+
+# The input fuzzer's long run: 100 mutants of each kind (card files, position files, study
+# specs), each through the real command line in its own process with a timeout (many minutes).
+fuzz: $(STAMP)
+	@mkdir -p benchmarks/results
+	$(PY) -m benchmarks.fuzz_input --mutants $(or $(MUTANTS),100) --out benchmarks/results/fuzz_input.json

@@ -60,6 +60,10 @@ from sim.single_game import seat_colours
 
 MODES = {name: i for i, name in enumerate(K.MODE_NAMES)}
 POSITION_TURN_CAP = 1_000  # a position may be played on; its own decks start empty
+POSITION_KEYS = ("mode", "to_move", "board", "seat", "turn")
+SEAT_KEYS = ("deck", "hand", "improvised", "frozen", "pending", "stasis", "gateway")
+TURN_KEYS = ("possessed", "void-cells", "first-round", "destroyed", "summoned")
+MAX_COUNT = 99  # a [turn] count of destroyed pieces (the state holds int32)
 
 
 class PositionError(ValueError):
@@ -72,8 +76,16 @@ def _need(d, key, where):
     return d[key]
 
 
+def _known_keys(d, known, where):
+    extra = sorted(k for k in d if k not in known)
+    if extra:
+        raise PositionError(f"{where}: unknown key {extra[0]!r} (known keys: {', '.join(known)})")
+
+
 def _content(lookup, key, where):
     """A deck or card look-up whose error names the place in the file."""
+    if not isinstance(key, str):
+        raise PositionError(f"{where}: a deck or card id must be a string, got {key!r}")
     try:
         return lookup(key)
     except ContentError as e:
@@ -103,7 +115,14 @@ def load_position(path, content):
 def position_from_dict(data, content, path="position"):
     """Same as load_position for an already parsed table (tests build positions in code)."""
     T = content.tables
-    mode = mode_code(_need(data, "mode", path))
+    if not isinstance(data, dict):
+        raise PositionError(f"{path}: a position is a TOML table of keys")
+    _known_keys(data, POSITION_KEYS, path)
+    try:
+        mode = mode_code(_need(data, "mode", path))
+    except PositionError as e:
+        msg = str(e)
+        raise PositionError(msg if msg.startswith(f"{path}:") else f"{path}: {msg}") from None
     seats = _need(data, "seat", path)
     allowed = K.MODE_SEATS[mode]
     if not isinstance(seats, list) or len(seats) not in allowed:
@@ -116,6 +135,7 @@ def position_from_dict(data, content, path="position"):
     for p, seat in enumerate(seats):
         if not isinstance(seat, dict):
             raise PositionError(f"{path}: seat {p} must be a [[seat]] table")
+        _known_keys(seat, SEAT_KEYS, f"{path}: seat {p}")
     board = _need(data, "board", path)
     if not isinstance(board, list) or not all(isinstance(line, str) for line in board):
         raise PositionError(f"{path}: board must be a list of 9 strings of 9 tokens")
@@ -194,7 +214,7 @@ def _stasis(s, content, seat, p, ncol, where):
     card = int(s[PENDING + p])
     if card < 0 or not _captures(content.cards[card].effect2):
         raise PositionError(f"{where}: stasis needs a pending card whose warp captures a piece")
-    if not (isinstance(tok, str) and len(tok) == 2 and tok[0] in "chl" and tok[1].isdigit()):
+    if not (isinstance(tok, str) and len(tok) == 2 and tok[0] in "chl" and tok[1] in "0123"):
         raise PositionError(f"{where}: stasis must be a piece token such as 'h1'")
     rank, owner = K.RANK_LETTERS.index(tok[0]), int(tok[1])
     stock = (LSTOCK if rank == K.LEGENDARY else STOCK) + owner
@@ -229,6 +249,7 @@ def _gateway_square(s, T, value, seat, deck, where):
 def _turn_counters(s, T, turn, mover, path):
     if not isinstance(turn, dict):
         raise PositionError(f"{path}: [turn] must be a table")
+    _known_keys(turn, TURN_KEYS, f"{path}: [turn]")
     possessed = turn.get("possessed", -1)  # Possessed Summoner: the next summon's colour
     if type(possessed) is not int or not (
         possessed == -1 or (0 <= possessed < int(n_colours(s)) and possessed != mover)
@@ -247,9 +268,14 @@ def _turn_counters(s, T, turn, mover, path):
     if not isinstance(destroyed, dict):
         raise PositionError(f"{path}: [turn] destroyed must be a table of counts")
     for name, count in destroyed.items():
-        if name not in ("common", "heroic", "legendary") or type(count) is not int or count < 0:
+        if (
+            name not in ("common", "heroic", "legendary")
+            or type(count) is not int
+            or not 0 <= count <= MAX_COUNT
+        ):
             raise PositionError(
-                f"{path}: [turn] destroyed: expected common/heroic/legendary counts"
+                f"{path}: [turn] destroyed: expected common/heroic/legendary counts "
+                f"in 0..{MAX_COUNT}"
             )
         enemy = (mover + 1) % int(n_colours(s))  # the next colour (the only one in duels)
         s[DESTROYED + enemy * 4 + K.RANK_NAMES.index(name)] = count
@@ -271,7 +297,7 @@ def _turn_counters(s, T, turn, mover, path):
             raise PositionError(
                 f"{path}: [turn] summoned #{i}: square must be [row, col] of a playable square"
             )
-        if b["rank"] not in ("common", "heroic", "legendary"):
+        if not isinstance(b["rank"], str) or b["rank"] not in ("common", "heroic", "legendary"):
             raise PositionError(f"{path}: [turn] summoned #{i}: unknown rank {b['rank']!r}")
         s[SUMMONED_N] += 1
         colour = T.sq_color[sq[0] * 9 + sq[1]]

@@ -55,7 +55,7 @@ def board_from_lines(lines, tables, n_players) -> list[int]:
                 raise ValueError(f"board [{r},{c}]: this corner square is void, write '##'")
             if tok == "..":
                 continue
-            if len(tok) != 2 or tok[0] not in "chl" or not tok[1].isdigit():
+            if len(tok) != 2 or tok[0] not in "chl" or tok[1] not in "0123456789":
                 raise ValueError(f"board [{r},{c}]: unknown token {tok!r}")
             seat = int(tok[1])
             if seat >= n_players:

@@ -59,7 +59,7 @@ import tomllib
 from dataclasses import dataclass, field
 
 from core import constants as K
-from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
+from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
 
 DEFAULT_TURN_CAP = 200  # no planner game of the demo reached it (README, Decisiveness)
 # The player of a study that names none: the turn planner, the weakest player whose games the
@@ -394,7 +394,7 @@ def _policy_lists(value, where):
 
 def _melee_players(value, where):
     vals = [value] if _is_int(value) else value
-    if not isinstance(vals, list) or not vals or not all(v in (3, 4) for v in vals):
+    if not isinstance(vals, list) or not vals or not all(_is_int(v) and v in (3, 4) for v in vals):
         raise StudyError(f"{where}: 'melee_players' must be 3, 4 or a list of them")
     return sorted(set(vals))
 
@@ -499,8 +499,10 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
     if not isinstance(bwe, bool):
         raise StudyError(f"{where}: 'beings_without_effects' must be true or false")
     chunk_size = data.get("chunk_size")
-    if chunk_size is not None and (not _is_int(chunk_size) or chunk_size <= 0):
-        raise StudyError(f"{where}: 'chunk_size' must be a positive integer, got {chunk_size!r}")
+    if chunk_size is not None and (not _is_int(chunk_size) or not 0 < chunk_size <= MAX_CHUNK_SIZE):
+        raise StudyError(
+            f"{where}: 'chunk_size' must be an integer in 1..{MAX_CHUNK_SIZE:,}, got {chunk_size!r}"
+        )
     positions = check_positions(data.get("positions", 0), f"{where}: 'positions'")
 
     modes = _dedupe(modes)

@@ -22,6 +22,7 @@ import numpy as np
 
 from core import constants as K
 from core.board.geometry import build_geometry
+from core.checks.tables_proof import TablesProofError, prove_tables
 from core.ops import (
     D_DISTANCE_2,
     I_DEST,
@@ -35,6 +36,15 @@ from core.ops import (
 from core.summon.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
 from core.tables import Tables
 from sim.content.ops import OpError, check_card_programs, compile_ops
+from sim.content.schema import (
+    ContentError,
+    need_int,
+    need_keys,
+    need_squares,
+    need_str,
+    need_tables,
+    show,
+)
 from sim.content.tasks import load_tasks
 
 DATA_DIR = pathlib.Path(__file__).parent.parent / "data"
@@ -43,10 +53,22 @@ LEGEND_DECK = "legends"
 DECK_SIZE = 18
 RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
 ARROWS = {name.upper(): d for d, name in enumerate(K.DIR_NAMES)}
-
-
-class ContentError(ValueError):
-    """Bad content or a bad request for content (unknown deck, unplayable card)."""
+N_LEGENDS = 12  # the legend deck (at most core.layout.SHARED_CAP: the engine's pile)
+N_FLARES = 12
+MAX_PATTERN = 9  # rows and cells per row of a pattern: the board's size
+MAX_FLARE_THRESHOLD = 69  # upgraded / pieces of a flare: at most the board's squares
+DECK_KEYS = frozenset({"deck", "title", "gateway", "variant_of", "card"})
+CARD_KEYS = frozenset(
+    {"id", "name", "rank", "pattern", "description", "effect", "frozen", "warp", "no-copy"}
+    | {"summon-on"}
+)
+FLARE_KEYS = frozenset(
+    {"id", "label", "upgraded", "pieces", "upper", "lower", "upper_text", "lower_text"}
+)
+BOARD_KEYS = frozenset({"rows", "central", "duel_start", "melee_start", "sides", "corners"})
+SIDES = ("top", "bottom", "left", "right")
+CORNERS = ("nw", "se", "ne", "sw")
+RESERVED_DECKS = (LEGEND_DECK, "flares", "board", "tasks")
 
 
 @dataclass
@@ -129,12 +151,16 @@ def parse_pattern(rows, path, cid, detached=False):
 
     A detached pattern (card key ``summon-on``, Time Traveler) has no target square: its
     cells are returned relative to the first cell."""
-    if not isinstance(rows, list) or not rows:
-        raise _err(path, cid, "pattern must be a non-empty list of rows")
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise _err(path, cid, "pattern must be a non-empty list of rows (strings)")
     grid = [r.split() for r in rows]
     width = len(grid[0])
     if any(len(r) != width for r in grid):
         raise _err(path, cid, "pattern rows have different numbers of cells")
+    if not width or len(grid) > MAX_PATTERN or width > MAX_PATTERN:
+        raise _err(
+            path, cid, f"pattern must be 1 to {MAX_PATTERN} rows of 1 to {MAX_PATTERN} cells each"
+        )
     cells, marks, target, req = [], [], None, 0
     for r, row in enumerate(grid):
         for c, tok in enumerate(row):
@@ -181,6 +207,10 @@ def _load_toml(path):
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise ContentError(f"{path.name}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise ContentError(f"{path.name}: not valid TOML (not UTF-8 text)") from None
+    except IsADirectoryError:
+        raise ContentError(f"{path.name}: is a directory, not a card file") from None
 
 
 def _effect(d, key, path, cid, card_ids=()):
@@ -190,26 +220,38 @@ def _effect(d, key, path, cid, card_ids=()):
         raise _err(path, cid, f"{key}: {e}") from None
 
 
+def _card_name(d, i):
+    """How errors name a card: its id, or its place in the file when the id is no string."""
+    cid = d.get("id")
+    return cid if isinstance(cid, str) and cid else f"#{i + 1}"
+
+
 def load_deck_file(path):
     data = _load_toml(path)
     deck = data.get("deck")
-    if not isinstance(deck, str):
+    if not isinstance(deck, str) or not deck:
         raise ContentError(f"{path.name}: missing 'deck' name")
+    need_keys(data, (), DECK_KEYS, path.name)
     if not isinstance(data.get("gateway", False), bool):
         raise ContentError(f"{path.name}: 'gateway' must be true or false")
+    if "title" in data:
+        need_str(data["title"], "title", path.name, nonempty=False)
+    rows = need_tables(data.get("card", []), "card", path.name)
     cards = []
     seen = set()
-    card_ids = [d.get("id", "?") for d in data.get("card", [])]
-    for d in data.get("card", []):
-        cid = d.get("id", "?")
-        for key in ("id", "name", "rank", "pattern", "description"):
-            if key not in d:
-                raise _err(path, cid, f"missing {key!r}")
+    card_ids = [d.get("id", "?") for d in rows]
+    for i, d in enumerate(rows):
+        cid = _card_name(d, i)
+        where = f"{path.name}: card {cid!r}"
+        need_keys(d, ("id", "name", "rank", "pattern", "description"), CARD_KEYS, where)
+        need_str(d["id"], "id", where)
+        need_str(d["name"], "name", where)
+        need_str(d["description"], "description", where, nonempty=False)
         if cid in seen:
             raise _err(path, cid, "duplicate id")
         seen.add(cid)
-        if d["rank"] not in RANKS:
-            raise _err(path, cid, f"bad rank {d['rank']!r} (common, heroic or legendary)")
+        if not isinstance(d["rank"], str) or d["rank"] not in RANKS:
+            raise _err(path, cid, f"bad rank {show(d['rank'])} (common, heroic or legendary)")
         rank = RANKS[d["rank"]]
         if (deck == LEGEND_DECK) != (rank == K.LEGENDARY):
             raise _err(path, cid, "legends are exactly the legendary cards")
@@ -249,6 +291,8 @@ def load_deck_file(path):
         cards.append(card)
     if deck != LEGEND_DECK and len(cards) != DECK_SIZE:
         raise ContentError(f"{path.name}: a deck has {DECK_SIZE} cards, found {len(cards)}")
+    if deck == LEGEND_DECK and len(cards) != N_LEGENDS:
+        raise ContentError(f"{path.name}: expected {N_LEGENDS} legends, found {len(cards)}")
     return deck, cards
 
 
@@ -310,11 +354,22 @@ def _check_frozen(rows, path, cid, key):
 
 def load_flares(path):
     cards = []
-    for d in _load_toml(path).get("flare", []):
-        cid = d.get("id", "?")
-        for key in ("id", "label", "upgraded", "pieces", "upper", "lower"):
-            if key not in d:
-                raise _err(path, cid, f"missing {key!r}")
+    data = _load_toml(path)
+    need_keys(data, (), {"flare"}, path.name)
+    seen = set()
+    for i, d in enumerate(need_tables(data.get("flare", []), "flare", path.name)):
+        cid = _card_name(d, i)
+        where = f"{path.name}: card {cid!r}"
+        need_keys(d, ("id", "label", "upgraded", "pieces", "upper", "lower"), FLARE_KEYS, where)
+        need_str(d["id"], "id", where)
+        if cid in seen:
+            raise _err(path, cid, "duplicate id")
+        seen.add(cid)
+        need_str(d["label"], "label", where)
+        for key in ("upper_text", "lower_text"):
+            need_str(d.get(key, ""), key, where, nonempty=False)
+        for key in ("upgraded", "pieces"):
+            need_int(d[key], key, 0, MAX_FLARE_THRESHOLD, where)
         cards.append(
             Card(
                 id=f"flares/{cid}",
@@ -326,8 +381,8 @@ def load_flares(path):
                 has_effect=True,
                 effect=_effect(d, "upper", path, cid),
                 effect2=_effect(d, "lower", path, cid),
-                flare_x=int(d["upgraded"]),
-                flare_y=int(d["pieces"]),
+                flare_x=d["upgraded"],
+                flare_y=d["pieces"],
                 label=d["label"],
                 texts=(d.get("upper_text", ""), d.get("lower_text", "")),
             )
@@ -337,9 +392,51 @@ def load_flares(path):
             check_card_programs({"upper": c.effect, "lower": c.effect2})
         except OpError as e:
             raise _err(path, c.id.split("/")[-1], str(e)) from None
-    if len(cards) != 12:
-        raise ContentError(f"{path.name}: expected 12 flares, found {len(cards)}")
+    if len(cards) != N_FLARES:
+        raise ContentError(f"{path.name}: expected {N_FLARES} flares, found {len(cards)}")
     return cards
+
+
+def load_board(path) -> tuple:
+    """board.toml -> (geometry arrays, its table): every value checked, squares in range
+    and on the board where pieces start."""
+    board = _load_toml(path)
+    where = path.name
+    need_keys(board, BOARD_KEYS, BOARD_KEYS, where)
+    rows = board["rows"]
+    if not (
+        isinstance(rows, list)
+        and len(rows) == 9
+        and all(isinstance(r, str) and len(r) == 9 for r in rows)
+    ):
+        raise ContentError(f"{where}: rows must be 9 strings of 9 characters")
+    bad = sorted({ch for r in rows for ch in r} - set("#.RG"))
+    if bad:
+        raise ContentError(f"{where}: rows: unknown square symbol {bad[0]!r} (# . R G)")
+
+    def on(r, c):
+        return rows[r][c] != "#"
+
+    need_squares(board["central"], "central", where, on)
+    need_squares(board["duel_start"], "duel_start", where, on, n=2)
+    melee = board["melee_start"]
+    if not isinstance(melee, list) or len(melee) != 3:
+        raise ContentError(f"{where}: melee_start must be 3 pairs of squares, got {show(melee)}")
+    starts = [sq for pair in melee for sq in need_squares(pair, "melee_start", where, on, n=2)]
+    if len(set(starts)) != len(starts):
+        raise ContentError(f"{where}: melee_start names a square twice")
+    for key, names in (("sides", SIDES), ("corners", CORNERS)):
+        table = board[key]
+        if not isinstance(table, dict):
+            raise ContentError(f"{where}: [{key}] must be a table of {', '.join(names)}")
+        need_keys(table, names, names, f"{where}: [{key}]")
+        for name in names:
+            need_squares(table[name], f"{key}.{name}", where, on)
+    try:
+        geo = build_geometry(rows, board["central"], board["sides"], board["corners"])
+    except ValueError as e:
+        raise ContentError(f"{where}: {e}") from None
+    return geo, board
 
 
 def _content_hash(data_dir):
@@ -363,21 +460,28 @@ def _deck_files(data_dir):
 @functools.lru_cache(maxsize=4)
 def load_content(data_dir: str | None = None) -> Content:
     data_dir = pathlib.Path(data_dir) if data_dir else DATA_DIR
-    board = _load_toml(data_dir / "board.toml")
-    geo = build_geometry(board["rows"], board["central"], board["sides"], board["corners"])
+    geo, board = load_board(data_dir / "board.toml")
     decks, cards, gateway = [], [], []
     for name in _deck_files(data_dir):
         deck, dc = load_deck_file(data_dir / f"{name}.toml")
+        if deck in decks or deck in RESERVED_DECKS:
+            raise ContentError(f"{name}.toml: deck name {deck!r} is taken (another deck file)")
         decks.append(deck)
         cards.extend(dc)
         gateway.append(_load_toml(data_dir / f"{name}.toml").get("gateway", False))
     variant_of = _variants(data_dir, decks)
-    _, legends = load_deck_file(data_dir / f"{LEGEND_DECK}.toml")
+    deck, legends = load_deck_file(data_dir / f"{LEGEND_DECK}.toml")
+    if deck != LEGEND_DECK:
+        raise ContentError(f"{LEGEND_DECK}.toml: deck must be {LEGEND_DECK!r}, got {deck!r}")
     cards.extend(legends)
     cards.extend(load_flares(data_dir / "flares.toml"))
     tasks = load_tasks(data_dir / "tasks.toml")
     tables = _compile(cards, decks, geo, board, tasks, data_dir)
     tables = tables._replace(deck_gateway=np.array(gateway, np.int8).reshape(len(decks)))
+    try:
+        prove_tables(tables)
+    except TablesProofError as e:
+        raise ContentError(f"{data_dir.name}: {e}") from None
     return Content(
         tables,
         cards,

@@ -42,6 +42,9 @@ FLAG_KEYS = {
     "linked-opposite": O.F_LINKED_OPPOSITE,
 }
 
+MAX_OPS = 64  # ops in one program (the longest card has a dozen)
+MAX_ALTS = 8  # alternatives of one choose block
+MAX_CHOICE = 15  # choice-N: a pick has at most 4 alternatives, a choose block a few more
 OP_KEYS = {spec.name: spec.keys for spec in O.OPS}  # the registry: core.ops.OPS
 COPY_FROM = {"pending": O.CW_FROM_PENDING, "discard": O.CW_FROM_DISCARD}
 
@@ -51,9 +54,22 @@ class OpError(ValueError):
 
 
 def _lookup(table, value, what):
-    if value not in table:
-        raise OpError(f"unknown {what} {value!r} (expected one of {', '.join(table)})")
+    if not isinstance(value, str) or value not in table:
+        raise OpError(f"unknown {what} {_show(value)} (expected one of {', '.join(table)})")
     return table[value]
+
+
+def _show(value) -> str:
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _flag(d, key):
+    """A true/false key (left out: false)."""
+    v = d.get(key, False)
+    if not isinstance(v, bool):
+        raise OpError(f"{key} must be true or false, got {_show(v)}")
+    return v
 
 
 def _mask(table, value, what):
@@ -68,7 +84,7 @@ def _mask(table, value, what):
 def _int(d, key, lo, hi, default):
     v = d.get(key, default)
     if type(v) is not int or not lo <= v <= hi:
-        raise OpError(f"{key} must be an integer in {lo}..{hi}, got {v!r}")
+        raise OpError(f"{key} must be an integer in {lo}..{hi}, got {_show(v)}")
     return v
 
 
@@ -77,6 +93,8 @@ def compile_ops(op_list, card_ids=()) -> np.ndarray:
     ``card_ids``: the ids of the deck's cards in file order (for ``in-discard``)."""
     if not isinstance(op_list, list):
         raise OpError("an effect must be a list of op tables")
+    if len(op_list) > MAX_OPS:
+        raise OpError(f"a program has at most {MAX_OPS} ops")
     rows = []
     for d in op_list:
         rows.extend(_compile_one(d, nested=False, card_ids=card_ids))
@@ -87,9 +105,11 @@ def _condition(value, row):
     names = value if isinstance(value, list) else [value]
     for name in names:
         if isinstance(name, str) and name.startswith("choice-") and name[7:].isdigit():
+            if not name[7:].isascii() or int(name[7:]) > MAX_CHOICE:
+                raise OpError(f"condition {_show(name)}: choice-N takes N in 0..{MAX_CHOICE}")
             row[O.I_COND] |= O.P_CHOICE
             row[O.I_CHOICE] = int(name[7:])
-        elif name in PREDICATES2:
+        elif isinstance(name, str) and name in PREDICATES2:
             row[O.I_COND2] |= PREDICATES2[name]
         else:
             row[O.I_COND] |= _lookup(PREDICATES | PREDICATES2, name, "condition")
@@ -99,8 +119,8 @@ def _in_discard(d, row, card_ids):
     """Key in-discard = "card-id": only if that card of your deck is in your discard pile
     (its deck position goes to I_CHOICE, so it cannot be combined with choice-N)."""
     cid = d["in-discard"]
-    if cid not in card_ids:
-        raise OpError(f"in-discard: {cid!r} is not a card of this deck")
+    if not isinstance(cid, str) or cid not in card_ids:
+        raise OpError(f"in-discard: {_show(cid)} is not a card of this deck")
     if row[O.I_COND] & O.P_CHOICE:
         raise OpError("in-discard cannot be combined with a choice-N condition")
     row[O.I_COND2] |= O.P2_IN_DISCARD
@@ -139,15 +159,15 @@ def _compile_one(d, nested, card_ids=()):
     row[O.I_DEST] = _mask(DESTS, d["dest"], "destination") if "dest" in d else 0
     _check_nethervoid(name, row)
     for key, bit in FLAG_KEYS.items():
-        if d.get(key, False) is True:
+        if _flag(d, key):
             row[O.I_FLAGS] |= bit
     _params(name, d, row)
     if name == "choose":
         if nested:
             raise OpError("a choose block cannot contain another choose block")
         alts = d.get("of")
-        if not isinstance(alts, list) or len(alts) < 2:
-            raise OpError("choose needs 'of' = a list of at least 2 ops")
+        if not isinstance(alts, list) or not 2 <= len(alts) <= MAX_ALTS:
+            raise OpError(f"choose needs 'of' = a list of 2 to {MAX_ALTS} ops")
         rows = []
         for a in alts:
             sub = _compile_one(a, nested=True)
@@ -179,7 +199,7 @@ def _support(value):
     packed = 0
     for k, v in enumerate(value):
         if type(v) is not int or not 0 <= v <= 8:
-            raise OpError(f"support counts must be integers in 0..8, got {v!r}")
+            raise OpError(f"support counts must be integers in 0..8, got {_show(v)}")
         packed |= v << (4 * k)
     return packed
 
@@ -214,7 +234,7 @@ def _params(name, d, row):
     elif name == "card-to-top" and "top-only" in d:
         if d["top-only"] is not True:
             raise OpError("top-only must be true (or left out)")
-        if d.get("optional", False):
+        if _flag(d, "optional"):
             raise OpError("card-to-top with top-only has no choice: it cannot be optional")
         row[O.I_PARAM] = 1
     elif name == "draw-extra":

@@ -10,20 +10,34 @@ import tomllib
 
 import numpy as np
 
-from core.layout import N_TASKS
+from core.layout import N_AVAIL, N_TASKS
 from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
+from sim.content.schema import ContentError, is_int, need_keys, need_tables, show
 
 DEFAULT_PATH = pathlib.Path(__file__).parent.parent / "data" / "tasks.toml"
 MAX_ARGS = 4
+MAX_ARG = 81  # a count of pieces or squares, a colour mask, a distance: never beyond the board
+TASK_KEYS = frozenset({"name", "points", "advanced", "type", "check", "args", "description"})
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ContentError(f"{path.name}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise ContentError(f"{path.name}: not valid TOML (not UTF-8 text)") from None
 
 
 def load_tasks(path=None) -> dict:
     """Parse and validate tasks.toml; return the task_* arrays plus names and descriptions."""
     path = pathlib.Path(path) if path is not None else DEFAULT_PATH
-    with open(path, "rb") as f:
-        tasks = tomllib.load(f).get("task", [])
+    data = _read(path)
+    need_keys(data, (), {"task"}, path.name)
+    tasks = need_tables(data.get("task", []), "task", path.name)
     if len(tasks) != N_TASKS:
-        raise ValueError(f"{path.name}: expected {N_TASKS} tasks, found {len(tasks)}")
+        raise ContentError(f"{path.name}: expected {N_TASKS} tasks, found {len(tasks)}")
     out = {
         "task_kind": np.zeros(N_TASKS, np.int8),
         "task_points": np.zeros(N_TASKS, np.int8),
@@ -34,35 +48,50 @@ def load_tasks(path=None) -> dict:
         "task_descriptions": [],
     }
     for i, t in enumerate(tasks):
-        name = t.get("name", f"#{i}")
+        name = t.get("name")
+        name = name if isinstance(name, str) and name else f"#{i + 1}"
 
         def bad(msg, name=name):
-            return ValueError(f"{path.name}: task {name!r}: {msg}")
+            return ContentError(f"{path.name}: task {name!r}: {msg}")
 
-        for key in ("name", "points", "advanced", "type", "check", "description"):
-            if key not in t:
-                raise bad(f"missing {key!r}")
-        if t["check"] not in TASK_CHECK_NAMES:
-            raise bad(f"unknown check {t['check']!r}")
-        if t["type"] not in TASK_TYPE_NAMES:
-            raise bad(f"unknown type {t['type']!r}")
+        need_keys(
+            t,
+            ("name", "points", "advanced", "type", "check", "description"),
+            TASK_KEYS,
+            f"{path.name}: task {name!r}",
+        )
+        for key in ("name", "description"):
+            if not isinstance(t[key], str):
+                raise bad(f"{key} must be a string, got {show(t[key])}")
+        if not isinstance(t["check"], str) or t["check"] not in TASK_CHECK_NAMES:
+            raise bad(f"unknown check {show(t['check'])}")
+        if not isinstance(t["type"], str) or t["type"] not in TASK_TYPE_NAMES:
+            raise bad(f"unknown type {show(t['type'])}")
         points = t["points"]
-        if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 3:
-            raise bad(f"points must be 1..3, got {points!r}")
+        if not is_int(points) or not 1 <= points <= 3:
+            raise bad(f"points must be 1..3, got {show(points)}")
         if not isinstance(t["advanced"], bool):
-            raise bad(f"advanced must be true or false, got {t['advanced']!r}")
+            raise bad(f"advanced must be true or false, got {show(t['advanced'])}")
         args = t.get("args", [])
         if (
             not isinstance(args, list)
             or len(args) > MAX_ARGS
-            or any(type(a) is not int or abs(a) >= 2**15 for a in args)
+            or any(not is_int(a) or not 0 <= a <= MAX_ARG for a in args)
         ):
-            raise bad(f"args must be at most {MAX_ARGS} integers, got {args!r}")
+            raise bad(f"args must be at most {MAX_ARGS} integers in 0..{MAX_ARG}, got {show(args)}")
         out["task_kind"][i] = TASK_CHECK_NAMES.index(t["check"])
         out["task_points"][i] = points
         out["task_advanced"][i] = int(t["advanced"])
         out["task_type"][i] = TASK_TYPE_NAMES.index(t["type"])
         out["task_args"][i, : len(args)] = args
-        out["task_names"].append(name)
+        out["task_names"].append(t["name"])
         out["task_descriptions"].append(t["description"])
+    if len(set(out["task_names"])) != N_TASKS:
+        raise ContentError(f"{path.name}: two tasks have the same name")
+    basic = [int(out["task_type"][i]) for i in range(N_TASKS) if not out["task_advanced"][i]]
+    if len(basic) < N_AVAIL or len(set(basic)) < 2:
+        raise ContentError(
+            f"{path.name}: the first display needs {N_AVAIL} tasks that are not advanced, "
+            "of at least two types"
+        )
     return out
