@@ -11,9 +11,9 @@ import numpy as np
 
 from core import constants as K
 from core.kernel import play_games, play_games_checked, workspace
-from core.rows import R_ERROR
 from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
 from core.players.choose import choose
+from core.rows import R_ERROR
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import Content

@@ -92,8 +92,16 @@ def group_of(mu) -> str:
     return f"melee-{len(mu.decks)}" if mu.mode == "melee" else mu.mode
 
 
-def plan(content, decks="all", modes="all", policy=DEFAULT_POLICY, games=DEFAULT_GAMES, seed=0,
-         turn_cap=200, beings_without_effects=False):  # fmt: skip
+def plan(
+    content,
+    decks="all",
+    modes="all",
+    policy=DEFAULT_POLICY,
+    games=DEFAULT_GAMES,
+    seed=0,
+    turn_cap=200,
+    beings_without_effects=False,
+):
     """(study, matchups with their games): the study's matchups of ``decks`` and ``modes``,
     ``games`` spread evenly over the mode groups and then over each group's matchups."""
     import dataclasses
@@ -123,8 +131,10 @@ def plan(content, decks="all", modes="all", policy=DEFAULT_POLICY, games=DEFAULT
     study.content = _content_dir(content)
     matchups = study.matchups()
     if not matchups:
-        raise StudyError("check: these decks and modes make no game (new-player is played "
-                         "with two imperial decks; team play and melee need the decks' seats)")  # fmt: skip
+        raise StudyError(
+            "check: these decks and modes make no game (new-player is played with two "
+            "imperial decks; team play and melee need the decks' seats)"
+        )
     groups = {}
     for mu in matchups:
         groups.setdefault(group_of(mu), []).append(mu)
@@ -159,13 +169,13 @@ def replay_command(mu, game: int, *, turn_cap=200, content_dir=None, bwe=False) 
     return " ".join(shlex.quote(x) for x in parts)
 
 
-def _jobs(study, matchups, content):
+def _jobs(study, matchups, content, chunk_size=None):
     from cluster.check_worker import CheckJob
     from core import ENGINE_HASH
     from sim.chunking import choose_chunk_size
     from sim.study import plan_chunks
 
-    size = choose_chunk_size(matchups)
+    size = choose_chunk_size(matchups, chunk_size)
     jobs = []
     for ch in plan_chunks(matchups, size):
         mu = matchups[ch.matchup]
@@ -251,11 +261,24 @@ def _play(jobs, workers, address, progress):
     return results, compile_s, start_s, play_s, (0 if workers == 0 else session.workers)
 
 
-def run_check(content, *, decks="all", modes="all", policy=DEFAULT_POLICY, games=DEFAULT_GAMES,
-              seed=0, turn_cap=200, beings_without_effects=False, workers=None, address=None,
-              progress=None, command=None) -> dict:  # fmt: skip
+def run_check(
+    content,
+    *,
+    decks="all",
+    modes="all",
+    policy=DEFAULT_POLICY,
+    games=DEFAULT_GAMES,
+    seed=0,
+    turn_cap=200,
+    beings_without_effects=False,
+    workers=None,
+    address=None,
+    progress=None,
+    command=None,
+    chunk_size=None,
+) -> dict:
     """Play the check; returns its result (a JSON-ready dict, ``broken`` sorted by matchup
-    and game: the same whatever the workers)."""
+    and game: the same whatever the workers and ``chunk_size``, games per chunk)."""
     import datetime
 
     from core import ENGINE_HASH
@@ -265,11 +288,10 @@ def run_check(content, *, decks="all", modes="all", policy=DEFAULT_POLICY, games
     study, matchups = plan(
         content, decks, modes, policy, games, seed, turn_cap, beings_without_effects
     )
-    jobs = _jobs(study, matchups, content)
+    jobs = _jobs(study, matchups, content, chunk_size)
     results, compile_s, start_s, play_s, n_workers = _play(jobs, workers, address, progress)
     broken = []
     for r in results:
-        mu = matchups[r["matchup"]]
         for game, code, turn, actions in r["broken"]:
             broken.append((r["matchup"], game, code, turn, actions))
     broken.sort()
@@ -414,13 +436,17 @@ def cmd_check(args) -> int:
             command=_command(args),
         )
     except ChunkFailed as e:
-        print(f"kalarite: error: {' '.join(str(e).split())}; the check is incomplete", file=sys.stderr)  # fmt: skip
+        text = " ".join(str(e).split())
+        print(f"kalarite: error: {text}; the check is incomplete", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("kalarite: interrupted: the check is incomplete", file=sys.stderr)
         return 130
     if res["result"] == "clean":
-        res["record"] = write_record(res, res["content_dir"])
+        try:
+            res["record"] = write_record(res, res["content_dir"])
+        except OSError as e:  # the games were checked all the same: say so, exit 0
+            print(f"kalarite: warning: the record was not written: {e}", file=sys.stderr)
     print(json.dumps(res, indent=1) if args.json else result_text(res, args.show))
     if not args.json and res.get("record"):
         print(f"kalarite: record of the clean check -> {res['record'][0]}")
@@ -431,6 +457,7 @@ def play_and_check(content, cfg) -> int:
     """`kalarite play --check`: the game's log up to the end, or up to the option after
     which an invariant broke (exit status 1), and the verdict."""
     from core.layout import BOARD, NSQ, TURN_NO
+    from core.rows import ERR_LOG
     from sim.invariant_names import error_text
     from sim.render import code_lines
     from sim.single_game import format_game, play_checked
@@ -443,5 +470,6 @@ def play_and_check(content, cfg) -> int:
     board = [int(x) for x in s[BOARD : BOARD + NSQ]]
     print("board when it broke:")
     print("\n".join("    " + line for line in code_lines(board, content.tables)))
-    print(f"kalarite: invariant broken: {error_text(code)} in turn {int(s[TURN_NO])}")
+    what = "invariant broken" if code > 0 and code != ERR_LOG else "engine error"
+    print(f"kalarite: {what}: {error_text(code)} in turn {int(s[TURN_NO])}")
     return 1
