@@ -101,10 +101,11 @@ def warm_up(say=None, checked: bool = False) -> float:
     time, every second on a terminal, else every 15 s, and once more when done. Returns the
     seconds spent compiling (0.0 when the cache was warm). ``checked``: the kernel with the
     invariant checker (`kalarite check`)."""
-    cached = engine_is_cached(checked)
+    cached = engine_is_cached(True) if checked else engine_is_cached()
+    play = (lambda: _play_one_game(True)) if checked else _play_one_game
     if cached is not False:
         t0 = time.perf_counter()
-        _play_one_game(checked)
+        play()
         spent = time.perf_counter() - t0
         return spent if spent > 10 else 0.0
     say = say or _stderr_printer()
@@ -123,7 +124,7 @@ def warm_up(say=None, checked: bool = False) -> float:
     thread = threading.Thread(target=ticker, daemon=True)
     thread.start()
     try:
-        _play_one_game(checked)
+        play()
     finally:
         done.set()
         thread.join()
