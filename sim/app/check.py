@@ -210,6 +210,7 @@ def _play(jobs, workers, address, progress):
     from cluster.check_worker import check_chunk
     from cluster.runner import _display, _Ray, _say
     from cluster.warmup import warm_up
+    from sim.invariant_names import short_name
 
     display = _display(progress)
     quiet = display is plain.NoProgress
@@ -253,6 +254,12 @@ def _play(jobs, workers, address, progress):
                             f"chunk {j.chunk_index} of {j.mode} {'-'.join(j.decks)} failed: "
                             f"{_error_text(e)}"
                         ) from None
+                    for game, code, turn, _ in results[i]["broken"]:  # seen at once
+                        j = jobs[i]
+                        prog.note(
+                            f"broken: {short_name(code)} in {j.mode} {' vs '.join(j.decks)}, "
+                            f"game {game}, turn {turn} (replay commands at the end)"
+                        )
                     prog.started()
                     prog.advance(jobs[i].n_games)
         play_s = time.perf_counter() - t_play
