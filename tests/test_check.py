@@ -141,7 +141,7 @@ def test_verdicts_do_not_depend_on_workers_or_chunking(broken_check, broken_vari
         (["--content", "/nonexistent/cards"], "is not a directory of card files"),
         (["--workers", "-1"], "--workers must be 0 or more"),
         (["--games", "many"], "invalid int value"),
-        (["--modes", "new-player", "--decks", "sylvan"], None),
+        (["--modes", "new-player", "--decks", "sylvan", "--games", "3"], None),
     ],
 )
 def test_bad_input_is_one_error_line_and_exit_2(argv, needle, capsys):
