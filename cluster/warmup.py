@@ -21,17 +21,19 @@ _TICK_S = 1.0  # terminal: how often the elapsed time is redrawn
 _LINE_S = 15.0  # not a terminal: how often a line is printed
 
 
-def _kernel():
-    """``play_games``: the one entry kernel every command plays through (core.kernel)."""
-    from core.kernel import play_games
+def _kernel(checked: bool = False):
+    """``play_games``: the one entry kernel every command plays through (core.kernel);
+    ``checked``: ``play_games_checked``, the same loop with the invariant checker, which only
+    `kalarite check` and the tests compile."""
+    from core.kernel import play_games, play_games_checked
 
-    return play_games
+    return play_games_checked if checked else play_games
 
 
-def engine_is_cached() -> bool | None:
+def engine_is_cached(checked: bool = False) -> bool | None:
     """Does numba's on-disk cache hold the kernel for this engine version? None: unknown."""
     try:  # the cache index of the kernel, empty when missing or stale (numba internals)
-        return bool(_kernel()._cache._cache_file._load_index())
+        return bool(_kernel(checked)._cache._cache_file._load_index())
     except Exception:  # noqa: BLE001 - numba internals moved: fall back to "unknown"
         return None
 
@@ -59,7 +61,7 @@ def _remember(seconds: float):
         pass
 
 
-def _play_one_game():
+def _play_one_game(checked: bool = False):
     """The engine's one entry kernel, called once so that it compiles (or loads) everything
     a chunk needs: one game of the smallest kind (the checker-free kernel, as chunks run it)."""
     import numpy as np
@@ -70,6 +72,11 @@ def _play_one_game():
 
     content = load_content()
     pols = ("random", "random")
+    if checked:
+        args = (content.tables, K.MODE_NAMES.index("high-form"), 2, np.array([0, 0], np.int32))
+        args += (policy_codes(pols), policy_params(pols), 0, 1, 0, 1, 5, 1, 64)
+        _kernel(True)(*args)
+        return
     _kernel()(
         content.tables,
         K.MODE_NAMES.index("high-form"),
@@ -88,15 +95,17 @@ def _play_one_game():
     )
 
 
-def warm_up(say=None) -> float:
+def warm_up(say=None, checked: bool = False) -> float:
     """Compile (or load) the engine in this process. On a cold cache ``say(text, final)``
     gets the message "compiling the engine (first run only, about N minutes)" with the elapsed
     time, every second on a terminal, else every 15 s, and once more when done. Returns the
-    seconds spent compiling (0.0 when the cache was warm)."""
-    cached = engine_is_cached()
+    seconds spent compiling (0.0 when the cache was warm). ``checked``: the kernel with the
+    invariant checker (`kalarite check`)."""
+    cached = engine_is_cached(True) if checked else engine_is_cached()
+    play = (lambda: _play_one_game(True)) if checked else _play_one_game
     if cached is not False:
         t0 = time.perf_counter()
-        _play_one_game()
+        play()
         spent = time.perf_counter() - t0
         return spent if spent > 10 else 0.0
     say = say or _stderr_printer()
@@ -115,7 +124,7 @@ def warm_up(say=None) -> float:
     thread = threading.Thread(target=ticker, daemon=True)
     thread.start()
     try:
-        _play_one_game()
+        play()
     finally:
         done.set()
         thread.join()

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.kernel import play_games, workspace
+from core.kernel import play_games, play_games_checked, workspace
 from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
 from core.players.choose import choose
+from core.rows import R_ERROR
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import Content
@@ -77,6 +78,19 @@ def play_logged(content: Content, cfg: GameConfig):
     if s[EV_LOST]:
         raise RuntimeError("event log overflow")
     return s, ev[: s[EV_N]].copy()
+
+
+def play_checked(content: Content, cfg: GameConfig):
+    """The same game with the invariant checker after every applied option (the kernel of
+    `kalarite check`); returns (state, event rows, code): code 0 when every invariant held,
+    else the first one broken (core.checks.invariants INV_*; the game stops there, so the
+    state and log are those of the moment it broke) or an engine error (core.rows ERR_*)."""
+    cfg.validate(content)
+    args = _kernel_args(content, cfg)
+    flag = int(cfg.beings_without_effects)
+    out = play_games_checked(*args, cfg.game_index, 1, cfg.turn_cap, flag, LOG_ROWS)
+    s, ev = out[3], out[4]
+    return s, ev[: min(int(s[EV_N]), LOG_ROWS)].copy(), int(out[0][0, R_ERROR])
 
 
 def play_stepwise(content: Content, cfg: GameConfig):

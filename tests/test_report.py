@@ -656,8 +656,9 @@ def test_deathmatch_points(hand):
 
 
 def test_no_warning_on_a_clean_dataset(hand):
-    # the hand-made games score no points: the decisiveness warning (weak play) is right
-    assert [w["kind"] for w in hand["warnings"]] == ["weak_play"]
+    # the hand-made games score no points: the decisiveness warning (weak play) is right; their
+    # made-up content hash was never played by `kalarite check` (tests/test_check.py)
+    assert [w["kind"] for w in hand["warnings"]] == ["content_unchecked", "weak_play"]
     assert hand["data"]["beings_without_effects"] is False
     assert hand["data"]["games_analyzed"] == 14
     assert hand["data"]["games_two_seat"] == 14 and hand["data"]["games_multi_seat"] == 0

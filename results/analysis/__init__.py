@@ -42,6 +42,7 @@ from results.analysis.policies import policy_stats
 from results.analysis.sensitivity import sensitivity
 from results.analysis.stability import study_stability
 from results.analysis.tasks import TASK_DISPLAY_NOTE, task_stats
+from results.checked import unchecked_text
 from sim.study import canonical_spec
 
 __all__ = ["Dataset", "DatasetError", "END_LABELS", "MODE_LABELS", "analyze", "group_index"]
@@ -77,6 +78,9 @@ def _warnings(d: Dataset, data) -> list:
                 "out of every table.",
             }
         )
+    unchecked = unchecked_text(d.manifest.get("content_hash"), d.manifest.get("content_dir"))
+    if unchecked:
+        w.append({"kind": "content_unchecked", "severe": True, "text": unchecked + "."})
     if data["games_log_lost"]:
         w.append(
             {

@@ -474,10 +474,22 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         "differs_in": differs,
         "methods": stats.METHODS,
         "players": players,
+        "unchecked": _unchecked(sa, sb),
         "notes": notes,
         "tables": tables,
         "significant": {name: sum(r["significant"] for r in rows) for name, rows in tables.items()},
     }
+
+
+def _unchecked(sa: dict, sb: dict) -> list:
+    """One warning per study whose content `kalarite check` never played clean
+    (results/checked.py; the report's ``content_unchecked`` warning)."""
+    return [
+        f"{side}: {w['text']}"
+        for side, s in (("A", sa), ("B", sb))
+        for w in s["warnings"]
+        if w["kind"] == "content_unchecked"
+    ]
 
 
 TITLES = {
@@ -540,6 +552,8 @@ def format_text(result: dict, show_all: bool = False) -> str:
         lines.append(f"differs in: {what} ({detail})")
     else:
         lines.append("differs in: nothing but the seed or the number of games")
+    for w in result.get("unchecked", []):
+        lines.append(f"warning: {w}")
     for n in result["notes"]:
         lines.append(f"note: {n}")
     if result.get("players"):

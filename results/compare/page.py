@@ -138,6 +138,8 @@ class _Page:
         if self.r.get("nothing_to_compare"):
             self.w(f'<div class="banner">Nothing to compare: {esc(self.r["reason"])}.</div>')
             return
+        for text in self.r.get("unchecked", []):
+            self.w(f'<div class="banner" id="banner-unchecked">⚠ {esc(text)}</div>')
         warning = (self.r.get("players") or {}).get("warning")
         if warning:
             self.w(f'<div class="banner">⚠ {esc(warning)}.</div>')

@@ -105,6 +105,10 @@ def cmd_play(args):
         turn_cap=args.turn_cap,
         beings_without_effects=args.beings_without_effects,
     )
+    if args.check:
+        from sim.app.check import play_and_check
+
+        return play_and_check(content, cfg)
     s, events = play_logged(content, cfg)
     print(format_game(content, cfg, s, events))
 
@@ -591,6 +595,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="deal beings whose effect is not implemented yet, as no-effect beings",
     )
+    play.add_argument(
+        "--check",
+        action="store_true",
+        help="run the invariant checker after every option: the log stops where one broke "
+        "(exit 1), as `kalarite check` reports it",
+    )
     _add_content_flag(play)
     play.set_defaults(func=cmd_play)
 
@@ -810,6 +820,10 @@ def build_parser() -> argparse.ArgumentParser:
     tune.set_defaults(func=cmd_tune)
 
     _add_learn(sub)
+
+    from sim.app.check import add_check_command
+
+    add_check_command(sub, _sub)
 
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument(

@@ -1,0 +1,482 @@
+"""`kalarite check`: play many games with the invariant checker after every applied option,
+over every deck and mode by default, and report each broken invariant with the `kalarite play
+--check` command that replays its game.
+
+A designer's variant (``--content DIR``) can combine ops in ways no test saw; this is the
+check to run before trusting a study of it. The games are a study's (sim.study): matchups of
+every deck pairing or seating per mode (melee with 3 and 4 seats, new-player with its two
+Imperial decks), the matchup seeds of a study with the same seed, and the study runner's
+deterministic chunks, played on Ray (cluster.check_worker) after compiling the checked kernel
+once in the driver. A game's verdict depends only on (seed, matchup, game index), never on the
+workers or the chunking. ``--games`` is spread evenly over the mode groups (duel High Form,
+duel Deathmatch, melee of 3, melee of 4, team High Form, team Deathmatch, new player) and
+evenly over the matchups of each.
+
+Exit status: 0 when every invariant held (a record of the clean check is written, see
+results/checked.py), 1 when one broke (or a chunk failed), 2 for bad input, 130 on Ctrl-C.
+"""
+
+import math
+import shlex
+import sys
+import time
+
+DEFAULT_GAMES = 20_000
+DEFAULT_POLICY = "random"
+SHOW = 20  # broken games listed one by one (the counts cover all)
+
+
+def add_check_command(sub, make):
+    """Register `kalarite check` (``make``: the CLI's subcommand factory)."""
+    p = make(
+        sub,
+        "check",
+        "play games with the invariant checker after every option, in every mode and deck, "
+        "and report each broken invariant with the command that replays its game",
+        ("decks", "modes", "players"),
+        extra="Run it on a variant (--content DIR) before trusting a study of it. --games is "
+        "spread evenly over the mode groups (duel high-form and deathmatch, melee of 3 and "
+        "of 4 seats, team high-form and deathmatch, new-player) and their matchups. A clean "
+        "check writes a record that `kalarite report` and `kalarite compare` look for. "
+        "Exit status 0: every invariant held; 1: one broke; 2: bad input.",
+    )
+    p.add_argument("--decks", default="all", help="'all' or deck names, comma separated")
+    p.add_argument("--modes", default="all", help="'all' or mode names, comma separated")
+    p.add_argument(
+        "--games", type=int, default=DEFAULT_GAMES, help="games in all, at least one per matchup"
+    )
+    p.add_argument("--policy", default=DEFAULT_POLICY, help="the player of every seat")
+    p.add_argument("--seed", type=int, default=0, help="study seed (the matchup seeds' source)")
+    p.add_argument("--turn-cap", type=int, default=200, help="a game ends after this turn")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="Ray workers (default: all local cores; 0: in this process, without Ray)",
+    )
+    p.add_argument("--address", default=None, help="an existing Ray cluster (default: local)")
+    p.add_argument(
+        "--beings-without-effects",
+        action="store_true",
+        help="also deal beings whose effect is not implemented yet, as no-effect beings",
+    )
+    p.add_argument(
+        "--content",
+        default=None,
+        metavar="DIR",
+        help="check a copy of the card files (kalarite cards copy DIR) instead of the "
+        "installed ones",
+    )
+    p.add_argument(
+        "--show", type=int, default=SHOW, help="broken games listed with their replay command"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object (every game)")
+    p.set_defaults(func=cmd_check)
+
+
+class CheckError(ValueError):
+    """Bad input of `kalarite check` (one line, exit status 2)."""
+
+
+def _names(text: str, flag: str):
+    if text.strip() == "all":
+        return "all"
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if not names:
+        raise CheckError(f"{flag} needs 'all' or names separated by commas")
+    return names
+
+
+def group_of(mu) -> str:
+    """The mode group a matchup belongs to: the mode, melee with its seat count."""
+    return f"melee-{len(mu.decks)}" if mu.mode == "melee" else mu.mode
+
+
+def plan(
+    content,
+    decks="all",
+    modes="all",
+    policy=DEFAULT_POLICY,
+    games=DEFAULT_GAMES,
+    seed=0,
+    turn_cap=200,
+    beings_without_effects=False,
+):
+    """(study, matchups with their games): the study's matchups of ``decks`` and ``modes``,
+    ``games`` spread evenly over the mode groups and then over each group's matchups."""
+    import dataclasses
+
+    from sim.study import StudyError, study_from_dict
+
+    if games < 1:
+        raise CheckError(f"--games must be a positive integer, got {games}")
+    if modes != "all":
+        from core import constants as K
+
+        bad = [m for m in modes if m not in K.MODE_NAMES]
+        if bad:
+            raise CheckError(f"unknown mode {bad[0]!r} (known: {', '.join(K.MODE_NAMES)})")
+    spec = {
+        "name": "kalarite check",
+        "decks": decks,
+        "modes": modes,
+        "melee_players": [3, 4],
+        "policies": policy,
+        "games": 1,
+        "seed": seed,
+        "turn_cap": turn_cap,
+        "beings_without_effects": beings_without_effects,
+    }
+    study = study_from_dict(spec, content, where="check")
+    study.content = _content_dir(content)
+    matchups = study.matchups()
+    if not matchups:
+        raise StudyError(
+            "check: these decks and modes make no game (new-player is played with two "
+            "imperial decks; team play and melee need the decks' seats)"
+        )
+    groups = {}
+    for mu in matchups:
+        groups.setdefault(group_of(mu), []).append(mu)
+    per_group = math.ceil(games / len(groups))
+    out = []
+    for mu in matchups:
+        n = max(1, math.ceil(per_group / len(groups[group_of(mu)])))
+        out.append(dataclasses.replace(mu, games=n))
+    return study, out
+
+
+def _content_dir(content):
+    from sim.content.copies import custom_dir
+
+    return custom_dir(content)
+
+
+def replay_command(mu, game: int, *, turn_cap=200, content_dir=None, bwe=False) -> str:
+    """The `kalarite play` command that replays game ``game`` of matchup ``mu`` with the
+    checker (it stops where the invariant broke)."""
+    pols = mu.policies
+    parts = ["kalarite", "play", "--decks", ",".join(mu.decks), "--mode", mu.mode]
+    parts += ["--seed", str(mu.seed), "--game", str(game)]
+    parts += ["--policy", pols[0] if len(set(pols)) == 1 else ",".join(pols)]
+    if turn_cap != 200:
+        parts += ["--turn-cap", str(turn_cap)]
+    if bwe:
+        parts.append("--beings-without-effects")
+    if content_dir:
+        parts += ["--content", content_dir]
+    parts.append("--check")
+    return " ".join(shlex.quote(x) for x in parts)
+
+
+def _jobs(study, matchups, content, chunk_size=None):
+    from cluster.check_worker import CheckJob
+    from core import ENGINE_HASH
+    from sim.chunking import choose_chunk_size
+    from sim.study import plan_chunks
+
+    size = choose_chunk_size(matchups, chunk_size)
+    jobs = []
+    for ch in plan_chunks(matchups, size):
+        mu = matchups[ch.matchup]
+        jobs.append(
+            CheckJob(
+                matchup=ch.matchup,
+                chunk_index=ch.index,
+                mode=mu.mode,
+                decks=mu.decks,
+                policies=mu.policies,
+                seed=mu.seed,
+                first_game=ch.first_game,
+                n_games=ch.n_games,
+                turn_cap=study.turn_cap,
+                beings_without_effects=study.beings_without_effects,
+                engine_hash=ENGINE_HASH,
+                content_hash=content.content_hash,
+                content_dir=study.content,
+            )
+        )
+    return jobs
+
+
+class ChunkFailed(RuntimeError):
+    """A chunk of the check could not be played (the check is incomplete: exit 1)."""
+
+
+def _play(jobs, workers, address, progress):
+    """Play every job on Ray (or in this process with ``workers=0``); returns (results in
+    job order, seconds compiling, seconds starting Ray, seconds playing, workers)."""
+    from cluster import progress as plain
+    from cluster.check_worker import check_chunk
+    from cluster.runner import _display, _Ray, _say
+    from cluster.warmup import warm_up
+    from sim.invariant_names import short_name
+
+    display = _display(progress)
+    quiet = display is plain.NoProgress
+    compile_s = warm_up((lambda text, final: None) if quiet else None, checked=True)
+    t0 = time.perf_counter()
+    if workers == 0:
+        from cluster.inprocess import InProcessSession
+
+        session = InProcessSession()
+    else:
+        session = _Ray(workers, address, None if quiet else _say)
+    start_s = time.perf_counter() - t0
+    ray = session.ray
+    results = [None] * len(jobs)
+    try:
+        remote = ray.remote(num_cpus=1, max_retries=3, retry_exceptions=False)(check_chunk)
+        pending = iter(range(len(jobs)))
+        inflight = {}
+        t_play = time.perf_counter()
+        total = sum(j.n_games for j in jobs)
+        with display(total, 0, start=t_play) as prog:
+            while True:
+                while len(inflight) < session.window:
+                    i = next(pending, None)
+                    if i is None:
+                        break
+                    inflight[remote.remote(jobs[i])] = i
+                if not inflight:
+                    break
+                prog.tick()
+                ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
+                for ref in ready:
+                    i = inflight.pop(ref)
+                    try:
+                        results[i] = ray.get(ref)
+                    except ray.exceptions.RayError as e:
+                        from cluster.runner import _error_text
+
+                        j = jobs[i]
+                        raise ChunkFailed(
+                            f"chunk {j.chunk_index} of {j.mode} {'-'.join(j.decks)} failed: "
+                            f"{_error_text(e)}"
+                        ) from None
+                    for game, code, turn, _ in results[i]["broken"]:  # seen at once
+                        j = jobs[i]
+                        prog.note(
+                            f"broken: {short_name(code)} in {j.mode} {' vs '.join(j.decks)}, "
+                            f"game {game}, turn {turn} (replay commands at the end)"
+                        )
+                    prog.started()
+                    prog.advance(jobs[i].n_games)
+        play_s = time.perf_counter() - t_play
+    finally:
+        session.close()
+    return results, compile_s, start_s, play_s, (0 if workers == 0 else session.workers)
+
+
+def run_check(
+    content,
+    *,
+    decks="all",
+    modes="all",
+    policy=DEFAULT_POLICY,
+    games=DEFAULT_GAMES,
+    seed=0,
+    turn_cap=200,
+    beings_without_effects=False,
+    workers=None,
+    address=None,
+    progress=None,
+    command=None,
+    chunk_size=None,
+) -> dict:
+    """Play the check; returns its result (a JSON-ready dict, ``broken`` sorted by matchup
+    and game: the same whatever the workers and ``chunk_size``, games per chunk)."""
+    import datetime
+
+    from core import ENGINE_HASH
+    from results.store import engine_version
+
+    t0 = time.perf_counter()
+    study, matchups = plan(
+        content, decks, modes, policy, games, seed, turn_cap, beings_without_effects
+    )
+    jobs = _jobs(study, matchups, content, chunk_size)
+    results, compile_s, start_s, play_s, n_workers = _play(jobs, workers, address, progress)
+    broken = []
+    for r in results:
+        for game, code, turn, actions in r["broken"]:
+            broken.append((r["matchup"], game, code, turn, actions))
+    broken.sort()
+    per_group, per_deck = {}, {}
+    for mu in matchups:
+        per_group[group_of(mu)] = per_group.get(group_of(mu), 0) + mu.games
+        for d in set(mu.decks):
+            per_deck[d] = per_deck.get(d, 0) + mu.games
+    played = sum(mu.games for mu in matchups)
+    from sim.invariant_names import error_text, short_name
+
+    counts = {}
+    for *_, code, _t, _a in broken:
+        counts[short_name(code)] = counts.get(short_name(code), 0) + 1
+    return {
+        "kalarite_check": 1,
+        "result": "clean" if not broken else "broken",
+        "command": command,
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "content_hash": content.content_hash,
+        "content_dir": study.content,
+        "engine_hash": ENGINE_HASH,
+        "engine_version": engine_version(),
+        "config": {
+            "decks": decks,
+            "modes": modes,
+            "games": games,
+            "policy": policy,
+            "seed": seed,
+            "turn_cap": turn_cap,
+            "beings_without_effects": beings_without_effects,
+        },
+        "policies": [policy],
+        "games": played,
+        "matchups": len(matchups),
+        "chunks": len(jobs),
+        "games_per_mode": per_group,
+        "games_per_deck": dict(sorted(per_deck.items())),
+        "replayed_with_long_log": sum(r["replayed"] for r in results),
+        "workers": n_workers,
+        "wall_s": round(time.perf_counter() - t0, 1),
+        "compile_s": round(compile_s, 1),
+        "ray_start_s": round(start_s, 1),
+        "play_s": round(play_s, 1),
+        "games_per_s": round(played / play_s, 1) if play_s > 0 else None,
+        "broken_counts": counts,
+        "broken": [
+            {
+                "invariant": short_name(code),
+                "text": error_text(code),
+                "code": code,
+                "mode": matchups[m].mode,
+                "decks": list(matchups[m].decks),
+                "policies": list(matchups[m].policies),
+                "matchup_seed": matchups[m].seed,
+                "game": game,
+                "turn": turn,
+                "actions": actions,
+                "replay": replay_command(
+                    matchups[m],
+                    game,
+                    turn_cap=turn_cap,
+                    content_dir=study.content,
+                    bwe=beings_without_effects,
+                ),
+            }
+            for m, game, code, turn, actions in broken
+        ],
+    }
+
+
+def result_text(res: dict, show: int = SHOW) -> str:
+    """What `kalarite check` prints: the verdict, then each broken game and its replay."""
+    modes = ", ".join(f"{g} {n:,}" for g, n in res["games_per_mode"].items())
+    head = (
+        f"kalarite: checked {res['games']:,} games of {', '.join(res['policies'])} players "
+        f"({res['matchups']:,} matchups; {modes}; decks {', '.join(res['games_per_deck'])}) "
+        f"in {res['wall_s']:.1f} s ({res['play_s']:.1f} s playing, "
+        f"{res['games_per_s'] or 0:,.0f} games/s, {max(res['workers'], 1)} worker"
+        f"{'s' * (res['workers'] > 1)}) on content {res['content_hash']}"
+    )
+    if not res["broken"]:
+        return head + ": every invariant held after every option"
+    lines = [head + f": {len(res['broken']):,} games broke an invariant"]
+    for b in res["broken"][:show]:
+        lines.append(
+            f"  {b['text']}: {b['mode']} {' vs '.join(b['decks'])}, game {b['game']}, turn "
+            f"{b['turn']}\n    {b['replay']}"
+        )
+    if len(res["broken"]) > show:
+        lines.append(f"  ... and {len(res['broken']) - show:,} more (--json lists them all)")
+    counts = ", ".join(f"{k} x{v:,}" for k, v in sorted(res["broken_counts"].items()))
+    lines.append(f"kalarite: broken: {counts}")
+    return "\n".join(lines)
+
+
+def _command(args) -> str:
+    parts = ["kalarite", "check", "--games", str(args.games), "--policy", args.policy]
+    parts += ["--seed", str(args.seed)]
+    for flag, value, default in (
+        ("--decks", args.decks, "all"),
+        ("--modes", args.modes, "all"),
+        ("--turn-cap", args.turn_cap, 200),
+        ("--content", args.content, None),
+        ("--workers", args.workers, None),
+    ):
+        if value != default:
+            parts += [flag, str(value)]
+    if args.beings_without_effects:
+        parts.append("--beings-without-effects")
+    return " ".join(shlex.quote(x) for x in parts)
+
+
+def cmd_check(args) -> int:
+    import json
+
+    from results.checked import write_record
+    from sim.content.copies import load_content_dir
+    from sim.players import parse_policy
+
+    for flag, value, low in (("--workers", args.workers, 0), ("--show", args.show, 0)):
+        if value is not None and value < low:
+            raise CheckError(f"{flag} must be {low} or more, got {value}")
+    if args.turn_cap < 1:
+        raise CheckError(f"--turn-cap must be a positive integer, got {args.turn_cap}")
+    if "," in args.policy:
+        raise CheckError("--policy takes one player, who plays every seat")
+    parse_policy(args.policy)
+    content = load_content_dir(args.content)
+    try:
+        res = run_check(
+            content,
+            decks=_names(args.decks, "--decks"),
+            modes=_names(args.modes, "--modes"),
+            policy=args.policy,
+            games=args.games,
+            seed=args.seed,
+            turn_cap=args.turn_cap,
+            beings_without_effects=args.beings_without_effects,
+            workers=args.workers,
+            address=args.address,
+            command=_command(args),
+        )
+    except ChunkFailed as e:
+        text = " ".join(str(e).split())
+        print(f"kalarite: error: {text}; the check is incomplete", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("kalarite: interrupted: the check is incomplete", file=sys.stderr)
+        return 130
+    if res["result"] == "clean":
+        try:
+            res["record"] = write_record(res, res["content_dir"])
+        except OSError as e:  # the games were checked all the same: say so, exit 0
+            print(f"kalarite: warning: the record was not written: {e}", file=sys.stderr)
+    print(json.dumps(res, indent=1) if args.json else result_text(res, args.show))
+    if not args.json and res.get("record"):
+        print(f"kalarite: record of the clean check -> {res['record'][0]}")
+    return 0 if res["result"] == "clean" else 1
+
+
+def play_and_check(content, cfg) -> int:
+    """`kalarite play --check`: the game's log up to the end, or up to the option after
+    which an invariant broke (exit status 1), and the verdict."""
+    from core.layout import BOARD, NSQ, TURN_NO
+    from core.rows import ERR_LOG
+    from sim.invariant_names import error_text
+    from sim.render import code_lines
+    from sim.single_game import format_game, play_checked
+
+    s, events, code = play_checked(content, cfg)
+    print(format_game(content, cfg, s, events))
+    if not code:
+        print("kalarite: every invariant held after every option")
+        return 0
+    board = [int(x) for x in s[BOARD : BOARD + NSQ]]
+    print("board when it broke:")
+    print("\n".join("    " + line for line in code_lines(board, content.tables)))
+    what = "invariant broken" if code > 0 and code != ERR_LOG else "engine error"
+    print(f"kalarite: {what}: {error_text(code)} in turn {int(s[TURN_NO])}")
+    return 1
