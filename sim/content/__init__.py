@@ -15,7 +15,6 @@ The pipeline's files:
 import functools
 import hashlib
 import pathlib
-import tomllib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,6 +42,7 @@ from sim.content.schema import (
     need_squares,
     need_str,
     need_tables,
+    read_toml,
     show,
 )
 from sim.content.tasks import load_tasks
@@ -201,18 +201,6 @@ def parse_pattern(rows, path, cid, detached=False):
     return cells, req, marks
 
 
-def _load_toml(path):
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ContentError(f"{path.name}: not valid TOML: {e}") from None
-    except UnicodeDecodeError:
-        raise ContentError(f"{path.name}: not valid TOML (not UTF-8 text)") from None
-    except IsADirectoryError:
-        raise ContentError(f"{path.name}: is a directory, not a card file") from None
-
-
 def _effect(d, key, path, cid, card_ids=()):
     try:
         return compile_ops(d[key], card_ids)
@@ -227,7 +215,7 @@ def _card_name(d, i):
 
 
 def load_deck_file(path):
-    data = _load_toml(path)
+    data = read_toml(path)
     deck = data.get("deck")
     if not isinstance(deck, str) or not deck:
         raise ContentError(f"{path.name}: missing 'deck' name")
@@ -354,7 +342,7 @@ def _check_frozen(rows, path, cid, key):
 
 def load_flares(path):
     cards = []
-    data = _load_toml(path)
+    data = read_toml(path)
     need_keys(data, (), {"flare"}, path.name)
     seen = set()
     for i, d in enumerate(need_tables(data.get("flare", []), "flare", path.name)):
@@ -400,7 +388,7 @@ def load_flares(path):
 def load_board(path) -> tuple:
     """board.toml -> (geometry arrays, its table): every value checked, squares in range
     and on the board where pieces start."""
-    board = _load_toml(path)
+    board = read_toml(path)
     where = path.name
     need_keys(board, BOARD_KEYS, BOARD_KEYS, where)
     rows = board["rows"]
@@ -468,7 +456,7 @@ def load_content(data_dir: str | None = None) -> Content:
             raise ContentError(f"{name}.toml: deck name {deck!r} is taken (another deck file)")
         decks.append(deck)
         cards.extend(dc)
-        gateway.append(_load_toml(data_dir / f"{name}.toml").get("gateway", False))
+        gateway.append(read_toml(data_dir / f"{name}.toml").get("gateway", False))
     variant_of = _variants(data_dir, decks)
     deck, legends = load_deck_file(data_dir / f"{LEGEND_DECK}.toml")
     if deck != LEGEND_DECK:
@@ -499,7 +487,7 @@ def _variants(data_dir, decks) -> dict:
     out = {}
     for name in _deck_files(data_dir):
         path = data_dir / f"{name}.toml"
-        data = _load_toml(path)
+        data = read_toml(path)
         orig = data.get("variant_of")
         if orig is None:
             continue

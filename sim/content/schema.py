@@ -7,6 +7,8 @@ compiled tables hold. Each refusal is a ContentError of one line that names the 
 card (``where``), never a Python TypeError from deep inside the compiler.
 """
 
+import tomllib
+
 
 class ContentError(ValueError):
     """Bad content or a bad request for content (unknown deck, unplayable card)."""
@@ -83,3 +85,16 @@ def need_squares(value, key: str, where: str, on_board=None, n=None) -> list:
     if len(set(out)) != len(out):
         raise fail(where, f"{key} names a square twice")
     return out
+
+
+def read_toml(path):
+    """The TOML table of the content file ``path``, or ContentError in one line naming it."""
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ContentError(f"{path.name}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise ContentError(f"{path.name}: not valid TOML (not UTF-8 text)") from None
+    except IsADirectoryError:
+        raise ContentError(f"{path.name}: is a directory, not a card file") from None

@@ -6,13 +6,12 @@ data is found without reading a traceback.
 """
 
 import pathlib
-import tomllib
 
 import numpy as np
 
 from core.layout import N_AVAIL, N_TASKS
 from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
-from sim.content.schema import ContentError, is_int, need_keys, need_tables, show
+from sim.content.schema import ContentError, is_int, need_keys, need_tables, read_toml, show
 
 DEFAULT_PATH = pathlib.Path(__file__).parent.parent / "data" / "tasks.toml"
 MAX_ARGS = 4
@@ -20,20 +19,10 @@ MAX_ARG = 81  # a count of pieces or squares, a colour mask, a distance: never b
 TASK_KEYS = frozenset({"name", "points", "advanced", "type", "check", "args", "description"})
 
 
-def _read(path):
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ContentError(f"{path.name}: not valid TOML: {e}") from None
-    except UnicodeDecodeError:
-        raise ContentError(f"{path.name}: not valid TOML (not UTF-8 text)") from None
-
-
 def load_tasks(path=None) -> dict:
     """Parse and validate tasks.toml; return the task_* arrays plus names and descriptions."""
     path = pathlib.Path(path) if path is not None else DEFAULT_PATH
-    data = _read(path)
+    data = read_toml(path)
     need_keys(data, (), {"task"}, path.name)
     tasks = need_tables(data.get("task", []), "task", path.name)
     if len(tasks) != N_TASKS:
