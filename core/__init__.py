@@ -56,4 +56,6 @@ ENGINE_HASH = _engine_hash()
 _root = os.environ.get("KALARITE_NUMBA_CACHE") or str(
     pathlib.Path.home() / ".cache" / "kalarite" / "numba"
 )
-numba.config.CACHE_DIR = os.path.join(_root, ENGINE_HASH)
+# a profiled build (core.jit.profile) has timers compiled in: its own cache
+_flavour = "-profile" if os.environ.get("KALARITE_PROFILE", "") == "1" else ""
+numba.config.CACHE_DIR = os.path.join(_root, ENGINE_HASH + _flavour)

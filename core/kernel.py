@@ -35,6 +35,7 @@ from core.constants import (
     OPT_WIDTH,
 )
 from core.jit import njit
+from core.jit.profile import start_timers
 from core.layout import (
     ACTIONS_DONE,
     COLOUR,
@@ -359,6 +360,7 @@ def play_games(
     nce = 0
     ntc = 0
     npos = 0
+    start_timers()
     for g in range(n_games):
         gi = first_index + g
         init_game(
@@ -426,6 +428,7 @@ def play_games_checked(
     out, cev, tcl, s, opts, ev, work, wopts, ev0, fwork = _buffers(n_games, ev_rows)
     nce = 0
     ntc = 0
+    start_timers()
     for g in range(n_games):
         gi = first_index + g
         init_game(

@@ -8,6 +8,7 @@ random (core.players.random_player), greedy (core.players.greedy), planner
 
 from core.constants import POL_GREEDY, POL_MC, POL_PLANNER, POL_RANDOM
 from core.jit import njit
+from core.jit.profile import P_PLAYER, enter, leave
 from core.players.greedy import choose_greedy
 from core.players.mc import choose_mc
 from core.players.planner import choose_planner
@@ -16,6 +17,14 @@ from core.players.random_player import choose_random
 
 @njit(cache=True, _nrt=True)
 def choose(s, T, opts, n, policy, params, work, wopts, ev0, fwork):
+    enter(P_PLAYER)
+    r = _choose_body(s, T, opts, n, policy, params, work, wopts, ev0, fwork)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=True)
+def _choose_body(s, T, opts, n, policy, params, work, wopts, ev0, fwork):
     """Dispatch on the seat's policy code (constants.POL_*); -1 for an unknown code.
     Buffers: core.kernel.workspace."""
     if n == 1:

@@ -10,9 +10,10 @@ position reached from it exactly as core.players.evaluate does, but:
   directly); otherwise it is searched again;
 - a card that could not be summoned can only become summonable through a square that got
   better for the seat (an own piece appeared or grew, or a square emptied or its piece
-  shrank), so only summons through those squares are tried. This holds while nothing may be
-  borrowed or improvised and the stock of the card's kind is not empty before or after
-  (else the card is searched again);
+  shrank): with none, it stays unsummonable; with some, any fit found now is one through
+  them (one bitboard pass per orientation). This holds while nothing may be borrowed or
+  improvised and the stock of the card's kind is not empty before or after (else the card
+  is searched again);
 - a task is checked again only if a changed square is one it reads (core.players.task_reach), it
   depends on this turn's counters, or the display changed.
 
@@ -25,6 +26,7 @@ squares of the current child from CX_DIFF.
 
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
 from core.jit import njit
+from core.jit.profile import P_EVAL_DELTA, P_EVAL_THROUGH, enter, leave
 from core.layout import (
     BOARD,
     BORROW_ENEMY,
@@ -58,7 +60,7 @@ from core.players.task_reach import reads_counters, square_matters
 from core.rules.modes import has_tasks, n_colours
 from core.rules.tasks import task_holds
 from core.summon.detached import detached_summonable
-from core.summon.patterns import pattern_fits, summon_stock_ok
+from core.summon.patterns import orientation_targets, pattern_fits, summon_stock_ok
 
 CX_SLOTS = 4  # 2 ints per hand slot
 CX_TASKS = 40  # 24 tasks * 4 colours
@@ -74,6 +76,14 @@ def _plain_ok(s, me):
 
 @njit(cache=True, _nrt=False)
 def prepare(s, T, seat, w, ctx, opts):
+    enter(P_EVAL_DELTA)
+    r = _prepare_body(s, T, seat, w, ctx, opts)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _prepare_body(s, T, seat, w, ctx, opts):
     """Record what the child evaluations reuse from the decision's position ``s``."""
     me = s[COLOUR + seat]
     ctx[0] = 0
@@ -129,32 +139,25 @@ def _diff(c, s, T, me, ctx):
 
 
 @njit(cache=True, _nrt=False)
-def _square_at(sq, dr, dc):
-    r = sq // 9 + dr
-    c = sq % 9 + dc
-    if r < 0 or r > 8 or c < 0 or c > 8:
-        return -1
-    return r * 9 + c
+def _fits_now(T, card, bits):
+    enter(P_EVAL_THROUGH)
+    r = _fits_now_body(T, card, bits)
+    leave()
+    return r
 
 
 @njit(cache=True, _nrt=False)
-def _fits_through(c, T, me, card, q, own_kind):
-    """Is some summon of ``card`` through square ``q`` (its target or one of its cells)
-    legal in ``c``? (Nothing borrowed or improvised; stock left.)"""
+def _fits_now_body(T, card, bits):
+    """Does some orientation of ``card`` fit the seat's pieces (``bits``: ``hand_bits``) with
+    the stock not empty? Asked of a card that did not fit in the decision's position: any fit
+    now goes through a square that got better (see the module's docstring), so this is the
+    search through those squares, on the summon search's bitboards."""
     rank = T.card_rank[card]
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
-        for k in range(-1, T.or_ncells[o]):
-            if k < 0:
-                t = q
-            else:
-                t = _square_at(q, -T.or_cells[o, k, 0], -T.or_cells[o, k, 1])
-                if t < 0:
-                    continue
-            if pattern_fits(c, T, me, o, t, rank, 0) and summon_stock_ok(
-                c, T, me, o, t, rank, own_kind
-            ):
-                return True
+        lo, hi = orientation_targets(T, bits, o, rank)
+        if lo != 0 or hi != 0:
+            return True
     return False
 
 
@@ -198,10 +201,7 @@ def _hand_part(c, s, T, seat, w, ctx, opts, better):
             else:
                 found = summon_witness(c, T, me, card, bits) >= 0
         elif wit == -1 and better >= 0 and s[stock + me] > 0 and c[stock + me] > 0:
-            for i in range(better):
-                if _fits_through(c, T, me, card, ctx[CX_DIFF + i], own_kind):
-                    found = True
-                    break
+            found = better > 0 and _fits_now(T, card, bits)  # the stock supplies the piece
         else:
             found = summon_witness(c, T, me, card, bits) >= 0
         if found:
@@ -248,6 +248,14 @@ def _task_part(c, s, T, seat, w, ctx, changed):
 
 @njit(cache=True, _nrt=False)
 def child_value(c, s, T, seat, w, ctx, opts):
+    enter(P_EVAL_DELTA)
+    r = _child_value_body(c, s, T, seat, w, ctx, opts)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _child_value_body(c, s, T, seat, w, ctx, opts):
     """``evaluate(c, T, seat, w, opts)`` for a position ``c`` reached from the decision's
     position ``s`` (``prepare`` ran on it into ``ctx``)."""
     me = c[COLOUR + seat]

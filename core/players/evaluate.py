@@ -12,6 +12,7 @@ public information and the seat's own hand are read.
 
 from core.constants import CK_BEING, CK_LEGEND, COMMON, HEROIC, LEGENDARY
 from core.jit import njit
+from core.jit.profile import P_EVALUATE, enter, leave
 from core.layout import (
     BOARD,
     COLOUR,
@@ -252,6 +253,14 @@ def hand_value(s, T, seat, w, opts):
 
 @njit(cache=True, _nrt=False)
 def evaluate(s, T, seat, w, opts):
+    enter(P_EVALUATE)
+    r = _evaluate_body(s, T, seat, w, opts)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _evaluate_body(s, T, seat, w, opts):
     """Value of state ``s`` for ``seat`` (that is, for its colour: a team in team play)
     under weights ``w`` (``opts`` is scratch)."""
     return position_value(s, T, seat, w) + hand_value(s, T, seat, w, opts)

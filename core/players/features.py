@@ -270,7 +270,7 @@ def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark):
         else:
             for q in range(NSQ):
                 mark[q] = 0
-            placement_completions(s, T, me, pend, bits[13], mark, 1)
+            placement_completions(s, T, me, pend, bits, mark, 1)
             one = 0
             for q in range(NSQ):
                 if mark[q] == 1:

@@ -25,6 +25,7 @@ import numpy as np
 
 from core.constants import CK_BEING, CK_LEGEND, COMMON, OPT_PLACE, PH_ACTION
 from core.jit import njit
+from core.jit.profile import P_EVAL_DELTA, P_PLACEMENTS, enter, leave
 from core.layout import (
     BOARD,
     BORROW_ENEMY,
@@ -119,6 +120,14 @@ def _shortcut_applies(s, T, opts, n):
 
 @njit(cache=True, _nrt=False)
 def prepare_placements(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, truth):
+    enter(P_EVAL_DELTA)
+    r = _prepare_placements_body(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, truth)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _prepare_placements_body(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, truth):
     """Set up the placement shortcut. ``rep`` becomes the representative placement's result
     with that piece taken off again; ``gain[q]`` the hand part a piece on q adds;
     ``truth[t * 4 + c]`` whether colour c meets task t without the piece. Returns (the value
@@ -155,7 +164,7 @@ def prepare_placements(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, trut
             wk = w[W_SUMMONABLE] if kind == CK_BEING else w[W_LEGENDS_READY]
             if wk == 0 or slot_summonable(rep, T, me, card, bits):
                 continue
-            placement_completions(rep, T, me, card, bits[13], mark, slot + 1)
+            placement_completions(rep, T, me, card, bits, mark, slot + 1)
             for q in range(NSQ):
                 if mark[q] == slot + 1:
                     gain[q] += wk
@@ -229,6 +238,7 @@ def score_options(s, T, opts, n, w, seat, vals, stat, keys, want_keys, work, wop
     code = COMMON + 4 * s[COLOUR + seat]
     for k in range(n):
         if rstat >= 0 and opts[k, 0] == OPT_PLACE and opts[k, 1] >= 0:
+            enter(P_PLACEMENTS)
             q = opts[k, 1]
             vals[k] = placement_value(rep, T, seat, w, q, base, fwork[0], fwork[F_TRUTH])
             stat[k] = ST_PENDING if rstat == ST_PENDING else ST_UNSURE
@@ -236,6 +246,7 @@ def score_options(s, T, opts, n, w, seat, vals, stat, keys, want_keys, work, wop
                 rep[BOARD + q] = code
                 keys[k] = key_of(rep, bh ^ square_hash(q, code))
                 rep[BOARD + q] = 0
+            leave()
         else:
             v, st = _option_value_from(s, T, opts, k, w, seat, work[0], wopts[0], ev0, ctx)
             vals[k] = v

@@ -8,6 +8,7 @@ is worth a certain win or loss, far beyond any fitted logit.
 """
 
 from core.jit import njit
+from core.jit.profile import P_LEARNED, enter, leave
 from core.layout import COLOUR, GAME_OVER, MODE, WINNER
 from core.players.features import FL_GATEWAY_BLIND, FL_PEEK, N_FEATURES, features
 from core.players.params import MODEL_STRIDE, PP_MODEL, PP_PEEK, PP_RESTRICT, RESTRICT_GATEWAY
@@ -22,6 +23,14 @@ def has_model(s, params):
 
 @njit(cache=True, _nrt=False)
 def learned_value(s, T, seat, params, fbuf, mark):
+    enter(P_LEARNED)
+    r = _learned_value_body(s, T, seat, params, fbuf, mark)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _learned_value_body(s, T, seat, params, fbuf, mark):
     """The model's logit that ``seat`` wins from ``s`` (``fbuf``: float scratch of
     N_FEATURES, ``mark``: int scratch of 81). Only call it where ``has_model``."""
     if s[GAME_OVER] == 1:

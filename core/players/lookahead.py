@@ -32,6 +32,7 @@ from core.constants import (
     PH_TURN_END,
 )
 from core.jit import njit
+from core.jit.profile import P_COPY, P_KEYS, P_LOOKAHEAD_FLOW, enter, leave
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,
@@ -66,8 +67,10 @@ EFFECT_PROBE = 3  # two targets and a skip row: enough to tell a decision from n
 @njit(cache=True, _nrt=False)
 def copy_row(dst, src):
     """``dst[:] = src`` without numba's runtime (a slice assignment needs it)."""
+    enter(P_COPY)
     for i in range(src.shape[0]):
         dst[i] = src[i]
+    leave()
 
 
 @njit(cache=True, _nrt=False)
@@ -107,6 +110,14 @@ def _two_actions(s, T):
 
 @njit(cache=True, _nrt=False)
 def advance_turn(c, T, ev, opts, listing):
+    enter(P_LOOKAHEAD_FLOW)
+    r = _advance_turn_body(c, T, ev, opts, listing)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _advance_turn_body(c, T, ev, opts, listing):
     """Resolve everything automatic in the copy ``c``; return the number of options of the
     next decision (listed in ``opts``), 0 when the turn or the game is over, or -1 (only
     without ``listing``) when a decision with two or more options is pending."""
@@ -150,6 +161,14 @@ def square_hash(q, code):
 
 @njit(cache=True, _nrt=False)
 def board_hash(s):
+    enter(P_KEYS)
+    r = _board_hash_body(s)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _board_hash_body(s):
     h = np.int64(0)
     for q in range(81):
         code = s[BOARD + q]
@@ -160,6 +179,14 @@ def board_hash(s):
 
 @njit(cache=True, _nrt=False)
 def key_of(s, bh):
+    enter(P_KEYS)
+    r = _key_of_body(s, bh)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _key_of_body(s, bh):
     """A 32-bit fingerprint of what a decision within a turn depends on: the board (its
     ``board_hash`` ``bh``), the deciding seat's hand, the phase, the effect being resolved,
     actions left, whose turn and which turn. Equal positions reached in different orders

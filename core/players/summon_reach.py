@@ -15,9 +15,10 @@ make summonable (duel rules: no borrowed or improvised pieces, stock left after 
 
 import numpy as np
 
-from core.board.bits import LO_BITS, trailing_zeros
+from core.board.bits import COLS_OK, LO_BITS, shift, trailing_zeros
 from core.constants import COMMON, LEGENDARY
 from core.jit import njit
+from core.jit.profile import P_EVAL_COMPLETIONS, P_EVAL_SUMMON, enter, leave
 from core.layout import (
     BOARD,
     BORROW_ENEMY,
@@ -29,6 +30,8 @@ from core.layout import (
 )
 from core.summon.detached import detached_summonable
 from core.summon.patterns import (
+    _own_at_least,
+    _targets,
     occupied_bits,
     own_bits,
     summon_enemies,
@@ -64,6 +67,14 @@ def _square_at(sq, dr, dc):
 
 @njit(cache=True, _nrt=False)
 def slot_summonable(s, T, me, card, bits):
+    enter(P_EVAL_SUMMON)
+    r = _slot_summonable_body(s, T, me, card, bits)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _slot_summonable_body(s, T, me, card, bits):
     """Does ``find_summons`` list at least one summon of ``card`` for colour ``me``? (A
     detached pattern, and void cells, ask their own searches, as the turn loop does.)"""
     if T.card_det_n[card] > 0:
@@ -75,6 +86,14 @@ def slot_summonable(s, T, me, card, bits):
 
 @njit(cache=True, _nrt=False)
 def summon_witness(s, T, me, card, bits):
+    enter(P_EVAL_SUMMON)
+    r = _summon_witness_body(s, T, me, card, bits)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _summon_witness_body(s, T, me, card, bits):
     """The first summon the turn loop would list for ``card`` (``bits``: ``hand_bits``), as
     orientation * 128 + target square; -1 if there is none: the lowest target of the first
     orientation that has one, on the bitboards the turn loop's searches use."""
@@ -141,21 +160,74 @@ def _one_missing(s, T, me, o, t, rank):
 
 
 @njit(cache=True, _nrt=False)
-def placement_completions(s, T, me, card, own_leg, mark, stamp):
+def placement_completions(s, T, me, card, bits, mark, stamp):
+    enter(P_EVAL_COMPLETIONS)
+    r = _placement_completions_body(s, T, me, card, bits, mark, stamp)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _one_short(T, bits, empty_lo, empty_hi, o, rank):
+    """The targets (a bitboard pair) where orientation ``o`` lacks exactly one thing, an own
+    common piece on an empty square, and meets every other requirement (``_one_missing`` on
+    every target at once: one running set of the targets that fit so far, one of those
+    short by exactly one)."""
+    req = T.or_target_req[o]
+    fit_lo, fit_hi = _targets(bits, req, rank)
+    short_lo = empty_lo if req == COMMON else np.int64(0)
+    short_hi = empty_hi if req == COMMON else np.int64(0)
+    for k in range(T.or_ncells[o]):
+        if fit_lo == 0 and fit_hi == 0 and short_lo == 0 and short_hi == 0:
+            break
+        dc = T.or_cells[o, k, 1]
+        d = T.or_cells[o, k, 0] * 9 + dc
+        ok_lo = COLS_OK[dc + 8, 0]
+        ok_hi = COLS_OK[dc + 8, 1]
+        hl, hh = _own_at_least(bits, T.or_cells[o, k, 2])
+        hl, hh = shift(hl, hh, d)
+        hl &= ok_lo
+        hh &= ok_hi
+        el = np.int64(0)
+        eh = np.int64(0)
+        if T.or_cells[o, k, 2] <= COMMON:
+            el, eh = shift(empty_lo, empty_hi, d)
+            el &= ok_lo
+            eh &= ok_hi
+        short_lo = (short_lo & hl) | (fit_lo & el)
+        short_hi = (short_hi & hh) | (fit_hi & eh)
+        fit_lo &= hl
+        fit_hi &= hh
+    return short_lo, short_hi
+
+
+@njit(cache=True, _nrt=False)
+def _placement_completions_body(s, T, me, card, bits, mark, stamp):
     """Mark every empty square where one more common piece of ``me`` would make ``card``
     summonable: ``mark[q] = stamp`` (the caller gives each card its own stamp, so a square
     counts once per card). Valid when the card is not summonable now, nothing may be
     borrowed or improvised, and some stock is left after placing (so the summoned piece
-    comes from the stock; a legend's piece is checked as usual)."""
+    comes from the stock; a legend's piece is checked as usual). ``bits``: ``hand_bits``.
+    The targets one piece short are found on bitboards (``_one_short``); only they are
+    looked at square by square, for the square that is missing."""
     rank = T.card_rank[card]
     legendary = rank == LEGENDARY
+    occ_lo, occ_hi = occupied_bits(s, T)
+    empty_lo = bits[10] & ~occ_lo
+    empty_hi = bits[11] & ~occ_hi
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
-        for i in range(T.onboard.shape[0]):
-            t = T.onboard[i]
+        lo, hi = _one_short(T, bits, empty_lo, empty_hi, o, rank)
+        while lo != 0 or hi != 0:
+            if lo != 0:
+                t = trailing_zeros(lo)
+                lo &= lo - 1
+            else:
+                t = trailing_zeros(hi) + LO_BITS
+                hi &= hi - 1
             q = _one_missing(s, T, me, o, t, rank)
             if q < 0 or mark[q] == stamp:
                 continue
-            if legendary and not summon_stock_ok(s, T, me, o, t, rank, own_leg):
+            if legendary and not summon_stock_ok(s, T, me, o, t, rank, bits[13]):
                 continue
             mark[q] = stamp

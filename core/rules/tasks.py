@@ -11,6 +11,7 @@ import numpy as np
 from core.board.bits import LO_BITS, neighbours
 from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
 from core.jit import njit
+from core.jit.profile import P_TASKS, enter, leave
 from core.layout import (
     BOARD,
     DESTROYED,
@@ -222,6 +223,14 @@ def _isolated(s, T, seat, p, ring, max_moves):
 
 @njit(cache=True, _nrt=False)
 def task_holds(s, T, task, seat):
+    enter(P_TASKS)
+    r = _task_holds_body(s, T, task, seat)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _task_holds_body(s, T, task, seat):
     """Does `seat` meet the condition of task `task` in the single game row `s`?"""
     kind = T.task_kind[task]
     a0 = T.task_args[task, 0]

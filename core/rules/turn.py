@@ -82,6 +82,19 @@ from core.constants import (
 from core.effects.etherweave_copy import reset_effect_registers
 from core.effects.interpreter import apply_target, run_effect, skip_step
 from core.jit import njit
+from core.jit.profile import (
+    P_APPLY,
+    P_OPTIONS_ACTION,
+    P_OPTIONS_EFFECT,
+    P_OPTIONS_OTHER,
+    P_SUMMON_DETACHED,
+    P_SUMMON_PLAIN,
+    P_SUMMON_POSSESSED,
+    P_SUMMON_VOID,
+    P_TURN_FLOW,
+    enter,
+    leave,
+)
 from core.layout import (
     ACTIONS_DONE,
     ACTIONS_LEFT,
@@ -250,6 +263,14 @@ def flare_halves(s, T, card, seat, opp):
 
 @njit(cache=True, _nrt=False)
 def action_options(s, T, opts):
+    enter(P_OPTIONS_ACTION)
+    r = _action_options_body(s, T, opts)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _action_options_body(s, T, opts):
     """Place / summon / discard while actions are left, flares, the team pass, end turn.
 
     After a team pass the teammate may only place common pieces, and nobody plays flares."""
@@ -278,16 +299,24 @@ def action_options(s, T, opts):
             card = hand_card(s, seat, slot)
             kind = T.card_kind[card]
             if (kind == CK_BEING or kind == CK_LEGEND) and T.card_det_n[card] > 0:
+                enter(P_SUMMON_DETACHED)
                 n = detached_summons(s, T, me, card, slot, opts, n)  # Time Traveler
+                leave()
             elif (kind == CK_BEING or kind == CK_LEGEND) and s[SUMMON_COLOUR] >= 0:
+                enter(P_SUMMON_POSSESSED)
                 n = possessed_summons(s, T, me, s[SUMMON_COLOUR], card, slot, opts, n)
+                leave()
             elif (kind == CK_BEING or kind == CK_LEGEND) and s[VOID_CELLS] > 0:
+                enter(P_SUMMON_VOID)
                 n = void_summons(s, T, me, card, slot, opts, n)
+                leave()
             elif kind == CK_BEING or kind == CK_LEGEND:
+                enter(P_SUMMON_PLAIN)
                 if plain:
                     n = find_summons_bits(s, T, me, card, slot, opts, n, bits)
                 else:
                     n = find_summons_wide(s, T, me, card, slot, opts, n, bits, occ_lo, occ_hi)
+                leave()
             if kind == CK_BEING and can_discard and not is_pending(s, seat, card):
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
     n_actions = n
@@ -352,6 +381,18 @@ def _summon_pickup_options(s, T, opts):
 
 @njit(cache=True, _nrt=False)
 def phase_options(s, T, ev, opts):
+    """Options of the pending decision (the effect phase recomputes its step's targets)."""
+    ph = s[PHASE]
+    if ph == PH_ACTION:
+        return action_options(s, T, opts)
+    enter(P_OPTIONS_EFFECT if ph == PH_EFFECT else P_OPTIONS_OTHER)
+    n = _phase_options_body(s, T, ev, opts)
+    leave()
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _phase_options_body(s, T, ev, opts):
     """Options of the pending decision (the effect phase recomputes its step's targets)."""
     ph = s[PHASE]
     seat = s[CUR]
@@ -646,6 +687,14 @@ def _play_flare(s, T, ev, slot, opp):
 
 @njit(cache=True, _nrt=False)
 def apply_option(s, T, ev, kind, a, b, c):
+    enter(P_APPLY)
+    r = _apply_option_body(s, T, ev, kind, a, b, c)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _apply_option_body(s, T, ev, kind, a, b, c):
     """Carry out one option of the pending decision (no validation: options come from
     ``advance``)."""
     seat = s[CUR]
@@ -811,6 +860,14 @@ def _melee_setup_piece(s, T, ev, sq):
 
 @njit(cache=True, _nrt=False)
 def advance(s, T, ev, opts):
+    enter(P_TURN_FLOW)
+    r = _advance_body(s, T, ev, opts)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _advance_body(s, T, ev, opts):
     """Resolve everything automatic; return the number of options of the next decision
     (rows of ``opts``), or 0 when the game is over."""
     while s[GAME_OVER] == 0:

@@ -1,0 +1,202 @@
+"""Scale figures: a big random study's peak memory and bytes per game, and Ray across nodes.
+
+    python -m benchmarks.scale study --games 10000000 --out benchmarks/results/scale_10m.json
+    python -m benchmarks.scale nodes --games 300000 --out benchmarks/results/ray_nodes.json
+
+``study`` runs the real command, ``kalarite study SPEC --out DIR --workers W``, on a spec of
+random players over every pairing of the installed decks in High Form and Deathmatch, and
+samples every second the memory of that process and everything it starts (the Ray head, its
+raylet and workers): the peak of the summed resident sets (RSS, which counts a shared page in
+each process that maps it) and of the summed proportional sets (PSS, which splits it; the
+honest "all processes together" figure). It then sums the dataset's bytes on disk.
+
+``nodes`` starts a local Ray cluster with ``ray start`` twice in a row: one node with 2 CPUs,
+then two nodes on this machine with 1 CPU each (a head and a worker node, each its own raylet
+and object store), runs the same study on each through ``--address``, and reports games per
+CPU-second of the Ray worker processes (their user + system time, read from /proc while they
+run), so the figure says what a second node costs in coordination, not how busy the machine
+was. Nothing here is asserted in tests.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import psutil
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+RAY = str(pathlib.Path(sys.executable).with_name("ray"))
+
+
+def _spec(games_total: int, decks: list[str], seed: int) -> tuple[str, int]:
+    """A spec of about ``games_total`` random games over every pairing of ``decks``, both
+    duel modes; returns its text and the exact number of games."""
+    pairings = len(decks) * (len(decks) + 1) // 2
+    per = max(1, round(games_total / (2 * pairings)))
+    text = (
+        'name = "scale"\n'
+        f"decks = {json.dumps(decks)}\n"
+        'modes = ["high-form", "deathmatch"]\n'
+        'policies = "random"\n'
+        f"games = {per}\nseed = {seed}\nturn_cap = 200\n"
+    )
+    return text, per * 2 * pairings
+
+
+class _Sampler:
+    """Every second: the summed RSS and PSS of a process tree plus any Ray process, and the
+    CPU seconds of each Ray worker (kept per pid, so a worker that ended still counts)."""
+
+    def __init__(self, root_pid: int | None):
+        self.root_pid = root_pid
+        self.peak_rss = self.peak_pss = 0
+        self.samples = 0
+        self.worker_cpu: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _procs(self):
+        seen = {}
+        if self.root_pid is not None:
+            try:
+                root = psutil.Process(self.root_pid)
+                seen[root.pid] = root
+                for c in root.children(recursive=True):
+                    seen[c.pid] = c
+            except psutil.NoSuchProcess:
+                pass
+        for p in psutil.process_iter(["cmdline"]):
+            cmd = " ".join(p.info["cmdline"] or [])
+            if any(k in cmd for k in ("ray::", "default_worker.py", "raylet", "gcs_server")):
+                seen.setdefault(p.pid, p)
+        return seen.values()
+
+    def _loop(self):
+        while not self._stop.is_set():
+            rss = pss = 0
+            for p in self._procs():
+                try:
+                    rss += p.memory_info().rss
+                    pss += p.memory_full_info().pss
+                    cmd = " ".join(p.cmdline())
+                    if "ray::" in cmd or "default_worker.py" in cmd:
+                        t = p.cpu_times()
+                        self.worker_cpu[p.pid] = t.user + t.system
+                except (psutil.NoSuchProcess, psutil.AccessDenied):
+                    continue
+            self.peak_rss = max(self.peak_rss, rss)
+            self.peak_pss = max(self.peak_pss, pss)
+            self.samples += 1
+            self._stop.wait(1.0)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def _run_study(spec_text: str, out: str, args: list[str], env=None) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+        f.write(spec_text)
+    cmd = [sys.executable, "-m", "sim.app.cli", "study", f.name, "--out", out, *args]
+    w0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+    with _Sampler(proc.pid) as s:
+        stdout, _ = proc.communicate()
+    wall = time.perf_counter() - w0
+    os.unlink(f.name)
+    if proc.returncode != 0:
+        raise SystemExit(f"study failed with status {proc.returncode}")
+    size = sum(p.stat().st_size for p in pathlib.Path(out).rglob("*") if p.is_file())
+    return {
+        "command": " ".join(["kalarite", "study", "SPEC", "--out", "DIR", *args]),
+        "wall_s": round(wall, 1),
+        "peak_rss_sum_mib": round(s.peak_rss / 2**20),
+        "peak_pss_sum_mib": round(s.peak_pss / 2**20),
+        "memory_samples": s.samples,
+        "dataset_bytes": size,
+        "worker_cpu_s": round(sum(s.worker_cpu.values()), 1),
+        "stdout_tail": stdout.strip().splitlines()[-3:],
+    }
+
+
+def _decks() -> list[str]:
+    from sim.content import load_content
+
+    return list(load_content().decks)
+
+
+def study(games: int, workers: int, seed: int) -> dict:
+    text, n = _spec(games, _decks(), seed)
+    with tempfile.TemporaryDirectory(prefix="kalarite-scale-", dir=os.environ.get("TMPDIR")) as d:
+        out = os.path.join(d, "run")
+        res = _run_study(text, out, ["--workers", str(workers)])
+    res.update(games=n, spec=text, bytes_per_game=round(res["dataset_bytes"] / n, 1))
+    res["games_per_s_wall"] = round(n / res["wall_s"])
+    return res
+
+
+def _ray(*args: str, env=None):
+    subprocess.run([RAY, *args], check=True, stdout=subprocess.DEVNULL, env=env)
+
+
+def nodes(games: int, seed: int) -> dict:
+    text, n = _spec(games, _decks(), seed)
+    port = 6391
+    address = f"127.0.0.1:{port}"
+    res = {"games": n, "spec": text}
+    layouts = {"one_node_2_cpus": [2], "two_nodes_1_cpu_each": [1, 1]}
+    for name, cpus in layouts.items():
+        tmp = tempfile.mkdtemp(prefix="kalarite-ray-")
+        try:
+            head = ["start", "--head", f"--port={port}", f"--num-cpus={cpus[0]}"]
+            _ray(*head, "--include-dashboard=false", f"--temp-dir={tmp}")
+            for c in cpus[1:]:
+                _ray("start", f"--address={address}", f"--num-cpus={c}")
+            out = os.path.join(tmp, "run")
+            r = _run_study(text, out, ["--address", address])
+        finally:
+            subprocess.run([RAY, "stop", "--force"], stdout=subprocess.DEVNULL)
+            shutil.rmtree(tmp, ignore_errors=True)
+        r["nodes"] = len(cpus)
+        r["games_per_worker_cpu_s"] = round(n / r["worker_cpu_s"], 1)
+        res[name] = r
+    one = res["one_node_2_cpus"]["games_per_worker_cpu_s"]
+    two = res["two_nodes_1_cpu_each"]["games_per_worker_cpu_s"]
+    res["two_nodes_vs_one"] = round(two / one, 3)
+    return res
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("what", choices=("study", "nodes"))
+    p.add_argument("--games", type=int, default=10_000_000)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", help="also write the JSON here")
+    a = p.parse_args(argv)
+    head = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    meta = {"commit": head, "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "cpus": os.cpu_count()}
+    meta["load_avg_at_start"] = os.getloadavg()
+    res = study(a.games, a.workers, a.seed) if a.what == "study" else nodes(a.games, a.seed)
+    res = {**meta, **res, "load_avg_at_end": os.getloadavg()}
+    text = json.dumps(res, indent=1)
+    print(text)
+    if a.out:
+        pathlib.Path(a.out).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
