@@ -44,6 +44,10 @@ PHASES = (
     "lookahead_flow",  # the lookahead's advance loop (core.players.lookahead)
     "evaluate",  # the plain evaluation of a position
     "eval_delta",  # evaluation from what changed, its preparation, placement shortcut
+    "eval_board",  # the board part of an evaluation (scores, pieces by rank)
+    "eval_hand",  # the hand part of an evaluation from what changed (own loop)
+    "eval_diff",  # the squares a child changed
+    "eval_prepare",  # the decision's context and the placement shortcut's set-up
     "eval_summon",  # can a hand card be summoned (the evaluation's first-fit search)
     "eval_through",  # can a hand card be summoned through a square that got better
     "eval_completions",  # which squares would make a hand card summonable (placements)
@@ -69,6 +73,10 @@ N_PHASES = len(PHASES)
     P_LOOKAHEAD_FLOW,
     P_EVALUATE,
     P_EVAL_DELTA,
+    P_EVAL_BOARD,
+    P_EVAL_HAND,
+    P_EVAL_DIFF,
+    P_EVAL_PREPARE,
     P_EVAL_SUMMON,
     P_EVAL_THROUGH,
     P_EVAL_COMPLETIONS,

@@ -26,7 +26,15 @@ squares of the current child from CX_DIFF.
 
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
 from core.jit import njit
-from core.jit.profile import P_EVAL_DELTA, P_EVAL_THROUGH, enter, leave
+from core.jit.profile import (
+    P_EVAL_DELTA,
+    P_EVAL_DIFF,
+    P_EVAL_HAND,
+    P_EVAL_PREPARE,
+    P_EVAL_THROUGH,
+    enter,
+    leave,
+)
 from core.layout import (
     BOARD,
     BORROW_ENEMY,
@@ -50,6 +58,7 @@ from core.players.evaluate import (
     W_OPP_CLAIMABLE,
     W_SUMMONABLE,
     board_value,
+    board_value_bits,
     hand_value,
     pending_value,
     task_formula,
@@ -76,7 +85,7 @@ def _plain_ok(s, me):
 
 @njit(cache=True, _nrt=False)
 def prepare(s, T, seat, w, ctx, opts):
-    enter(P_EVAL_DELTA)
+    enter(P_EVAL_PREPARE)
     r = _prepare_body(s, T, seat, w, ctx, opts)
     leave()
     return r
@@ -115,6 +124,14 @@ def _mine_rank(code, me):
 
 @njit(cache=True, _nrt=False)
 def _diff(c, s, T, me, ctx):
+    enter(P_EVAL_DIFF)
+    r = __diff_body(c, s, T, me, ctx)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def __diff_body(c, s, T, me, ctx):
     """Changed squares into ctx[CX_DIFF:]; returns (changed, improved for me) counts, or
     (-1, -1) when too many changed. Improved squares come first."""
     n = 0
@@ -162,13 +179,20 @@ def _fits_now_body(T, card, bits):
 
 
 @njit(cache=True, _nrt=False)
-def _hand_part(c, s, T, seat, w, ctx, opts, better):
+def _hand_part(c, s, T, seat, w, ctx, opts, better, bits):
+    enter(P_EVAL_HAND)
+    r = __hand_part_body(c, s, T, seat, w, ctx, opts, better, bits)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def __hand_part_body(c, s, T, seat, w, ctx, opts, better, bits):
     me = c[COLOUR + seat]
     v = pending_value(c, seat, w)  # as in core.players.evaluate.hand_value: the pending penalty
     if c[FROZEN + seat] >= 0:  # as in core.players.evaluate.hand_value: a stored frozen effect
         v += w[W_SUMMONABLE]
     used = 0  # bitmask of the decision's hand slots matched so far
-    bits = hand_bits(c, T, me)
     for slot in range(c[HAND_N + seat]):
         card = c[HAND + seat * HAND_CAP + slot]
         kind = T.card_kind[card]
@@ -264,7 +288,8 @@ def _child_value_body(c, s, T, seat, w, ctx, opts):
             board_value(c, T, seat, w) + task_value(c, T, seat, w) + hand_value(c, T, seat, w, opts)
         )
     changed, better = _diff(c, s, T, me, ctx)
-    v = board_value(c, T, seat, w) + _task_part(c, s, T, seat, w, ctx, changed)
+    bits = hand_bits(c, T, me)
+    v = board_value_bits(c, T, seat, w, bits) + _task_part(c, s, T, seat, w, ctx, changed)
     if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
         return v + pending_value(c, seat, w)
-    return v + _hand_part(c, s, T, seat, w, ctx, opts, better)
+    return v + _hand_part(c, s, T, seat, w, ctx, opts, better, bits)

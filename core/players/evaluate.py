@@ -10,9 +10,10 @@ placement from a precomputed table (core.players.greedy) instead of searching su
 public information and the seat's own hand are read.
 """
 
+from core.board.bits import popcount
 from core.constants import CK_BEING, CK_LEGEND, COMMON, HEROIC, LEGENDARY
 from core.jit import njit
-from core.jit.profile import P_EVALUATE, enter, leave
+from core.jit.profile import P_EVAL_BOARD, P_EVALUATE, enter, leave
 from core.layout import (
     BOARD,
     COLOUR,
@@ -33,6 +34,7 @@ from core.layout import (
 from core.players.summon_reach import hand_bits, slot_summonable
 from core.rules.modes import has_tasks, n_colours
 from core.rules.tasks import task_holds
+from core.summon.patterns import occupied_bits
 
 W_POINTS = 0  # score difference (High Form: tasks + legends on the board)
 W_CLAIMABLE = 1  # points of the best task you could claim now (High Form)
@@ -121,6 +123,14 @@ def task_value(s, T, seat, w):
 
 @njit(cache=True, _nrt=False)
 def board_value(s, T, seat, w):
+    enter(P_EVAL_BOARD)
+    r = _board_value_body(s, T, seat, w)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _board_value_body(s, T, seat, w):
     """The position part without the tasks: scores (the win once the game is over),
     destroyed pieces, pieces on the board by rank, the centre, exposure."""
     me = s[COLOUR + seat]
@@ -180,6 +190,48 @@ def board_value(s, T, seat, w):
                 exposed_m += 1
             else:
                 exposed_o += 1
+    return _board_from_counts(
+        s, T, me, ncol, w, m1, m2, m3, o1, o2, o3, leg0, leg1, leg2, leg3,
+        centre_m, centre_o, exposed_m, exposed_o,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def board_value_bits(s, T, seat, w, bits):
+    """``board_value`` from the seat's bitboards (``hand_bits``, computed by the caller for
+    the hand part anyway): the piece counts by popcount instead of a pass over the board.
+    Duels without the centre and exposure weights (those need the squares themselves); any
+    other case is ``board_value``. The same counts into the same arithmetic: the same value."""
+    if n_colours(s) != 2 or w[W_CENTRE] != 0 or w[W_EXPOSED] != 0:
+        return board_value(s, T, seat, w)
+    enter(P_EVAL_BOARD)
+    me = s[COLOUR + seat]
+    occ_lo, occ_hi = occupied_bits(s, T)
+    mine = popcount(bits[0]) + popcount(bits[1])  # own pieces, rank >= 1, 2, 3
+    mine_up = popcount(bits[2]) + popcount(bits[3])
+    m3 = popcount(bits[4]) + popcount(bits[5])
+    all_up = popcount(bits[6]) + popcount(bits[7])  # every colour's, rank >= 2, 3
+    all_leg = popcount(bits[8]) + popcount(bits[9])
+    pieces = popcount(occ_lo) + popcount(occ_hi)
+    o3 = all_leg - m3
+    o2 = all_up - mine_up - o3
+    o1 = pieces - mine - (all_up - mine_up)
+    leg_other = all_leg - m3
+    leg0 = m3 if me == 0 else leg_other
+    leg1 = m3 if me == 1 else leg_other
+    v = _board_from_counts(
+        s, T, me, 2, w, mine - mine_up, mine_up - m3, m3, o1, o2, o3, leg0, leg1, 0, 0, 0, 0, 0, 0
+    )
+    leave()
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _board_from_counts(
+    s, T, me, ncol, w, m1, m2, m3, o1, o2, o3, leg0, leg1, leg2, leg3,
+    centre_m, centre_o, exposed_m, exposed_o,
+):  # fmt: skip
+    """The board part from its counts (pieces by rank, legends by colour, centre, exposed)."""
     mine_leg = _pick(me, leg0, leg1, leg2, leg3)
     best_other = -1_000_000
     for c in range(ncol):

@@ -25,7 +25,7 @@ import numpy as np
 
 from core.constants import CK_BEING, CK_LEGEND, COMMON, OPT_PLACE, PH_ACTION
 from core.jit import njit
-from core.jit.profile import P_EVAL_DELTA, P_PLACEMENTS, enter, leave
+from core.jit.profile import P_EVAL_PREPARE, P_PLACEMENTS, enter, leave
 from core.layout import (
     BOARD,
     BORROW_ENEMY,
@@ -120,7 +120,7 @@ def _shortcut_applies(s, T, opts, n):
 
 @njit(cache=True, _nrt=False)
 def prepare_placements(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, truth):
-    enter(P_EVAL_DELTA)
+    enter(P_EVAL_PREPARE)
     r = _prepare_placements_body(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain, truth)
     leave()
     return r
