@@ -24,6 +24,9 @@ Context row ``ctx`` (int32): [0] valid, [1] hand size, [2] seat, then per hand s
 squares of the current child from CX_DIFF.
 """
 
+import numpy as np
+
+from core.board.bits import popcount, trailing_zeros
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
 from core.jit import njit
 from core.jit.profile import (
@@ -48,6 +51,7 @@ from core.layout import (
     LSTOCK,
     MODE,
     N_AVAIL,
+    NSQ,
     STOCK,
     TAVAIL,
     VOID_CELLS,
@@ -125,25 +129,35 @@ def _mine_rank(code, me):
 @njit(cache=True, _nrt=False)
 def _diff(c, s, T, me, ctx):
     enter(P_EVAL_DIFF)
-    r = __diff_body(c, s, T, me, ctx)
+    r = _diff_body(c, s, T, me, ctx)
     leave()
     return r
 
 
 @njit(cache=True, _nrt=False)
-def __diff_body(c, s, T, me, ctx):
+def _diff_body(c, s, T, me, ctx):
     """Changed squares into ctx[CX_DIFF:]; returns (changed, improved for me) counts, or
-    (-1, -1) when too many changed. Improved squares come first."""
+    (-1, -1) when too many changed. Improved squares come first. (One branch-free pass marks
+    the changed squares in two words, then only those are looked at, ascending.)"""
+    lo = np.int64(0)
+    hi = np.int64(0)
+    for q in range(64):
+        lo |= np.int64(s[BOARD + q] != c[BOARD + q]) << q
+    for q in range(64, NSQ):
+        hi |= np.int64(s[BOARD + q] != c[BOARD + q]) << (q - 64)
+    if popcount(lo) + popcount(hi) > MAX_DIFF:
+        return -1, -1
     n = 0
     better = 0
-    for i in range(T.onboard.shape[0]):
-        q = T.onboard[i]
+    while lo != 0 or hi != 0:
+        if lo != 0:
+            q = trailing_zeros(lo)
+            lo &= lo - 1
+        else:
+            q = 64 + trailing_zeros(hi)
+            hi &= hi - 1
         a = s[BOARD + q]
         b = c[BOARD + q]
-        if a == b:
-            continue
-        if n == MAX_DIFF:
-            return -1, -1
         improved = _mine_rank(b, me) > _mine_rank(a, me) or (b & 3) < (a & 3)
         if improved:  # keep improved squares first
             ctx[CX_DIFF + n] = ctx[CX_DIFF + better]

@@ -59,7 +59,7 @@ from core.players.evaluate import (
 from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
 from core.players.restrict import first_allowed, forbid, forbidden_kind
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
-from core.players.task_reach import common_matters
+from core.players.task_reach import common_matters, enemy_piece_ignored, own_piece_only_helps
 from core.rules.modes import has_tasks, n_colours
 from core.rules.rng import rand_below
 from core.rules.tasks import task_holds
@@ -203,12 +203,21 @@ def _square_part(rep, T, seat, w, q, gain, truth):
                 continue
             pts = T.task_points[t]
             matters = common_matters(T, t, q)
+            helps = own_piece_only_helps(T, t)
+            ignored = enemy_piece_ignored(T, t)
             for c in range(ncol):
                 if (c == me and w[W_CLAIMABLE] == 0) or (c != me and w[W_OPP_CLAIMABLE] == 0):
                     continue
                 if (mine_best if c == me else threat) >= pts:
                     continue
-                if task_holds(rep, T, t, c) if matters else truth[t * 4 + c] != 0:
+                known = truth[t * 4 + c] != 0  # without the piece
+                if not matters:
+                    holds = known
+                elif c == me:
+                    holds = True if known and helps else task_holds(rep, T, t, c)
+                else:
+                    holds = known if ignored else task_holds(rep, T, t, c)
+                if holds:
                     if c == me:
                         mine_best = pts
                     else:

@@ -15,12 +15,15 @@ from core.rules.tasks import (
     TK_CENTER_CROSS,
     TK_CENTRAL_DOMINANCE,
     TK_CONQUEST,
+    TK_CORNER_CHAIN,
     TK_DESTROYED,
     TK_DIAGONALS,
     TK_END_OF_LEGENDS,
     TK_LINE_DOMINANCE,
     TK_RAINBOW,
+    TK_SIDE_CHAIN,
     TK_SUMMONED,
+    TK_SURROUND,
     _centre,
     _in_mask,
 )
@@ -65,6 +68,42 @@ def square_matters(T, task, q):
                 return True
         return False
     return True
+
+
+@njit(cache=True, _nrt=False)
+def own_piece_only_helps(T, task):
+    """One more own common piece on an empty square can make ``task`` hold for its owner but
+    never stop it holding: the criteria that count own pieces (conquest, central dominance,
+    the cross, the diagonals), own minus enemy pieces (line dominance), own neighbours of an
+    enemy piece (surround), or connect own pieces (the chains)."""
+    kind = T.task_kind[task]
+    return (
+        kind == TK_CONQUEST
+        or kind == TK_CENTRAL_DOMINANCE
+        or kind == TK_CENTER_CROSS
+        or kind == TK_DIAGONALS
+        or kind == TK_LINE_DOMINANCE
+        or kind == TK_SURROUND
+        or kind == TK_SIDE_CHAIN
+        or kind == TK_CORNER_CHAIN
+    )
+
+
+@njit(cache=True, _nrt=False)
+def enemy_piece_ignored(T, task):
+    """An enemy common piece put on an empty square leaves ``task`` as it was for a colour:
+    the criteria that read only the colour's own pieces (and the enemies' upgraded pieces,
+    rainbow)."""
+    kind = T.task_kind[task]
+    return (
+        kind == TK_CONQUEST
+        or kind == TK_CENTRAL_DOMINANCE
+        or kind == TK_RAINBOW
+        or kind == TK_CENTER_CROSS
+        or kind == TK_DIAGONALS
+        or kind == TK_SIDE_CHAIN
+        or kind == TK_CORNER_CHAIN
+    )
 
 
 @njit(cache=True, _nrt=False)

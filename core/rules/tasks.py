@@ -8,7 +8,7 @@ Geometry (colours, centre, lines, diagonals, sides, corners) comes from the boar
 
 import numpy as np
 
-from core.board.bits import LO_BITS, neighbours
+from core.board.bits import LO_BITS, neighbours, trailing_zeros
 from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
 from core.jit import njit
 from core.jit.profile import P_TASKS, enter, leave
@@ -204,10 +204,13 @@ def _isolated(s, T, seat, p, ring, max_moves):
     for depth in range(max_moves + 1):
         next_lo = np.int64(0)
         next_hi = np.int64(0)
-        for i in range(T.onboard.shape[0]):
-            q = T.onboard[i]
-            if not _in(front_lo, front_hi, q):
-                continue
+        while front_lo != 0 or front_hi != 0:  # the front's squares, ascending
+            if front_lo != 0:
+                q = trailing_zeros(front_lo)
+                front_lo &= front_lo - 1
+            else:
+                q = 64 + trailing_zeros(front_hi)
+                front_hi &= front_hi - 1
             if _near_other_enemy(s, T, seat, q, p):
                 return False
             if depth == max_moves:
