@@ -26,7 +26,7 @@ squares of the current child from CX_DIFF.
 
 import numpy as np
 
-from core.board.bits import popcount, trailing_zeros
+from core.board.bits import LO_BITS, popcount, trailing_zeros
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
 from core.jit import njit
 from core.jit.profile import (
@@ -141,10 +141,10 @@ def _diff_body(c, s, T, me, ctx):
     the changed squares in two words, then only those are looked at, ascending.)"""
     lo = np.int64(0)
     hi = np.int64(0)
-    for q in range(64):
+    for q in range(LO_BITS):
         lo |= np.int64(s[BOARD + q] != c[BOARD + q]) << q
-    for q in range(64, NSQ):
-        hi |= np.int64(s[BOARD + q] != c[BOARD + q]) << (q - 64)
+    for q in range(LO_BITS, NSQ):
+        hi |= np.int64(s[BOARD + q] != c[BOARD + q]) << (q - LO_BITS)
     if popcount(lo) + popcount(hi) > MAX_DIFF:
         return -1, -1
     n = 0
@@ -154,7 +154,7 @@ def _diff_body(c, s, T, me, ctx):
             q = trailing_zeros(lo)
             lo &= lo - 1
         else:
-            q = 64 + trailing_zeros(hi)
+            q = LO_BITS + trailing_zeros(hi)
             hi &= hi - 1
         a = s[BOARD + q]
         b = c[BOARD + q]

@@ -126,18 +126,18 @@ def _diagonal_ok(s, T, seat, centre, d, min_pieces, min_up):
 
 @njit(cache=True, _nrt=False)
 def _in(lo, hi, q):
-    """Is square q in the 81-square set held as two 64-bit words?"""
-    if q < 64:
+    """Is square q in the 81-square set (lo, hi) (core.board.bits: lo holds 0..62)?"""
+    if q < LO_BITS:
         return (lo >> q) & 1 == 1
-    return (hi >> (q - 64)) & 1 == 1
+    return (hi >> (q - LO_BITS)) & 1 == 1
 
 
 @njit(cache=True, _nrt=False)
 def _with(lo, hi, q):
     """The set (lo, hi) plus square q."""
-    if q < 64:
+    if q < LO_BITS:
         return lo | (np.int64(1) << q), hi
-    return lo, hi | (np.int64(1) << (q - 64))
+    return lo, hi | (np.int64(1) << (q - LO_BITS))
 
 
 @njit(cache=True, _nrt=False)
@@ -209,7 +209,7 @@ def _isolated(s, T, seat, p, ring, max_moves):
                 q = trailing_zeros(front_lo)
                 front_lo &= front_lo - 1
             else:
-                q = 64 + trailing_zeros(front_hi)
+                q = LO_BITS + trailing_zeros(front_hi)
                 front_hi &= front_hi - 1
             if _near_other_enemy(s, T, seat, q, p):
                 return False

@@ -2,7 +2,10 @@
 VOID_CELLS empty squares as common pieces of your colour.
 
 A separate compiled path, so the plain search (core.summon.patterns) keeps its speed: the turn loop
-calls ``void_summons`` only while VOID_CELLS is set. The fit itself is
+calls ``void_summons`` only while VOID_CELLS is set. Without borrowed or improvised pieces
+(the usual case) a bitboard pre-filter (``_candidates``, the plain search's bitboards with a
+running set per void cell used) names the targets worth the full test, which then decides
+each one exactly as the full scan would, in the same order. The fit itself is
 ``core.summon.patterns.pattern_enemies`` with its ``voids`` allowance. An empty square stands
 in only where the pattern asks for a piece of common rank (a ``c`` cell, or the target of a
 card whose target must hold your common piece: the being then enters the empty square, as BGA's
@@ -14,10 +17,23 @@ a full scan: an anchor cell may itself be empty. With no void cell allowed it li
 what ``core.checks.reference_search.reference_summons`` lists (the tests hold it to that).
 """
 
-from core.constants import LEGENDARY
+import numpy as np
+
+from core.board.bits import COLS_OK, LO_BITS, shift, trailing_zeros
+from core.constants import COMMON, LEGENDARY
 from core.jit import njit
 from core.layout import BORROW_ENEMY, IMPRO_LEFT, VOID_CELLS
-from core.summon.patterns import _add, count_own, summon_enemies
+from core.summon.patterns import (
+    _add,
+    _own_at_least,
+    _targets,
+    count_own,
+    occupied_bits,
+    own_bits,
+    summon_enemies,
+)
+
+MAX_FAST_VOIDS = 3  # allowances the bitboard pre-filter counts up to (more: the full scan)
 
 
 @njit(cache=True, _nrt=False)
@@ -34,6 +50,67 @@ def _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro):
 
 
 @njit(cache=True, _nrt=False)
+def _fast(s, seat):
+    """The bitboard pre-filter applies: nothing borrowed or improvised, few void cells."""
+    return s[BORROW_ENEMY] == 0 and s[IMPRO_LEFT + seat] == 0 and s[VOID_CELLS] <= MAX_FAST_VOIDS
+
+
+@njit(cache=True, _nrt=False)
+def _board_sets(s, T, seat):
+    """(``own_bits``, the empty playable squares) for ``_candidates``."""
+    bits = own_bits(s, T, seat)
+    occ_lo, occ_hi = occupied_bits(s, T)
+    return bits, bits[10] & ~occ_lo, bits[11] & ~occ_hi
+
+
+@njit(cache=True, _nrt=False)
+def _candidates(T, bits, empty_lo, empty_hi, o, rank, voids):
+    """Every target (a bitboard pair) where orientation ``o`` fits the seat's own pieces
+    with at most ``voids`` empty squares standing in where a common piece is asked for, the
+    rule of ``pattern_enemies`` when no enemy piece may be used. A superset of the targets
+    the full scan accepts (the piece supply is not checked here), so each one is then asked
+    of ``_void_rows`` itself. One running set per number of void cells used."""
+    req = T.or_target_req[o]
+    z = np.int64(0)
+    f0l, f0h = _targets(bits, req, rank)  # no void used yet
+    f1l, f1h = (empty_lo, empty_hi) if req == COMMON else (z, z)
+    f2l, f2h, f3l, f3h = z, z, z, z
+    for k in range(T.or_ncells[o]):
+        dc = T.or_cells[o, k, 1]
+        d = T.or_cells[o, k, 0] * 9 + dc
+        ok_lo = COLS_OK[dc + 8, 0]
+        ok_hi = COLS_OK[dc + 8, 1]
+        hl, hh = _own_at_least(bits, T.or_cells[o, k, 2])
+        hl, hh = shift(hl, hh, d)
+        hl &= ok_lo
+        hh &= ok_hi
+        el, eh = z, z
+        if T.or_cells[o, k, 2] == COMMON:
+            el, eh = shift(empty_lo, empty_hi, d)
+            el &= ok_lo
+            eh &= ok_hi
+        f3l = (f3l & hl) | (f2l & el)
+        f3h = (f3h & hh) | (f2h & eh)
+        f2l = (f2l & hl) | (f1l & el)
+        f2h = (f2h & hh) | (f1h & eh)
+        f1l = (f1l & hl) | (f0l & el)
+        f1h = (f1h & hh) | (f0h & eh)
+        f0l &= hl
+        f0h &= hh
+    lo, hi = f0l, f0h
+    if voids >= 1:
+        lo |= f1l
+        hi |= f1h
+    if voids >= 2:
+        lo |= f2l
+        hi |= f2h
+    if voids >= 3:
+        lo |= f3l
+        hi |= f3h
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
 def void_summons(s, T, seat, card, slot, opts, n):
     """Append an OPT_SUMMON row for every legal (orientation, target) of ``card`` with the
     seat's void cells (VOID_CELLS), borrowed pieces and improvisations: one plain row when
@@ -45,6 +122,20 @@ def void_summons(s, T, seat, card, slot, opts, n):
     borrow = s[BORROW_ENEMY]
     impro = s[IMPRO_LEFT + seat]
     o0 = T.card_or_start[card]
+    if _fast(s, seat):  # only the pre-filter's targets, ascending as in the full scan
+        bits, el, eh = _board_sets(s, T, seat)
+        for o in range(o0, o0 + T.card_or_n[card]):
+            lo, hi = _candidates(T, bits, el, eh, o, rank, voids)
+            while lo != 0 or hi != 0:
+                if lo != 0:
+                    t = trailing_zeros(lo)
+                    lo &= lo - 1
+                else:
+                    t = LO_BITS + trailing_zeros(hi)
+                    hi &= hi - 1
+                if _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro) == 16:
+                    n = _add(opts, n, slot, o, t)
+        return n
     for o in range(o0, o0 + T.card_or_n[card]):
         for i in range(T.onboard.shape[0]):
             t = T.onboard[i]
@@ -67,6 +158,20 @@ def void_summonable(s, T, seat, card):
     borrow = s[BORROW_ENEMY]
     impro = s[IMPRO_LEFT + seat]
     o0 = T.card_or_start[card]
+    if _fast(s, seat):
+        bits, el, eh = _board_sets(s, T, seat)
+        for o in range(o0, o0 + T.card_or_n[card]):
+            lo, hi = _candidates(T, bits, el, eh, o, rank, voids)
+            while lo != 0 or hi != 0:
+                if lo != 0:
+                    t = trailing_zeros(lo)
+                    lo &= lo - 1
+                else:
+                    t = LO_BITS + trailing_zeros(hi)
+                    hi &= hi - 1
+                if _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro) >= 0:
+                    return True
+        return False
     for o in range(o0, o0 + T.card_or_n[card]):
         for i in range(T.onboard.shape[0]):
             if _void_rows(s, T, seat, o, T.onboard[i], rank, own_kind, voids, borrow, impro) >= 0:
