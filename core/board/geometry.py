@@ -10,6 +10,45 @@ from core.constants import DIRS, SQ_GREEN, SQ_NORMAL, SQ_RED, SQ_VOID
 from core.layout import NSQ
 
 SIZE = 9
+# rows of ``board_masks``: square sets as two int64 words (core.board.bits: the low word
+# holds squares 0..62, the high word 63..80)
+WORD_BITS = 63
+BM_RED = 0  # red squares
+BM_GREEN = 1  # green squares
+BM_CENTRAL = 2  # the nine central squares
+BM_ROW = 3  # + row index: the nine squares of each row
+BM_COL = BM_ROW + SIZE  # + column index
+N_BOARD_MASKS = BM_COL + SIZE
+
+
+def _masks(colour, central_mask) -> np.ndarray:
+    masks = np.zeros((N_BOARD_MASKS, 2), np.int64)
+
+    def add(row, q):
+        w, b = (0, q) if q < WORD_BITS else (1, q - WORD_BITS)
+        masks[row, w] |= np.int64(1) << b
+
+    for q in range(NSQ):
+        r, c = rc(q)
+        if colour[q] == SQ_RED:
+            add(BM_RED, q)
+        if colour[q] == SQ_GREEN:
+            add(BM_GREEN, q)
+        if central_mask[q]:
+            add(BM_CENTRAL, q)
+        add(BM_ROW + r, q)
+        add(BM_COL + c, q)
+    return masks
+
+
+def _centre(colour, nbr, central_mask) -> int:
+    """The central square all of whose neighbours are central too (-1 if none)."""
+    for q in range(NSQ):
+        if colour[q] == SQ_VOID or not central_mask[q]:
+            continue
+        if all(n >= 0 and central_mask[n] for n in nbr[q]):
+            return q
+    return -1
 
 
 def sq(row: int, col: int) -> int:
@@ -66,4 +105,6 @@ def build_geometry(rows: list[str], central: list, sides: dict, corners: dict) -
         "onboard": np.flatnonzero(on).astype(np.int16),
         "side_id": side_id,
         "corner_id": corner_id,
+        "board_masks": _masks(colour, central_mask),
+        "board_centre": np.array([_centre(colour, nbr, central_mask)], np.int16),
     }

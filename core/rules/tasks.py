@@ -8,7 +8,8 @@ Geometry (colours, centre, lines, diagonals, sides, corners) comes from the boar
 
 import numpy as np
 
-from core.board.bits import LO_BITS, neighbours, trailing_zeros
+from core.board.bits import LO_BITS, neighbours, popcount, trailing_zeros
+from core.board.geometry import BM_CENTRAL, BM_COL, BM_GREEN, BM_RED, BM_ROW
 from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
 from core.jit import njit
 from core.jit.profile import P_TASKS, enter, leave
@@ -91,19 +92,33 @@ def _destroyed(s, seat, rank):
 
 @njit(cache=True, _nrt=False)
 def _centre(T):
-    """The central square all of whose neighbours are central too."""
-    for i in range(T.onboard.shape[0]):
-        q = T.onboard[i]
-        if T.sq_central[q] == 0:
-            continue
-        ok = True
-        for d in range(8):
-            n = T.nbr[q, d]
-            if n < 0 or T.sq_central[n] == 0:
-                ok = False
-        if ok:
-            return q
-    return -1
+    """The central square all of whose neighbours are central too (core.board.geometry)."""
+    return T.board_centre[0]
+
+
+@njit(cache=True, _nrt=False)
+def _sets_word(s, seat, start, end):
+    """One word (squares start..end-1) of the sets the board criteria count: the seat's
+    pieces, the enemies' (as ``_side``), upgraded and legendary pieces of every colour.
+    Branch-free, so the compiler can vectorise it."""
+    z = np.int64(0)
+    own, enemy, up, leg = z, z, z, z
+    players = np.int64(s[N_PLAYERS])
+    for q in range(start, end):
+        b = np.int64(1) << (q - start)
+        code = np.int64(s[BOARD + q])
+        owner = code >> 2
+        occ = np.int64(code != 0)
+        own |= b * (occ & np.int64(owner == seat))
+        enemy |= b * (occ & np.int64(owner != seat) & np.int64(owner < players))
+        up |= b * np.int64((code & 3) >= HEROIC)
+        leg |= b * np.int64((code & 3) == LEGENDARY)
+    return own, enemy, up, leg
+
+
+@njit(cache=True, _nrt=False)
+def _pc(lo, hi):
+    return popcount(lo) + popcount(hi)
 
 
 @njit(cache=True, _nrt=False)
@@ -256,39 +271,36 @@ def _task_holds_body(s, T, task, seat):
             onto += s[SUMMONED_GREEN]
         return s[SUMMONED_N] >= a0 and onto >= a2 and s[LEGENDS_SUMMONED] >= a3
 
-    if kind == TK_CONQUEST or kind == TK_CENTRAL_DOMINANCE:
-        n = 0
-        up = 0
-        leg = 0
-        for i in range(T.onboard.shape[0]):
-            q = T.onboard[i]
-            if kind == TK_CONQUEST:
-                inside = _in_mask(T.sq_color[q], a0)
-            else:
-                inside = T.sq_central[q] != 0
-            code = s[BOARD + q]
-            if inside and _side(s, seat, code) == 1:
-                n += 1
-                if (code & 3) >= HEROIC:
-                    up += 1
-                if (code & 3) == LEGENDARY:
-                    leg += 1
+    if kind == TK_CONQUEST or kind == TK_CENTRAL_DOMINANCE or kind == TK_RAINBOW:
+        own_l, enemy_l, up_l, leg_l = _sets_word(s, seat, 0, LO_BITS)
+        own_h, enemy_h, up_h, leg_h = _sets_word(s, seat, LO_BITS, NSQ)
+        M = T.board_masks
+        if kind == TK_RAINBOW:  # own minus enemy upgraded pieces, on red and on green
+            red = _pc(own_l & up_l & M[BM_RED, 0], own_h & up_h & M[BM_RED, 1]) - _pc(
+                enemy_l & up_l & M[BM_RED, 0], enemy_h & up_h & M[BM_RED, 1]
+            )
+            green = _pc(own_l & up_l & M[BM_GREEN, 0], own_h & up_h & M[BM_GREEN, 1]) - _pc(
+                enemy_l & up_l & M[BM_GREEN, 0], enemy_h & up_h & M[BM_GREEN, 1]
+            )
+            return red > 0 and green > 0
+        if kind == TK_CONQUEST:
+            in_l = np.int64(0)
+            in_h = np.int64(0)
+            if (a0 & CM_RED) != 0:
+                in_l |= M[BM_RED, 0]
+                in_h |= M[BM_RED, 1]
+            if (a0 & CM_GREEN) != 0:
+                in_l |= M[BM_GREEN, 0]
+                in_h |= M[BM_GREEN, 1]
+        else:
+            in_l = M[BM_CENTRAL, 0]
+            in_h = M[BM_CENTRAL, 1]
+        n = _pc(own_l & in_l, own_h & in_h)
+        up = _pc(own_l & up_l & in_l, own_h & up_h & in_h)
+        leg = _pc(own_l & leg_l & in_l, own_h & leg_h & in_h)
         if kind == TK_CENTRAL_DOMINANCE:
             return n >= a0 and up >= a1
         return n >= a1 and up >= a2 and leg >= a3
-
-    if kind == TK_RAINBOW:
-        red = 0  # own minus enemy upgraded pieces
-        green = 0
-        for i in range(T.onboard.shape[0]):
-            q = T.onboard[i]
-            code = s[BOARD + q]
-            if (code & 3) >= HEROIC:
-                if T.sq_color[q] == SQ_RED:
-                    red += _side(s, seat, code)
-                elif T.sq_color[q] == SQ_GREEN:
-                    green += _side(s, seat, code)
-        return red > 0 and green > 0
 
     if kind == TK_CENTER_CROSS:
         c = _centre(T)
@@ -306,15 +318,17 @@ def _task_holds_body(s, T, task, seat):
 
     if kind == TK_LINE_DOMINANCE:
         # own minus enemy pieces in the row and in the column of each central square
+        own_l, enemy_l, _, _ = _sets_word(s, seat, 0, LO_BITS)
+        own_h, enemy_h, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
+        M = T.board_masks
         for i in range(T.onboard.shape[0]):
             q = T.onboard[i]
             if T.sq_central[q] == 0:
                 continue
-            row = 0
-            col = 0
-            for k in range(SIZE):
-                row += _side(s, seat, s[BOARD + (q // SIZE) * SIZE + k])
-                col += _side(s, seat, s[BOARD + k * SIZE + q % SIZE])
+            r = BM_ROW + q // SIZE
+            c = BM_COL + q % SIZE
+            row = _pc(own_l & M[r, 0], own_h & M[r, 1]) - _pc(enemy_l & M[r, 0], enemy_h & M[r, 1])
+            col = _pc(own_l & M[c, 0], own_h & M[c, 1]) - _pc(enemy_l & M[c, 0], enemy_h & M[c, 1])
             if row >= a0 or col >= a0:
                 return True
         return False
@@ -332,10 +346,15 @@ def _task_holds_body(s, T, task, seat):
         return _chain(s, T, seat, T.corner_id, 0, 1) or _chain(s, T, seat, T.corner_id, 2, 3)
 
     if kind == TK_SURROUND or kind == TK_ISOLATION:
-        for i in range(T.onboard.shape[0]):
-            p = T.onboard[i]
-            if _side(s, seat, s[BOARD + p]) != -1:
-                continue
+        _, enemy_l, _, _ = _sets_word(s, seat, 0, LO_BITS)
+        _, enemy_h, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
+        while enemy_l != 0 or enemy_h != 0:  # each enemy piece, ascending
+            if enemy_l != 0:
+                p = trailing_zeros(enemy_l)
+                enemy_l &= enemy_l - 1
+            else:
+                p = LO_BITS + trailing_zeros(enemy_h)
+                enemy_h &= enemy_h - 1
             if kind == TK_ISOLATION:
                 if _isolated(s, T, seat, p, a0, a1):
                     return True
