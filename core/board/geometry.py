@@ -16,7 +16,8 @@ WORD_BITS = 63
 BM_RED = 0  # red squares
 BM_GREEN = 1  # green squares
 BM_CENTRAL = 2  # the nine central squares
-BM_ROW = 3  # + row index: the nine squares of each row
+BM_ONBOARD = 3  # the playable squares
+BM_ROW = 4  # + row index: the nine squares of each row
 BM_COL = BM_ROW + SIZE  # + column index
 N_BOARD_MASKS = BM_COL + SIZE
 
@@ -36,6 +37,8 @@ def _masks(colour, central_mask) -> np.ndarray:
             add(BM_GREEN, q)
         if central_mask[q]:
             add(BM_CENTRAL, q)
+        if colour[q] != SQ_VOID:
+            add(BM_ONBOARD, q)
         add(BM_ROW + r, q)
         add(BM_COL + c, q)
     return masks

@@ -27,6 +27,7 @@ from core.effects.nethervoid_select import cond2_holds
 from core.effects.select import cond_more
 from core.effects.targets import step_targets
 from core.jit import njit
+from core.jit.profile import P_EFFECT_AUTO, P_EFFECT_TARGETS, enter, leave
 from core.layout import (
     ACTIONS_LEFT,
     EFF_BEING_MOVED,
@@ -185,13 +186,19 @@ def run_effect(s, T, ev, opts):
                 s[EFF_LAST_DONE] = 1
                 continue
             return 0
-        if not cond_holds(s, T, pc):
+        enter(P_EFFECT_AUTO)
+        holds = cond_holds(s, T, pc)
+        done = holds and run_automatic(s, T, ev, pc)
+        leave()
+        if not holds:
             s[EFF_PC] = pc + _width(T, pc)  # transparent: no register changes
             continue
-        if run_automatic(s, T, ev, pc):
+        if done:
             s[EFF_PC] = pc + 1
             continue
+        enter(P_EFFECT_TARGETS)
         n = step_targets(s, T, ev, pc, opts)
+        leave()
         if n == 0:
             skip_step(s, T)
             continue

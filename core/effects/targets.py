@@ -1,6 +1,7 @@
 """The options of an effect step: every legal target of an instruction (pieces, squares, moves,
 shots) written as option rows for the player to choose from."""
 
+from core.board.bits import LO_BITS, trailing_zeros
 from core.board.pieces import (
     can_downgrade,
     can_upgrade,
@@ -39,6 +40,7 @@ from core.effects.where import (
     has_arrow,
     in_region,
     is_combat,
+    region_candidates,
     selected,
     who_ok,
 )
@@ -165,8 +167,14 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
         for owner in range(n_colours(s)):
             if not who_ok(s, T, i, owner, seat) or not has_stock(s, owner, rank):
                 continue
-            for k in range(onb.shape[0]):
-                q = onb[k]
+            lo, hi = region_candidates(s, T, i)
+            while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
+                if lo != 0:
+                    q = trailing_zeros(lo)
+                    lo &= lo - 1
+                else:
+                    q = LO_BITS + trailing_zeros(hi)
+                    hi &= hi - 1
                 if (
                     s[BOARD + q] == 0
                     and in_region(s, T, i, q, seat)
@@ -176,8 +184,14 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                     if _full(opts, n):
                         return n
     elif op == OP_MOVE:
-        for k in range(onb.shape[0]):
-            q = onb[k]
+        lo, hi = region_candidates(s, T, i)
+        while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
+            if lo != 0:
+                q = trailing_zeros(lo)
+                lo &= lo - 1
+            else:
+                q = LO_BITS + trailing_zeros(hi)
+                hi &= hi - 1
             if selected(s, T, i, q, seat):
                 n = _move_targets(s, T, i, q, seat, opts, n, alt)
                 if _full(opts, n):
@@ -231,8 +245,14 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     elif op == OP_DISCARD_HAND_CARD:
         n = hand_card_targets(s, opts, n, alt)
     elif op == OP_SELECT_SQUARE:
-        for k in range(onb.shape[0]):
-            q = onb[k]
+        lo, hi = region_candidates(s, T, i)
+        while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
+            if lo != 0:
+                q = trailing_zeros(lo)
+                lo &= lo - 1
+            else:
+                q = LO_BITS + trailing_zeros(hi)
+                hi &= hi - 1
             if s[BOARD + q] == 0 and in_region(s, T, i, q, seat):
                 n = emit_target(opts, n, q, -1, alt)
                 if _full(opts, n):
@@ -253,8 +273,14 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 if release_square_ok(s, q) and in_region(s, T, i, q, seat):
                     n = emit_target(opts, n, q, -1, alt)
     else:
-        for k in range(onb.shape[0]):
-            q = onb[k]
+        lo, hi = region_candidates(s, T, i)
+        while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
+            if lo != 0:
+                q = trailing_zeros(lo)
+                lo &= lo - 1
+            else:
+                q = LO_BITS + trailing_zeros(hi)
+                hi &= hi - 1
             if not selected(s, T, i, q, seat):
                 continue
             ok = True

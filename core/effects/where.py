@@ -1,6 +1,10 @@
 """Where an effect instruction may act: the square, owner, rank and destination tests of its
 selectors (regions, marks, who, combat), kept apart from writing options and applying them."""
 
+import numpy as np
+
+from core.board.bits import neighbours, with_square
+from core.board.geometry import BM_ONBOARD
 from core.constants import (
     SQ_GREEN,
     SQ_RED,
@@ -174,6 +178,59 @@ def _next_to_affected(s, T, q):
         if a != q and T.dist[a, q] == 1:
             return True
     return False
+
+
+# region kinds that only hold near the reference square, the selected square or the pattern
+_LOCAL = R_BEING | R_MARKED | R_MARK2 | R_ADJ | R_ORTHO | R_DIAG | R_DIST | R_SEL | R_ADJ_SEL
+
+
+@njit(cache=True, _nrt=False)
+def _ball(q, radius):
+    """The squares within ``radius`` king moves of ``q`` (and q), as a bitboard pair."""
+    lo, hi = with_square(np.int64(0), np.int64(0), q)
+    for _ in range(radius):
+        nl, nh = neighbours(lo, hi)
+        lo |= nl
+        hi |= nh
+    return lo, hi
+
+
+@njit(cache=True, _nrt=False)
+def region_candidates(s, T, i):
+    """A bitboard pair of playable squares holding every square ``in_region`` accepts for
+    instruction ``i``: the whole board, or, when its region names only squares near the
+    reference square, the selected square or the pattern's marks, just those. Listing loops
+    walk these squares in ascending order and still ask ``in_region`` of each, so they list
+    the same targets in the same order, without testing the far squares one by one."""
+    inc = T.ops[i, I_REGION]
+    M = T.board_masks
+    ref = _ref(s)
+    if inc == 0 or (inc & ~_LOCAL) != 0 or ref < 0:
+        return M[BM_ONBOARD, 0], M[BM_ONBOARD, 1]
+    lo = np.int64(0)
+    hi = np.int64(0)
+    if (inc & (R_ADJ | R_ORTHO | R_DIAG | R_DIST)) != 0:
+        radius = 1
+        if (inc & R_DIST) != 0 and T.ops[i, I_DIST] > 1:
+            radius = min(8, T.ops[i, I_DIST])
+        lo, hi = _ball(ref, radius)
+    being = s[EFF_BEING_SQ]
+    if (inc & R_BEING) != 0 and being >= 0:
+        lo, hi = with_square(lo, hi, being)
+    sel = s[EFF_SEL_SQ]
+    if (inc & (R_SEL | R_ADJ_SEL)) != 0 and sel >= 0:
+        bl, bh = _ball(sel, 1)
+        lo |= bl
+        hi |= bh
+    o = s[EFF_ORIENT]
+    if (inc & (R_MARKED | R_MARK2)) != 0 and o >= 0:
+        t = s[EFF_TARGET]
+        for k in range(T.or_nmarks[o]):
+            r = t // 9 + T.or_marks[o, k, 0]
+            c = t % 9 + T.or_marks[o, k, 1]
+            if 0 <= r < 9 and 0 <= c < 9:
+                lo, hi = with_square(lo, hi, r * 9 + c)
+    return lo & M[BM_ONBOARD, 0], hi & M[BM_ONBOARD, 1]
 
 
 @njit(cache=True, _nrt=False)

@@ -39,6 +39,8 @@ PHASES = (
     "summon_void",  # summon search through void cells (Etherweave)
     "summon_detached",  # summon search of detached patterns (Time Traveler)
     "apply",  # applying an option: placing, summoning, an effect step's target
+    "effect_targets",  # an effect step's targets listed (core.effects.targets)
+    "effect_auto",  # an effect's automatic steps and conditions
     "player",  # the player's own code: choosing, scoring loops, beam and heap
     "copy",  # lookahead copies of the state row
     "lookahead_flow",  # the lookahead's advance loop (core.players.lookahead)
@@ -68,6 +70,8 @@ N_PHASES = len(PHASES)
     P_SUMMON_VOID,
     P_SUMMON_DETACHED,
     P_APPLY,
+    P_EFFECT_TARGETS,
+    P_EFFECT_AUTO,
     P_PLAYER,
     P_COPY,
     P_LOOKAHEAD_FLOW,
