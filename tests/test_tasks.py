@@ -807,6 +807,7 @@ def test_chain_search_matches_breadth_first_search_on_random_boards():
     import numpy as np
     from task_positions import tables
 
+    from core.board.geometry import BM_CORNER, BM_SIDE
     from core.rules.tasks import _chain
 
     T = tables()
@@ -820,8 +821,9 @@ def test_chain_search_matches_breadth_first_search_on_random_boards():
             if rng.random() < density:
                 s[BOARD + q] = int(rng.integers(2)) * 4 + int(rng.integers(1, 4))
         for seat in range(2):
-            for ids, a, b in ((T.side_id, 0, 1), (T.side_id, 2, 3), (T.corner_id, 0, 1)):
+            cases = ((T.side_id, BM_SIDE, 0, 1), (T.side_id, BM_SIDE, 2, 3))
+            for ids, masks, a, b in (*cases, (T.corner_id, BM_CORNER, 0, 1)):
                 want = _bfs_chain(s, T, seat, ids, a, b)
-                assert _chain(s, T, seat, ids, a, b) == want
+                assert _chain(s, T, seat, masks, a, b) == want
                 held += want
     assert 50 < held < 1750  # both answers occur often (1800 checks)

@@ -19,10 +19,12 @@ BM_CENTRAL = 2  # the nine central squares
 BM_ONBOARD = 3  # the playable squares
 BM_ROW = 4  # + row index: the nine squares of each row
 BM_COL = BM_ROW + SIZE  # + column index
-N_BOARD_MASKS = BM_COL + SIZE
+BM_SIDE = BM_COL + SIZE  # + side_id: the squares of each straight side (top, bottom, ...)
+BM_CORNER = BM_SIDE + 4  # + corner_id: the squares of each cut corner
+N_BOARD_MASKS = BM_CORNER + 4
 
 
-def _masks(colour, central_mask) -> np.ndarray:
+def _masks(colour, central_mask, side_id, corner_id) -> np.ndarray:
     masks = np.zeros((N_BOARD_MASKS, 2), np.int64)
 
     def add(row, q):
@@ -41,6 +43,10 @@ def _masks(colour, central_mask) -> np.ndarray:
             add(BM_ONBOARD, q)
         add(BM_ROW + r, q)
         add(BM_COL + c, q)
+        if side_id[q] >= 0:
+            add(BM_SIDE + side_id[q], q)
+        if corner_id[q] >= 0:
+            add(BM_CORNER + corner_id[q], q)
     return masks
 
 
@@ -108,6 +114,6 @@ def build_geometry(rows: list[str], central: list, sides: dict, corners: dict) -
         "onboard": np.flatnonzero(on).astype(np.int16),
         "side_id": side_id,
         "corner_id": corner_id,
-        "board_masks": _masks(colour, central_mask),
+        "board_masks": _masks(colour, central_mask, side_id, corner_id),
         "board_centre": np.array([_centre(colour, nbr, central_mask)], np.int16),
     }

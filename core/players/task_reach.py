@@ -9,6 +9,7 @@ the positions an option leads to (core.players.eval_delta) uses ``square_matters
 any change of a square.
 """
 
+from core.board.geometry import BM_CENTRAL, BM_COL, BM_ROW
 from core.constants import SQ_GREEN, SQ_RED
 from core.jit import njit
 from core.rules.tasks import (
@@ -61,12 +62,13 @@ def square_matters(T, task, q):
         if kind == TK_CENTER_CROSS:
             return abs(dr) <= 1 and abs(dc) <= 1
         return abs(dr) == abs(dc)
-    if kind == TK_LINE_DOMINANCE:
-        for i in range(T.onboard.shape[0]):
-            p = T.onboard[i]
-            if T.sq_central[p] != 0 and (p // SIZE == q // SIZE or p % SIZE == q % SIZE):
-                return True
-        return False
+    if kind == TK_LINE_DOMINANCE:  # a central square in q's row or column
+        M = T.board_masks
+        r = BM_ROW + q // SIZE
+        c = BM_COL + q % SIZE
+        return ((M[r, 0] | M[c, 0]) & M[BM_CENTRAL, 0]) != 0 or (
+            (M[r, 1] | M[c, 1]) & M[BM_CENTRAL, 1]
+        ) != 0
     return True
 
 

@@ -8,8 +8,8 @@ Geometry (colours, centre, lines, diagonals, sides, corners) comes from the boar
 
 import numpy as np
 
-from core.board.bits import LO_BITS, neighbours, popcount, trailing_zeros
-from core.board.geometry import BM_CENTRAL, BM_COL, BM_GREEN, BM_RED, BM_ROW
+from core.board.bits import LO_BITS, neighbours, popcount, trailing_zeros, with_square
+from core.board.geometry import BM_CENTRAL, BM_COL, BM_CORNER, BM_GREEN, BM_RED, BM_ROW, BM_SIDE
 from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
 from core.jit import njit
 from core.jit.profile import P_TASKS, enter, leave
@@ -156,12 +156,17 @@ def _with(lo, hi, q):
 
 
 @njit(cache=True, _nrt=False)
-def _chain(s, T, seat, ids, a, b):
-    """Is an own piece with ids == a 8-connected through own pieces to one with ids == b?
-    (Grows the reached set, a bitboard (core.board.bits), one king move at a time until it stops
-    changing.)"""
-    own_lo, lo, goal_lo = _chain_sets(s, seat, ids, a, b, 0, LO_BITS)
-    own_hi, hi, goal_hi = _chain_sets(s, seat, ids, a, b, LO_BITS, NSQ)
+def _chain(s, T, seat, base, a, b):
+    """Is an own piece on region ``base + a`` of ``T.board_masks`` (a side or a cut corner)
+    8-connected through own pieces to one on region ``base + b``? (Grows the reached set, a
+    bitboard (core.board.bits), one king move at a time until it stops changing.)"""
+    own_lo, _, _, _ = _sets_word(s, seat, 0, LO_BITS)
+    own_hi, _, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
+    M = T.board_masks
+    lo = own_lo & M[base + a, 0]
+    hi = own_hi & M[base + a, 1]
+    goal_lo = M[base + b, 0]
+    goal_hi = M[base + b, 1]
     while True:
         if (lo & goal_lo) != 0 or (hi & goal_hi) != 0:
             return True
@@ -171,25 +176,6 @@ def _chain(s, T, seat, ids, a, b):
         if nl == lo and nh == hi:
             return False
         lo, hi = nl, nh
-
-
-@njit(cache=True, _nrt=False)
-def _chain_sets(s, seat, ids, a, b, start, end):
-    """One word (squares start..end-1) of: own pieces, own pieces with ids == a, squares
-    with ids == b."""
-    own = np.int64(0)
-    seed = np.int64(0)
-    goal = np.int64(0)
-    for q in range(start, end):
-        bit = np.int64(1) << (q - start)
-        if ids[q] == b:
-            goal |= bit
-        code = s[BOARD + q]
-        if code != 0 and (code >> 2) == seat:
-            own |= bit
-            if ids[q] == a:
-                seed |= bit
-    return own, seed, goal
 
 
 @njit(cache=True, _nrt=False)
@@ -340,14 +326,14 @@ def _task_holds_body(s, T, task, seat):
         return _diagonal_ok(s, T, seat, c, 1, a0, a1) and _diagonal_ok(s, T, seat, c, 3, a0, a1)
 
     if kind == TK_SIDE_CHAIN:
-        return _chain(s, T, seat, T.side_id, 0, 1) or _chain(s, T, seat, T.side_id, 2, 3)
+        return _chain(s, T, seat, BM_SIDE, 0, 1) or _chain(s, T, seat, BM_SIDE, 2, 3)
 
     if kind == TK_CORNER_CHAIN:
-        return _chain(s, T, seat, T.corner_id, 0, 1) or _chain(s, T, seat, T.corner_id, 2, 3)
+        return _chain(s, T, seat, BM_CORNER, 0, 1) or _chain(s, T, seat, BM_CORNER, 2, 3)
 
     if kind == TK_SURROUND or kind == TK_ISOLATION:
-        _, enemy_l, _, _ = _sets_word(s, seat, 0, LO_BITS)
-        _, enemy_h, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
+        own_l, enemy_l, _, _ = _sets_word(s, seat, 0, LO_BITS)
+        own_h, enemy_h, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
         while enemy_l != 0 or enemy_h != 0:  # each enemy piece, ascending
             if enemy_l != 0:
                 p = trailing_zeros(enemy_l)
@@ -359,12 +345,9 @@ def _task_holds_body(s, T, task, seat):
                 if _isolated(s, T, seat, p, a0, a1):
                     return True
                 continue
-            own = 0
-            for d in range(8):
-                n = T.nbr[p, d]
-                if n >= 0 and _side(s, seat, s[BOARD + n]) == 1:
-                    own += 1
-            if own >= a0:
+            pl, ph = with_square(np.int64(0), np.int64(0), p)
+            nl, nh = neighbours(pl, ph)
+            if _pc(nl & own_l, nh & own_h) >= a0:  # own pieces around it
                 return True
         return False
 
