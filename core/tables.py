@@ -23,6 +23,7 @@ TABLE_FIELDS = (
     "side_id",  # int8[81]: 0 top, 1 bottom, 2 left, 3 right edge, -1 other
     "corner_id",  # int8[81]: 0 nw, 1 se, 2 ne, 3 sw corner edge, -1 other
     "board_masks",  # int64[30, 2]: square sets (core.board.geometry BM_*) as bitboards
+    "king_masks",  # int64[81, 2]: each square with its king-move neighbours, as bitboards
     "board_centre",  # int16[1]: the square whose neighbours are all central, -1 if none
     "duel_start",  # int16[2]: Deathmatch duel starting squares
     "melee_start",  # int16[3, 2]: melee: the two squares beside each diamond mark

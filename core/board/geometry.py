@@ -50,6 +50,16 @@ def _masks(colour, central_mask, side_id, corner_id) -> np.ndarray:
     return masks
 
 
+def _king_masks(nbr) -> np.ndarray:
+    """Per square: itself and its king-move neighbours, as bitboard words."""
+    out = np.zeros((NSQ, 2), np.int64)
+    for q in range(NSQ):
+        for p in (q, *[n for n in nbr[q] if n >= 0]):
+            w, b = (0, p) if p < WORD_BITS else (1, p - WORD_BITS)
+            out[q, w] |= np.int64(1) << b
+    return out
+
+
 def _centre(colour, nbr, central_mask) -> int:
     """The central square all of whose neighbours are central too (-1 if none)."""
     for q in range(NSQ):
@@ -115,5 +125,6 @@ def build_geometry(rows: list[str], central: list, sides: dict, corners: dict) -
         "side_id": side_id,
         "corner_id": corner_id,
         "board_masks": _masks(colour, central_mask, side_id, corner_id),
+        "king_masks": _king_masks(nbr),
         "board_centre": np.array([_centre(colour, nbr, central_mask)], np.int16),
     }

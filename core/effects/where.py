@@ -185,10 +185,11 @@ _LOCAL = R_BEING | R_MARKED | R_MARK2 | R_ADJ | R_ORTHO | R_DIAG | R_DIST | R_SE
 
 
 @njit(cache=True, _nrt=False)
-def _ball(q, radius):
-    """The squares within ``radius`` king moves of ``q`` (and q), as a bitboard pair."""
-    lo, hi = with_square(np.int64(0), np.int64(0), q)
-    for _ in range(radius):
+def _ball(T, q, radius):
+    """The squares within ``radius`` >= 1 king moves of ``q`` (and q), as a bitboard pair."""
+    lo = T.king_masks[q, 0]
+    hi = T.king_masks[q, 1]
+    for _ in range(radius - 1):
         nl, nh = neighbours(lo, hi)
         lo |= nl
         hi |= nh
@@ -213,13 +214,13 @@ def region_candidates(s, T, i):
         radius = 1
         if (inc & R_DIST) != 0 and T.ops[i, I_DIST] > 1:
             radius = min(8, T.ops[i, I_DIST])
-        lo, hi = _ball(ref, radius)
+        lo, hi = _ball(T, ref, radius)
     being = s[EFF_BEING_SQ]
     if (inc & R_BEING) != 0 and being >= 0:
         lo, hi = with_square(lo, hi, being)
     sel = s[EFF_SEL_SQ]
     if (inc & (R_SEL | R_ADJ_SEL)) != 0 and sel >= 0:
-        bl, bh = _ball(sel, 1)
+        bl, bh = _ball(T, sel, 1)
         lo |= bl
         hi |= bh
     o = s[EFF_ORIENT]

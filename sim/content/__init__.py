@@ -579,6 +579,7 @@ def _compile(cards, decks, geo, board, tasks, data_dir):
         side_id=geo["side_id"],
         corner_id=geo["corner_id"],
         board_masks=geo["board_masks"],
+        king_masks=geo["king_masks"],
         board_centre=geo["board_centre"],
         duel_start=np.array([r * 9 + c for r, c in board["duel_start"]], np.int16),
         melee_start=np.array(
