@@ -200,14 +200,18 @@ def compare_table(before: dict, after: dict) -> str:
         )
         lines.append("| phase | before ms/game | share | after ms/game | share |")
         lines.append("|---|---|---|---|---|")
-        for ph, pb in b["phases"].items():
-            pa = a["phases"].get(ph, {"self_s": 0.0, "self_share": 0.0})
-            if pb["self_share"] < 0.005 and pa["self_share"] < 0.005:
+        names = list(b["phases"]) + [p for p in a["phases"] if p not in b["phases"]]
+        for ph in names:
+            pb, pa = b["phases"].get(ph), a["phases"].get(ph)
+            if max(x["self_share"] if x else 0.0 for x in (pb, pa)) < 0.005:
                 continue
-            lines.append(
-                f"| {ph} | {1000 * pb['self_s'] / b['games']:.3f} | {100 * pb['self_share']:.1f}%"
-                f" | {1000 * pa['self_s'] / a['games']:.3f} | {100 * pa['self_share']:.1f}% |"
-            )
+
+            def cell(x, run):
+                if x is None:  # a phase the other build did not time separately
+                    return "- | -"
+                return f"{1000 * x['self_s'] / run['games']:.3f} | {100 * x['self_share']:.1f}%"
+
+            lines.append(f"| {ph} | {cell(pb, b)} | {cell(pa, a)} |")
     return "\n".join(lines)
 
 

@@ -71,6 +71,7 @@ WORKLOADS = [
     ("greedy_high_form", "high-form", "greedy", ("imperial", "highland"), 60),
     ("greedy_deathmatch", "deathmatch", "greedy", ("sylvan", "imperial"), 60),
     ("random_melee_4", "melee", "random", ("imperial", "highland", "sylvan", "highland"), 1500),
+    ("random_team_high_form", "team-high-form", "random", ("imperial", "highland") * 2, 1500),
 ]
 
 

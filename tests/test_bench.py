@@ -85,3 +85,17 @@ def test_quick_bench_reports_every_top_level_key(monkeypatch):
     cold = "cold compile: first `kalarite play`, empty cache (wall / CPU) | 60.0 s / 55.0 s"
     assert cold in table
     assert "warm start: `kalarite play` (wall / CPU) | 1.2 s / 1.1 s" in table
+
+
+def test_player_speed_on_one_checkout_plays_identical_games(monkeypatch):
+    """The lookahead players' side by side: a checkout against itself, same games, a ratio
+    per workload and a table row."""
+    from benchmarks import player_speed as ps
+
+    monkeypatch.setattr(ps, "WORKLOADS", [("hf", "high-form", ("imperial", "highland"), 2)])
+    res = ps.compare(ROOT, ROOT, "planner", "planner", rounds=2)
+    assert res["same_games"] is True
+    w = res["workloads"]["hf"]
+    assert w["rounds"] == 2 and w["min"] <= w["ratio"] <= w["max"] and w["same_games"]
+    assert w["games_per_cpu_s"] > 0 and len(w["ratios"]) == 2
+    assert "| hf (imperial vs highland) |" in ps.table(res)
