@@ -156,17 +156,20 @@ def nodes(games: int, seed: int) -> dict:
     address = f"127.0.0.1:{port}"
     res = {"games": n, "spec": text}
     layouts = {"one_node_2_cpus": [2], "two_nodes_1_cpu_each": [1, 1]}
+    # Ray's token authentication: the nodes and the study's driver share this setting (and
+    # the token Ray keeps for this user), as in tests/test_service_cluster.py
+    env = dict(os.environ, RAY_AUTH_MODE="token")
     for name, cpus in layouts.items():
         tmp = tempfile.mkdtemp(prefix="kalarite-ray-")
         try:
             head = ["start", "--head", f"--port={port}", f"--num-cpus={cpus[0]}"]
-            _ray(*head, "--include-dashboard=false", f"--temp-dir={tmp}")
+            _ray(*head, "--include-dashboard=false", f"--temp-dir={tmp}", env=env)
             for c in cpus[1:]:
-                _ray("start", f"--address={address}", f"--num-cpus={c}")
+                _ray("start", f"--address={address}", f"--num-cpus={c}", env=env)
             out = os.path.join(tmp, "run")
-            r = _run_study(text, out, ["--address", address])
+            r = _run_study(text, out, ["--address", address], env=env)
         finally:
-            subprocess.run([RAY, "stop", "--force"], stdout=subprocess.DEVNULL)
+            subprocess.run([RAY, "stop", "--force"], stdout=subprocess.DEVNULL, env=env)
             shutil.rmtree(tmp, ignore_errors=True)
         r["nodes"] = len(cpus)
         r["games_per_worker_cpu_s"] = round(n / r["worker_cpu_s"], 1)

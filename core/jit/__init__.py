@@ -6,6 +6,8 @@
   the engine never uses.
 - ``tables_type``: numba's type for core.tables.Tables (one pointer to the packed array
   headers), registered when this package is imported.
+- ``profile``: the phase timers ``benchmarks/profile.py`` reads (empty functions unless
+  KALARITE_PROFILE=1 builds them in, into a cache of their own).
 
 One version per kernel: numba compiles a separate version of a function for every
 combination of argument types, and a constant argument counts as its own type
