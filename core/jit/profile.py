@@ -49,6 +49,8 @@ PHASES = (
     "eval_board",  # the board part of an evaluation (scores, pieces by rank)
     "eval_hand",  # the hand part of an evaluation from what changed (own loop)
     "eval_diff",  # the squares a child changed
+    "eval_bits",  # the child's bitboards for its board and hand parts
+    "eval_task_part",  # the task part from what changed (its own loop)
     "eval_prepare",  # the decision's context and the placement shortcut's set-up
     "eval_summon",  # can a hand card be summoned (the evaluation's first-fit search)
     "eval_through",  # can a hand card be summoned through a square that got better
@@ -80,6 +82,8 @@ N_PHASES = len(PHASES)
     P_EVAL_BOARD,
     P_EVAL_HAND,
     P_EVAL_DIFF,
+    P_EVAL_BITS,
+    P_EVAL_TASK_PART,
     P_EVAL_PREPARE,
     P_EVAL_SUMMON,
     P_EVAL_THROUGH,

@@ -30,10 +30,12 @@ from core.board.bits import LO_BITS, popcount, trailing_zeros
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
 from core.jit import njit
 from core.jit.profile import (
+    P_EVAL_BITS,
     P_EVAL_DELTA,
     P_EVAL_DIFF,
     P_EVAL_HAND,
     P_EVAL_PREPARE,
+    P_EVAL_TASK_PART,
     P_EVAL_THROUGH,
     enter,
     leave,
@@ -302,8 +304,13 @@ def _child_value_body(c, s, T, seat, w, ctx, opts):
             board_value(c, T, seat, w) + task_value(c, T, seat, w) + hand_value(c, T, seat, w, opts)
         )
     changed, better = _diff(c, s, T, me, ctx)
+    enter(P_EVAL_BITS)
     bits = hand_bits(c, T, me)
-    v = board_value_bits(c, T, seat, w, bits) + _task_part(c, s, T, seat, w, ctx, changed)
+    leave()
+    enter(P_EVAL_TASK_PART)
+    tv = _task_part(c, s, T, seat, w, ctx, changed)
+    leave()
+    v = board_value_bits(c, T, seat, w, bits) + tv
     if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
         return v + pending_value(c, seat, w)
     return v + _hand_part(c, s, T, seat, w, ctx, opts, better, bits)

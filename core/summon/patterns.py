@@ -18,7 +18,8 @@ tested against.
 
 import numpy as np
 
-from core.board.bits import COLS_OK, LO_BITS, shift, trailing_zeros
+from core.board.bits import COLS_OK, LO_BITS, popcount, shift, trailing_zeros
+from core.board.geometry import BM_ONBOARD
 from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON, SCRATCH_ROWS
 from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, NSQ, STOCK
@@ -310,21 +311,24 @@ def own_bits(s, T, seat):
     """The board as bitboards for the seat's summons: its pieces of rank >= 1, 2, 3, all
     pieces of rank >= 2 and 3, the playable squares (each a (lo, hi) pair, core.board.bits), then
     the seat's common+heroic and legendary piece counts."""
-    o1l, o2l, o3l, a2l, a3l, onl, pool, leg = _word_bits(s, T, seat, 0, LO_BITS)
-    o1h, o2h, o3h, a2h, a3h, onh, pool2, leg2 = _word_bits(s, T, seat, LO_BITS, NSQ)
+    o1l, o2l, o3l, a2l, a3l = _word_bits(s, seat, 0, LO_BITS)
+    o1h, o2h, o3h, a2h, a3h = _word_bits(s, seat, LO_BITS, NSQ)
+    leg = popcount(o3l) + popcount(o3h)
+    pool = popcount(o1l) + popcount(o1h) - leg
+    onl = T.board_masks[BM_ONBOARD, 0]
+    onh = T.board_masks[BM_ONBOARD, 1]
     return (
-        o1l, o1h, o2l, o2h, o3l, o3h, a2l, a2h, a3l, a3h, onl, onh, pool + pool2, leg + leg2
+        o1l, o1h, o2l, o2h, o3l, o3h, a2l, a2h, a3l, a3h, onl, onh, pool, leg
     )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
-def _word_bits(s, T, seat, start, end):
-    """``own_bits`` for the squares start..end-1, one word (bit q - start). Written without
-    branches (each set gains ``b * condition``) so that the compiler can vectorise it."""
+def _word_bits(s, seat, start, end):
+    """``own_bits``' piece sets for the squares start..end-1, one word (bit q - start).
+    Written without branches (each set gains ``b * condition``) so that the compiler can
+    vectorise it; the playable squares and the counts come from tables and popcounts."""
     z = np.int64(0)
-    o1, o2, o3, a2, a3, on = z, z, z, z, z, z
-    pool = z
-    leg = z
+    o1, o2, o3, a2, a3 = z, z, z, z, z
     for q in range(start, end):
         b = np.int64(1) << (q - start)
         code = np.int64(s[BOARD + q])
@@ -332,15 +336,12 @@ def _word_bits(s, T, seat, start, end):
         own = np.int64(code != 0) & np.int64((code >> 2) == seat)
         up = np.int64(r >= HEROIC)
         lg = np.int64(r == LEGENDARY)
-        on |= b * np.int64(T.sq_color[q] >= 0)
         a2 |= b * up
         a3 |= b * lg
         o1 |= b * own
         o2 |= b * (own & up)
         o3 |= b * (own & lg)
-        leg += own & lg
-        pool += own & (1 - lg)
-    return o1, o2, o3, a2, a3, on, pool, leg
+    return o1, o2, o3, a2, a3
 
 
 @njit(cache=True, _nrt=False)
