@@ -76,6 +76,15 @@ def neighbours(lo, hi):
     return nl, nh
 
 
+@njit(cache=True, _nrt=False)
+def pop_square(lo, hi):
+    """The lowest square of a non-empty set and the set without it: (q, lo, hi). Walking a
+    set this way visits its squares in ascending order."""
+    if lo != 0:
+        return trailing_zeros(lo), lo & (lo - 1), hi
+    return LO_BITS + trailing_zeros(hi), lo, hi & (hi - 1)
+
+
 def trailing_zeros(x):
     """Index of the lowest set bit of x > 0."""
     x = int(x)

@@ -1,7 +1,7 @@
 """The options of an effect step: every legal target of an instruction (pieces, squares, moves,
 shots) written as option rows for the player to choose from."""
 
-from core.board.bits import LO_BITS, trailing_zeros
+from core.board.bits import pop_square
 from core.board.pieces import (
     can_downgrade,
     can_upgrade,
@@ -164,17 +164,13 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     onb = T.onboard
     if op == OP_PLACE:
         rank = T.ops[i, I_PARAM]
+        near_lo, near_hi = region_candidates(s, T, i)
         for owner in range(n_colours(s)):
             if not who_ok(s, T, i, owner, seat) or not has_stock(s, owner, rank):
                 continue
-            lo, hi = region_candidates(s, T, i)
+            lo, hi = near_lo, near_hi
             while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
-                if lo != 0:
-                    q = trailing_zeros(lo)
-                    lo &= lo - 1
-                else:
-                    q = LO_BITS + trailing_zeros(hi)
-                    hi &= hi - 1
+                q, lo, hi = pop_square(lo, hi)
                 if (
                     s[BOARD + q] == 0
                     and in_region(s, T, i, q, seat)
@@ -186,12 +182,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     elif op == OP_MOVE:
         lo, hi = region_candidates(s, T, i)
         while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
-            if lo != 0:
-                q = trailing_zeros(lo)
-                lo &= lo - 1
-            else:
-                q = LO_BITS + trailing_zeros(hi)
-                hi &= hi - 1
+            q, lo, hi = pop_square(lo, hi)
             if selected(s, T, i, q, seat):
                 n = _move_targets(s, T, i, q, seat, opts, n, alt)
                 if _full(opts, n):
@@ -247,12 +238,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     elif op == OP_SELECT_SQUARE:
         lo, hi = region_candidates(s, T, i)
         while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
-            if lo != 0:
-                q = trailing_zeros(lo)
-                lo &= lo - 1
-            else:
-                q = LO_BITS + trailing_zeros(hi)
-                hi &= hi - 1
+            q, lo, hi = pop_square(lo, hi)
             if s[BOARD + q] == 0 and in_region(s, T, i, q, seat):
                 n = emit_target(opts, n, q, -1, alt)
                 if _full(opts, n):
@@ -275,12 +261,7 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
     else:
         lo, hi = region_candidates(s, T, i)
         while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
-            if lo != 0:
-                q = trailing_zeros(lo)
-                lo &= lo - 1
-            else:
-                q = LO_BITS + trailing_zeros(hi)
-                hi &= hi - 1
+            q, lo, hi = pop_square(lo, hi)
             if not selected(s, T, i, q, seat):
                 continue
             ok = True

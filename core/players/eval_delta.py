@@ -26,7 +26,7 @@ squares of the current child from CX_DIFF.
 
 import numpy as np
 
-from core.board.bits import LO_BITS, popcount, trailing_zeros
+from core.board.bits import LO_BITS, pop_square, popcount
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
 from core.jit import njit
 from core.jit.profile import (
@@ -152,12 +152,7 @@ def _diff_body(c, s, T, me, ctx):
     n = 0
     better = 0
     while lo != 0 or hi != 0:
-        if lo != 0:
-            q = trailing_zeros(lo)
-            lo &= lo - 1
-        else:
-            q = LO_BITS + trailing_zeros(hi)
-            hi &= hi - 1
+        q, lo, hi = pop_square(lo, hi)
         a = s[BOARD + q]
         b = c[BOARD + q]
         improved = _mine_rank(b, me) > _mine_rank(a, me) or (b & 3) < (a & 3)

@@ -15,7 +15,7 @@ make summonable (duel rules: no borrowed or improvised pieces, stock left after 
 
 import numpy as np
 
-from core.board.bits import COLS_OK, LO_BITS, shift, trailing_zeros
+from core.board.bits import LO_BITS, pop_square, trailing_zeros
 from core.constants import COMMON, LEGENDARY
 from core.jit import njit
 from core.jit.profile import P_EVAL_COMPLETIONS, P_EVAL_SUMMON, enter, leave
@@ -30,10 +30,9 @@ from core.layout import (
 )
 from core.summon.detached import detached_summonable
 from core.summon.patterns import (
-    _own_at_least,
-    _targets,
     occupied_bits,
     own_bits,
+    short_targets,
     summon_enemies,
     summon_stock_ok,
     summonable_targets,
@@ -168,47 +167,13 @@ def placement_completions(s, T, me, card, bits, mark, stamp):
 
 
 @njit(cache=True, _nrt=False)
-def _one_short(T, bits, empty_lo, empty_hi, o, rank):
-    """The targets (a bitboard pair) where orientation ``o`` lacks exactly one thing, an own
-    common piece on an empty square, and meets every other requirement (``_one_missing`` on
-    every target at once: one running set of the targets that fit so far, one of those
-    short by exactly one)."""
-    req = T.or_target_req[o]
-    fit_lo, fit_hi = _targets(bits, req, rank)
-    short_lo = empty_lo if req == COMMON else np.int64(0)
-    short_hi = empty_hi if req == COMMON else np.int64(0)
-    for k in range(T.or_ncells[o]):
-        if fit_lo == 0 and fit_hi == 0 and short_lo == 0 and short_hi == 0:
-            break
-        dc = T.or_cells[o, k, 1]
-        d = T.or_cells[o, k, 0] * 9 + dc
-        ok_lo = COLS_OK[dc + 8, 0]
-        ok_hi = COLS_OK[dc + 8, 1]
-        hl, hh = _own_at_least(bits, T.or_cells[o, k, 2])
-        hl, hh = shift(hl, hh, d)
-        hl &= ok_lo
-        hh &= ok_hi
-        el = np.int64(0)
-        eh = np.int64(0)
-        if T.or_cells[o, k, 2] <= COMMON:
-            el, eh = shift(empty_lo, empty_hi, d)
-            el &= ok_lo
-            eh &= ok_hi
-        short_lo = (short_lo & hl) | (fit_lo & el)
-        short_hi = (short_hi & hh) | (fit_hi & eh)
-        fit_lo &= hl
-        fit_hi &= hh
-    return short_lo, short_hi
-
-
-@njit(cache=True, _nrt=False)
 def _placement_completions_body(s, T, me, card, bits, mark, stamp):
     """Mark every empty square where one more common piece of ``me`` would make ``card``
     summonable: ``mark[q] = stamp`` (the caller gives each card its own stamp, so a square
     counts once per card). Valid when the card is not summonable now, nothing may be
     borrowed or improvised, and some stock is left after placing (so the summoned piece
     comes from the stock; a legend's piece is checked as usual). ``bits``: ``hand_bits``.
-    The targets one piece short are found on bitboards (``_one_short``); only they are
+    The targets one piece short are found on bitboards (``short_targets``); only they are
     looked at square by square, for the square that is missing."""
     rank = T.card_rank[card]
     legendary = rank == LEGENDARY
@@ -217,14 +182,9 @@ def _placement_completions_body(s, T, me, card, bits, mark, stamp):
     empty_hi = bits[11] & ~occ_hi
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
-        lo, hi = _one_short(T, bits, empty_lo, empty_hi, o, rank)
+        _, _, lo, hi, _, _, _, _ = short_targets(T, bits, empty_lo, empty_hi, o, rank)
         while lo != 0 or hi != 0:
-            if lo != 0:
-                t = trailing_zeros(lo)
-                lo &= lo - 1
-            else:
-                t = trailing_zeros(hi) + LO_BITS
-                hi &= hi - 1
+            t, lo, hi = pop_square(lo, hi)
             q = _one_missing(s, T, me, o, t, rank)
             if q < 0 or mark[q] == stamp:
                 continue

@@ -8,7 +8,7 @@ Geometry (colours, centre, lines, diagonals, sides, corners) comes from the boar
 
 import numpy as np
 
-from core.board.bits import LO_BITS, neighbours, popcount, trailing_zeros, with_square
+from core.board.bits import LO_BITS, neighbours, pop_square, popcount, with_square
 from core.board.geometry import BM_CENTRAL, BM_COL, BM_CORNER, BM_GREEN, BM_RED, BM_ROW, BM_SIDE
 from core.constants import HEROIC, LEGENDARY, SQ_GREEN, SQ_RED
 from core.jit import njit
@@ -206,12 +206,7 @@ def _isolated(s, T, seat, p, ring, max_moves):
         next_lo = np.int64(0)
         next_hi = np.int64(0)
         while front_lo != 0 or front_hi != 0:  # the front's squares, ascending
-            if front_lo != 0:
-                q = trailing_zeros(front_lo)
-                front_lo &= front_lo - 1
-            else:
-                q = LO_BITS + trailing_zeros(front_hi)
-                front_hi &= front_hi - 1
+            q, front_lo, front_hi = pop_square(front_lo, front_hi)
             if _near_other_enemy(s, T, seat, q, p):
                 return False
             if depth == max_moves:
@@ -335,12 +330,7 @@ def _task_holds_body(s, T, task, seat):
         own_l, enemy_l, _, _ = _sets_word(s, seat, 0, LO_BITS)
         own_h, enemy_h, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
         while enemy_l != 0 or enemy_h != 0:  # each enemy piece, ascending
-            if enemy_l != 0:
-                p = trailing_zeros(enemy_l)
-                enemy_l &= enemy_l - 1
-            else:
-                p = LO_BITS + trailing_zeros(enemy_h)
-                enemy_h &= enemy_h - 1
+            p, enemy_l, enemy_h = pop_square(enemy_l, enemy_h)
             if kind == TK_ISOLATION:
                 if _isolated(s, T, seat, p, a0, a1):
                     return True

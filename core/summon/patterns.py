@@ -409,6 +409,46 @@ def summonable_targets(s, T, seat, o, rank, bits, in_stock, own_kind):
 
 
 @njit(cache=True, _nrt=False)
+def short_targets(T, bits, empty_lo, empty_hi, o, rank):
+    """Targets of orientation ``o`` by how many empty squares it lacks: four bitboard pairs,
+    the targets where every requirement is met by the seat's pieces (``own_bits``) but for
+    exactly 0, 1, 2 or 3 cells that are empty squares (``empty_lo``, ``empty_hi``) asking for
+    a common piece, or an empty target that must hold one. The searches for one more
+    placement (core.players.summon_reach) and for void cells (core.summon.void_cells) read
+    them; the piece supply is not checked. One running set per count of empty squares."""
+    req = T.or_target_req[o]
+    z = np.int64(0)
+    f0l, f0h = _targets(bits, req, rank)
+    f1l, f1h = (empty_lo, empty_hi) if req == COMMON else (z, z)
+    f2l, f2h, f3l, f3h = z, z, z, z
+    for k in range(T.or_ncells[o]):
+        if (f0l | f0h | f1l | f1h | f2l | f2h | f3l | f3h) == 0:
+            break
+        dc = T.or_cells[o, k, 1]
+        d = T.or_cells[o, k, 0] * 9 + dc
+        ok_lo = COLS_OK[dc + 8, 0]
+        ok_hi = COLS_OK[dc + 8, 1]
+        hl, hh = _own_at_least(bits, T.or_cells[o, k, 2])
+        hl, hh = shift(hl, hh, d)
+        hl &= ok_lo
+        hh &= ok_hi
+        el, eh = z, z
+        if T.or_cells[o, k, 2] <= COMMON:
+            el, eh = shift(empty_lo, empty_hi, d)
+            el &= ok_lo
+            eh &= ok_hi
+        f3l = (f3l & hl) | (f2l & el)
+        f3h = (f3h & hh) | (f2h & eh)
+        f2l = (f2l & hl) | (f1l & el)
+        f2h = (f2h & hh) | (f1h & eh)
+        f1l = (f1l & hl) | (f0l & el)
+        f1h = (f1h & hh) | (f0h & eh)
+        f0l &= hl
+        f0h &= hh
+    return f0l, f0h, f1l, f1h, f2l, f2h, f3l, f3h
+
+
+@njit(cache=True, _nrt=False)
 def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
     """``find_summons`` when no enemy piece may be borrowed and no colour improvised, on
     the bitboards of ``own_bits``: the same rows in the same order (orientation by

@@ -17,19 +17,16 @@ a full scan: an anchor cell may itself be empty. With no void cell allowed it li
 what ``core.checks.reference_search.reference_summons`` lists (the tests hold it to that).
 """
 
-import numpy as np
-
-from core.board.bits import COLS_OK, LO_BITS, shift, trailing_zeros
-from core.constants import COMMON, LEGENDARY
+from core.board.bits import pop_square
+from core.constants import LEGENDARY
 from core.jit import njit
 from core.layout import BORROW_ENEMY, IMPRO_LEFT, VOID_CELLS
 from core.summon.patterns import (
     _add,
-    _own_at_least,
-    _targets,
     count_own,
     occupied_bits,
     own_bits,
+    short_targets,
     summon_enemies,
 )
 
@@ -67,36 +64,10 @@ def _board_sets(s, T, seat):
 def _candidates(T, bits, empty_lo, empty_hi, o, rank, voids):
     """Every target (a bitboard pair) where orientation ``o`` fits the seat's own pieces
     with at most ``voids`` empty squares standing in where a common piece is asked for, the
-    rule of ``pattern_enemies`` when no enemy piece may be used. A superset of the targets
-    the full scan accepts (the piece supply is not checked here), so each one is then asked
-    of ``_void_rows`` itself. One running set per number of void cells used."""
-    req = T.or_target_req[o]
-    z = np.int64(0)
-    f0l, f0h = _targets(bits, req, rank)  # no void used yet
-    f1l, f1h = (empty_lo, empty_hi) if req == COMMON else (z, z)
-    f2l, f2h, f3l, f3h = z, z, z, z
-    for k in range(T.or_ncells[o]):
-        dc = T.or_cells[o, k, 1]
-        d = T.or_cells[o, k, 0] * 9 + dc
-        ok_lo = COLS_OK[dc + 8, 0]
-        ok_hi = COLS_OK[dc + 8, 1]
-        hl, hh = _own_at_least(bits, T.or_cells[o, k, 2])
-        hl, hh = shift(hl, hh, d)
-        hl &= ok_lo
-        hh &= ok_hi
-        el, eh = z, z
-        if T.or_cells[o, k, 2] == COMMON:
-            el, eh = shift(empty_lo, empty_hi, d)
-            el &= ok_lo
-            eh &= ok_hi
-        f3l = (f3l & hl) | (f2l & el)
-        f3h = (f3h & hh) | (f2h & eh)
-        f2l = (f2l & hl) | (f1l & el)
-        f2h = (f2h & hh) | (f1h & eh)
-        f1l = (f1l & hl) | (f0l & el)
-        f1h = (f1h & hh) | (f0h & eh)
-        f0l &= hl
-        f0h &= hh
+    rule of ``pattern_enemies`` when no enemy piece may be used (``short_targets``). A
+    superset of the targets the full scan accepts (the piece supply is not checked), so each
+    one is then asked of ``_void_rows`` itself."""
+    f0l, f0h, f1l, f1h, f2l, f2h, f3l, f3h = short_targets(T, bits, empty_lo, empty_hi, o, rank)
     lo, hi = f0l, f0h
     if voids >= 1:
         lo |= f1l
@@ -127,12 +98,7 @@ def void_summons(s, T, seat, card, slot, opts, n):
         for o in range(o0, o0 + T.card_or_n[card]):
             lo, hi = _candidates(T, bits, el, eh, o, rank, voids)
             while lo != 0 or hi != 0:
-                if lo != 0:
-                    t = trailing_zeros(lo)
-                    lo &= lo - 1
-                else:
-                    t = LO_BITS + trailing_zeros(hi)
-                    hi &= hi - 1
+                t, lo, hi = pop_square(lo, hi)
                 if _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro) == 16:
                     n = _add(opts, n, slot, o, t)
         return n
@@ -163,12 +129,7 @@ def void_summonable(s, T, seat, card):
         for o in range(o0, o0 + T.card_or_n[card]):
             lo, hi = _candidates(T, bits, el, eh, o, rank, voids)
             while lo != 0 or hi != 0:
-                if lo != 0:
-                    t = trailing_zeros(lo)
-                    lo &= lo - 1
-                else:
-                    t = LO_BITS + trailing_zeros(hi)
-                    hi &= hi - 1
+                t, lo, hi = pop_square(lo, hi)
                 if _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro) >= 0:
                     return True
         return False
