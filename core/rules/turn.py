@@ -319,8 +319,16 @@ def _action_options_body(s, T, opts):
                 leave()
             if kind == CK_BEING and can_discard and not is_pending(s, seat, card):
                 n = _opt(opts, n, OPT_DISCARD, slot, 0, 0)
-    n_actions = n
-    if not passed:
+    return free_rows(s, T, opts, n, n > 0)
+
+
+@njit(cache=True, _nrt=False)
+def free_rows(s, T, opts, n, any_action):
+    """The action phase's rows after place, summon and discard (``any_action``: is one of
+    those possible?): flares, thaws, warps, the team pass, end turn, from row ``n`` on."""
+    seat = s[CUR]
+    me = s[COLOUR + seat]
+    if s[PASSED] != 1:
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             if T.card_kind[card] == CK_FLARE:
@@ -329,10 +337,10 @@ def _action_options_body(s, T, opts):
                         n = _opt(opts, n, OPT_FLARE, slot, opp, 0)
         n = thaw_options(s, opts, n)  # a frozen effect thaws wherever a flare could be played
         n = warp_options(s, T, opts, n)  # so may a warp effect be played
-        if is_team(s[MODE]) and s[ACTIONS_LEFT] > 0 and n_actions > 0:
+        if is_team(s[MODE]) and s[ACTIONS_LEFT] > 0 and any_action:
             n = _opt(opts, n, OPT_PASS, 0, 0, 0)
     # the turn may end when no action is left or none is possible: a flare stays optional
-    if s[ACTIONS_LEFT] == 0 or n_actions == 0:
+    if s[ACTIONS_LEFT] == 0 or not any_action:
         n = _opt(opts, n, OPT_END_TURN, 0, 0, 0)
     return n
 
@@ -873,20 +881,29 @@ def _advance_body(s, T, ev, opts):
     while s[GAME_OVER] == 0:
         ph = s[PHASE]
         n = phase_options(s, T, ev, opts)
-        if ph == PH_EFFECT and n == 0:
-            _effect_done(s, T, ev)
-            continue
-        if n == 0:
-            if ph == PH_CLAIM:
-                finish_turn(s, T, ev)
-                continue
-            if ph == PH_SUMMON_PICKUP or ph == PH_PLACE_PICKUP or ph == PH_PLACE_SQUARE:
-                s[PHASE] = PH_ACTION  # cannot happen when options are generated correctly
-                continue
-            end_turn(s, T, ev)
-            continue
-        if n == 1 and s[PHASE] != PH_EFFECT:
-            apply_option(s, T, ev, opts[0, 0], opts[0, 1], opts[0, 2], opts[0, 3])
-            continue
-        return n
+        if not settle(s, T, ev, opts, ph, n):
+            return n
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def settle(s, T, ev, opts, ph, n):
+    """What ``advance`` does with the ``n`` options just listed for phase ``ph``: resolve
+    what needs no decision (no option, or one outside an effect) and return True, or return
+    False: a decision is pending."""
+    if ph == PH_EFFECT and n == 0:
+        _effect_done(s, T, ev)
+        return True
+    if n == 0:
+        if ph == PH_CLAIM:
+            finish_turn(s, T, ev)
+            return True
+        if ph == PH_SUMMON_PICKUP or ph == PH_PLACE_PICKUP or ph == PH_PLACE_SQUARE:
+            s[PHASE] = PH_ACTION  # cannot happen when options are generated correctly
+            return True
+        end_turn(s, T, ev)
+        return True
+    if n == 1 and s[PHASE] != PH_EFFECT:
+        apply_option(s, T, ev, opts[0, 0], opts[0, 1], opts[0, 2], opts[0, 3])
+        return True
+    return False

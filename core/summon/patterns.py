@@ -470,6 +470,47 @@ def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
 
 
 @njit(cache=True, _nrt=False)
+def any_summon_bits(s, T, seat, card, bits):
+    """Does ``find_summons_bits`` find at least one summon? (It stops at the first.)"""
+    rank = T.card_rank[card]
+    legendary = rank == LEGENDARY
+    own_kind = bits[13] if legendary else bits[12]
+    in_stock = (s[LSTOCK + seat] if legendary else s[STOCK + seat]) > 0
+    o0 = T.card_or_start[card]
+    if not pieces_suffice(T, bits, o0):
+        return False
+    for o in range(o0, o0 + T.card_or_n[card]):
+        lo, hi = summonable_targets(s, T, seat, o, rank, bits, in_stock, own_kind)
+        if lo != 0 or hi != 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def pieces_suffice(T, bits, o):
+    """Has the seat of ``own_bits`` as many pieces of each rank or better as the pattern of
+    orientation ``o`` needs (its cells, and its target where it needs an own piece)? Every
+    orientation of a card needs the same, so a card that fails here fits nowhere."""
+    n1 = T.or_ncells[o]
+    n2 = 0
+    n3 = 0
+    for k in range(T.or_ncells[o]):
+        r = T.or_cells[o, k, 2]
+        n2 += r >= HEROIC
+        n3 += r >= LEGENDARY
+    req = T.or_target_req[o]
+    if req > 0:
+        n1 += 1
+        n2 += req >= HEROIC
+        n3 += req >= LEGENDARY
+    return (
+        popcount(bits[0]) + popcount(bits[1]) >= n1
+        and popcount(bits[2]) + popcount(bits[3]) >= n2
+        and popcount(bits[4]) + popcount(bits[5]) >= n3
+    )
+
+
+@njit(cache=True, _nrt=False)
 def occupied_bits(s, T):
     """Every piece on the board, whatever its colour, as a (lo, hi) bitboard pair."""
     lo = np.int64(0)
