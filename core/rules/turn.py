@@ -239,9 +239,15 @@ def _opt(opts, n, kind, a, b, c):
 @njit(cache=True, _nrt=False)
 def flare_halves(s, T, card, seat, opp):
     """Bitmask of the flare halves allowed against colour ``opp``: 1 upper, 2 lower."""
-    me = s[COLOUR + seat]
-    upg = 0  # the opponent's upgraded pieces minus yours, in one pass over the board
-    allp = 0  # all pieces
+    return _halves(T, card, flare_counts(s, T, s[COLOUR + seat], opp))
+
+
+@njit(cache=True, _nrt=False)
+def flare_counts(s, T, me, opp):
+    """Colour ``opp``'s upgraded pieces minus ``me``'s and all its pieces minus ``me``'s,
+    packed as ``(upgraded + 128) | (all + 128) << 8``, in one pass over the board."""
+    upg = 0
+    allp = 0
     for i in range(T.onboard.shape[0]):
         code = s[BOARD + T.onboard[i]]
         if code != 0:
@@ -249,10 +255,15 @@ def flare_halves(s, T, card, seat, opp):
             allp += d
             if (code & 3) >= HEROIC:
                 upg += d
+    return (upg + 128) | ((allp + 128) << 8)
+
+
+@njit(cache=True, _nrt=False)
+def _halves(T, card, packed):
     m = 0
-    if upg >= T.flare_x[card]:
+    if (packed & 255) - 128 >= T.flare_x[card]:
         m |= 1
-    if allp >= T.flare_y[card]:
+    if ((packed >> 8) & 255) - 128 >= T.flare_y[card]:
         m |= 2
     return m
 
@@ -329,11 +340,18 @@ def free_rows(s, T, opts, n, any_action):
     seat = s[CUR]
     me = s[COLOUR + seat]
     if s[PASSED] != 1:
+        counted = 0  # the colours whose flare_counts are in `counts`, 16 bits each
+        counts = np.int64(0)
         for slot in range(s[HAND_N + seat]):
             card = hand_card(s, seat, slot)
             if T.card_kind[card] == CK_FLARE:
                 for opp in range(n_colours(s)):
-                    if opp != me and flare_halves(s, T, card, seat, opp) != 0:
+                    if opp == me:
+                        continue
+                    if (counted >> opp) & 1 == 0:
+                        counts |= np.int64(flare_counts(s, T, me, opp)) << (16 * opp)
+                        counted |= 1 << opp
+                    if _halves(T, card, (counts >> (16 * opp)) & 0xFFFF) != 0:
                         n = _opt(opts, n, OPT_FLARE, slot, opp, 0)
         n = thaw_options(s, opts, n)  # a frozen effect thaws wherever a flare could be played
         n = warp_options(s, T, opts, n)  # so may a warp effect be played
