@@ -75,7 +75,12 @@ from core.players.task_reach import reads_counters, square_matters
 from core.rules.modes import has_tasks, n_colours
 from core.rules.tasks import task_holds
 from core.summon.detached import detached_summonable
-from core.summon.patterns import orientation_targets, pattern_fits, summon_stock_ok
+from core.summon.patterns import (
+    orientation_targets,
+    pattern_fits,
+    pieces_suffice,
+    summon_stock_ok,
+)
 
 CX_SLOTS = 4  # 2 ints per hand slot
 CX_TASKS = 40  # 24 tasks * 4 colours
@@ -182,6 +187,8 @@ def _fits_now_body(T, card, bits):
     search through those squares, on the summon search's bitboards."""
     rank = T.card_rank[card]
     o0 = T.card_or_start[card]
+    if not pieces_suffice(T, bits, o0):
+        return False
     for o in range(o0, o0 + T.card_or_n[card]):
         lo, hi = orientation_targets(T, bits, o, rank)
         if lo != 0 or hi != 0:

@@ -32,6 +32,7 @@ from core.summon.detached import detached_summonable
 from core.summon.patterns import (
     occupied_bits,
     own_bits,
+    pieces_suffice,
     short_targets,
     summon_enemies,
     summon_stock_ok,
@@ -103,6 +104,8 @@ def _summon_witness_body(s, T, me, card, bits):
     impro = s[IMPRO_LEFT + me]
     o0 = T.card_or_start[card]
     if borrow == 0 and impro == 0:
+        if not pieces_suffice(T, bits, o0):
+            return -1
         in_stock = (s[LSTOCK + me] if legendary else s[STOCK + me]) > 0
         for o in range(o0, o0 + T.card_or_n[card]):
             lo, hi = summonable_targets(s, T, me, o, rank, bits, in_stock, own_kind)
