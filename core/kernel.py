@@ -71,7 +71,7 @@ from core.players.features import N_FEATURES, features
 from core.players.lookahead import advance_turn, begin
 from core.players.params import PP_WIDTH
 from core.players.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
-from core.players.random_action import advance_deciding
+from core.players.random_action import advance_deciding, random_seats
 from core.rows import (  # noqa: F401  (re-exported: callers import the layout from here too)
     CARD_EVENT_NAMES,
     CE_DISCARDED,
@@ -142,7 +142,8 @@ def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0, fwork
     every applied option. ``work``, ``wopts``, ``ev0``, ``fwork``: the lookahead players'
     buffers (``workspace``). Returns 0, or the first error code."""
     reset_plan(work)  # a plan from the previous game must not carry over
-    n = advance_deciding(s, T, ev, opts, policies)
+    randoms = random_seats(policies)
+    n = advance_deciding(s, T, ev, opts, randoms)
     while n > 0:
         seat = s[CONTROL]  # the seat deciding: the teammate after a team pass
         k = choose(s, T, opts, n, policies[seat], params[seat], work, wopts, ev0, fwork)
@@ -153,7 +154,7 @@ def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0, fwork
             err = check_state(s, T, ev)
             if err != 0:
                 return err
-        n = advance_deciding(s, T, ev, opts, policies)
+        n = advance_deciding(s, T, ev, opts, randoms)
         if check:
             err = check_state(s, T, ev)
             if err != 0:
@@ -361,6 +362,7 @@ def play_games(
     nce = 0
     ntc = 0
     npos = 0
+    randoms = random_seats(policies)
     start_timers()
     for g in range(n_games):
         gi = first_index + g
@@ -381,7 +383,7 @@ def play_games(
         err = 0
         reset_plan(work)  # a plan from the previous game must not carry over
         game_pos = 0
-        n = advance_deciding(s, T, ev, opts, policies)
+        n = advance_deciding(s, T, ev, opts, randoms)
         while n > 0:  # play_to_end without the checker
             seat = s[CONTROL]
             k = choose(s, T, opts, n, policies[seat], params[seat], work, wopts, ev0, fwork)
@@ -400,7 +402,7 @@ def play_games(
                 npos += 1
                 game_pos += 1
             apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
-            n = advance_deciding(s, T, ev, opts, policies)
+            n = advance_deciding(s, T, ev, opts, randoms)
         _record(out, g, s, T, n_players, err)
         if ev_rows > 0:
             nce, ntc = _extract(s, ev, g, out, cev, nce, tcl, ntc)

@@ -7,14 +7,19 @@ import numpy as np
 import pytest
 
 from core import constants as K
-from core.kernel import play_games
-from core.layout import PHASE, STATE_SIZE
+from core.kernel import play_games, workspace
+from core.layout import CONTROL, CUR, LOOKAHEAD, PHASE, RNG, STATE_SIZE, TURN_NO
+from core.players.evaluate import N_WEIGHTS, evaluate
+from core.players.mc import _playout
 from core.players.params import PP_WIDTH
 from core.players.random_action import DECIDED, random_action
 from core.players.random_player import choose_random
+from core.players.restrict import count_allowed, nth_allowed
+from core.rules.rng import rand_below
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import load_content
+from sim.players import policy_params
 
 CONFIGS = [
     (K.MODE_HIGH_FORM, ("imperial", "highland")),
@@ -84,3 +89,58 @@ def test_kernel_games_equal_the_full_list_games(content, mode, decks):
             n = advance(s, T, ev, opts)
         out = play_games(T, mode, len(decks), d, pols, params, 0, SEED, g, 1, 200, 0, 20_000, 0)
         assert (out[3] == s).all(), f"game {g} ended differently"
+
+
+def _reference_playout(c, T, seat, w, horizon, banned, wopts, ev0):
+    """mc's playout over the full option lists (the loop it had before advance_deciding)."""
+    stop = c[TURN_NO] + horizon
+    o = wopts[1]
+    n = advance(c, T, ev0, o)
+    while n > 0 and c[TURN_NO] < stop:
+        if banned >= 0 and c[CONTROL] == seat and count_allowed(o, n, banned) < n:
+            m = count_allowed(o, n, banned)
+            k = nth_allowed(o, n, banned, rand_below(c, m)) if m > 0 else 0
+        else:
+            k = choose_random(c, o, n)
+        apply_option(c, T, ev0, o[k, 0], o[k, 1], o[k, 2], o[k, 3])
+        n = advance(c, T, ev0, o)
+    return evaluate(c, T, seat, w, o)
+
+
+@pytest.mark.parametrize("banned", [-1, K.OPT_DISCARD], ids=["free", "restricted"])
+@pytest.mark.parametrize("mode,decks", CONFIGS[:3] + CONFIGS[4:5], ids=lambda c: str(c))
+def test_mc_playouts_equal_the_full_list_playouts(content, mode, decks, banned):
+    """The mc player's playouts (advance_deciding for the seats playing at random, the
+    restricted seat's own actions from the full list) end where the full-list playouts end,
+    with the same value and the same random numbers drawn."""
+    T = content.tables
+    w = policy_params(["mc"])[0][:N_WEIGHTS].copy()
+    work, wopts, ev0, _ = workspace()
+    s = np.zeros(STATE_SIZE, np.int32)
+    ev = np.zeros((20_000, 6), np.int32)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    compared = 0
+    for g in range(4):
+        _start(content, mode, decks, g, s, ev)
+        n = advance(s, T, ev, opts)
+        while n > 0:
+            if s[PHASE] == K.PH_ACTION and s[TURN_NO] % 3 == 0:
+                seat = s[CUR]
+                for horizon in (1, 3):
+                    work[1][:] = s
+                    work[1][LOOKAHEAD] = 0
+                    ref = work[1].copy()
+                    v = _playout(s, T, seat, w, horizon, banned, work, wopts, ev0)
+                    r = _reference_playout(ref, T, seat, w, horizon, banned, wopts, ev0)
+                    # where the horizon stops at a random seat's action, the new loop has
+                    # drawn that action already: only the copy's random words differ (mc
+                    # discards the copy; the next playout reseeds from the game)
+                    same = work[1] == ref
+                    same[RNG : RNG + 4] = True
+                    assert same.all(), f"game {g}: playouts ended differently"
+                    assert v == r
+                    compared += 1
+            k = choose_random(s, opts, n)
+            apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+            n = advance(s, T, ev, opts)
+    assert compared > 20

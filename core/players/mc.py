@@ -6,19 +6,22 @@ evaluation (a won game counts the win weight) is played.
 
 import numpy as np
 
+from core.constants import PH_ACTION
 from core.jit import njit
-from core.layout import CONTROL, CUR, GAME_OVER, LOOKAHEAD, RNG, TURN_NO
+from core.layout import CONTROL, CUR, GAME_OVER, LOOKAHEAD, PHASE, RNG, TURN_NO
 from core.players.evaluate import N_WEIGHTS, evaluate
 from core.players.greedy import option_value
 from core.players.hidden import determinize
 from core.players.lookahead import copy_row
 from core.players.params import PP_MC_CANDIDATES, PP_MC_HORIZON, PP_MC_PLAYOUTS
+from core.players.random_action import advance_deciding
 from core.players.random_player import choose_random
 from core.players.restrict import FORBIDDEN, count_allowed, forbidden_kind, nth_allowed
 from core.rules.rng import _store, rand_below
-from core.rules.turn import advance, apply_option
+from core.rules.turn import apply_option
 
 EPS = 1e-9
+EVERY_SEAT = 0xFF  # advance_deciding's bit set of random seats: all of them
 
 
 @njit(cache=True, _nrt=False)
@@ -27,15 +30,19 @@ def _playout(s, T, seat, w, horizon, banned, work, wopts, ev0):
     restricted seat (``banned`` >= 0) picks uniformly among its allowed options."""
     c = work[1]
     stop = c[TURN_NO] + horizon
-    n = advance(c, T, ev0, wopts[1])
+    # every seat plays at random, the restricted seat's own actions from the full list
+    randoms = EVERY_SEAT if banned < 0 else EVERY_SEAT & ~(1 << seat)
+    n = advance_deciding(c, T, ev0, wopts[1], randoms)
     while n > 0 and c[TURN_NO] < stop:
-        if banned >= 0 and c[CONTROL] == seat and count_allowed(wopts[1], n, banned) < n:
+        if n == 1 and c[PHASE] == PH_ACTION:
+            k = 0  # drawn on the way, as choose_random draws (advance_deciding)
+        elif banned >= 0 and c[CONTROL] == seat and count_allowed(wopts[1], n, banned) < n:
             m = count_allowed(wopts[1], n, banned)
             k = nth_allowed(wopts[1], n, banned, rand_below(c, m)) if m > 0 else 0
         else:
             k = choose_random(c, wopts[1], n)
         apply_option(c, T, ev0, wopts[1][k, 0], wopts[1][k, 1], wopts[1][k, 2], wopts[1][k, 3])
-        n = advance(c, T, ev0, wopts[1])
+        n = advance_deciding(c, T, ev0, wopts[1], randoms)
     return evaluate(c, T, seat, w, wopts[1])
 
 

@@ -59,14 +59,26 @@ DECIDED = 2  # random_action: the drawn option is in row 0
 
 
 @njit(cache=True, _nrt=False)
-def advance_deciding(s, T, ev, opts, policies):
-    """``advance``, except that an action-phase decision of a seat whose policy is random is
-    taken on the way (``random_action``): it then returns 1 with the drawn option in row 0,
-    which every player takes without a draw."""
+def random_seats(policies):
+    """The seats whose policy is random, as a bit set (``advance_deciding``'s argument)."""
+    m = 0
+    for seat in range(policies.shape[0]):
+        if policies[seat] == POL_RANDOM:
+            m |= 1 << seat
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def advance_deciding(s, T, ev, opts, randoms):
+    """``advance``, except that an action-phase decision of a seat in the bit set
+    ``randoms`` (seats playing at random: ``random_seats``) is taken on the way
+    (``random_action``): it then returns 1 with the drawn option in row 0, in the action
+    phase, which the caller takes without a draw (``advance`` itself never returns a single
+    option there)."""
     enter(P_TURN_FLOW)
     while s[GAME_OVER] == 0:
         ph = s[PHASE]
-        if ph == PH_ACTION and policies[s[CONTROL]] == POL_RANDOM:
+        if ph == PH_ACTION and (randoms >> s[CONTROL]) & 1 == 1:
             n = random_action(s, T, opts)
             if n == DECIDED:
                 leave()
