@@ -39,6 +39,7 @@ WORKLOADS = [
     ("planner_high_form_expansion", "high-form", "planner", ("everfrost", "etherweave"), 30),
     ("planner_deathmatch_expansion", "deathmatch", "planner", ("nethervoid", "everfrost"), 30),
     ("sage_high_form_expansion", "high-form", "sage", ("etherweave", "nethervoid"), 20),
+    ("mc_high_form_base", "high-form", "mc", ("imperial", "highland"), 20),
 ]
 
 WORKER = r"""
