@@ -3,7 +3,8 @@ kernel's arrays.
 
 Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `planner`, `mc`, or the name
 of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pairs, e.g.
-`greedy:points=12:material=1`, `planner:width=8` or `mc:playouts=32:horizon=4`.
+`greedy:points=12:material=1`, `planner:width=8`, `planner:samples=2` (the reply-aware
+step) or `mc:playouts=32:horizon=4`.
 Keys: the evaluation weights (core.players.evaluate WEIGHT_NAMES) for every player but random, and
 the settings of the player (SETTINGS: integers; CHOICES: one of a few names, e.g.
 `planner:restrict=frozen`, the restricted twin that never thaws). A profile is a player with
@@ -35,6 +36,9 @@ from core.players.params import (
     PP_MODEL,
     PP_PEEK,
     PP_PLAN_WIDTH,
+    PP_REPLY_PLANS,
+    PP_REPLY_SAMPLES,
+    PP_REPLY_WIDTH,
     PP_RESTRICT,
     PP_WIDTH,
     RESTRICT_NAMES,
@@ -67,7 +71,15 @@ assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
 SETTINGS = {
     "random": {},
     "greedy": {},
-    "planner": {"width": (6, 1, 12)},
+    # width: the beam; plans, samples, reply_width: the reply-aware step (core.players.reply):
+    # the plans checked against the opponent's best reply, the sampled worlds each is
+    # checked in (0: off), the beam of the reply's search
+    "planner": {
+        "width": (6, 1, 32),
+        "plans": (3, 1, 8),
+        "samples": (0, 0, 16),
+        "reply_width": (2, 1, 32),
+    },
     "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
 }
 # named settings of the lookahead players: the allowed values, the first is the default.
@@ -312,7 +324,12 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     row[PP_MC_PLAYOUTS] = mc["playouts"]
     row[PP_MC_HORIZON] = mc["horizon"]
     row[PP_MC_CANDIDATES] = mc["candidates"]
-    row[PP_PLAN_WIDTH] = settings.get("width", SETTINGS["planner"]["width"][0])
+    planner = {k: v[0] for k, v in SETTINGS["planner"].items()}
+    planner |= {k: v for k, v in settings.items() if k in planner}
+    row[PP_PLAN_WIDTH] = planner["width"]
+    row[PP_REPLY_PLANS] = planner["plans"]
+    row[PP_REPLY_SAMPLES] = planner["samples"]
+    row[PP_REPLY_WIDTH] = planner["reply_width"]
     row[PP_RESTRICT] = RESTRICT_NAMES.index(settings.get("restrict", RESTRICT_NAMES[0]))
     row[PP_PEEK] = 1 if settings.get("peek") == "on" else 0
     for mode, model in models_of(spec, profiles).items():

@@ -344,7 +344,12 @@ def test_a_profile_round_trips_through_its_file(tmp_path):
     back = load_profiles(path)
     assert back["sharp"] == prof and list(back) == ["sharp", "other"]
     player, weights, settings = resolve("sharp:width=3", back)
-    assert (player, settings) == ("planner", {"width": 3})
+    assert player == "planner" and settings == {
+        "width": 3,
+        "plans": 3,
+        "samples": 0,
+        "reply_width": 2,
+    }  # every setting of the planner, its reply-aware step off
     assert weights["points"] == 12.5 and weights["material"] == DEFAULT_WEIGHTS["material"]
     code, row = parse_policy("sharp", back)
     assert code == K.POLICY_NAMES.index("planner") and row[0] == 12.5
@@ -358,7 +363,7 @@ def test_checked_in_profiles_load_and_parse():
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("planner:width=0", "width must be an integer from 1 to 12"),
+        ("planner:width=0", "width must be an integer from 1 to 32"),
         ("greedy:width=3", "unknown parameter 'width'"),
         ("random:points=1", "random takes no parameters"),
         ("genius", "unknown policy 'genius'"),
