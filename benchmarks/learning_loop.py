@@ -25,14 +25,20 @@ DEFAULT_START = "sage:width=16"
 DEFAULT_BASE = "planner:pending=0:width=16"
 
 
-def positions_study(content, player, games, r):
-    """Round ``r``'s self-play (sim/studies/positions-r1.toml is round 1's)."""
+def positions_study(content, player, games, r, decks=None):
+    """Round ``r``'s self-play (sim/studies/positions-r1.toml is round 1's); ``decks``: every
+    pairing of these decks instead of all."""
+    import itertools
+
     from sim.study import study_from_dict
 
+    pairs = (
+        "all" if not decks else [list(p) for p in itertools.combinations_with_replacement(decks, 2)]
+    )
     return study_from_dict(
         {
             "name": f"positions-r{r}",
-            "decks": "all",
+            "decks": pairs,
             "modes": ["high-form", "deathmatch"],
             "policies": player,
             "games": games,
@@ -44,7 +50,7 @@ def positions_study(content, player, games, r):
     )
 
 
-def fit_round(name, base, roots, hidden, l2, seed, profiles_path=None) -> dict:
+def fit_round(name, base, roots, hidden, l2, l2_hidden, seed, profiles_path=None) -> dict:
     """``kalarite learn`` on ``roots`` into profile ``name``; the fit's figures."""
     from results.learn import learn
     from sim.app.learn import base_profile
@@ -52,7 +58,7 @@ def fit_round(name, base, roots, hidden, l2, seed, profiles_path=None) -> dict:
 
     path = profiles_path or PROFILES_PATH
     prof = base_profile(name, base, load_profiles(path))
-    result = learn([str(r) for r in roots], seed=seed, l2=l2, hidden=hidden)
+    result = learn([str(r) for r in roots], seed=seed, l2=l2, hidden=hidden, l2_hidden=l2_hidden)
     prof.models |= {f.mode: f.model() for f in result.fits}
     modes = ", ".join(f.mode for f in result.fits)
     prof.about = f"{prof.player} with a learned leaf value ({modes}; learning loop)"
@@ -69,6 +75,7 @@ def fit_round(name, base, roots, hidden, l2, seed, profiles_path=None) -> dict:
 
 
 def run(args, log=print) -> dict:
+    """Play the rounds ``args`` asks for (resuming what is done); returns the curve."""
     from benchmarks import duel
     from cluster.runner import run_study
     from sim.content import load_content
@@ -88,7 +95,7 @@ def run(args, log=print) -> dict:
         if _finished(root):  # kept as it is, even if the engine has changed since
             log(f"round {r}: positions of {data_player}: {root} (finished before)")
         else:
-            study = positions_study(content, data_player, args.games, r)
+            study = positions_study(content, data_player, args.games, r, args.decks)
             summary = run_study(study, content, root, workers=0, progress=False)
             log(f"round {r}: positions of {data_player}: {summary.line()}")
         roots.append(root)
@@ -97,10 +104,16 @@ def run(args, log=print) -> dict:
         if r in done and done[r]["player"] == name:
             player = name
             continue
-        fit = fit_round(name, args.base, roots, args.hidden, args.l2, args.seed)
+        fit = fit_round(name, args.base, roots, args.hidden, args.l2, args.l2_hidden, args.seed)
         log(f"round {r}: {name} fitted: {json.dumps(fit)}")
         match = duel.run(
-            name, player, args.match_games, seed=100 + r, out=out / f"duel-r{r}.json", log=log
+            name,
+            player,
+            args.match_games,
+            seed=100 + r,
+            decks=args.decks,
+            out=out / f"duel-r{r}.json",
+            log=log,
         )
         curve["rounds"].append(
             {
@@ -149,8 +162,11 @@ def main(argv=None):
     p.add_argument("--match-games", type=int, default=8, help="deals per pairing and seat")
     p.add_argument("--hidden", type=int, default=16)
     p.add_argument("--l2", type=float, default=1.0)
+    p.add_argument("--l2-hidden", type=float, default=100.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--decks", default=None, help="comma-separated decks (default: every deck)")
     args = p.parse_args(argv)
+    args.decks = args.decks.split(",") if args.decks else None
     args.command = "python -m benchmarks.learning_loop " + shlex.join(
         sys.argv[1:] if argv is None else argv
     )

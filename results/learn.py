@@ -303,7 +303,9 @@ def reliability(p, y, bins: int = N_BINS) -> list:
     return out
 
 
-def fit_mode(sample: Sample, seed: int, holdout: float, l2: float, hidden: int = 0) -> ModeFit:
+def fit_mode(
+    sample: Sample, seed: int, holdout: float, l2: float, hidden: int = 0, l2_hidden=None
+) -> ModeFit:
     """Split ``sample`` by game, fit on the training games, measure on the test games. With
     ``hidden`` units, the network of results.learn_net, started from the logistic fit."""
     test_game = held_out(sample.keys, seed, holdout)
@@ -327,9 +329,10 @@ def fit_mode(sample: Sample, seed: int, holdout: float, l2: float, hidden: int =
 
     net = None
     if hidden > 0:
-        from results.learn_net import fit_network, network_logit
+        from results.learn_net import DEFAULT_L2_HIDDEN, fit_network, network_logit
 
-        net = fit_network(x[train], ytr, nf, hidden, l2, seed, linear)
+        l2h = DEFAULT_L2_HIDDEN if l2_hidden is None else l2_hidden
+        net = fit_network(x[train], ytr, nf, hidden, l2, seed, linear, l2_hidden=l2h)
         intercept, coef_all = net["intercept"], net["coef"]
 
         def logit(rows):
@@ -401,11 +404,17 @@ class LearnResult:
 
 
 def learn(
-    root, seed: int = 0, holdout: float = DEFAULT_HOLDOUT, l2: float = DEFAULT_L2, hidden: int = 0
+    root,
+    seed: int = 0,
+    holdout: float = DEFAULT_HOLDOUT,
+    l2: float = DEFAULT_L2,
+    hidden: int = 0,
+    l2_hidden: float | None = None,
 ):
     """Fit one model per mode present in the study ``root`` (or the union of several study
     directories: the iteration of self-play and refit); returns a LearnResult. ``hidden``:
-    units of the hidden layer (0: the linear model)."""
+    units of the hidden layer (0: the linear model), ``l2_hidden`` its penalty (default
+    results.learn_net DEFAULT_L2_HIDDEN)."""
     from core import ENGINE_HASH
 
     if not 0 <= holdout < 1:
@@ -416,6 +425,11 @@ def learn(
 
     if not 0 <= hidden <= MAX_HIDDEN:
         raise LearnError(f"--hidden must be 0 (linear) to {MAX_HIDDEN} units, got {hidden}")
+    from results.learn_net import DEFAULT_L2_HIDDEN
+
+    l2_hidden = DEFAULT_L2_HIDDEN if l2_hidden is None else l2_hidden
+    if not np.isfinite(l2_hidden) or l2_hidden < 0:
+        raise LearnError(f"--l2-hidden must be a finite number >= 0, got {l2_hidden}")
     roots = [root] if isinstance(root, str | pathlib.Path) else list(root)
     read = [read_samples(r) for r in roots]
     manifest = read[0][0]
@@ -424,7 +438,7 @@ def learn(
     samples = {m: union([s[m] for _, s, _ in read if m in s]) for m in modes}
     if not samples:
         raise LearnError(f"the study in {str(roots[0])!r} has no decided game with positions")
-    fits = [fit_mode(samples[m], seed, holdout, l2, hidden) for m in sorted(samples)]
+    fits = [fit_mode(samples[m], seed, holdout, l2, hidden, l2_hidden) for m in sorted(samples)]
     study = ", ".join(_where(r) for r in roots)
     spec = manifest.get("study") or {}
     provenance = {
@@ -440,6 +454,7 @@ def learn(
         "holdout": float(holdout),
         "l2": float(l2),
         "hidden": int(hidden),
+        **({"l2_hidden": float(l2_hidden)} if hidden else {}),
         "engine_hash": ENGINE_HASH,
         "study_engine_hash": manifest.get("engine_hash", ""),
         "content_hash": manifest.get("content_hash", ""),

@@ -1,27 +1,34 @@
-"""The nonlinear leaf value's fit: one hidden layer of rectified units beside the linear
-model (``kalarite learn --hidden H``).
+"""The nonlinear leaf value's fit: one hidden layer of rectified units beside the linear model
+(``kalarite learn --hidden H``).
 
 logit = intercept + coef . x + out . max(0, bias + W x), fitted by minimising the log-loss
-plus ``l2 / 2`` times the squared weights (linear, hidden and output; not the intercept nor
-the biases) with L-BFGS (scipy) on the features standardised by the training set's mean
-and spread. The linear part starts from the logistic fit (results.learn.fit_logistic), the
-hidden weights from small random numbers of a seeded generator, so a fit depends only on
-its data and seed. The deck terms (results.learn) enter the linear part only and stay out of
-the profile, as in the linear fit. The standardisation is then folded into the weights, so
-the profile holds weights on the raw features the kernel computes (sim.learned).
+summed over the positions plus ``l2 / 2`` times the squared linear coefficients (as the
+logistic fit) and ``l2_hidden / 2`` times the squared hidden and output weights (not the
+intercept nor the biases) with L-BFGS (scipy) on the features standardised by the training
+set's mean and spread. The hidden layer needs the stronger penalty: a game's positions are
+alike, so the data hold far fewer independent outcomes than positions (a few thousand games
+a mode), and a weakly held layer learns the training games by heart. The linear part starts
+from the logistic fit (results.learn.fit_logistic), the hidden weights from small random
+numbers of a seeded generator, so a fit depends only on its data and seed. The deck terms
+(results.learn) enter the linear part only and stay out of the profile, as in the linear
+fit. The standardisation is then folded into the weights, so the profile holds weights on
+the raw features the kernel computes (sim.learned).
 """
 
 import numpy as np
 
 DEFAULT_HIDDEN = 0  # the linear model
-DEFAULT_MAXITER = 400
+DEFAULT_L2_HIDDEN = 100.0
+DEFAULT_MAXITER = 200
 
 
 def _relu(a):
     return np.maximum(a, 0.0)
 
 
-def fit_network(x, y, nf, hidden, l2, seed, start, maxiter=DEFAULT_MAXITER) -> dict:
+def fit_network(
+    x, y, nf, hidden, l2, seed, start, maxiter=DEFAULT_MAXITER, l2_hidden=DEFAULT_L2_HIDDEN
+) -> dict:
     """Fit on ``x`` (the first ``nf`` columns are features, the rest deck terms) and labels
     ``y``; ``start``: (intercept, raw coefficients) of the logistic fit. Returns
     ``{"intercept", "coef" (raw, every column), "w1" (hidden x nf, raw), "b1", "out",
@@ -65,16 +72,16 @@ def fit_network(x, y, nf, hidden, l2, seed, start, maxiter=DEFAULT_MAXITER) -> d
         r = _relu(a)
         z = b + xs @ w + r @ out
         value = np.sum(np.logaddexp(0.0, z) - y * z)
-        value += 0.5 * l2 * (w @ w + np.sum(w1 * w1) + out @ out)
+        value += 0.5 * l2 * (w @ w) + 0.5 * l2_hidden * (np.sum(w1 * w1) + out @ out)
         g = 0.5 * (1.0 + np.tanh(0.5 * z)) - y  # d loss / d z
         ga = (g[:, None] * out[None, :]) * (a > 0)
         grad = np.concatenate(
             (
                 [g.sum()],
                 xs.T @ g + l2 * w,
-                (ga.T @ xf + l2 * w1).ravel(),
+                (ga.T @ xf + l2_hidden * w1).ravel(),
                 ga.sum(axis=0),
-                r.T @ g + l2 * out,
+                r.T @ g + l2_hidden * out,
             )
         )
         return value / ny, grad / ny

@@ -30,6 +30,7 @@ from core import constants as K
 from core.players.evaluate import N_WEIGHTS, WEIGHT_NAMES
 from core.players.params import (
     MODEL_STRIDE,
+    PP_ENDGAME,
     PP_MC_CANDIDATES,
     PP_MC_HORIZON,
     PP_MC_PLAYOUTS,
@@ -91,7 +92,8 @@ CHOICES = {
     "greedy": {"restrict": RESTRICT_NAMES},
     # peek=on: the learned leaf value reads the opponents' real hands. A cheating measurement
     # of what hidden information costs (docs/players.md), never a player for balance figures
-    "planner": {"restrict": RESTRICT_NAMES, "peek": ("off", "on")},
+    # endgame=exact: a plan ending the game's last turn is valued by the game's result
+    "planner": {"restrict": RESTRICT_NAMES, "peek": ("off", "on"), "endgame": ("off", "exact")},
     "mc": {"restrict": RESTRICT_NAMES},
 }
 DESCRIPTIONS = {
@@ -332,6 +334,7 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     row[PP_REPLY_WIDTH] = planner["reply_width"]
     row[PP_RESTRICT] = RESTRICT_NAMES.index(settings.get("restrict", RESTRICT_NAMES[0]))
     row[PP_PEEK] = 1 if settings.get("peek") == "on" else 0
+    row[PP_ENDGAME] = 1 if settings.get("endgame") == "exact" else 0
     for mode, model in models_of(spec, profiles).items():
         b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
         row[b : b + MODEL_STRIDE] = model_block(model)

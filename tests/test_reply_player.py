@@ -30,7 +30,7 @@ from sim.learned import model_block
 from sim.players import parse_policy, policy_codes
 from tests.test_players import MODES, T, _decks, _scramble, positions
 
-REPLY = "planner:width=3:samples=1:plans=2:reply_width=1"
+REPLY = "planner:width=3:samples=1:plans=2:reply_width=1:endgame=exact"
 
 
 def net_model(seed, units=6) -> dict:
@@ -192,3 +192,40 @@ def test_the_reply_value_belongs_to_the_seat_that_planned():
         m = reply_world(s, T, work[W_FINAL], 1, 0, c, work[2], wopts[O_REPLY], ev0)
         if m > 0:
             assert c[COLOUR + c[CUR]] != s[COLOUR + s[CUR]]
+
+
+@pytest.mark.parametrize(
+    "mode,decks",
+    [("high-form", ("etherweave", "sylvan")), ("deathmatch", ("highland", "etherweave"))],
+)
+def test_the_last_turn_is_valued_by_the_games_result(mode, decks):
+    """With ``endgame=exact`` a plan that ends the game's last turn is worth the result the
+    rules give (a certain win, loss or shared win), and playing that plan in the game ends
+    the game with that very result."""
+    from core.layout import END_SEAT, FINAL_TURN, WINNER
+    from core.players.learned import WIN_LOGIT
+
+    row = row_of("planner:endgame=exact")
+    plain = row_of("planner")
+    states = positions(mode, decks, specs=("planner", "planner"), games=4, every=1, cap=4000)
+    last = [s for s in states if s[FINAL_TURN] == 1 and s[CUR] == s[END_SEAT]]
+    assert len(last) >= 3
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    differ = 0
+    for s0 in last:
+        s = s0.copy()
+        n = advance(s, T, ev, opts)
+        work, wopts, ev0, fwork = workspace()
+        assert search(s, T, opts, n, row, work, wopts, ev0, fwork, 4, -1, 0, 1) == 1
+        value = fwork[F_FINALS, 0]
+        c = work[W_REPLY]
+        assert reply_world(s, T, work[W_FINAL], 3, 0, c, work[2], wopts[O_REPLY], ev0) == 0
+        assert c[GAME_OVER] == 1
+        me = s[COLOUR + s[CUR]]
+        want = 0.0 if c[WINNER] < 0 else (WIN_LOGIT if c[WINNER] == me else -WIN_LOGIT)
+        assert value == want
+        w2, o2, e2, f2 = workspace()
+        search(s, T, opts, n, plain, w2, o2, e2, f2, 4, -1, 0, 1)
+        differ += int(abs(f2[F_FINALS, 0]) != WIN_LOGIT)  # the plain leaf: a fitted logit
+    assert differ == len(last)

@@ -21,10 +21,13 @@ PP_RESTRICT = N_WEIGHTS + 5  # a mechanic the player gives up (RESTRICT_*), core
 PP_REPLY_PLANS = N_WEIGHTS + 6
 PP_REPLY_SAMPLES = N_WEIGHTS + 7
 PP_REPLY_WIDTH = N_WEIGHTS + 8
+# 1: the planner values a plan that ends the game's last turn by the game's result
+# (core.players.endgame), not by its evaluation
+PP_ENDGAME = N_WEIGHTS + 9
 # a learned leaf value, one block per mode (core.players.learned): [has a model (0/1),
 # intercept, linear coefficients, hidden units used, the hidden layer's weights (unit by
 # unit), their biases, their output weights]; a linear model uses no hidden unit
-PP_MODEL = N_WEIGHTS + 9
+PP_MODEL = N_WEIGHTS + 10
 MAX_HIDDEN = 32
 MB_INTERCEPT = 1
 MB_COEF = 2

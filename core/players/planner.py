@@ -20,12 +20,19 @@ one found first (options in the engine's order), so the planner draws no random 
 from core.constants import MAX_OPTIONS
 from core.jit import njit
 from core.layout import COLOUR, CUR, GAME_OVER, STATE_SIZE
+from core.players.endgame import finish_game, may_end
 from core.players.evaluate import N_WEIGHTS, evaluate
 from core.players.features import N_FEATURES
 from core.players.greedy import ST_OVER, choose_greedy, score_options
 from core.players.learned import has_model, learned_value
 from core.players.lookahead import advance_turn, begin, copy_row, state_key
-from core.players.params import PP_PLAN_WIDTH, PP_REPLY_PLANS, PP_REPLY_SAMPLES, PP_REPLY_WIDTH
+from core.players.params import (
+    PP_ENDGAME,
+    PP_PLAN_WIDTH,
+    PP_REPLY_PLANS,
+    PP_REPLY_SAMPLES,
+    PP_REPLY_WIDTH,
+)
 from core.players.reply import EPS, STEP, reply_world, win_share
 from core.players.restrict import FORBIDDEN, forbid, forbidden_kind
 from core.rules.turn import apply_option
@@ -139,14 +146,26 @@ def _heap_offer(hv, hi, size, width, v, parent, k, key):
 
 
 @njit(cache=True, _nrt=False)
-def _finished_value(st, T, row, seat, params, work, wopts, ev0, fwork):
-    """The learned value of the end of the turn that option ``row`` of ``st`` reaches
+def _finished_value(st, T, row, seat, params, exact, work, wopts, ev0, fwork):
+    """The value of the end of the turn that option ``row`` of ``st`` reaches
     (``score_options`` found it finishes the turn; its copy is gone, so play it again)."""
     c = work[0]
     begin(c, st)
     apply_option(c, T, ev0, row[0], row[1], row[2], row[3])
     advance_turn(c, T, ev0, wopts[0], False)
-    return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
+    return leaf(c, T, seat, params, exact, work, wopts, ev0, fwork)
+
+
+@njit(cache=True, _nrt=False)
+def leaf(c, T, seat, params, exact, work, wopts, ev0, fwork):
+    """The value for ``seat`` of the turn end ``c`` (changed in place when ``exact`` and the
+    game ends there, core.players.endgame): the learned value where the seat's row holds a
+    model for the mode, else the hand-set evaluation."""
+    if exact:
+        finish_game(c, T, ev0)
+    if has_model(c, params):
+        return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
+    return evaluate(c, T, seat, params[:N_WEIGHTS], wopts[0])
 
 
 @njit(cache=True, _nrt=False)
@@ -208,6 +227,7 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
     w = params[:N_WEIGHTS]
     seat = s[CUR]
     learned = has_model(s, params)
+    exact = params[PP_ENDGAME] != 0
     vals = fwork[1]
     stat = fwork[2]
     keys = fwork[3]
@@ -235,13 +255,16 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
             forbid(vals, stat, bo, bn, banned, ST_OVER)  # never wins, never grows
             path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(st)
+            replay = learned or (exact and may_end(st))  # the value needs the turn's end
             for k in range(bn):
                 v = vals[k]
                 if stat[k] == ST_OVER:
                     if v == FORBIDDEN:  # a restricted twin's forbidden option
                         continue
-                    if learned:
-                        v = _finished_value(st, T, bo[k], seat, params, work, wopts, ev0, fwork)
+                    if replay:
+                        v = _finished_value(
+                            st, T, bo[k], seat, params, exact, work, wopts, ev0, fwork
+                        )
                     count = _offer_final(
                         work, fwork, slot0, keep, count, order, v, int(keys[k]), path, pkey, bo[k]
                     )
@@ -268,10 +291,7 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
             parent_path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(src)
             if m == 0:
-                if learned:
-                    v = learned_value(dst, T, seat, params, fwork[F_LEARN], work[W_LEARN])
-                else:
-                    v = evaluate(dst, T, seat, w, wopts[0])
+                v = leaf(dst, T, seat, params, exact, work, wopts, ev0, fwork)
                 count = _offer_final(
                     work, fwork, slot0, keep, count, order, v, state_key(dst), parent_path,
                     pkey, bo[k],
@@ -313,13 +333,6 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
 
 
 @njit(cache=True, _nrt=False)
-def _leaf(c, T, seat, params, learned, work, wopts, fwork):
-    if learned:
-        return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
-    return evaluate(c, T, seat, params[:N_WEIGHTS], wopts[0])
-
-
-@njit(cache=True, _nrt=False)
 def reply_step(s, T, params, work, wopts, ev0, fwork, count, samples, pick):
     """The reply-aware step: each of the ``count`` kept plans is played on ``samples``
     copies of the game in which everything hidden from the seat is sampled afresh
@@ -343,7 +356,7 @@ def reply_step(s, T, params, work, wopts, ev0, fwork, count, samples, pick):
             if m < 0:  # the plan could not be played again (never expected): its own value
                 v = fwork[F_FINALS, i]
             elif c[GAME_OVER] == 1:
-                v = _leaf(c, T, seat, params, learned, work, wopts, fwork)
+                v = leaf(c, T, seat, params, False, work, wopts, ev0, fwork)
             else:
                 mover = c[CUR]
                 got = search(
@@ -352,7 +365,7 @@ def reply_step(s, T, params, work, wopts, ev0, fwork, count, samples, pick):
                 if got > 0:
                     r = fwork[F_FINALS, MAX_PLANS]
                 else:
-                    r = _leaf(c, T, mover, params, learned, work, wopts, fwork)
+                    r = leaf(c, T, mover, params, False, work, wopts, ev0, fwork)
                 v = r if c[COLOUR + mover] == c[COLOUR + seat] else -r
             total[i] += win_share(v) if learned else v
     best = pick

@@ -437,6 +437,12 @@ def _add_learn(sub):
         "most 32): a nonlinear leaf value",
     )
     learn.add_argument(
+        "--l2-hidden",
+        type=float,
+        default=None,
+        help="L2 penalty on the hidden layer's weights (default 100)",
+    )
+    learn.add_argument(
         "--seed", type=int, default=0, help="seed of the held-out split (and of a network's start)"
     )
     learn.add_argument("--json", action="store_true", help="print one JSON object")
