@@ -5,7 +5,10 @@ of the option list, so every player plays by the same rules.
 - ``random_player``: uniform over the kinds of option, then over the options of that kind.
 - ``greedy``: one-ply lookahead scored by the evaluation; also the option values the other
   players build on.
-- ``planner``: searches whole turns, beam-pruned by the same evaluation.
+- ``planner``: searches whole turns, beam-pruned by the same evaluation; keeps its few best
+  plans for the reply-aware step.
+- ``reply``: the reply-aware step's world: the game after a plan, hidden cards sampled.
+- ``endgame``: the game's last turn valued by its result (the planner's ``endgame`` setting).
 - ``mc``: flat Monte Carlo: random playouts from the best greedy candidates.
 - ``lookahead``: the copy of the game a player plays its own turn on.
 - ``hidden``: samples the cards a seat cannot see, for play past the end of its turn.
@@ -16,6 +19,7 @@ of the option list, so every player plays by the same rules.
 - ``task_reach``: the squares a High Form task condition reads (the greedy placement shortcut).
 - ``params``: the columns of a seat's parameter row (weights, then search settings).
 - ``features``: a position's feature vector (the positions table, the learned value).
-- ``learned``: the learned leaf value: a fitted model's logit over the features.
+- ``learned``: the learned leaf value: a fitted model's logit over the features (a linear
+  part and an optional hidden layer).
 - ``restrict``: what a restricted twin may not pick (never thaws, never warps).
 """
