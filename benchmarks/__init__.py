@@ -9,5 +9,10 @@ another checkout. Part of the application layer (the CLI calls it); it may impor
 - ``positions``: a fixed set of mid-game positions for the summon-search bench.
 - ``compile_profile``: where a cold compile's CPU goes.
 - ``study_bytes``: the Parquet bytes per game that sim/study_size.py's estimate stores.
+- ``player_cost``: one player's CPU per game against another's, side by side in one run.
+- ``duel``: one player against another on every ordered deck pairing, seats alternated,
+  with intervals, ties on points and pending beings at the end.
+- ``learning_loop``: the learned leaf value's rounds (self-play, fit, the new model against
+  the last) and its learning curve.
 - ``results/``: saved benchmark output (``make bench``).
 """

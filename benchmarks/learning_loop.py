@@ -83,7 +83,7 @@ def run(args, log=print) -> dict:
     out = pathlib.Path(args.out)
     curve_path = pathlib.Path(args.curve)
     curve = json.loads(curve_path.read_text()) if curve_path.exists() else {}
-    curve.setdefault("command", args.command)
+    curve["command"] = args.command  # the last run's (each round names its own data)
     curve.setdefault("start", args.start)
     curve.setdefault("rounds", [])
     content = load_content()
@@ -94,10 +94,12 @@ def run(args, log=print) -> dict:
         root = out / f"positions-r{r}"
         if _finished(root):  # kept as it is, even if the engine has changed since
             log(f"round {r}: positions of {data_player}: {root} (finished before)")
+            played = _manifest(root)["study"]
         else:
             study = positions_study(content, data_player, args.games, r, args.decks)
             summary = run_study(study, content, root, workers=0, progress=False)
             log(f"round {r}: positions of {data_player}: {summary.line()}")
+            played = _manifest(root)["study"]
         roots.append(root)
         name = f"{args.name}-r{r}"
         done = {e["round"]: e for e in curve["rounds"]}
@@ -121,6 +123,7 @@ def run(args, log=print) -> dict:
                 "player": name,
                 "against": player,
                 "data_player": data_player,
+                "self_play": {k: played.get(k) for k in ("name", "games", "seed", "positions")},
                 "positions_studies": [str(x) for x in roots],
                 "fit": fit,
                 "duel": {m: _brief(v) for m, v in match["modes"].items()},
@@ -132,11 +135,15 @@ def run(args, log=print) -> dict:
     return curve
 
 
-def _finished(root) -> bool:
+def _manifest(root) -> dict:
     from results.store import read_manifest
 
+    return read_manifest(root)
+
+
+def _finished(root) -> bool:
     try:
-        return read_manifest(root).get("status") == "complete"
+        return _manifest(root).get("status") == "complete"
     except (OSError, ValueError):
         return False
 

@@ -12,7 +12,8 @@ Dataset contract and shared statistics:
 - ``stats``: the report's statistics (statsmodels, scipy).
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
-- ``learn``: the win-probability fit on a study's positions (``kalarite learn``).
+- ``learn``: the win-probability fit on a study's positions (``kalarite learn``); ``learn_net``
+  its optional hidden layer.
 - ``competence``: the paired gap between a player and its restricted twin (``kalarite
   competence``).
 

@@ -29,6 +29,7 @@ def test_the_learning_loop_runs_round_after_round(tmp_path, monkeypatch):
     assert (first["player"], first["against"]) == ("t-r1", "planner:width=2")
     assert (second["player"], second["against"], second["data_player"]) == ("t-r2", "t-r1", "t-r1")
     assert len(first["positions_studies"]) == 1 and len(second["positions_studies"]) == 2
+    assert second["self_play"] == {"name": "positions-r2", "games": 5, "seed": 32, "positions": 2}
     for r in c["rounds"]:
         for mode in ("high-form", "deathmatch"):
             d = r["duel"][mode]
