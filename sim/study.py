@@ -28,6 +28,8 @@ Spec keys (TOML, top level)::
                                      # decks, relative to the spec file (--content overrides)
     positions = 4                    # optional: write the positions table, sampling about
                                      # one turn end in 4 (0 or absent: off; at most 1000)
+    stability_margin = 3             # optional: the report's stability rule's margin, in
+                                     # points (a deck's move that matters; default 3)
 
 A policy is a player spec of ``sim.players`` (``random``, ``greedy``, ``mc:playouts=32``...);
 in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``). One name
@@ -53,6 +55,7 @@ mode that takes that many seats: 2 (high-form, deathmatch, new-player), 3-4 (mel
 import hashlib
 import itertools
 import json
+import math
 import pathlib
 import re
 import tomllib
@@ -74,6 +77,9 @@ NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
 MAX_SEED = 2**64
 MAX_TURN_CAP = 100_000
 MAX_POSITIONS = 1000  # the positions key: sample one turn end in at most this many
+# the stability rule's margin (results/analysis/stability.py): a deck's move that matters
+DEFAULT_STABILITY_MARGIN = 3.0
+MAX_STABILITY_MARGIN = 50.0
 # names end up in directory names (hive partitions): keep them plain; a hyphen may join
 # words (imperial-v2) but "-vs-" separates the seats of a matchup
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*$")
@@ -94,6 +100,7 @@ SPEC_KEYS = (
     "chunk_size",
     "content",
     "positions",
+    "stability_margin",
 )
 
 
@@ -161,6 +168,7 @@ class Study:
     # deck name used in the matchup seeds: a variant deck plays with its original's seeds
     seed_names: dict = field(default_factory=dict, compare=False)
     positions: int = 0  # the positions table: about one turn end in this many; 0 off
+    stability_margin: float = DEFAULT_STABILITY_MARGIN  # read by the report, not the games
 
     def to_dict(self) -> dict:
         """The normalized spec: stored in the dataset metadata and compared on resume."""
@@ -177,6 +185,11 @@ class Study:
             **({"content": self.content} if self.content else {}),
             # off, the spec is the one it always was (nothing in the dataset changes)
             **({"positions": self.positions} if self.positions else {}),
+            **(
+                {"stability_margin": self.stability_margin}
+                if self.stability_margin != DEFAULT_STABILITY_MARGIN
+                else {}
+            ),
         }
 
     def to_json(self) -> str:
@@ -504,6 +517,9 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
             f"{where}: 'chunk_size' must be an integer in 1..{MAX_CHUNK_SIZE:,}, got {chunk_size!r}"
         )
     positions = check_positions(data.get("positions", 0), f"{where}: 'positions'")
+    margin = check_stability_margin(
+        data.get("stability_margin", DEFAULT_STABILITY_MARGIN), f"{where}: 'stability_margin'"
+    )
 
     modes = _dedupe(modes)
     decks = _deck_lists(
@@ -523,9 +539,22 @@ def study_from_dict(data: dict, content, where: str = "study") -> Study:
         content=_content_dir(content),
         seed_names=dict(getattr(content, "variant_of", {})),
         positions=positions,
+        stability_margin=margin,
     )
     validate(study, content, where)
     return study
+
+
+def check_stability_margin(value, what: str) -> float:
+    """The ``stability_margin`` key (``--margin``): a number of points above 0 and at most
+    MAX_STABILITY_MARGIN."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise StudyError(f"{what} must be a number of points, got {value!r}")
+    if not (math.isfinite(value) and 0 < value <= MAX_STABILITY_MARGIN):
+        raise StudyError(
+            f"{what} must be above 0 and at most {MAX_STABILITY_MARGIN:g} points, got {value!r}"
+        )
+    return float(value)
 
 
 def check_positions(value, what: str) -> int:

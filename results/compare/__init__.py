@@ -32,6 +32,8 @@ from results.compare.changes import changes, deck_map_of, format_changes, map_de
 from results.compare.paired_text import columns as _columns
 from results.compare.paired_text import format_paired
 from results.compare.same import game_overlap, relation, subset_note
+from results.compare.stability import between
+from results.compare.stability import format_lines as stability_lines
 from sim.study import canonical_spec
 
 FIXED = (
@@ -172,9 +174,10 @@ def _side(run, m, games) -> dict:
     }
 
 
-def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict:
+def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=None) -> dict:
     """Compare study B with study A (the baseline); a JSON-ready dict. ``deck_map`` names
-    B's decks in A's terms ({"imperial-v2": "imperial"}), added to B's declared variants."""
+    B's decks in A's terms ({"imperial-v2": "imperial"}), added to B's declared variants;
+    ``margin``: the stability margin in points (--margin; default A's spec's, else 3)."""
     from results.compare.paired import paired_analysis
 
     da = analysis.Dataset(run_a, allow_incomplete=allow_incomplete)
@@ -474,6 +477,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         "differs_in": differs,
         "methods": stats.METHODS,
         "players": players,
+        "stability": between(run_a, run_b, sa, sb, differs, part_of, margin),
         "unchecked": _unchecked(sa, sb),
         "notes": notes,
         "tables": tables,
@@ -558,6 +562,7 @@ def format_text(result: dict, show_all: bool = False) -> str:
         lines.append(f"note: {n}")
     if result.get("players"):
         lines += format_caveats(result["players"])
+    lines += stability_lines(result.get("stability"))
     lines.append(
         "B - A in percentage points with its 95% Newcombe interval; p: score test; "
         "significant: Holm-adjusted p < 0.05 within each table"
