@@ -94,6 +94,15 @@ def _warnings(d: Dataset, data) -> list:
     return w
 
 
+def _shared_deals(d: Dataset, groups) -> list:
+    """The games two self-play players of a mode were dealt alike (the stability rule pairs
+    them); none to look for unless a mode has two self-play players."""
+    modes = [g["mode"] for g in groups if g["symmetric"]]
+    if len(modes) == len(set(modes)):
+        return []
+    return d.rows(shared_deals_sql("g", "g", "a.seat0_policy <> b.seat0_policy"))
+
+
 def analyze(run_dir, allow_incomplete: bool = False, margin=None) -> dict:
     """Every number of the balance report of the study in ``run_dir``; ``margin``: the
     stability margin in points (--margin; default the spec's ``stability_margin``, else
@@ -161,9 +170,7 @@ def analyze(run_dir, allow_incomplete: bool = False, margin=None) -> dict:
         "policies": policy_stats(d, groups, first_player),
         "multiplayer": multiplayer,
     }
-    summary["policy_sensitivity"] = sensitivity(
-        summary, d.rows(shared_deals_sql("g", "g", "a.seat0_policy <> b.seat0_policy"))
-    )
+    summary["policy_sensitivity"] = sensitivity(summary, _shared_deals(d, groups))
     summary["sensitivity"] = study_stability(summary, margin)
     summary["at_a_glance"] = at_a_glance(summary)
     if not tasks["display_recorded"]:
