@@ -6,7 +6,7 @@ it is kept under ``summary["at_a_glance"]`` so the page and summary.json say the
 
 from results.analysis.labels import MODE_LABELS
 from results.analysis.stability import study_stability
-from results.analysis.stability_text import deck_label, mode_text
+from results.analysis.stability_text import deck_label, mode_short, mode_text
 
 NOT_JUDGED_ONE = "stability cannot be judged: one player"
 
@@ -34,7 +34,8 @@ def how_games_ended(e) -> str:
 def stability(summary: dict, mode: str, players: list) -> dict:
     """The mode's stability verdict (decided by results.analysis.stability): ``measured``,
     ``verdict`` (stable, player-sensitive, undetermined; None when not measured), ``stable``
-    (verdict == stable), ``text`` (one line) and per deck a ``label`` and a ``level`` (its
+    (verdict == stable), ``text`` (one line), ``short`` (a few words, for the picture) and per
+    deck a ``label`` and a ``level`` (its
     own verdict word, or unmeasured)."""
     sens = summary.get("sensitivity") or study_stability(summary)
     m = sens["modes"].get(mode)
@@ -45,6 +46,7 @@ def stability(summary: dict, mode: str, players: list) -> dict:
             "verdict": None,
             "stable": None,
             "text": text,
+            "short": text,
             "players": players,
             "by_deck": {},
         }
@@ -57,6 +59,7 @@ def stability(summary: dict, mode: str, players: list) -> dict:
         "verdict": m["verdict"],
         "stable": m["verdict"] == "stable",
         "text": mode_text(m),
+        "short": mode_short(m),
         "players": m["comparisons"][0]["players"],
         "by_deck": by_deck,
     }

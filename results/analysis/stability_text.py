@@ -111,6 +111,21 @@ def mode_text(m: dict | None) -> str:
     return f"{m['verdict']}: " + "; ".join(comparison_text(c) for c in comps)
 
 
+def mode_short(m: dict | None) -> str:
+    """A mode's verdict in a few words (the first screen's picture): the verdict, and each
+    comparison's largest move (or its own verdict where the mode has two)."""
+    if not m or m.get("verdict") is None:
+        return mode_text(m)
+    comps = m["comparisons"]
+    if len(comps) > 1:
+        return f"{m['verdict']}: " + "; ".join(f"{who(c)} {c['verdict']}" for c in comps)
+    c = comps[0]
+    text = f"{c['verdict']} ({who(c)}): largest move {_largest(c)} points"
+    if c["verdict"] == UNDETERMINED and c["games_needed"]:
+        text += f"; about {about(c['games_needed'])} games a deck would decide it"
+    return text
+
+
 def sensitive_decks(m: dict) -> list:
     """The decks whose move is confidently beyond the margin in any of the mode's
     comparisons, in the study's deck order."""

@@ -76,7 +76,7 @@ def _panel(ax, m):
     if m["weak_play"]:
         head = f"⚠ weak play · {head}"
     players = "players: " + ("; ".join(m["players"]) if k == 1 else f"{k} pairings (legend)")
-    lines = [head, players, _short_ended(m["decisiveness"]), stab["text"]]
+    lines = [head, players, _short_ended(m["decisiveness"]), stab.get("short", stab["text"])]
     ax.set_title(
         "\n".join(x for line in lines for x in textwrap.wrap(line, 72)),
         fontsize=FONT,
