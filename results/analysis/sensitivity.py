@@ -135,11 +135,11 @@ def html(summary: dict, table, esc, mode_labels: dict, Cell, rests_on) -> str:
         f"lies within ±{margin:g} points (an equivalence test per deck). "
         f"<b>Player-sensitive</b>: some deck's move is confidently beyond ±{margin:g} "
         "points (a one-sided test, Holm over the decks). Otherwise <b>undetermined</b>, "
-        "with the games a deck would need to decide it. Beside it: whether the players differ at all (Wald "
-        "chi-square over the decks' moves); Kendall tau of the deck rankings with its "
-        "bootstrap interval, confident reversals and verdicts flipping between favoured "
-        "and disfavoured are description, not part of the decision. Δ cells: red when "
-        "beyond the margin, yellow when undetermined.</p>"
+        "with the games a deck would need to decide it. Beside it: whether the players "
+        "differ at all (Wald chi-square over the decks' moves); Kendall tau of the deck "
+        "rankings with its bootstrap interval, confident reversals and verdicts flipping "
+        "between favoured and disfavoured are description, not part of the decision. Δ "
+        "cells: red when beyond the margin, yellow when undetermined.</p>"
     )
     for mode, s in sens.items():
         m = verdicts.get(mode) or {}
