@@ -144,8 +144,7 @@ def main(argv=None):
     result = {"reps": args.reps, "margin_points": MARGIN_POINTS, "aa": {}, "power": {}}
     for mode, s in STRENGTHS.items():
         result["aa"][mode] = {
-            n: aa(s, int(n), args.reps, args.seed + k)
-            for k, n in enumerate(args.sizes.split(","))
+            n: aa(s, int(n), args.reps, args.seed + k) for k, n in enumerate(args.sizes.split(","))
         }
         for pts in (8, 6):
             planted = (0, pts)
