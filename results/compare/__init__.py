@@ -20,6 +20,11 @@ The turn cap and beings-without-effects must be the same. Modes and decks may di
 groups and matchups both studies hold are compared, the others are named. The number of
 games and the study seed may differ.
 
+Two studies that differ only in their players, or only in their seed or number of games (the
+same player twice: an A/A check), also get the stability rule's verdict between them
+(results/compare/stability.py): stable, player-sensitive or undetermined, each deck's move
+with its interval (``stability``, shaped like a report's ``sensitivity``).
+
 Only two-seat games (high-form, deathmatch, new-player) are compared: the games of three or
 four seats (melee, team play) of either study are left out, and a note says how many.
 """
