@@ -76,7 +76,9 @@ def bootstrap_tau(wins_a, draws_a, wins_b, draws_b, joint=None, n_rep=BOOTSTRAP)
     for (i, j), tab in (joint or {}).items():
         tab = np.asarray(tab, float)
         n = int(tab.sum())
-        if n != wins_a[i, j] + wins_a[j, i] + draws_a[i, j]:
+        n_a = wins_a[i, j] + wins_a[j, i] + draws_a[i, j]
+        n_b = wins_b[i, j] + wins_b[j, i] + draws_b[i, j]
+        if not n == n_a == n_b:
             continue  # a pairing taken unpaired (moves: only part of its games pair up)
         draw = rng.multinomial(n, tab.ravel() / n, size=n_rep).reshape(n_rep, 3, 3)
         a, b = draw.sum(axis=2), draw.sum(axis=1)  # outcomes under A, under B
