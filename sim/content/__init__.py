@@ -21,6 +21,7 @@ import numpy as np
 
 from core import constants as K
 from core.board.geometry import build_geometry
+from core.checks.dispatch_proof import DispatchProofError, prove_dispatch_once
 from core.checks.tables_proof import TablesProofError, prove_tables
 from core.ops import (
     D_DISTANCE_2,
@@ -468,7 +469,8 @@ def load_content(data_dir: str | None = None) -> Content:
     tables = tables._replace(deck_gateway=np.array(gateway, np.int8).reshape(len(decks)))
     try:
         prove_tables(tables)
-    except TablesProofError as e:
+        prove_dispatch_once()  # every op has its branches in core.effects (raises once)
+    except (TablesProofError, DispatchProofError) as e:
         raise ContentError(f"{data_dir.name}: {e}") from None
     return Content(
         tables,
