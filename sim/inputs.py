@@ -63,6 +63,8 @@ def got(value) -> str:
             return f"got the {name} {show(value)}"
     if isinstance(value, str):
         return f"got the string {show(value)}"
+    if value is None:  # JSON's null
+        return "got null (leave the key out for its default)"
     return f"got {show(value)}"
 
 
@@ -76,8 +78,6 @@ def is_int(value) -> bool:
 
 def int_range(lo: int, hi: int) -> str:
     """How an integer's range reads in a message."""
-    if lo == 1 and hi >= 10_000:
-        return f"a positive integer up to {hi:,}"
     if lo == 0 and hi == 2**64 - 1:
         return "an integer in [0, 2**64)"
     return f"an integer in {lo:,}..{hi:,}"
@@ -276,19 +276,159 @@ def read_document(
     path, what: str, syntax: str = "TOML", error=InputError, max_bytes: int = MAX_BYTES
 ):
     """Read and parse the file ``path`` (``parse_document``); a file that cannot be read is
-    one line too (``what`` names it in every message)."""
+    one line too, naming the path as given (the parser's messages name ``what``)."""
+    name = str(path)
     try:
         with open(path, "rb") as f:
             data = f.read(max_bytes + 1)
     except FileNotFoundError:
-        raise error(f"{what}: no such file") from None
+        raise error(f"{name}: no such file") from None
     except IsADirectoryError:
-        raise error(f"{what}: is a directory, not a file") from None
+        raise error(f"{name}: is a directory, not a file") from None
     except NotADirectoryError:
-        raise error(f"{what}: no such file (a part of the path is a file)") from None
+        raise error(f"{name}: no such file (a part of the path is a file)") from None
     except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
         reason = getattr(e, "strerror", None) or str(e)
-        raise error(f"{what}: cannot read it: {reason}") from None
+        raise error(f"{name}: cannot read it: {reason}") from None
     if len(data) > max_bytes:
         raise error(f"{what}: more than the {_size(max_bytes)} a file may hold here")
     return parse_document(data, what, syntax, error, max_bytes)
+
+
+# --- declared fields: a table's keys, each with its rule, checked and described once ---------
+
+REQUIRED = object()  # a Field without a default
+
+
+class Rule:
+    """What one value may be: ``check`` returns it as used (or raises one line), ``schema``
+    describes it as JSON Schema (the service's /docs publishes it)."""
+
+    def check(self, value, what: str, error=InputError):
+        raise NotImplementedError
+
+    def schema(self) -> dict:
+        raise NotImplementedError
+
+
+class Int(Rule):
+    """An integer (not a bool, not a float) in lo..hi."""
+
+    def __init__(self, lo: int, hi: int, text: str = ""):
+        self.lo, self.hi, self.text = lo, hi, text
+
+    def check(self, value, what, error=InputError):
+        return need_int(value, what, self.lo, self.hi, error, self.text)
+
+    def schema(self):
+        return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
+
+
+class Bool(Rule):
+    def check(self, value, what, error=InputError):
+        return need_bool(value, what, error)
+
+    def schema(self):
+        return {"type": "boolean"}
+
+
+class Text(Rule):
+    def __init__(self, nonempty: bool = False):
+        self.nonempty = nonempty
+
+    def check(self, value, what, error=InputError):
+        return need_str(value, what, error, self.nonempty)
+
+    def schema(self):
+        return {"type": "string", **({"minLength": 1} if self.nonempty else {})}
+
+
+class Directory(Rule):
+    def check(self, value, what, error=InputError):
+        return need_path(value, what, error)
+
+    def schema(self):
+        return {"type": "string", "minLength": 1}
+
+
+class Field:
+    """One key of a table: its rule, what it means, its default (a value, a function of the
+    whole table, or REQUIRED), the command-line flag that gives it, and another spelling."""
+
+    def __init__(self, key, rule, doc, default=REQUIRED, flag=None, alias=None):
+        self.key, self.rule, self.doc = key, rule, doc
+        self.default, self.flag, self.alias = default, flag, alias
+
+    def label(self, where: str, flags=None) -> str:
+        """How a message names the value: its flag when it came from one, else the key."""
+        flag = (flags or {}).get(self.key)
+        return flag if flag else f"{where}: {self.key!r}"
+
+    def check(self, value, where: str, error=InputError, flags=None):
+        return self.rule.check(value, self.label(where, flags), error)
+
+    def schema(self) -> dict:
+        out = {**self.rule.schema(), "description": self.doc}
+        if self.default is not REQUIRED and not callable(self.default):
+            if self.default is not None:
+                out["default"] = self.default
+        return out
+
+
+class Fields:
+    """The fields of one kind of table (a study spec): unknown keys, spellings given twice and
+    missing keys are refused, each value checked by its field's rule."""
+
+    def __init__(self, *fields: Field):
+        self.fields = {f.key: f for f in fields}
+        self.aliases = {f.alias: f.key for f in fields if f.alias}
+
+    def __getitem__(self, key) -> Field:
+        return self.fields[key]
+
+    def keys(self) -> tuple:
+        """The keys in their documented order (without the other spellings)."""
+        return tuple(self.fields)
+
+    def known(self) -> tuple:
+        return self.keys() + tuple(self.aliases)
+
+    def check(self, data: dict, where: str, error=InputError, flags=None) -> dict:
+        """{key: checked value} of every field (defaults filled in; an alias read as its key),
+        in the fields' order; one line for the first problem."""
+        known = self.known()
+        unknown = [k for k in data if k not in known]
+        if unknown:
+            raise error(
+                f"{where}: unknown key {show(unknown[0])} (known keys: {', '.join(self.keys())})"
+            )
+        for alias, key in self.aliases.items():
+            if alias in data and key in data:
+                raise error(f"{where}: give {key!r} or {alias!r}, not both")
+        raw = {self.aliases.get(k, k): v for k, v in data.items()}
+        for f in self.fields.values():
+            if f.default is REQUIRED and f.key not in raw:
+                raise error(f"{where}: missing key {f.key!r}")
+        out = {}
+        for f in self.fields.values():
+            if f.key in raw:
+                out[f.key] = f.check(raw[f.key], where, error, flags)
+            elif f.default is None:
+                out[f.key] = None
+            else:  # a default goes through the rule too: the value as used
+                default = f.default(raw) if callable(f.default) else f.default
+                out[f.key] = f.check(default, where, error, flags)
+        return out
+
+    def schema(self, title: str, description: str) -> dict:
+        properties = {k: f.schema() for k, f in self.fields.items()}
+        for alias, key in self.aliases.items():
+            properties[alias] = {**properties[key], "description": f"another spelling of {key!r}"}
+        return {
+            "title": title,
+            "description": description,
+            "type": "object",
+            "properties": properties,
+            "required": [k for k, f in self.fields.items() if f.default is REQUIRED],
+            "additionalProperties": False,
+        }
