@@ -178,8 +178,11 @@ class DatasetStore:
                 finished = old.get("status") == "complete"
                 if diff:
                     state = "a finished" if finished else "an unfinished"
+                    *most, last = diff.split(", ")
+                    what = f"{', '.join(most)} and {last}" if most else last
+                    verb = "differ" if most else "differs"
                     raise StoreError(
-                        f"{str(root)!r} holds {state} different study ({diff} differ); "
+                        f"{str(root)!r} holds {state} different study (its {what} {verb}); "
                         "pass --overwrite to replace it, or choose another --out"
                     )
                 store.resume = True
@@ -192,8 +195,8 @@ class DatasetStore:
     def _differences(self, old) -> str:
         keys = [
             ("study spec", "study"),
-            ("engine versions", "engine_hash"),
-            ("content versions", "content_hash"),
+            ("engine version", "engine_hash"),
+            ("content version", "content_hash"),
         ]
         from sim.study import canonical_spec
 
