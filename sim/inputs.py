@@ -32,11 +32,16 @@ _BOMS = (  # longest first: UTF-32's little-endian mark starts like UTF-16's
     (b"\xfe\xff", "UTF-16"),
 )
 _UTF8_BOM = b"\xef\xbb\xbf"
-# what can hide a bracket from the nesting count: strings (and TOML's comments)
+# the tokens the nesting count reads: TOML's dotted keys (a.b.c nests a table per part; tomllib
+# takes time and memory growing with the square of the parts), and brackets, with strings and
+# comments skipped so that no bracket or dot inside them counts
+_KEY_PART = r'(?:[A-Za-z0-9_-]+|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\')'
 _TOML_SKIP = re.compile(
-    r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
+    rf"(?P<dotted>{_KEY_PART}(?:[ \t]*\.[ \t]*{_KEY_PART})+)"  # a dotted key (a float: 2 parts)
+    r'|"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
     re.DOTALL,
 )
+_DOT_OUTSIDE_QUOTES = re.compile(r'"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|(\.)')
 _JSON_SKIP = re.compile(r'"(?:\\.|[^"\\])*"|[\[\]{}]', re.DOTALL)
 
 
@@ -52,7 +57,16 @@ def show(value) -> str:
     """A value for an error message: short, one line."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    text = " ".join(repr(value).split())
+    if isinstance(value, str) and len(value) > 80:  # repr of a prefix only: values may be huge
+        value = value[:80]
+    elif isinstance(value, list) and len(value) > 30:
+        value = value[:30]
+    elif isinstance(value, dict) and len(value) > 30:
+        value = dict(list(value.items())[:30])
+    try:
+        text = " ".join(repr(value).split())
+    except (RecursionError, ValueError):  # nested past repr's reach, or an int of 4,300 digits
+        text = f"<a {type(value).__name__}>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -96,10 +110,12 @@ def need_bool(value, what: str, error=InputError) -> bool:
     return value
 
 
-def need_str(value, what: str, error=InputError, nonempty: bool = True) -> str:
+def need_str(value, what: str, error=InputError, nonempty: bool = True, max_len=None) -> str:
     if not isinstance(value, str) or (nonempty and not value.strip()):
         kind = "a non-empty string" if nonempty else "a string"
         raise error(f"{what} must be {kind}, {got(value)}")
+    if max_len is not None and len(value) > max_len:
+        raise error(f"{what} must be at most {max_len:,} characters, got {len(value):,}")
     return value
 
 
@@ -209,7 +225,13 @@ def text_depth(text: str, syntax: str = "TOML", limit: int = MAX_DEPTH) -> int:
     pattern = _TOML_SKIP if syntax == "TOML" else _JSON_SKIP
     for m in pattern.finditer(text):
         tok = m.group()
-        if tok in "[{":
+        if syntax == "TOML" and m.group("dotted"):  # a dotted key: one table per part
+            parts = 1 + sum(1 for d in _DOT_OUTSIDE_QUOTES.finditer(tok) if d.group(1))
+            if depth + parts > deepest:
+                deepest = depth + parts
+                if deepest > limit:
+                    break
+        elif tok in "[{":
             depth += 1
             if depth > deepest:
                 deepest = depth
@@ -238,7 +260,10 @@ def data_depth(data, limit: int = MAX_DEPTH) -> int:
 
 
 def _too_deep(what, syntax):
-    return f"{what}: not valid {syntax} here: nested more than {MAX_DEPTH} levels deep"
+    return (
+        f"{what}: nested more than {MAX_DEPTH} levels deep (arrays, tables or dotted keys "
+        f"inside each other); no {syntax} that kalarite reads goes deeper"
+    )
 
 
 def parse_document(
@@ -321,6 +346,8 @@ class Int(Rule):
         return need_int(value, what, self.lo, self.hi, error, self.text)
 
     def schema(self):
+        if self.hi >= 2**53:  # past a double's integers: 2**64 itself survives as a float
+            return {"type": "integer", "minimum": self.lo, "exclusiveMaximum": self.hi + 1}
         return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
 
 
@@ -333,14 +360,15 @@ class Bool(Rule):
 
 
 class Text(Rule):
-    def __init__(self, nonempty: bool = False):
-        self.nonempty = nonempty
+    def __init__(self, nonempty: bool = False, max_len: int | None = None):
+        self.nonempty, self.max_len = nonempty, max_len
 
     def check(self, value, what, error=InputError):
-        return need_str(value, what, error, self.nonempty)
+        return need_str(value, what, error, self.nonempty, self.max_len)
 
     def schema(self):
-        return {"type": "string", **({"minLength": 1} if self.nonempty else {})}
+        out = {"type": "string", **({"minLength": 1} if self.nonempty else {})}
+        return {**out, **({"maxLength": self.max_len} if self.max_len else {})}
 
 
 class Directory(Rule):

@@ -35,6 +35,7 @@ MAX_TURN_CAP = 100_000
 MAX_POSITIONS = 1000  # the positions key: sample one turn end in at most this many
 MAX_NAMES = 64  # deck or policy names in one list
 MAX_SEAT_LISTS = 10_000  # explicit seat lists of a spec
+MAX_NAME = 200  # characters of a study's name (reports show it as their title)
 
 
 def _dedupe(items):
@@ -161,7 +162,7 @@ def _melee_default(raw) -> list:
 
 
 SPEC = Fields(
-    Field("name", Text(), "free text, shown by reports", default=""),
+    Field("name", Text(max_len=MAX_NAME), "free text, shown by reports", default=""),
     Field(
         "decks",
         Decks(),

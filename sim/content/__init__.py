@@ -38,6 +38,7 @@ from core.tables import Tables
 from sim.content.ops import OpError, check_card_programs, compile_ops
 from sim.content.schema import (
     ContentError,
+    need_bool,
     need_int,
     need_keys,
     need_squares,
@@ -221,8 +222,7 @@ def load_deck_file(path):
     if not isinstance(deck, str) or not deck:
         raise ContentError(f"{path.name}: missing 'deck' name")
     need_keys(data, (), DECK_KEYS, path.name)
-    if not isinstance(data.get("gateway", False), bool):
-        raise ContentError(f"{path.name}: 'gateway' must be true or false")
+    need_bool(data.get("gateway", False), "'gateway'", path.name)
     if "title" in data:
         need_str(data["title"], "title", path.name, nonempty=False)
     rows = need_tables(data.get("card", []), "card", path.name)

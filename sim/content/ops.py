@@ -116,10 +116,7 @@ def _compile_one(d, nested, card_ids=()):
         _condition(d["if"], row)
     if "in-discard" in d:
         _in_discard(d, row, card_ids)
-    optional = d.get("optional", False)
-    if not isinstance(optional, bool):
-        raise OpError("optional must be true or false")
-    row[O.I_OPTIONAL] = int(optional)
+    row[O.I_OPTIONAL] = int(_flag(d, "optional"))
     row[O.I_WHO] = _lookup(WHO, d.get("who", "own" if name == "place" else "any"), "owner")
     row[O.I_RANKS] = _mask(RANK_SETS, d.get("ranks", "any"), "rank set")
     row[O.I_REGION] = _mask(REGIONS, d["region"], "region") if "region" in d else 0
@@ -173,9 +170,7 @@ def _support(value):
         raise OpError("support must be a list of 3 counts [common, heroic, legendary]")
     packed = 0
     for k, v in enumerate(value):
-        if type(v) is not int or not 0 <= v <= 8:
-            raise OpError(f"support counts must be integers in 0..8, got {_show(v)}")
-        packed |= v << (4 * k)
+        packed |= inputs.need_int(v, "support counts", 0, 8, OpError, "integers in 0..8") << (4 * k)
     return packed
 
 

@@ -43,19 +43,23 @@ policies = "{PAGE_PLAYER}"
 games = 200
 seed = 1
 """
-# what /docs shows a spec body to be: the spec's own rules as JSON Schema (sim.spec)
-SPEC_BODY = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "application/json": {"schema": spec_schema()},
-            "application/toml": {
-                "schema": {"type": "string", "description": "the same keys, as a TOML file"},
-                "example": EXAMPLE_SPEC,
+
+
+def spec_body() -> dict:
+    """What /docs shows a spec body to be: the spec's own rules as JSON Schema (sim.spec). A
+    fresh copy per route: FastAPI rewrites the one it is given."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": spec_schema()},
+                "application/toml": {
+                    "schema": {"type": "string", "description": "the same keys, as a TOML file"},
+                    "example": EXAMPLE_SPEC,
+                },
             },
-        },
+        }
     }
-}
 
 
 def _spec_defaults(content) -> dict:
@@ -165,7 +169,7 @@ def options():
     "200 with what the spec would play (`summary`: decks, modes and their matchups, players, "
     "games per matchup and in all) and its normalised form (`spec`), or 400 with the message "
     "a submission would get. The page shows this before it submits.",
-    openapi_extra=SPEC_BODY,
+    openapi_extra=spec_body(),
 )
 async def check(request: Request):
     body = await request.body()
@@ -190,7 +194,7 @@ async def check(request: Request):
     "limits 400 (games), 429 (the token's studies queued or running; not for admins) or 403 "
     "(the data directory's disk quota), each before anything is written. Needs the submit "
     "role; the study is the token's own.",
-    openapi_extra=SPEC_BODY,
+    openapi_extra=spec_body(),
 )
 async def submit(request: Request, who: Submitter):
     body = await request.body()
