@@ -29,6 +29,7 @@ import pyarrow.dataset as ds
 from results.schema import ALL_TABLES, PARTITION_SCHEMA, dataset_tables
 
 MANIFEST = "study.json"
+MANIFEST_BYTES = 256 << 20  # a manifest lists a study's chunks: far under this
 FORMAT = 1
 _PROBE = ".kalarite-write-test"
 
@@ -99,8 +100,12 @@ def job_info(info: dict) -> dict:
 
 
 def read_manifest(out) -> dict:
-    with open(pathlib.Path(out) / MANIFEST) as f:
-        return json.load(f)
+    """study.json, read as any untrusted document is (sim.inputs: bounded nesting and size,
+    one-line ValueError)."""
+    from sim.inputs import read_document
+
+    path = pathlib.Path(out) / MANIFEST
+    return read_document(path, str(path), "JSON", ValueError, max_bytes=MANIFEST_BYTES)
 
 
 def open_table(out, table: str) -> ds.Dataset:
