@@ -131,20 +131,29 @@ def replay_board(events, tables, upto=None, colours=None) -> list[int]:
 
 
 def _apply_event(board, row, tables, colours):
+    """One event's change to the rebuilt board, as the event table says (core.constants
+    EVENTS, BOARD_*)."""
     kind, _, seat, a, b, c = (int(x) for x in row)
-    if kind == K.EV_PLACE:
-        board[a] = colours[seat] * 4 + K.COMMON
-    elif kind == K.EV_SUMMON:
+    effect = K.EVENTS[kind].board
+    if effect == K.BOARD_NONE:
+        return
+    if effect == K.BOARD_PLACE:
+        board[a] = colours[seat] * 4 + b
+    elif effect == K.BOARD_SUMMON:
         board[b] = colours[seat] * 4 + int(tables.card_rank[a])
-    elif kind in (K.EV_DESTROY, K.EV_PICKUP):
+    elif effect == K.BOARD_CLEAR:
         board[a] = 0
-    elif kind in (K.EV_UPGRADE, K.EV_DOWNGRADE, K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
+    elif effect == K.BOARD_SET:
         board[a] = b
-    elif kind == K.EV_CONVERT:
+    elif effect == K.BOARD_CONVERT:
         board[a] = c
-    elif kind == K.EV_MOVE:
+    elif effect == K.BOARD_MOVE:
         board[a] = 0
         board[b] = c
+    elif effect == K.BOARD_SWAP:
+        board[a], board[b] = board[b], board[a]
+    else:
+        raise ValueError(f"event {K.EV_NAMES[kind]!r}: unknown board effect {effect!r}")
 
 
 def _board_text(board, tables):
@@ -167,7 +176,7 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
     in_turn = False
     gateways = {}  # Nethervoid: seat -> square of its Gateway, followed through the log
     for row in events:
-        kind, turn, seat, a, b, c = (int(x) for x in row)
+        kind, _, seat, a, b, c = (int(x) for x in row)
         if kind in (K.EV_TURN, K.EV_END) and in_turn:
             lines.extend(_board_text(board, T))
             if gateways:
@@ -179,15 +188,12 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
             score[seat][c] += a
         if kind == K.EV_TURN:
             in_turn = True
-            extra = " (extra turn)" if b else ""
-            lines.append(f"Turn {turn}: seat {seat} ({cfg.decks[seat]}), {a} action(s){extra}")
+            lines.append(event_text(row, content, cfg.mode, cfg.decks))
         elif kind == K.EV_END:
             lines.append(event_text(row, content, cfg.mode))
             lines.append("final score: " + _final_text(cfg, s))
-        elif kind != K.EV_DRAW:
-            text = event_text(row, content, cfg.mode)
-            if text:
-                lines.append("  " + text)
+        elif kind != K.EV_DRAW:  # draws: many, and hidden from the other seats
+            lines.append("  " + event_text(row, content, cfg.mode))
     return "\n".join(lines)
 
 

@@ -489,16 +489,18 @@ def test_logged_game_matches_the_batch_kernel_and_the_python_loop():
 
 
 def _seat_lists(mode, g):
-    """Deck lists of a mode's seats, varied by game number."""
+    """Deck lists of a mode's seats, varied by game number, over every deck (the expansions'
+    swaps, stasis and Gateways included)."""
     n = {"melee": 3 + g % 2, "team-high-form": 4, "team-deathmatch": 4}.get(mode, 2)
     if mode == "new-player":
         return ["imperial", "imperial"]
-    return [BASE_DECKS[(g + k * (g // 3 + 1)) % len(BASE_DECKS)] for k in range(n)]
+    decks = CONTENT.decks
+    return [decks[(g + k * (g // 3 + 1)) % len(decks)] for k in range(n)]
 
 
 @pytest.mark.parametrize("mode", K.MODE_NAMES)
 def test_replay_rebuilds_final_board(mode):
-    for g in range(25):
+    for g in range(36):
         decks = _seat_lists(mode, g)
         cfg = GameConfig(
             decks=decks,
