@@ -10,18 +10,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.kernel import play_games, play_games_checked, workspace
+from core.kernel import play, seed_words, workspace
 from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
 from core.players.choose import choose
 from core.rows import R_ERROR
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import Content
-from sim.players import policy_codes, policy_params
+from sim.games import batch, resolve_players
 from sim.render import code_lines, event_text
 
 LOG_ROWS = 50_000
-DEFAULT_TURN_CAP = 200
 
 
 @dataclass
@@ -31,7 +30,7 @@ class GameConfig:
     seed: int = 0
     game_index: int = 0
     policies: tuple = ("random", "random")
-    turn_cap: int = DEFAULT_TURN_CAP
+    turn_cap: int = K.DEFAULT_TURN_CAP
     beings_without_effects: bool = False
 
     def validate(self, content: Content):
@@ -47,7 +46,7 @@ class GameConfig:
             raise ValueError(
                 f"need one policy per seat ({len(self.decks)}), got {len(self.policies)}"
             )
-        policy_params(self.policies)  # raises ValueError on an unknown or malformed policy
+        resolve_players(self.policies)  # raises ValueError on an unknown or malformed policy
         if self.turn_cap <= 0:
             raise ValueError("the turn cap must be positive")
         if not 0 <= self.seed < 2**64:
@@ -55,26 +54,23 @@ class GameConfig:
         content.require_playable(self.decks, self.beings_without_effects)
 
 
-def split_seed(seed: int) -> tuple[int, int]:
-    return (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
-
-
-def _kernel_args(content: Content, cfg: GameConfig) -> tuple:
-    decks = np.array([content.deck_index(d) for d in cfg.decks], np.int32)
-    hi, lo = split_seed(cfg.seed)
-    mode = K.MODE_NAMES.index(cfg.mode)
-    pols, params = policy_codes(cfg.policies), policy_params(cfg.policies)
-    return content.tables, mode, len(cfg.decks), decks, pols, params, hi, lo
+def _batch(content: Content, cfg: GameConfig):
+    return batch(content, cfg.mode, cfg.decks, cfg.policies, cfg.seed)
 
 
 def play_logged(content: Content, cfg: GameConfig):
-    """Play one game; returns (final state row, event rows). Runs in ``play_games``, the
-    kernel every command shares (core.kernel)."""
+    """Play one game; returns (final state row, event rows). Through ``core.kernel.play``,
+    the seam every command shares."""
     cfg.validate(content)
-    args = _kernel_args(content, cfg)
-    flag = int(cfg.beings_without_effects)
-    out = play_games(*args, cfg.game_index, 1, cfg.turn_cap, flag, LOG_ROWS, 0)
-    s, ev = out[3], out[4]
+    out = play(
+        _batch(content, cfg),
+        cfg.game_index,
+        1,
+        turn_cap=cfg.turn_cap,
+        allow_no_effect=cfg.beings_without_effects,
+        ev_rows=LOG_ROWS,
+    )
+    s, ev = out.state, out.log
     if s[EV_LOST]:
         raise RuntimeError("event log overflow")
     return s, ev[: s[EV_N]].copy()
@@ -86,30 +82,59 @@ def play_checked(content: Content, cfg: GameConfig):
     else the first one broken (core.checks.invariants INV_*; the game stops there, so the
     state and log are those of the moment it broke) or an engine error (core.rows ERR_*)."""
     cfg.validate(content)
-    args = _kernel_args(content, cfg)
-    flag = int(cfg.beings_without_effects)
-    out = play_games_checked(*args, cfg.game_index, 1, cfg.turn_cap, flag, LOG_ROWS)
-    s, ev = out[3], out[4]
-    return s, ev[: min(int(s[EV_N]), LOG_ROWS)].copy(), int(out[0][0, R_ERROR])
+    out = play(
+        _batch(content, cfg),
+        cfg.game_index,
+        1,
+        turn_cap=cfg.turn_cap,
+        allow_no_effect=cfg.beings_without_effects,
+        ev_rows=LOG_ROWS,
+        checked=True,
+    )
+    s = out.state
+    return s, out.log[: min(int(s[EV_N]), LOG_ROWS)].copy(), int(out.rows[0, R_ERROR])
 
 
-def play_stepwise(content: Content, cfg: GameConfig):
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a game played step by step: what the engine offered and what the
+    seat's player took."""
+
+    index: int  # decisions before this one
+    seat: int  # the seat deciding (the teammate after a team pass)
+    state: np.ndarray  # the engine's state row at the decision (a copy)
+    options: np.ndarray  # the option rows the engine listed (a copy)
+    chosen: int  # the row the player took
+    logged: int  # event rows logged before the decision
+
+
+def play_stepwise(content: Content, cfg: GameConfig, on_decision=None):
     """The same game driven from Python one decision at a time (init_game, advance,
-    choose, apply_option): the tests check it against ``play_logged``."""
+    choose, apply_option); ``on_decision(Decision)`` sees every decision before its option is
+    applied. Returns (final state row, event rows). The tests check it against
+    ``play_logged``, the golden playthroughs print its decisions (tests/playthrough.py)."""
     cfg.validate(content)
-    T, mode, n, decks, pols, params, hi, lo = _kernel_args(content, cfg)
+    b = _batch(content, cfg)
+    T, n = b.T, len(b.decks)
     s = np.zeros(STATE_SIZE, np.int32)
     ev = np.zeros((LOG_ROWS, K.EV_WIDTH), np.int32)
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     work, wopts, ev0, fwork = workspace()  # a fresh one per game: no plan carries over
     flag = int(cfg.beings_without_effects)
+    hi, lo = seed_words(b.seed)
     first = cfg.game_index % n
-    init_game(s, T, ev, mode, n, decks, first, hi, lo, cfg.game_index, cfg.turn_cap, flag)
+    init_game(s, T, ev, b.mode, n, b.decks, first, hi, lo, cfg.game_index, cfg.turn_cap, flag)
     k = advance(s, T, ev, opts)
+    decisions = 0
     while k > 0:
         seat = s[CONTROL]  # the teammate after a team pass
-        pick = choose(s, T, opts, k, pols[seat], params[seat], work, wopts, ev0, fwork)
+        before = s.copy() if on_decision is not None else None  # choosing draws random numbers
+        pick = choose(s, T, opts, k, b.policies[seat], b.params[seat], work, wopts, ev0, fwork)
+        if on_decision is not None:
+            logged = int(s[EV_N])
+            on_decision(Decision(decisions, int(seat), before, opts[:k].copy(), int(pick), logged))
         apply_option(s, T, ev, opts[pick, 0], opts[pick, 1], opts[pick, 2], opts[pick, 3])
+        decisions += 1
         k = advance(s, T, ev, opts)
     return s, ev[: s[EV_N]].copy()
 
@@ -180,7 +205,7 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
         if kind in (K.EV_TURN, K.EV_END) and in_turn:
             lines.extend(_board_text(board, T))
             if gateways:
-                lines.append("    " + _gateway_text(gateways))
+                lines.append("    " + gateway_text(gateways))
             lines.append("    score: " + _score_text(cfg, board, score))
         _apply_event(board, row, T, colours)
         _follow_gateways(gateways, kind, seat, a, b)
@@ -191,7 +216,7 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
             lines.append(event_text(row, content, cfg.mode, cfg.decks))
         elif kind == K.EV_END:
             lines.append(event_text(row, content, cfg.mode))
-            lines.append("final score: " + _final_text(cfg, s))
+            lines.append("final score: " + score_text(cfg, s))
         elif kind != K.EV_DRAW:  # draws: many, and hidden from the other seats
             lines.append("  " + event_text(row, content, cfg.mode))
     return "\n".join(lines)
@@ -219,14 +244,16 @@ def _follow_gateways(gateways, kind, seat, a, b):
                 gateways[p] = a
 
 
-def _gateway_text(gateways) -> str:
+def gateway_text(gateways) -> str:
+    """Where each seat's Gateway is ({seat: square, or -2 - holder while in stasis})."""
     return "gateway: " + ", ".join(
         f"seat {p} on [{q // 9},{q % 9}]" if q >= 0 else f"seat {p} held in stasis"
         for p, q in sorted(gateways.items())
     )
 
 
-def _final_text(cfg, s) -> str:
+def score_text(cfg, s) -> str:
+    """The scores of state row ``s`` (melee: each seat's score and its columns)."""
     n = len(cfg.decks)
     if cfg.mode in K.TEAM_MODE_NAMES:
         return ", ".join(f"team {t} {int(s[SCORE + t])}" for t in range(2))
