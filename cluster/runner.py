@@ -215,23 +215,8 @@ def _jobs(study, store, chunks):
     rows = store.info["player_rows"]
     for ch in chunks:
         mu = store.matchups[ch.matchup]
-        yield ChunkJob(
-            matchup=ch.matchup,
-            chunk_index=ch.index,
-            mode=mu.mode,
-            decks=mu.decks,
-            policies=mu.policies,
-            seed=mu.seed,
-            first_game=ch.first_game,
-            n_games=ch.n_games,
-            turn_cap=study.turn_cap,
-            beings_without_effects=study.beings_without_effects,
-            info=info,
-            players={p: rows[p] for p in mu.policies},
-            content_dir=getattr(study, "content", None),
-            positions=study.positions,
-            kill_marker=_kill_marker(ch, ch.matchup),
-        )
+        extra = {"positions": study.positions, "kill_marker": _kill_marker(ch, ch.matchup)}
+        yield ChunkJob.of(ch, mu, study, info, rows, **extra)
 
 
 def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=None):

@@ -55,6 +55,28 @@ class ChunkJob:
     checked: bool = False  # `kalarite check`: the invariant checker, only broken games back
     kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
 
+    @classmethod
+    def of(cls, chunk, mu, study, info: dict, rows: dict, **extra) -> "ChunkJob":
+        """The job of ``chunk`` (results.layout.Chunk) of matchup ``mu`` of ``study``:
+        ``info`` the identity it is checked against, ``rows`` the resolved players' rows
+        ({spec: Player.to_json()}, the study's; the job carries its matchup's)."""
+        return cls(
+            matchup=chunk.matchup,
+            chunk_index=chunk.index,
+            mode=mu.mode,
+            decks=mu.decks,
+            policies=mu.policies,
+            seed=mu.seed,
+            first_game=chunk.first_game,
+            n_games=chunk.n_games,
+            turn_cap=study.turn_cap,
+            beings_without_effects=study.beings_without_effects,
+            info=info,
+            players={p: rows[p] for p in mu.policies},
+            content_dir=study.content,
+            **extra,
+        )
+
 
 class EngineMismatch(RuntimeError):
     """The worker's engine or content, or the chunk's players, are not the dataset's."""

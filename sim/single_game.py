@@ -54,26 +54,23 @@ class GameConfig:
         content.require_playable(self.decks, self.beings_without_effects)
 
 
-def _batch(content: Content, cfg: GameConfig):
-    return batch(content, cfg.mode, cfg.decks, cfg.policies, cfg.seed)
+def _play_one(content: Content, cfg: GameConfig, checked: bool):
+    """The game of ``cfg`` through ``core.kernel.play``, the seam every command shares, with
+    the full log."""
+    cfg.validate(content)
+    b = batch(content, cfg.mode, cfg.decks, cfg.policies, cfg.seed)
+    allow = cfg.beings_without_effects
+    return play(b, cfg.game_index, 1, turn_cap=cfg.turn_cap, allow_no_effect=allow,
+                ev_rows=LOG_ROWS, checked=checked)  # fmt: skip
 
 
 def play_logged(content: Content, cfg: GameConfig):
-    """Play one game; returns (final state row, event rows). Through ``core.kernel.play``,
-    the seam every command shares."""
-    cfg.validate(content)
-    out = play(
-        _batch(content, cfg),
-        cfg.game_index,
-        1,
-        turn_cap=cfg.turn_cap,
-        allow_no_effect=cfg.beings_without_effects,
-        ev_rows=LOG_ROWS,
-    )
-    s, ev = out.state, out.log
+    """Play one game; returns (final state row, event rows)."""
+    out = _play_one(content, cfg, checked=False)
+    s = out.state
     if s[EV_LOST]:
         raise RuntimeError("event log overflow")
-    return s, ev[: s[EV_N]].copy()
+    return s, out.log[: s[EV_N]].copy()
 
 
 def play_checked(content: Content, cfg: GameConfig):
@@ -81,16 +78,7 @@ def play_checked(content: Content, cfg: GameConfig):
     `kalarite check`); returns (state, event rows, code): code 0 when every invariant held,
     else the first one broken (core.checks.invariants INV_*; the game stops there, so the
     state and log are those of the moment it broke) or an engine error (core.rows ERR_*)."""
-    cfg.validate(content)
-    out = play(
-        _batch(content, cfg),
-        cfg.game_index,
-        1,
-        turn_cap=cfg.turn_cap,
-        allow_no_effect=cfg.beings_without_effects,
-        ev_rows=LOG_ROWS,
-        checked=True,
-    )
+    out = _play_one(content, cfg, checked=True)
     s = out.state
     return s, out.log[: min(int(s[EV_N]), LOG_ROWS)].copy(), int(out.rows[0, R_ERROR])
 
@@ -114,7 +102,7 @@ def play_stepwise(content: Content, cfg: GameConfig, on_decision=None):
     applied. Returns (final state row, event rows). The tests check it against
     ``play_logged``, the golden playthroughs print its decisions (tests/playthrough.py)."""
     cfg.validate(content)
-    b = _batch(content, cfg)
+    b = batch(content, cfg.mode, cfg.decks, cfg.policies, cfg.seed)
     T, n = b.T, len(b.decks)
     s = np.zeros(STATE_SIZE, np.int32)
     ev = np.zeros((LOG_ROWS, K.EV_WIDTH), np.int32)
@@ -185,17 +173,22 @@ def _board_text(board, tables):
     return ["    " + line for line in code_lines(board, tables)]
 
 
-def format_game(content: Content, cfg: GameConfig, s, events) -> str:
-    """The turn-by-turn log: events of each turn, then the board and the scores."""
-    T = content.tables
-    n = len(cfg.decks)
-    colours = seat_colours(cfg.mode, n)
+def header_lines(cfg: GameConfig) -> list:
+    """The first lines of a game's log: mode, seats, seed, game; teams; the escape hatch."""
     seats = ", ".join(f"seat {p} = {d}" for p, d in enumerate(cfg.decks))
     lines = [f"kalarite game: {cfg.mode}, {seats}, seed {cfg.seed}, game {cfg.game_index}"]
     if cfg.mode in K.TEAM_MODE_NAMES:
         lines.append("teams: 0 = seats 0 and 2, 1 = seats 1 and 3 (pieces: colour 0 / 1)")
     if cfg.beings_without_effects:
         lines.append("NOTE: beings without an implemented effect were played with no effect")
+    return lines
+
+
+def format_game(content: Content, cfg: GameConfig, s, events) -> str:
+    """The turn-by-turn log: events of each turn, then the board and the scores."""
+    T = content.tables
+    colours = seat_colours(cfg.mode, len(cfg.decks))
+    lines = header_lines(cfg)
     board = [0] * 81
     score = [[0] * MAX_PLAYERS for _ in range(MAX_PLAYERS)]  # [scorer][column]
     in_turn = False

@@ -28,7 +28,7 @@ from core import constants as K
 from core.layout import GATEWAY
 from sim.content import load_content
 from sim.render import board_lines, event_text
-from sim.single_game import GameConfig, gateway_text, play_stepwise, score_text
+from sim.single_game import GameConfig, gateway_text, header_lines, play_stepwise, score_text
 
 GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
 FIRST_SHOWN = 5  # the first decisions of a game with all their options...
@@ -181,12 +181,7 @@ def playthrough(content, cfg: GameConfig) -> str:
     """The game's playthrough text (the module's docstring says what it holds)."""
     decisions = []
     s, events = play_stepwise(content, cfg, decisions.append)
-    seats = ", ".join(f"seat {p} = {d}" for p, d in enumerate(cfg.decks))
-    lines = [f"kalarite game: {cfg.mode}, {seats}, seed {cfg.seed}, game {cfg.game_index}"]
-    if cfg.mode in K.TEAM_MODE_NAMES:
-        lines.append("teams: 0 = seats 0 and 2, 1 = seats 1 and 3 (pieces: colour 0 / 1)")
-    if cfg.beings_without_effects:
-        lines.append("NOTE: beings without an implemented effect were played with no effect")
+    lines = header_lines(cfg)
     pending = iter(decisions)
     d = next(pending, None)
     turn_started = False

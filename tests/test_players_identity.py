@@ -19,7 +19,8 @@ import sim.players
 from cluster.runner import StudyInterrupted, run_study
 from cluster.worker import ChunkJob, EngineMismatch, run_chunk
 from core.kernel import play
-from results.store import MANIFEST, StoreError, dataset_info, read_manifest, read_table
+from results.layout import Chunk
+from results.store import MANIFEST, StoreError, dataset_info, job_info, read_manifest, read_table
 from sim.app.cli import main
 from sim.content import load_content
 from sim.games import Player, batch, changed_parts, players_hash, resolve_players
@@ -119,23 +120,9 @@ def test_a_study_started_before_players_were_recorded_is_not_resumed(
 
 
 def _job(study, rows):
-    """The first chunk's job, as the runner builds it from the dataset's identity."""
-    info = {k: v for k, v in dataset_info(study, CONTENT).items() if k != "content_record"}
-    mu = study.matchups()[0]
-    return ChunkJob(
-        matchup=0,
-        chunk_index=0,
-        mode=mu.mode,
-        decks=mu.decks,
-        policies=mu.policies,
-        seed=mu.seed,
-        first_game=0,
-        n_games=4,
-        turn_cap=200,
-        beings_without_effects=False,
-        info={k: v for k, v in info.items() if k != "player_rows"},
-        players=rows,
-    )
+    """The first chunk's job (four games), as the runner builds it from the identity."""
+    info = job_info(dataset_info(study, CONTENT))
+    return ChunkJob.of(Chunk(0, 0, 0, 4), study.matchups()[0], study, info, rows)
 
 
 def _games(result):

@@ -187,28 +187,9 @@ def _jobs(study, matchups, content, chunk_size=None) -> list:
         "content_hash": content.content_hash,
         "players": players_digests(players),
     }
-    jobs = []
-    for ch in Layout.of_matchups(matchups, size).chunks():
-        mu = matchups[ch.matchup]
-        jobs.append(
-            ChunkJob(
-                matchup=ch.matchup,
-                chunk_index=ch.index,
-                mode=mu.mode,
-                decks=mu.decks,
-                policies=mu.policies,
-                seed=mu.seed,
-                first_game=ch.first_game,
-                n_games=ch.n_games,
-                turn_cap=study.turn_cap,
-                beings_without_effects=study.beings_without_effects,
-                info=info,
-                players={p: players[p].to_json() for p in mu.policies},
-                content_dir=study.content,
-                checked=True,
-            )
-        )
-    return jobs
+    rows = {spec: p.to_json() for spec, p in players.items()}
+    chunks = Layout.of_matchups(matchups, size).chunks()
+    return [ChunkJob.of(ch, matchups[ch.matchup], study, info, rows, checked=True) for ch in chunks]
 
 
 class ChunkFailed(RuntimeError):
