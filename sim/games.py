@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.kernel import Batch
 from core.players.evaluate import WEIGHT_NAMES
 from core.players.params import (
     MODEL_STRIDE,
@@ -122,10 +121,13 @@ def _player_name(row: dict) -> str:
     return K.POLICY_NAMES[code] if 0 <= code < len(K.POLICY_NAMES) else str(code)
 
 
-def batch(content, mode, decks, policies, seed: int, players: dict | None = None) -> Batch:
-    """The kernel's batch of (``mode`` name, seat ``decks`` names, seat ``policies`` specs,
-    64-bit ``seed``). ``players``: the resolved players ({spec: Player}) to play; without
-    it the specs are resolved here, from the profile file as it is now."""
+def batch(content, mode, decks, policies, seed: int, players: dict | None = None):
+    """The kernel's batch (``core.kernel.Batch``) of (``mode`` name, seat ``decks`` names,
+    seat ``policies`` specs, 64-bit ``seed``). ``players``: the resolved players ({spec:
+    Player}) to play; without it the specs are resolved here, from the profile file as it
+    is now."""
+    from core.kernel import Batch  # the engine's drivers: only where games are played
+
     if players is None:
         players = resolve_players(policies)
     missing = [p for p in policies if p not in players]
