@@ -31,6 +31,7 @@ from results.layout import Layout, parse_part
 from results.schema import ALL_TABLES, PARTITION_SCHEMA, dataset_tables
 
 MANIFEST = "study.json"
+MANIFEST_BYTES = 256 << 20  # a manifest lists a study's chunks: far under this
 FORMAT = 1
 _PROBE = ".kalarite-write-test"
 
@@ -112,8 +113,12 @@ def job_info(info: dict) -> dict:
 
 
 def read_manifest(out) -> dict:
-    with open(pathlib.Path(out) / MANIFEST) as f:
-        return json.load(f)
+    """study.json, read as any untrusted document is (sim.inputs: bounded nesting and size,
+    one-line ValueError)."""
+    from sim.inputs import read_document
+
+    path = pathlib.Path(out) / MANIFEST
+    return read_document(path, str(path), "JSON", ValueError, max_bytes=MANIFEST_BYTES)
 
 
 def open_table(out, table: str) -> ds.Dataset:
@@ -199,8 +204,11 @@ class DatasetStore:
                 finished = old.get("status") == "complete"
                 if diff:
                     state = "a finished" if finished else "an unfinished"
+                    *most, last = diff.split(", ")
+                    what = f"{', '.join(most)} and {last}" if most else last
+                    verb = "differ" if most else "differs"
                     raise StoreError(
-                        f"{str(root)!r} holds {state} different study ({diff} differ); "
+                        f"{str(root)!r} holds {state} different study (its {what} {verb}); "
                         "pass --overwrite to replace it, or choose another --out"
                     )
                 changed = store._players_changed(old)
@@ -219,8 +227,8 @@ class DatasetStore:
     def _differences(self, old) -> str:
         keys = [
             ("study spec", "study"),
-            ("engine versions", "engine_hash"),
-            ("content versions", "content_hash"),
+            ("engine version", "engine_hash"),
+            ("content version", "content_hash"),
         ]
         from sim.study import canonical_spec
 
@@ -245,15 +253,17 @@ class DatasetStore:
         from sim.players import load_profiles
 
         profiles = load_profiles()
-        rows = old.get("player_rows") or {}
+        rows = old.get("player_rows")
+        rows = rows if isinstance(rows, dict) else {}  # the manifest is untrusted
         for spec, digest in now.items():
             if before.get(spec) == digest:
                 continue
             base = spec.split(":")[0]
             who = f"the profile of {spec!r}" if base in profiles else f"the player {spec!r}"
-            what = ""
-            if spec in rows:
+            try:
                 what = ": " + ", ".join(changed_parts(rows[spec], self.info["player_rows"][spec]))
+            except (KeyError, TypeError, ValueError, IndexError):
+                what = ""  # no readable record of the old row: the hashes say it all
             return (
                 f"{who} changed since this study started (players hash "
                 f"{before.get(spec, 'none')}, now {digest}{what})"
