@@ -3,7 +3,10 @@ through, the analysis, the balance report and the comparison of two studies. Imp
 results and, of core, only the row layout (core.constants, core.rows, core.layout).
 
 Dataset contract and shared statistics:
-- ``store``: the dataset on disk (manifest and Parquet chunk files), written atomically.
+- ``store``: the dataset on disk (manifest and Parquet chunk files), written atomically; its
+  identity (``dataset_info``: engine, content, spec, the players' parameter digests).
+- ``layout``: a dataset's files: where each chunk's file is, how many chunks a matchup has
+  and how many games each holds, part names read back, a chunk's Parquet files finished.
 - ``chunk_check``: whether a chunk counted as done can be read and holds its games (resume).
 - ``report_dirs``: where a report or compare page may be written; light, so the CLI can
   build its parser without the report's libraries (scipy, matplotlib, pandas).

@@ -26,7 +26,7 @@ from sim.inputs import (
     show,
 )
 
-DEFAULT_TURN_CAP = 200  # no planner game of the demo reached it (README, Decisiveness)
+DEFAULT_TURN_CAP = K.DEFAULT_TURN_CAP  # the engine's one definition (core.constants)
 # The player of a study that names none: the turn planner, the weakest player whose games the
 # score decides. Random players' games all end by deck exhaustion and are decided by the
 # tie-breakers, so they say little about the decks (they stay for speed work: "random").

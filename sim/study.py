@@ -1,6 +1,6 @@
 """Study specs: which games a study plays, parsed from TOML (``kalarite study``) or built from
-``kalarite simulate`` flags, validated against the content, and expanded into matchups and
-chunks of games.
+``kalarite simulate`` flags, validated against the content, and expanded into matchups (their
+chunks of games: results.layout).
 
 A matchup is (mode, seat decks, seat policies). Its 64-bit seed is a SHA-256 of the study
 seed and the matchup key (a restricted twin, ``planner:restrict=frozen``, counts as its full
@@ -108,11 +108,6 @@ class Matchup:
     def policy_pair(self) -> str:
         return "-vs-".join(policy_label(p) for p in self.policies)
 
-    @property
-    def partition(self) -> str:
-        """Hive-style relative directory of this matchup's files in each table."""
-        return f"mode={self.mode}/matchup={self.matchup}/policies={self.policy_pair}"
-
     def to_dict(self) -> dict:
         return {
             "mode": self.mode,
@@ -125,14 +120,6 @@ class Matchup:
         }
 
 
-@dataclass(frozen=True)
-class Chunk:
-    matchup: int  # index into the study's matchups
-    index: int  # chunk number within the matchup
-    first_game: int
-    n_games: int
-
-
 @dataclass
 class Study:
     """A validated, expanded study: what is played. ``chunk_size`` is how the work is split
@@ -143,7 +130,7 @@ class Study:
     policies: list  # [(one spec for every seat,) or (seat0 policy, seat1 policy, ...), ...]
     games: int
     seed: int = 0
-    turn_cap: int = DEFAULT_TURN_CAP
+    turn_cap: int = K.DEFAULT_TURN_CAP
     beings_without_effects: bool = False
     name: str = ""
     chunk_size: int | None = field(default=None, compare=False)
@@ -296,25 +283,6 @@ def matchup_seed(study_seed: int, mode: str, decks, policies) -> int:
         separators=(",", ":"),
     )
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
-
-
-def plan_chunks(matchups, chunk_size: int) -> list:
-    """Every chunk of every matchup, round-robin over the matchups (so a partial study covers
-    all matchups evenly)."""
-    if chunk_size <= 0:
-        raise StudyError("the chunk size must be a positive integer")
-    per = []
-    for m, mu in enumerate(matchups):
-        per.append(
-            [
-                Chunk(m, c, first, min(chunk_size, mu.games - first))
-                for c, first in enumerate(range(0, mu.games, chunk_size))
-            ]
-        )
-    out = []
-    for row in itertools.zip_longest(*per):
-        out.extend(ch for ch in row if ch is not None)
-    return out
 
 
 # --- parsing ---------------------------------------------------------------------------------

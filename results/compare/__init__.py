@@ -66,7 +66,7 @@ def same_study(run_a, run_b, ma: dict, mb: dict, overlap=None) -> str | None:
     (results/compare/same.py)."""
     if pathlib.Path(run_a).resolve() == pathlib.Path(run_b).resolve():
         return "A and B are the same dataset"
-    keys = ("content_hash", "engine_hash")
+    keys = ("content_hash", "engine_hash", "players_hash")
     if all(ma.get(k) == mb.get(k) for k in keys) and canonical_spec(
         ma.get("study")
     ) == canonical_spec(mb.get("study")):
@@ -123,6 +123,8 @@ def differences(ma: dict, mb: dict) -> list:
                 f"refusing to compare: the studies have {len(pa_)} and {len(pb_)} policy "
                 "pairings, which cannot be matched one to one"
             )
+    elif changed_players(ma, mb):
+        diff.append("policies")  # the same names, other parameters (a re-tuned profile)
     if len(diff) > 1:
         raise ComparisonError(
             "refusing to compare: the studies differ in more than one thing ("
@@ -130,6 +132,15 @@ def differences(ma: dict, mb: dict) -> list:
             + "); compare studies that differ in one thing only"
         )
     return diff
+
+
+def changed_players(ma: dict, mb: dict) -> list:
+    """The players both studies name whose resolved parameters differ (the manifests'
+    ``players`` digests, sim.games); [] when either study did not record them."""
+    a, b = ma.get("players"), mb.get("players")
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return []
+    return sorted(spec for spec in a.keys() & b.keys() if a[spec] != b[spec])
 
 
 def _decks(m) -> list:
@@ -175,6 +186,7 @@ def _side(run, m, games) -> dict:
         "content_dir": m.get("content_dir"),
         "engine_hash": m.get("engine_hash"),
         "policies": canonical_spec(st).get("policies"),
+        "players_hash": m.get("players_hash"),
         "seed": st.get("seed"),
     }
 
@@ -480,6 +492,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         "changes": changed,
         "paired": paired,
         "differs_in": differs,
+        "changed_players": changed_players(ma, mb),
         "methods": stats.METHODS,
         "players": players,
         "stability": between(run_a, run_b, sa, sb, differs, part_of, margin),
@@ -538,6 +551,18 @@ def _fmt_row(r) -> list:
     ]
 
 
+def _players_detail(result: dict) -> str:
+    """What changed in the players: their names, or the same names with other parameters."""
+    a, b = result["a"], result["b"]
+    if a["policies"] != b["policies"] or not result.get("changed_players"):
+        return f"{_show(a['policies'])} -> {_show(b['policies'])}"
+    names = ", ".join(result["changed_players"])
+    return (
+        f"the same names, other parameters: {names}; players hash {a['players_hash']} -> "
+        f"{b['players_hash']}"
+    )
+
+
 def format_text(result: dict, show_all: bool = False) -> str:
     a, b = result["a"], result["b"]
     lines = [
@@ -556,7 +581,7 @@ def format_text(result: dict, show_all: bool = False) -> str:
         detail = {
             "content": f"content hash {a['content_hash']} -> {b['content_hash']}",
             "engine": f"engine hash {a['engine_hash']} -> {b['engine_hash']}",
-            "policies": f"{_show(a['policies'])} -> {_show(b['policies'])}",
+            "policies": _players_detail(result),
         }[what]
         lines.append(f"differs in: {what} ({detail})")
     else:
