@@ -64,7 +64,8 @@ _SEAT_DOCS = {
     "upgraded_end": "upgraded (heroic or legendary) pieces on the board at the end",
     "pieces_end": "pieces on the board at the end",
     "legends_end": "legendary pieces on the board at the end",
-    "pts_task": "points scored from tasks",
+    "pts_task": "points scored from tasks (the pts_ columns: points scored by source; the "
+    "causality penalty is none of them, see pending_at_end)",
     "pts_destruction": "points scored for destroying enemy pieces (Deathmatch)",
     "pts_legend": "points scored for summoning legends (Deathmatch)",
     "pts_flare": "points received when the opponent played a flare (Deathmatch)",
@@ -74,7 +75,8 @@ _SEAT_DOCS = {
     "col3": "melee: points in colour 3's column (0 in other modes)",
     "thaws": "Everfrost: stored frozen effects the seat resolved (thawed)",
     "warps": "Etherweave: warp effects the seat played",
-    "pending_at_end": "Etherweave: 1 when the seat held a pending being at the end (-2 points)",
+    "pending_at_end": "Etherweave: 1 when the seat held a pending being at the end: the "
+    "causality penalty, 2 points off its score (melee: off each opponent's column)",
     "gateway_turns": "Nethervoid: the seat's turn ends at which it held a Gateway on the board",
 }
 assert tuple(_SEAT_DOCS) == tuple(SEAT_COLUMNS)
