@@ -8,7 +8,11 @@ random players over every pairing of the installed decks in High Form and Deathm
 samples every second the memory of that process and everything it starts (the Ray head, its
 raylet and workers): the peak of the summed resident sets (RSS, which counts a shared page in
 each process that maps it) and of the summed proportional sets (PSS, which splits it; the
-honest "all processes together" figure). It then sums the dataset's bytes on disk.
+honest "all processes together" figure), and the CPU seconds of the workers and of the
+command itself. It then sums the dataset's bytes on disk, and plays the same matchups with
+the kernel alone (``kernel_alone``): ``vs_kernel_alone`` is the study's games per worker
+CPU-second over the kernel's (issue 38: at least 0.85); ``benchmarks/chunk_cost.py`` splits
+a chunk's cost.
 
 ``nodes`` starts a local Ray cluster with ``ray start`` twice in a row: one node with 2 CPUs,
 then two nodes on this machine with 1 CPU each (a head and a worker node, each its own raylet
@@ -59,6 +63,7 @@ class _Sampler:
         self.peak_rss = self.peak_pss = 0
         self.samples = 0
         self.worker_cpu: dict[int, float] = {}
+        self.driver_cpu = 0.0  # the command's own process (it writes every chunk)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
@@ -83,6 +88,9 @@ class _Sampler:
             rss = pss = 0
             for p in self._procs():
                 try:
+                    if p.pid == self.root_pid:
+                        t = p.cpu_times()
+                        self.driver_cpu = t.user + t.system
                     rss += p.memory_info().rss
                     pss += p.memory_full_info().pss
                     cmd = " ".join(p.cmdline())
@@ -126,6 +134,7 @@ def _run_study(spec_text: str, out: str, args: list[str], env=None) -> dict:
         "memory_samples": s.samples,
         "dataset_bytes": size,
         "worker_cpu_s": round(sum(s.worker_cpu.values()), 1),
+        "driver_cpu_s": round(s.driver_cpu, 1),
         "stdout_tail": stdout.strip().splitlines()[-3:],
     }
 
@@ -136,13 +145,50 @@ def _decks() -> list[str]:
     return list(load_content().decks)
 
 
+def kernel_alone(spec_text: str, games_per_matchup: int = 2000) -> dict:
+    """The kernel alone on the study's own matchups, in this process: ``core.kernel.play``
+    as a worker calls it (with the study's event log), ``games_per_matchup`` games of each
+    (the first of each matchup's games), timed in CPU seconds after the kernel is loaded."""
+    import tomllib
+
+    from cluster.worker import EV_ROWS
+    from core.kernel import play
+    from sim.content import load_content
+    from sim.games import batch
+    from sim.study import study_from_dict
+
+    content = load_content()
+    study = study_from_dict(tomllib.loads(spec_text), content)
+    batches = [batch(content, m.mode, m.decks, m.policies, m.seed) for m in study.matchups()]
+    play(batches[0], 0, 1, ev_rows=EV_ROWS)  # load the kernel first, as a worker does
+    n = min(games_per_matchup, study.matchups()[0].games)
+    c0 = time.process_time()
+    for b in batches:
+        play(b, 0, n, turn_cap=study.turn_cap, ev_rows=EV_ROWS)
+    cpu = time.process_time() - c0
+    games = n * len(batches)
+    return {"games": games, "cpu_s": round(cpu, 2), "games_per_cpu_s": round(games / cpu, 1)}
+
+
 def study(games: int, workers: int, seed: int) -> dict:
+    """The real command on a big random study; then the kernel alone on the same matchups:
+    issue 38's end-to-end figure is ``vs_kernel_alone``, the study's games per worker
+    CPU-second over the kernel's games per CPU-second (target: at least 0.85)."""
     text, n = _spec(games, _decks(), seed)
     with tempfile.TemporaryDirectory(prefix="kalarite-scale-", dir=os.environ.get("TMPDIR")) as d:
         out = os.path.join(d, "run")
         res = _run_study(text, out, ["--workers", str(workers)])
     res.update(games=n, spec=text, bytes_per_game=round(res["dataset_bytes"] / n, 1))
     res["games_per_s_wall"] = round(n / res["wall_s"])
+    res["games_per_worker_cpu_s"] = round(n / res["worker_cpu_s"], 1)
+    res["games_per_cpu_s_workers_and_driver"] = round(
+        n / (res["worker_cpu_s"] + res["driver_cpu_s"]), 1
+    )
+    alone = res["kernel_alone"] = kernel_alone(text)
+    res["vs_kernel_alone"] = round(res["games_per_worker_cpu_s"] / alone["games_per_cpu_s"], 3)
+    res["vs_kernel_alone_with_driver"] = round(
+        res["games_per_cpu_s_workers_and_driver"] / alone["games_per_cpu_s"], 3
+    )
     return res
 
 
