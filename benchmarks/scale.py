@@ -19,7 +19,8 @@ then two nodes on this machine with 1 CPU each (a head and a worker node, each i
 and object store), runs the same study on each through ``--address``, and reports games per
 CPU-second of the Ray worker processes (their user + system time, read from /proc while they
 run), so the figure says what a second node costs in coordination, not how busy the machine
-was. Nothing here is asserted in tests.
+was; it counts every Ray process on the machine, so no other Ray may run there. ``study``
+counts only the processes the command started. Nothing here is asserted in tests.
 """
 
 import argparse
@@ -58,11 +59,15 @@ class _Sampler:
     """Every second: the summed RSS and PSS of a process tree plus any Ray process, and the
     CPU seconds of each Ray worker (kept per pid, so a worker that ended still counts)."""
 
-    def __init__(self, root_pid: int | None):
+    def __init__(self, root_pid: int | None, anywhere: bool = False):
         self.root_pid = root_pid
+        # also every Ray process on the machine (a cluster started by `ray start` is not the
+        # command's child): only on a machine with no other Ray running
+        self.anywhere = anywhere
         self.peak_rss = self.peak_pss = 0
         self.samples = 0
         self.worker_cpu: dict[int, float] = {}
+        self.worker_title: dict[int, str] = {}  # its last process title (ray::IDLE, ...)
         self.driver_cpu = 0.0  # the command's own process (it writes every chunk)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
@@ -77,6 +82,8 @@ class _Sampler:
                     seen[c.pid] = c
             except psutil.NoSuchProcess:
                 pass
+        if not self.anywhere:  # a local Ray: the command's own children, nobody else's Ray
+            return seen.values()
         for p in psutil.process_iter(["cmdline"]):
             cmd = " ".join(p.info["cmdline"] or [])
             if any(k in cmd for k in ("ray::", "default_worker.py", "raylet", "gcs_server")):
@@ -97,6 +104,7 @@ class _Sampler:
                     if "ray::" in cmd or "default_worker.py" in cmd:
                         t = p.cpu_times()
                         self.worker_cpu[p.pid] = t.user + t.system
+                        self.worker_title[p.pid] = cmd.split()[0][:60]
                 except (psutil.NoSuchProcess, psutil.AccessDenied):
                     continue
             self.peak_rss = max(self.peak_rss, rss)
@@ -113,13 +121,13 @@ class _Sampler:
         self._thread.join()
 
 
-def _run_study(spec_text: str, out: str, args: list[str], env=None) -> dict:
+def _run_study(spec_text: str, out: str, args: list[str], env=None, anywhere=False) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
         f.write(spec_text)
     cmd = [sys.executable, "-m", "sim.app.cli", "study", f.name, "--out", out, *args]
     w0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
-    with _Sampler(proc.pid) as s:
+    with _Sampler(proc.pid, anywhere) as s:
         stdout, _ = proc.communicate()
     wall = time.perf_counter() - w0
     os.unlink(f.name)
@@ -134,6 +142,11 @@ def _run_study(spec_text: str, out: str, args: list[str], env=None) -> dict:
         "memory_samples": s.samples,
         "dataset_bytes": size,
         "worker_cpu_s": round(sum(s.worker_cpu.values()), 1),
+        # each Ray worker process: its last title and CPU seconds (idle workers included)
+        "worker_processes": sorted(
+            ([s.worker_title.get(pid, ""), round(cpu, 1)] for pid, cpu in s.worker_cpu.items()),
+            key=lambda x: -x[1],
+        ),
         "driver_cpu_s": round(s.driver_cpu, 1),
         "stdout_tail": stdout.strip().splitlines()[-3:],
     }
@@ -213,7 +226,7 @@ def nodes(games: int, seed: int) -> dict:
             for c in cpus[1:]:
                 _ray("start", f"--address={address}", f"--num-cpus={c}", env=env)
             out = os.path.join(tmp, "run")
-            r = _run_study(text, out, ["--address", address], env=env)
+            r = _run_study(text, out, ["--address", address], env=env, anywhere=True)
         finally:
             subprocess.run([RAY, "stop", "--force"], stdout=subprocess.DEVNULL, env=env)
             shutil.rmtree(tmp, ignore_errors=True)
