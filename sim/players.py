@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core import constants as K
-from core.players.evaluate import N_WEIGHTS, WEIGHT_NAMES
 from core.players.params import (
     MODEL_STRIDE,
     PP_MC_CANDIDATES,
@@ -39,6 +38,7 @@ from core.players.params import (
     PP_WIDTH,
     RESTRICT_NAMES,
 )
+from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
 from sim.learned import MODEL_PLAYERS, check_models, model_block
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}

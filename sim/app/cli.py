@@ -555,9 +555,9 @@ def _add_serve(sub):
 
 
 def _version() -> str:
-    from results.store import engine_version
+    from sim import version
 
-    return f"kalarite {engine_version()}"
+    return f"kalarite {version()}"
 
 
 class _VersionAction(argparse.Action):
@@ -851,9 +851,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    from sim.content import ContentError
-    from sim.position import PositionError
-
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
@@ -871,7 +868,7 @@ def main(argv=None) -> int:
         # goes to /dev/null so the interpreter's final flush does not complain either
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (CliError, ContentError, PositionError, ValueError, OSError) as e:
+    except (CliError, ValueError, OSError) as e:  # bad content, positions, specs: ValueErrors
         text = " ".join(str(e).split())  # always one line
         print(f"kalarite: error: {text}", file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ import itertools
 import numpy as np
 
 from core import constants as K
-from core.players.evaluate import WEIGHT_NAMES
+from core.players.weights import WEIGHT_NAMES
 from sim.players import Profile, load_profiles, resolve, save_profile
 
 # `win` is a scale, not a preference; `pending` only matters for Etherweave, which the tuner
