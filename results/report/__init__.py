@@ -384,11 +384,10 @@ def report_is_current(run_dir, out) -> bool:
     out = pathlib.Path(out)
     try:
         old = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-        return (out / "index.html").is_file() and old.get("report_inputs") == report_inputs(
-            run_dir
-        )
+        same = old.get("report_inputs") == report_inputs(run_dir)
     except (OSError, ValueError, AttributeError):
         return False
+    return same and (out / "index.html").is_file()
 
 
 def make_report(run_dir, out, allow_incomplete: bool = False, progress=None) -> dict:
