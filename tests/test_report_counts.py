@@ -93,15 +93,13 @@ def test_the_page_says_what_each_count_counts(report):
     ) in page
     assert f"the matchup table ({len(CROSS)} matchups)" in page
     # the Study table's row of the group says the same matchups and games
-    assert re.search(
-        rf"<td[^>]*>{SELF_MATCHUPS}</td>\s*<td[^>]*>{SELF_GAMES}</td>", page
-    ), "the Study table's group row"
+    assert re.search(rf"<td[^>]*>{SELF_MATCHUPS}</td>\s*<td[^>]*>{SELF_GAMES}</td>", page), (
+        "the Study table's group row"
+    )
     assert "deck-games (mirror matches left out)" not in page  # the old, double count
 
 
 def test_analysis_agrees_with_the_page(report, tmp_path):
     s, _ = report
     again = analysis.analyze(s["run"]["path"])
-    assert [f["games"] for f in again["deck_vs_field"]] == [
-        f["games"] for f in s["deck_vs_field"]
-    ]
+    assert [f["games"] for f in again["deck_vs_field"]] == [f["games"] for f in s["deck_vs_field"]]

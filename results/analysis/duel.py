@@ -95,8 +95,7 @@ def deck_vs_field_rates(d: Dataset, groups) -> list:
     non_mirror = {
         (r["mode"], r["pairing"]): int(r["n"])
         for r in d.rows(
-            "SELECT mode, pairing, count(*) AS n FROM g WHERE seat0_deck <> seat1_deck "
-            "GROUP BY ALL"
+            "SELECT mode, pairing, count(*) AS n FROM g WHERE seat0_deck <> seat1_deck GROUP BY ALL"
         )
     }
     recs = records_by(

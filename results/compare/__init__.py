@@ -26,7 +26,7 @@ four seats (melee, team play) of either study are left out, and a note says how 
 
 import pathlib
 
-from results import analysis, stats
+from results import analysis, shown, stats
 from results.compare.caveats import caveats, format_caveats
 from results.compare.changes import changes, deck_map_of, format_changes, map_decks
 from results.compare.paired_text import columns as _columns
@@ -512,7 +512,8 @@ def _p(x):
 def _fmt_row(r) -> list:
     d = r["diff"]
     if d:
-        diff = f"{100 * d['diff']:+.1f} [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}]"
+        ci = shown.interval(d["lo"], d["hi"], 0.0, unit="", signed=True)
+        diff = f"{100 * d['diff']:+.1f} {ci}"
         p = f"{d['p_value']:.3g}"
         ph = f"{d['p_holm']:.3g}" if d.get("p_holm") is not None else "–"
     else:

@@ -10,6 +10,7 @@ import pathlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from results import shown
 from results.analysis.labels import MODE_LABELS
 from results.compare import TITLES
 from results.compare.changes import format_changes
@@ -94,6 +95,21 @@ def _holm(row) -> float:
 def _p(x) -> str:
     """A p-value; one that underflows to 0 is below the smallest double."""
     return "< 1e-300" if x == 0 else f"{x:.2g}"
+
+
+def _diff_ci(d, share) -> str:
+    """A paired difference and its interval, the bounds printed so that they agree with the
+    significance beside them (results.shown)."""
+    ci = shown.interval(
+        d["lo"],
+        d["hi"],
+        0.0,
+        digits=1 if share else 2,
+        scale=100.0 if share else 1.0,
+        unit="",
+        signed=True,
+    )
+    return f"{_v(d['diff'], share)} {ci}"
 
 
 def _v(x, share, signed=True):
@@ -334,7 +350,7 @@ class _Page:
             if paired:
                 a, b = _v(r["a_mean"], share, False), _v(r["b_mean"], share, False)
                 cell = Cell(
-                    esc(f"{_v(d['diff'], share)} [{_v(d['lo'], share)}, {_v(d['hi'], share)}]"),
+                    esc(_diff_ci(d, share)),
                     "sig",
                 )
                 n = f"{r['pairs']:,} pairs"
@@ -399,8 +415,7 @@ class _Page:
                         f"{_v(r['a_mean'], share, False)} → {_v(r['b_mean'], share, False)}",
                         Cell(
                             esc(
-                                f"{_v(d['diff'], share)} [{_v(d['lo'], share)}, "
-                                f"{_v(d['hi'], share)}]"
+                                _diff_ci(d, share)
                                 + (f" (Holm p {_p(d['p_holm'])})" if r["significant"] else "")
                             ),
                             "sig" if r["significant"] else "",
