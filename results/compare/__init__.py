@@ -13,8 +13,10 @@ For each matchup, task and card the difference B − A of the two rates, its 95%
 interval, the score test's p-value and Holm's correction within each table (a row is
 *significant* when its Holm-adjusted p-value is below 0.05, so a table of 60 cards with no real
 change reports no difference 95% of the time). The two studies' games are treated as
-independent samples; with the same study seed they are positively correlated, which only
-makes the test conservative.
+independent samples; games that pair up (dealt from the same seed) are positively
+correlated, which only makes that test conservative. Whether games pair up is said once
+(``pairing_note``, or the paired analysis's ``why_not``): the same study seed alone does not
+make them pair, since a matchup's deals also depend on its decks and players.
 
 The turn cap and beings-without-effects must be the same. Modes and decks may differ: the
 groups and matchups both studies hold are compared, the others are named. The number of
@@ -413,11 +415,6 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         )
     if false_positives:
         notes.append(false_positives)
-    elif sta.get("seed") == stb.get("seed"):
-        notes.append(
-            "same study seed: the games of A and B are correlated (common random numbers), "
-            "which makes the independent-samples test conservative"
-        )
     if not display:
         notes.append(
             "the task display is not recorded in "
@@ -454,13 +451,9 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         )
     if sa["data"]["beings_without_effects"] or sb["data"]["beings_without_effects"]:
         notes.append("beings without effects: these results are not those of the real game")
-    paired = paired_analysis(run_a, run_b, dmap)
-    if paired["paired"] and not part_of:
-        notes = [n for n in notes if not n.startswith("same study seed")]
-        notes.append(
-            f"{paired['pairs']:,} games of B pair up with a game of A (dealt from the same "
-            "seed): the paired analysis compares them game by game"
-        )
+    paired = paired_analysis(run_a, run_b, dmap, studies=(sta, stb))
+    if paired["paired"] and not part_of:  # (not paired: the paired section says why)
+        notes.append(pairing_note(paired))
     return {
         "kalarite_compare": 1,
         "nothing_to_compare": False,
@@ -479,6 +472,17 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         "tables": tables,
         "significant": {name: sum(r["significant"] for r in rows) for name, rows in tables.items()},
     }
+
+
+def pairing_note(paired: dict) -> str:
+    """What ``compare`` says of games that pair up: the one place it speaks of correlated
+    games (common random numbers), since only games dealt from the same seed are."""
+    return (
+        f"{paired['pairs']:,} games of B pair up with a game of A (dealt from the same seed: "
+        "common random numbers, so their outcomes are correlated): the paired analysis "
+        "compares them game by game, and the independent-samples tests below, which ignore "
+        "the correlation, are conservative"
+    )
 
 
 def _unchecked(sa: dict, sb: dict) -> list:
