@@ -87,7 +87,8 @@ def test_no_answer_names_a_server_path(served):
         if "get" in methods:
             urls += _fill(path, ids)
     pages = ["/", "/docs", "/redoc", "/openapi.json"]
-    static = [f"/static/{p.name}" for p in sorted((DATA_DIR.parent / "app/service/static").iterdir())]
+    static_dir = DATA_DIR.parent / "app" / "service" / "static"
+    static = [f"/static/{p.name}" for p in sorted(static_dir.iterdir())]
     read, leaks = [], []
     for url in urls + pages + static:
         if url.endswith("/events"):  # a stream: read up to its first event

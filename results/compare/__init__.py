@@ -30,7 +30,13 @@ import pathlib
 
 from results import analysis, shown, stats
 from results.compare.caveats import caveats, format_caveats
-from results.compare.changes import changes, deck_map_of, format_changes, map_decks
+from results.compare.changes import (
+    changes,
+    compare_title,
+    deck_map_of,
+    format_changes,
+    map_decks,
+)
 from results.compare.paired_text import columns as _columns
 from results.compare.paired_text import format_paired
 from results.compare.same import game_overlap, relation, subset_note
@@ -192,6 +198,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         return {
             "kalarite_compare": 1,
             "nothing_to_compare": True,
+            "title": compare_title(ma, mb, changes(ma, mb, {})),
             "reason": why,
             "a": _side(run_a, ma, na),
             "b": _side(run_b, mb, nb),
@@ -457,6 +464,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
     return {
         "kalarite_compare": 1,
         "nothing_to_compare": False,
+        "title": compare_title(ma, mb, changed),
         "a": _side(run_a, ma, sa["data"]["games_analyzed"]),
         "b": _side(run_b, mb, sb["data"]["games_analyzed"]),
         "part_of": part_of,

@@ -15,7 +15,7 @@ from results.analysis.labels import MODE_LABELS
 from results.compare import TITLES
 from results.compare.changes import format_changes
 from results.compare.paired_text import PAIRED_TITLES
-from results.report import CSS, Cell, diff_cell, esc, pct, plots, table
+from results.report import CSS, Cell, diff_cell, esc, pct, plots, prose, table
 
 SECTIONS = (
     ("studies", "Studies"),
@@ -112,6 +112,11 @@ def _diff_ci(d, share) -> str:
     return f"{_v(d['diff'], share)} {ci}"
 
 
+def _where(side: dict) -> str:
+    """How the page names a study: its dataset's directory (its id in the service)."""
+    return side.get("path") or f"study {side.get('id', '?')}"
+
+
 def _v(x, share, signed=True):
     if x is None:
         return "–"
@@ -142,25 +147,27 @@ class _Page:
 
     def header(self):
         a, b = self.r["a"], self.r["b"]
-        name = f"{b['name'] or pathlib.Path(b['path']).name} vs {a['name'] or a['path']}"
+        name = self.r.get("title") or f"{b['name']} vs {a['name']}"
         self.w(
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>kalarite comparison — {esc(name)}</title>",
             f"<style>{CSS}{EXTRA_CSS}</style></head><body>",
-            f"<h1>Comparison: B = {esc(b['path'])} against A = {esc(a['path'])}</h1>",
+            f"<h1>Comparison: {esc(name)}</h1>",
+            f"<p class='note'>B = {esc(_where(b))} against A (the baseline) = "
+            f"{esc(_where(a))}.</p>",
         )
         if self.r.get("nothing_to_compare"):
-            self.w(f'<div class="banner">Nothing to compare: {esc(self.r["reason"])}.</div>')
+            self.w(f'<div class="banner">Nothing to compare: {prose(self.r["reason"])}.</div>')
             return
         for text in self.r.get("unchecked", []):
-            self.w(f'<div class="banner" id="banner-unchecked">⚠ {esc(text)}</div>')
+            self.w(f'<div class="banner" id="banner-unchecked">⚠ {prose(text)}</div>')
         warning = (self.r.get("players") or {}).get("warning")
         if warning:
-            self.w(f'<div class="banner">⚠ {esc(warning)}.</div>')
+            self.w(f'<div class="banner">⚠ {prose(warning)}.</div>')
         if self.r.get("false_positives_only"):
-            self.w(f'<div class="banner">⚠ {esc(self.r["false_positive_note"])}.</div>')
+            self.w(f'<div class="banner">⚠ {prose(self.r["false_positive_note"])}.</div>')
         self.w(
             "<nav><ul>",
             *[f'<li><a href="#{sid}">{esc(t)}</a></li>' for sid, t in SECTIONS],

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from results import analysis
 from results.analysis.findings import key_findings
 from results.analysis.glance import at_a_glance
+from results.analysis.labels import study_title
 from results.report.cards import CardSections
 from results.report.deathmatch import DeathmatchSection
 from results.report.decisiveness import DecisivenessSection
@@ -26,6 +27,7 @@ from results.report.html import (  # noqa: F401 (the report's public names)
     esc,
     pct,
     policy_list,
+    prose,
     rests_on,
     seats_label,
     slug_of,
@@ -102,7 +104,7 @@ class _Page:
 
     def header(self):
         run = self.s["run"]
-        name = run["name"] or pathlib.Path(run["path"]).name
+        name = study_title(run["study"]) or pathlib.Path(run["path"]).name
         self.w(
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
@@ -119,7 +121,7 @@ class _Page:
             )
         for w in self.s["warnings"]:
             if w["severe"] and w["kind"] != "beings_without_effects":
-                self.w(f'<div class="banner compact">⚠ {esc(w["text"])}</div>')
+                self.w(f'<div class="banner compact">⚠ {prose(w["text"])}</div>')
 
     def contents(self):
         self.w("<nav><ul>")
@@ -241,7 +243,7 @@ class _Page:
         if not ws:
             self.w("<p>No warnings: every game was played to its end with every card's effect.</p>")
         for w in ws:
-            self.w(f'<div class="warn"><b>{esc(w["kind"])}</b>: {esc(w["text"])}</div>')
+            self.w(f'<div class="warn"><b>{esc(w["kind"])}</b>: {prose(w["text"])}</div>')
         for m in self.s["missing_data"]:
             self.w(
                 f'<div class="missing"><b>Missing data — {esc(m["what"])}</b>: '

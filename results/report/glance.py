@@ -54,6 +54,8 @@ class GlanceSection:
                 f"How the games ended: {esc(m['ended'])}. {_stability(m['stability'])}.{weak}"
                 "</li>"
             )
+        # the per-deck labels are drawn only beside a panel whose stability was measured
+        per_deck = any(m["stability"]["measured"] for m in g["modes"])
         self.w(
             '<ul class="glance note">',
             *lines,
@@ -63,9 +65,14 @@ class GlanceSection:
             "search budget where the study has it): <b>stable</b> when every deck's win rate "
             f"moves at most {MAX_MOVE_POINTS:g} points, no verdict (favoured, even, "
             f"disfavoured) changes and the deck ranking's Kendall tau is at least {MIN_TAU}; "
-            "else <b>player-sensitive</b>. Per deck on the right: <b>stable</b>, <b>moves "
-            f"&gt; {MAX_MOVE_POINTS:g} pts</b>, <b>FLIPS</b> (its verdict changes); see "
-            "<a href='#sensitivity'>Policy sensitivity</a>, "
+            "else <b>player-sensitive</b>. "
+            + (
+                "Per deck on the right: <b>stable</b>, <b>moves "
+                f"&gt; {MAX_MOVE_POINTS:g} pts</b>, <b>FLIPS</b> (its verdict changes); see "
+                if per_deck
+                else "See "
+            )
+            + "<a href='#sensitivity'>Policy sensitivity</a>, "
             "<a href='#decisiveness'>Decisiveness</a> and <a href='#deck-vs-field'>Deck vs "
             "field</a>. Click the picture to enlarge it.</p>",
             "</section>",

@@ -63,6 +63,12 @@ def pct(x, digits=1) -> str:
     return f"{100 * x:.{digits}f}%"
 
 
+def prose(text) -> str:
+    """A sentence written for the terminal as HTML: escaped, its `commands` set as code
+    (a banner shows ``kalarite players``, not literal backticks)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(text))
+
+
 def num(x, digits=2) -> str:
     if x is None:
         return "–"

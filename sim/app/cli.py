@@ -498,7 +498,8 @@ def _add_serve(sub):
         sub,
         "serve",
         "run studies as a service: an HTTP API (/api/v1, documented at /docs) and a web page",
-        ("decks", "modes", "players"),
+        extra="The decks, modes and players a submitted spec may name: GET /api/v1/options "
+        "(or kalarite study --help).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
