@@ -113,12 +113,29 @@ def cmd_play(args):
     print(format_game(content, cfg, s, events))
 
 
+def _cached(kernel) -> bool:
+    """Does numba's on-disk cache hold ``kernel`` for this engine? (Unknown counts as yes.)"""
+    try:  # its cache index, empty when missing or stale (numba internals)
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - numba internals moved: say nothing rather than wrong
+        return True
+
+
 def cmd_moves(args):
-    from sim.position import legal_moves, load_position
+    from sim.app.progress_line import said, ticking
+    from sim.position import QUERY_KERNELS, legal_moves, load_position
 
     content = _content(args)
     s = load_position(args.position, content)
-    print(json.dumps(legal_moves(s, content), indent=2))
+    if all(_cached(k) for k in QUERY_KERNELS):  # the usual case: the cached kernels load
+        moves = legal_moves(s, content)
+    else:  # (a kernel this position does not call stays uncached: said only if it takes long)
+        label, text = "compiling the position query", "first run of this engine only"
+        with ticking(label, text, after_s=1.0) as line:
+            moves = legal_moves(s, content)
+            if said(line):
+                line("done; later calls load it from the cache", force=True)
+    print(json.dumps(moves, indent=2))
 
 
 def cmd_cards(args):

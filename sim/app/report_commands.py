@@ -7,45 +7,13 @@ input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 
 import json
 import pathlib
-import sys
-import time
 
 from results.report_dirs import compare_dir, report_dir
+from sim.app.progress_line import ProgressLine
 
 # results.report and results.compare (pyarrow.dataset, pandas) are imported inside the
 # handlers: the CLI builds its parser on every command, and `kalarite play` should not pay a
 # second for the report's imports
-
-
-class ReportProgress:
-    """``make_report``'s progress on stderr: on a terminal one line redrawn in place (the step
-    and the elapsed time), else a line at most every ``every_s`` seconds (the first at once),
-    so neither a terminal nor a log sits silent through a minute of plots."""
-
-    def __init__(self, stream=None, every_s: float = 5.0):
-        self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty()
-        self.every_s = every_s
-        self.t0 = time.monotonic()
-        self.last = None
-
-    def __call__(self, text: str):
-        now = time.monotonic()
-        if not self.tty and self.last is not None and now - self.last < self.every_s:
-            return
-        self.last = now
-        m, sec = divmod(int(now - self.t0), 60)
-        line = f"kalarite: writing the report: {text} ({m}:{sec:02d})"
-        if self.tty:
-            self.stream.write(f"\r\x1b[2K{line}")
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
-
-    def close(self):
-        if self.tty and self.last is not None:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def write_report_with_progress(run, out, allow_incomplete: bool = False) -> dict:
@@ -55,7 +23,7 @@ def write_report_with_progress(run, out, allow_incomplete: bool = False) -> dict
     from results.report import make_report
 
     Dataset(run, allow_incomplete=allow_incomplete).con.close()  # refuses a bad dataset
-    progress = ReportProgress()
+    progress = ProgressLine("writing the report")
     try:
         return make_report(run, out, allow_incomplete=allow_incomplete, progress=progress)
     finally:
