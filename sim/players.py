@@ -4,7 +4,7 @@ kernel's arrays.
 Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `planner`, `mc`, or the name
 of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pairs, e.g.
 `greedy:points=12:material=1`, `planner:width=8` or `mc:playouts=32:horizon=4`.
-Keys: the evaluation weights (core.players.evaluate WEIGHT_NAMES) for every player but random, and
+Keys: the evaluation weights (core.players.weights WEIGHT_NAMES) for every player but random, and
 the settings of the player (SETTINGS: integers; CHOICES: one of a few names, e.g.
 `planner:restrict=frozen`, the restricted twin that never thaws). A profile is a player with
 its weights and settings stored as data, with the provenance of how they were found
@@ -20,7 +20,6 @@ model per mode (`kalarite learn` writes them), which the planner's leaf value re
 
 import math
 import pathlib
-import tomllib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +38,7 @@ from core.players.params import (
     RESTRICT_NAMES,
 )
 from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
+from sim.inputs import read_document
 from sim.learned import MODEL_PLAYERS, check_models, model_block
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
@@ -110,10 +110,7 @@ def load_profiles(path=None) -> dict:
     path = pathlib.Path(path or PROFILES_PATH)
     if not path.exists():
         return {}
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{path}: {e}") from None
+    data = read_document(path, str(path), "TOML", ValueError)  # bounded, one line
     out = {}
     for name, d in data.get("profile", {}).items():
         where = f"{path.name}: profile {name!r}"
