@@ -130,11 +130,9 @@ def key_findings(s: dict) -> list:
     said = set()  # (group, the matchups a finding rests on)
 
     def add(finding, g, covers):
-        if (g["id"], covers) in said:
-            return False
-        said.add((g["id"], covers))
-        out.append(finding)
-        return True
+        if (g["id"], covers) not in said:
+            said.add((g["id"], covers))
+            out.append(finding)
 
     named = set()
     for f in s.get("deck_vs_field", []):
