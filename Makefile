@@ -16,8 +16,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "kalarite: installing kalarite into $(VENV) (a few minutes the first time: numba, Ray, pyarrow and the rest, about 1.3 GB installed)..."
 	@$(PY) scripts/pip_progress.py "upgrading pip" -- $(PY) -m pip install --upgrade pip
-	@PYTHONWARNINGS="ignore:Editable installation" $(PY) scripts/pip_progress.py \
-		"installing kalarite and its dependencies" -- $(PY) -m pip install -e ".[dev]"
+	@PYTHONWARNINGS="ignore:Editable installation" $(PY) scripts/pip_progress.py "installing kalarite and its dependencies" -- $(PY) -m pip install -e ".[dev]"
 	@touch $(STAMP)
 	@echo "kalarite: installed into $(VENV)"
 

@@ -114,6 +114,8 @@ def test_no_answer_names_a_server_path(served):
     assert not result["nothing_to_compare"] and result["differs_in"] == ["content"]
     text = client.get(f"/api/v1/compare/{ids[0]}/{ids[1]}/text").text
     assert re.search(rf"A \(baseline\): (study )?{ids[0]}\b", text), text[:300]
+    page = client.get(f"/api/v1/compare/{ids[0]}/{ids[1]}/page").text
+    assert f"B = {ids[1]} against A (the baseline) = {ids[0]}." in page
 
 
 def test_answers_of_writes_and_errors_name_no_server_path(served):

@@ -132,7 +132,8 @@ class ServiceConfig:
         rules = []
         for d in dict.fromkeys((str(self.data), str(self.data.resolve()))):
             root = re.escape(d)
-            end = r"(?![\w./-])"  # the whole path, not the start of a longer one
+            # the whole path, not the start of a longer one (a full stop may follow it)
+            end = r"(?![\w/-])(?!\.[\w/])"
             rules += [
                 (rf"{root}/studies/([0-9a-f]{{12}})/dataset{end}", r"\1"),
                 (rf"{root}/content/([\w.-]+){end}", r"\1"),
