@@ -256,6 +256,9 @@ def file_metadata(table: str, info: dict) -> dict:
         md[f"{METADATA_PREFIX}content_changes"] = json.dumps(info.get("content_changes"))
     if "task_names" in info:
         md[f"{METADATA_PREFIX}task_names"] = json.dumps(info["task_names"])
+    if "players_hash" in info:  # the resolved players (sim.games; absent before they were)
+        md[f"{METADATA_PREFIX}players_hash"] = info["players_hash"]
+        md[f"{METADATA_PREFIX}players"] = json.dumps(info["players"], sort_keys=True)
     return md
 
 
@@ -300,8 +303,8 @@ def chunk_tables(
     metadata: dict,
     positions=None,
 ) -> dict:
-    """The three tables of one chunk from ``core.kernel.play_chunk`` output, and the
-    ``positions`` table from the position rows of ``play_chunk_with_positions`` when given."""
+    """The three tables of one chunk from ``core.kernel.play`` output (its rows, card events
+    and task claims), and the ``positions`` table from its position rows when given."""
     n = len(rows)
     n_players = len(decks)
     team = mode in TEAM_MODES

@@ -381,25 +381,29 @@ def report_inputs(run_dir) -> dict:
     }
 
 
-def report_is_current(run_dir, out) -> bool:
-    """Does ``out`` hold a complete report of ``run_dir`` made from the same inputs?"""
+def report_is_current(run_dir, out, margin=None) -> bool:
+    """Does ``out`` hold a complete report of ``run_dir`` made from the same inputs (and the
+    same stability ``margin``)?"""
     out = pathlib.Path(out)
     try:
         old = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-        same = old.get("report_inputs") == report_inputs(run_dir)
+        same = old.get("report_inputs") == {**report_inputs(run_dir), "margin": margin}
     except (OSError, ValueError, AttributeError):
         return False
     return same and (out / "index.html").is_file()
 
 
-def make_report(run_dir, out, allow_incomplete: bool = False, progress=None) -> dict:
-    """Analyse the study in ``run_dir`` and write its report into ``out``. ``progress(text)``
-    is told each step (reading the games, then each section drawn): a large study's report
-    takes a minute, and a caller shows where it stands."""
+def make_report(
+    run_dir, out, allow_incomplete: bool = False, margin=None, progress=None
+) -> dict:
+    """Analyse the study in ``run_dir`` and write its report into ``out`` (``margin``: the
+    stability margin in points, --margin). ``progress(text)`` is told each step (reading the
+    games, then each section drawn): a large study's report takes a minute, and a caller
+    shows where it stands."""
     if progress:
         progress("reading and analysing the games")
-    inputs = report_inputs(run_dir)
-    summary = analysis.analyze(run_dir, allow_incomplete=allow_incomplete)
+    inputs = {**report_inputs(run_dir), "margin": margin}
+    summary = analysis.analyze(run_dir, allow_incomplete=allow_incomplete, margin=margin)
     summary["report_inputs"] = inputs
     paths = write_report(summary, out, progress)
     return {"summary": summary, **paths}
