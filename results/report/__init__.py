@@ -393,9 +393,7 @@ def report_is_current(run_dir, out, margin=None) -> bool:
     return same and (out / "index.html").is_file()
 
 
-def make_report(
-    run_dir, out, allow_incomplete: bool = False, margin=None, progress=None
-) -> dict:
+def make_report(run_dir, out, allow_incomplete: bool = False, margin=None, progress=None) -> dict:
     """Analyse the study in ``run_dir`` and write its report into ``out`` (``margin``: the
     stability margin in points, --margin). ``progress(text)`` is told each step (reading the
     games, then each section drawn): a large study's report takes a minute, and a caller
