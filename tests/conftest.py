@@ -27,6 +27,7 @@ TIERS = {
     "test_service_cluster": "system",
     "test_service_live": "system",
     "test_service_page": "system",
+    "test_service_paths": "system",
     "test_service_soak": "system",
     "test_service_users": "system",
     "test_docs_snippets": "docs",
