@@ -22,8 +22,6 @@ import json
 import pathlib
 import time
 
-import numpy as np
-
 MODES = ("high-form", "deathmatch")
 
 
@@ -34,23 +32,20 @@ def _interval(x, n):
     return [round(float(lo), 4), round(float(hi), 4)]
 
 
-def play_pairing(content, a, b, mode, pair, games, seed) -> dict:
-    """Counts of one pairing: ``a`` in seat 0 then in seat 1 on the same deals."""
+def play_pairing(content, a, b, mode, pair, games, seed, players=None) -> dict:
+    """Counts of one pairing: ``a`` in seat 0 then in seat 1 on the same deals (``players``:
+    the resolved players, sim.games.resolve_players)."""
     from core import constants as K
-    from core.kernel import play_chunk
+    from core.kernel import play
     from core.rows import R_END_REASON, R_SEAT, R_SEAT_WIDTH, R_WINNER, S_PENDING_END, S_SCORE
-    from sim.players import policy_codes, policy_params
+    from sim.games import batch
 
-    decks = np.array([content.deck_index(d) for d in pair], np.int32)
     out = {"games": 0, "score": 0.0, "shared": 0, "tied_on_points": 0, "end": {}, "cpu_s": 0.0}
     out["pending"] = {"player": [0, 0], "against": [0, 0]}  # [pending at the end, games]
     for seat_a in (0, 1):
         specs = [a, b] if seat_a == 0 else [b, a]
         t0 = time.process_time()
-        args = (content.tables, K.MODE_NAMES.index(mode), 2, decks)
-        rows = play_chunk(
-            *args, policy_codes(specs), policy_params(specs), 0, seed, 0, games, 200, 0, 0, 0
-        )[0]
+        rows = play(batch(content, mode, pair, specs, seed, players), 0, games).rows
         out["cpu_s"] += time.process_time() - t0
         for r in rows:
             w = int(r[R_WINNER])
@@ -110,10 +105,9 @@ def summary(cells: dict) -> dict:
 
 def run(player, against, games, seed=1, modes=MODES, decks=None, out=None, log=print) -> dict:
     from sim.content import load_content
-    from sim.players import parse_policy
+    from sim.games import resolve_players
 
-    parse_policy(player)
-    parse_policy(against)
+    players = resolve_players([player, against])  # once: every pairing plays the same rows
     content = load_content()
     decks = list(decks or content.decks)
     pairs = list(itertools.product(decks, repeat=2))
@@ -129,7 +123,9 @@ def run(player, against, games, seed=1, modes=MODES, decks=None, out=None, log=p
             key = f"{mode}|{pair[0]}|{pair[1]}"
             if key in cells:
                 continue
-            cells[key] = play_pairing(content, player, against, mode, pair, games, seed * 1000 + i)
+            cells[key] = play_pairing(
+                content, player, against, mode, pair, games, seed * 1000 + i, players
+            )
             if path:
                 _write(path, head, cells)
         if log:

@@ -3,17 +3,23 @@ through, the analysis, the balance report and the comparison of two studies. Imp
 results and, of core, only the row layout (core.constants, core.rows, core.layout).
 
 Dataset contract and shared statistics:
-- ``store``: the dataset on disk (manifest and Parquet chunk files), written atomically.
+- ``store``: the dataset on disk (manifest and Parquet chunk files), written atomically; its
+  identity (``dataset_info``: engine, content, spec, the players' parameter digests).
+- ``layout``: a dataset's files: where each chunk's file is, how many chunks a matchup has
+  and how many games each holds, part names read back, a chunk's Parquet files finished.
 - ``chunk_check``: whether a chunk counted as done can be read and holds its games (resume).
 - ``report_dirs``: where a report or compare page may be written; light, so the CLI can
   build its parser without the report's libraries (scipy, matplotlib, pandas).
 - ``schema``: the tables' Arrow schemas, and one chunk's tables from kernel output.
 - ``pandas_meta``: the Parquet files' pandas metadata (nullable dtypes).
 - ``stats``: the report's statistics (statsmodels, scipy).
+- ``shown``: how an interval is printed beside its verdict (outward, never contradicting it).
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
 - ``learn``: the win-probability fit on a study's positions (``kalarite learn``); ``learn_net``
   its optional hidden layer.
+- ``checked``: the records of content ``kalarite check`` played clean, and the warning of a
+  dataset whose content was never checked.
 - ``competence``: the paired gap between a player and its restricted twin (``kalarite
   competence``).
 
@@ -24,8 +30,12 @@ Dataset contract and shared statistics:
 - one file per section family: ``duel`` (matchups, deck vs field, first player), ``length``
   (game length, end reasons), ``tasks``, ``cards`` (with ``card_contrast``: a card against its
   deck-mates), ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
-  ``sensitivity``, ``stability`` (the one owner of the stable / player-sensitive rule),
-  ``glance`` (the first screen); ``findings``: the key findings.
+  ``sensitivity``, ``stability`` (the one owner of the stable / player-sensitive /
+  undetermined rule, with ``deck_moves``: each deck's move and its covariance, stratified or
+  paired; ``ranking_change``: tau, reversals and flips, description only; ``player_families``:
+  which players are compared; ``stability_text``: the verdict in words), ``mechanics`` (each
+  expansion mechanic's use beside its deck's win rate), ``glance`` (the first screen);
+  ``findings``: the key findings.
 
 ``report/`` (the balance report, see REPORT.md):
 - ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json) and
@@ -41,5 +51,6 @@ Dataset contract and shared statistics:
   changed between the two; ``page``: the compare page; ``paired``: the paired analysis
   (common random numbers); ``paired_text``: it as text; ``same``: whether one study's games
   are the other's (a copy, or a part of it); ``caveats``: how each study's games ended and
-  whether its verdicts hold under another player.
+  whether its verdicts hold under another player; ``stability``: the stability rule between
+  the two studies (another player, or the same one on another seed: an A/A check).
 """

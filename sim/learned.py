@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from core import constants as K
-from core.players.features import FEATURE_NAMES
+from core.players.feature_names import FEATURE_NAMES
 from core.players.params import (
     MAX_HIDDEN,
     MB_B1,

@@ -5,7 +5,7 @@ Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `planner`, `mc`, 
 of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pairs, e.g.
 `greedy:points=12:material=1`, `planner:width=8`, `planner:samples=2` (the reply-aware
 step) or `mc:playouts=32:horizon=4`.
-Keys: the evaluation weights (core.players.evaluate WEIGHT_NAMES) for every player but random, and
+Keys: the evaluation weights (core.players.weights WEIGHT_NAMES) for every player but random, and
 the settings of the player (SETTINGS: integers; CHOICES: one of a few names, e.g.
 `planner:restrict=frozen`, the restricted twin that never thaws). A profile is a player with
 its weights and settings stored as data, with the provenance of how they were found
@@ -21,13 +21,11 @@ model per mode (`kalarite learn` writes them), which the planner's leaf value re
 
 import math
 import pathlib
-import tomllib
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from core import constants as K
-from core.players.evaluate import N_WEIGHTS, WEIGHT_NAMES
 from core.players.params import (
     MODEL_STRIDE,
     PP_ENDGAME,
@@ -44,6 +42,8 @@ from core.players.params import (
     PP_WIDTH,
     RESTRICT_NAMES,
 )
+from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
+from sim.inputs import read_document
 from sim.learned import MODEL_PLAYERS, check_models, model_block
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
@@ -124,10 +124,7 @@ def load_profiles(path=None) -> dict:
     path = pathlib.Path(path or PROFILES_PATH)
     if not path.exists():
         return {}
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{path}: {e}") from None
+    data = read_document(path, str(path), "TOML", ValueError)  # bounded, one line
     out = {}
     for name, d in data.get("profile", {}).items():
         where = f"{path.name}: profile {name!r}"
@@ -339,14 +336,3 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
         b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
         row[b : b + MODEL_STRIDE] = model_block(model)
     return POLICIES[player], row
-
-
-def policy_params(specs) -> np.ndarray:
-    """Parameter matrix (one row per seat) for a list of policy specs."""
-    profiles = load_profiles()
-    return np.array([parse_policy(p, profiles)[1] for p in specs])
-
-
-def policy_codes(specs) -> np.ndarray:
-    profiles = load_profiles()
-    return np.array([parse_policy(p, profiles)[0] for p in specs], np.int32)

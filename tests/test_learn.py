@@ -27,7 +27,8 @@ from core.layout import (
     TASK_PTS,
     TURN_NO,
 )
-from core.players.features import FEATURE_NAMES, FL_GATEWAY_BLIND, N_FEATURES, features
+from core.players.feature_names import FEATURE_NAMES, FL_GATEWAY_BLIND, N_FEATURES
+from core.players.features import features
 from core.players.params import MODEL_STRIDE, PP_MODEL
 from core.rows import R_ERROR
 from core.rules.scoring import DUEL_TARGET, HIGH_FORM_TARGET
@@ -284,14 +285,12 @@ def study_dirs(tmp_path_factory):
 
 
 def _play(spec, profiles, mode, gi):
-    from core.kernel import play_chunk
+    from core.kernel import play
+    from sim.games import batch, resolve_players
 
     pols = (spec, "greedy")
-    codes = np.array([parse_policy(p, profiles)[0] for p in pols], np.int32)
-    params = np.array([parse_policy(p, profiles)[1] for p in pols])
-    decks = np.array([CONTENT.deck_index(d) for d in ("everfrost", "nethervoid")], np.int32)
-    args = (CONTENT.tables, K.MODE_NAMES.index(mode), 2, decks, codes, params, 0, 9, gi, 2)
-    return play_chunk(*args, 200, 0, 0, 0)[0]
+    players = resolve_players(pols, profiles)
+    return play(batch(CONTENT, mode, ("everfrost", "nethervoid"), pols, 9, players), gi, 2).rows
 
 
 def test_learn_end_to_end(capsys, study_dirs, tmp_path):

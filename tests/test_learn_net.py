@@ -8,7 +8,8 @@ import pytest
 
 from core import constants as K
 from core.layout import CUR, MODE
-from core.players.features import FEATURE_NAMES, N_FEATURES, features
+from core.players.feature_names import FEATURE_NAMES, N_FEATURES
+from core.players.features import features
 from core.players.learned import learned_value, model_logit
 from core.players.params import MAX_HIDDEN, MODEL_STRIDE, PP_MODEL
 from results.learn import Sample, fit_logistic, fit_mode, log_loss

@@ -16,8 +16,10 @@ import time
 import pytest
 
 import cluster.warmup as warmup
+import sim.study_size as study_size
 from cluster import progress
-from cluster.runner import RunSummary, _CtrlC, run_study
+from cluster.runner import RunSummary, run_study
+from cluster.scheduler import CtrlC
 from results.store import StoreError, read_manifest, read_table
 from sim.app.cli import main
 from sim.chunking import (
@@ -123,31 +125,68 @@ def test_warm_up_says_what_it_does_on_a_cold_cache(monkeypatch, tmp_path):
     time follows, the measured time is remembered for the next estimate."""
     said = []
 
-    def compiling():  # "compiles" until the elapsed time was shown at least once
-        time.sleep(0.35)
+    def compiling(checked):  # "compiles" until the elapsed time was shown at least once
         wait_for(lambda: any(t.endswith("elapsed") for t, _ in said), 120, "an elapsed line")
 
-    monkeypatch.setattr(warmup, "engine_is_cached", lambda: False)
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda checked=False: False)
     monkeypatch.setattr(warmup, "_play_one_game", compiling)
     monkeypatch.setattr(warmup, "_estimate_file", lambda: tmp_path / "compile-seconds.json")
-    monkeypatch.setattr(warmup, "_LINE_S", 0.1)
-    monkeypatch.setattr(warmup, "_TICK_S", 0.1)
+    monkeypatch.setattr(warmup, "_LINE_S", 0.01)
     t0 = time.perf_counter()
     spent = warmup.warm_up(lambda text, final: said.append((text, final)))
-    assert 0.35 <= spent <= time.perf_counter() - t0
+    assert 0 < spent <= time.perf_counter() - t0
     assert said[0] == ("compiling the engine (first run only, about 1 minute)...", False)
     assert any(re.fullmatch(r".*: \d+:\d\d elapsed", t) for t, _ in said[1:-1])
     assert said[-1][1] is True and said[-1][0].startswith("compiled the engine in ")
+    assert [f for _, f in said].count(True) == 1  # one last line
     remembered = json.loads((tmp_path / "compile-seconds.json").read_text())["seconds"]
     assert remembered == round(spent, 1)
     assert warmup.compile_estimate_s() == remembered  # the next estimate is this machine's
 
 
+def test_the_checked_kernel_says_it_is_a_second_variant(monkeypatch, tmp_path):
+    """`kalarite check` compiles the engine with the invariant checker: its first compile
+    names that variant (not a second "first run only"), and keeps its own estimate."""
+    said = []
+    estimate = tmp_path / "compile-seconds.json"
+    estimate.write_text(json.dumps({"seconds": 50.0}))
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda checked=False: not checked)
+    monkeypatch.setattr(warmup, "_play_one_game", lambda checked: None)
+    monkeypatch.setattr(warmup, "_estimate_file", lambda: estimate)
+    assert warmup.warm_up(lambda *a: said.append(a)) == 0.0 and said == []  # plain: warm
+    warmup.warm_up(lambda text, final: said.append((text, final)), checked=True)
+    assert said[0][0] == (
+        "compiling the engine with the invariant checker (first `kalarite check` or "
+        "`play --check` only, about 1 minute)..."
+    )
+    assert said[-1][0].startswith("compiled the engine with the invariant checker in ")
+    known = json.loads(estimate.read_text())
+    assert known["seconds"] == 50.0 and known["checked_seconds"] >= 0  # each its own
+    assert warmup.compile_estimate_s(True) == known["checked_seconds"]
+
+
 def test_warm_up_is_silent_on_a_warm_cache(monkeypatch):
-    monkeypatch.setattr(warmup, "engine_is_cached", lambda: True)
-    monkeypatch.setattr(warmup, "_play_one_game", lambda: None)
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda checked=False: True)
+    monkeypatch.setattr(warmup, "_play_one_game", lambda checked: None)
     said = []
     assert warmup.warm_up(lambda *a: said.append(a)) == 0.0 and said == []
+
+
+def test_a_slow_warm_load_is_counted_too(monkeypatch):
+    """No silent stretch: a load from a warm cache that takes longer than a moment (imports
+    on a busy machine) says so, with the elapsed time, and ends its line."""
+    said = []
+
+    def slow(checked):
+        wait_for(lambda: any("elapsed" in t for t, _ in said), 120, "an elapsed line")
+
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda checked=False: True)
+    monkeypatch.setattr(warmup, "_play_one_game", slow)
+    monkeypatch.setattr(warmup, "_QUIET_S", 0.0)
+    monkeypatch.setattr(warmup, "_LINE_S", 0.01)
+    warmup.warm_up(lambda text, final: said.append((text, final)))
+    assert said[0] == ("loading the engine...", False)
+    assert said[-1][0].startswith("loading the engine: done in ") and said[-1][1] is True
 
 
 def test_the_real_cache_is_detected():
@@ -158,7 +197,7 @@ def test_the_real_cache_is_detected():
 def test_the_driver_compiles_before_ray_starts(monkeypatch, tmp_path):
     """The order that keeps the workers from compiling side by side: warm-up, then Ray (and
     nothing left behind when Ray then fails to start)."""
-    import cluster.runner as runner
+    import cluster.session as session
 
     order = []
 
@@ -170,7 +209,7 @@ def test_the_driver_compiles_before_ray_starts(monkeypatch, tmp_path):
         raise NoRay
 
     monkeypatch.setattr(warmup, "warm_up", lambda say=None: order.append("compile") or 0.0)
-    monkeypatch.setattr(runner, "_Ray", fake_ray)
+    monkeypatch.setattr(session, "RaySession", fake_ray)
     with pytest.raises(NoRay):
         run_study(tiny(), CONTENT, tmp_path / "o", workers=2, progress=False)
     assert order == ["compile", "ray"] and not (tmp_path / "o").exists()
@@ -195,26 +234,36 @@ def test_games_per_second_leaves_compiling_and_starting_out():
     assert (
         "(120.0 s compiling the engine, 5.0 s starting Ray, 5.0 s playing), 200 games/s, 2" in line
     )
+    s.play_s, s.workers_start_s = 12.0, 2.0  # 2 s of it the workers starting: shown apart
+    assert s.games_per_s == pytest.approx(100.0)
+    assert "5.0 s starting Ray, 2.0 s starting workers, 10.0 s playing), 100 games/s" in s.line()
 
 
 # --- progress and Ctrl-C -------------------------------------------------------------------
 
 
 def test_plain_progress_lines():
+    now = [0.0]
     out = io.StringIO()
-    with progress.LineProgress(1000, 100, every=0.0, stream=out) as p:
+    with progress.LineProgress(
+        1000, 100, every=5.0, stream=out, clock=lambda: now[0], workers=1
+    ) as p:
+        now[0] = 3.0
+        p.tick()  # not yet 5 s: no line
+        now[0] = 6.0
         p.tick()
-        p.advance(400)
+        p.advance(400, play_s=8.0)  # 50 games/s: 500 left, 10 s
+        now[0] = 12.0  # 6 s later: 4 s left, counting down
         p.tick()
         p.note("a message")
-        p.advance(500)
+        p.advance(500, play_s=5.0)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith(
-        "kalarite: 100 of 1,000 games (10%), waiting for the first chunk (0:0"
-    )
-    assert "kalarite: 500 of 1,000 games (50%)" in lines[2]
-    assert "kalarite: a message" in lines
-    assert lines[-1].startswith("kalarite: 1,000 of 1,000 games (100%)")
+    assert lines[0] == "kalarite: 100 of 1,000 games (10%), starting workers (0:00)"
+    assert lines[1] == "kalarite: 100 of 1,000 games (10%), starting workers (0:06)"
+    assert lines[2] == "kalarite: 500 of 1,000 games (50%), 50 games/s, about 0:04 left"
+    assert lines[3] == "kalarite: a message"
+    assert lines[-1] == "kalarite: 1,000 of 1,000 games (100%), 69 games/s"  # 900 in 13 s
+    assert len(lines) == 5
     quiet = io.StringIO()
     with progress.LineProgress(10, 0, every=3600, stream=quiet) as p:
         p.tick()
@@ -245,7 +294,7 @@ def test_notebook_progress_updates_one_line():
 
 def test_first_ctrl_c_is_acknowledged_at_once():
     said = []
-    stop = _CtrlC(lambda: said.append("ack"))
+    stop = CtrlC(lambda: said.append("ack"))
     with stop:
         signal.raise_signal(signal.SIGINT)  # the first: a flag and a message, no exception
         assert said == ["ack"] and stop.hit.is_set()
@@ -325,31 +374,38 @@ def test_demo_refuses_to_replace_another_study(capsys, tmp_path):
 # --- figures a benchmarker can trust, and no silent stretch ---------------------------------
 
 
-def test_progress_rate_counts_from_the_start_of_play():
-    """The first chunk's games count over the whole time since play started (counting them
-    from their own arrival made early rates 5-10x too high)."""
-    import time
-
+def test_progress_rate_counts_playing_time_only():
+    """The rate is the workers' playing time (each chunk's ``play_s``), not the time since
+    play started: the workers' start-up is shown apart, as "starting workers" (counting it
+    made early ETAs 3-8x too long)."""
+    now = [0.0]
     out = io.StringIO()
-    start = time.perf_counter() - 10.0  # play started 10 s ago
-    with progress.LineProgress(1000, 100, every=3600, stream=out, start=start) as p:
-        p.advance(900)  # the one chunk arrives now
+    with progress.LineProgress(
+        1000, 100, every=3600, stream=out, start=-40.0, clock=lambda: now[0], workers=1
+    ) as p:
+        p.advance(900, play_s=10.0)  # the one chunk: 10 s of play after 40 s of start-up
+    assert out.getvalue().splitlines()[0].endswith("starting workers (0:40)")
     last = out.getvalue().splitlines()[-1]
-    assert last.startswith("kalarite: 1,000 of 1,000 games (100%), 90 games/s"), last
+    assert last == "kalarite: 1,000 of 1,000 games (100%), 90 games/s", last
 
 
 def test_progress_and_summary_rates_agree(capsys, tmp_path, monkeypatch):
-    """The last progress line and the summary line give the same games/s: the same games over
-    the same time since play started."""
+    """The last progress line and the summary line agree on games/s: the summary's games over
+    the time spent playing (the workers' start-up, measured until the first chunk landed,
+    shown apart), the display's the same games over the worker's seconds playing them."""
     import re
 
     monkeypatch.setenv("KALARITE_PROGRESS_EVERY", "3600")
     s = run_study(tiny(games=400), CONTENT, tmp_path / "o", workers=0, chunk_size=50)
     err = capsys.readouterr().err
     shown = float(re.findall(r"([\d,]+) games/s", err)[-1].replace(",", ""))
-    assert s.play_s > 0 and s.games_per_s == pytest.approx(s.games_played / s.play_s)
+    assert 0 <= s.workers_start_s < s.play_s
+    assert s.playing_s == pytest.approx(s.play_s - s.workers_start_s)
+    assert s.games_per_s == pytest.approx(s.games_played / s.playing_s)
     assert shown == pytest.approx(s.games_per_s, rel=0.25), (shown, s.line())
-    assert f"{s.play_s:.1f} s playing), {s.games_per_s:,.0f} games/s" in s.line()
+    assert f"{s.playing_s:.1f} s playing), {s.games_per_s:,.0f} games/s" in s.line()
+    run = read_manifest(tmp_path / "o")["runs"][-1]
+    assert run["workers_start_s"] == round(s.workers_start_s, 3)
 
 
 def test_a_study_over_10_gb_says_so_with_its_time_before_it_starts(capsys, tmp_path, monkeypatch):
@@ -366,6 +422,7 @@ def test_a_study_over_10_gb_says_so_with_its_time_before_it_starts(capsys, tmp_p
     assert "about 1.7 days on 2 workers" in text and "Ctrl-C" in text  # 1e9 / 3,400 / 2
     assert 1_000_000_000 * bytes_per_game("deathmatch", ["random"]) > BIG_BYTES
     # before compiling or starting anything, and nothing left behind when it then stops
+    monkeypatch.setattr(study_size, "free_bytes", lambda path: 10**15)  # it fits on the disk
     monkeypatch.setattr(
         warmup, "warm_up", lambda say=None: (_ for _ in ()).throw(KeyboardInterrupt)
     )
@@ -373,6 +430,42 @@ def test_a_study_over_10_gb_says_so_with_its_time_before_it_starts(capsys, tmp_p
         run_study(big, CONTENT, tmp_path / "o", workers=2)
     assert "kalarite: this study plays 1,000,000,000 games" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_study_larger_than_the_free_disk_does_not_start(capsys, tmp_path, monkeypatch):
+    """The estimated output of the games still to play against the free space at --out: over
+    it, one line saying how much is free and nothing written; --force starts it anyway."""
+    from sim.study_size import DiskSpaceError, estimate
+
+    study = tiny(games=40)
+    need, _ = estimate([(m, m.games) for m in study.matchups()])
+    asked = []
+
+    def free(path):
+        asked.append(path)
+        return int(need) - 1  # one byte short
+
+    monkeypatch.setattr(study_size, "free_bytes", free)
+    with pytest.raises(DiskSpaceError, match=r"only 11 kB is free .*pass --force"):
+        run_study(study, CONTENT, tmp_path / "o", workers=0)
+    assert not (tmp_path / "o").exists() and asked
+    argv = ["simulate", "--decks", "imperial,highland", "--mode", "deathmatch", "--policy"]
+    argv += ["random", "--games", "40", "--seed", "3", "--workers", "0", "--out"]
+    rc = main([*argv, str(tmp_path / "cli")])
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith("kalarite: error: this study would write about 11 kB of Parquet")
+    assert "is free" in err and "--force" in err and not (tmp_path / "cli").exists()
+    assert main([*argv, str(tmp_path / "cli"), "--force"]) == 0  # forced: it plays
+    assert read_manifest(tmp_path / "cli")["status"] == "complete"
+    monkeypatch.setattr(study_size, "free_bytes", lambda path: int(need))  # exactly enough
+    assert run_study(tiny(games=40), CONTENT, tmp_path / "fits", workers=0).games_played == 40
+
+
+def test_the_free_space_probe_reads_the_nearest_existing_directory(tmp_path):
+    import shutil
+
+    assert study_size.free_bytes(tmp_path / "not" / "yet") == shutil.disk_usage(tmp_path).free
 
 
 def test_starting_ray_is_announced(capsys, tmp_path, monkeypatch):

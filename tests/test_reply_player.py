@@ -6,12 +6,13 @@ step included), and every kept plan plays again in a sampled world.
 
 import numpy as np
 import pytest
+from harness import play_named
 
 from core import constants as K
-from core.kernel import R_ERROR, R_WIDTH, play_chunk, workspace
+from core.kernel import R_ERROR, R_WIDTH, workspace
 from core.layout import COLOUR, CUR, GAME_OVER, RNG, TURN_NO
 from core.players.choose import choose
-from core.players.features import FEATURE_NAMES, N_FEATURES
+from core.players.feature_names import FEATURE_NAMES, N_FEATURES
 from core.players.params import MODEL_STRIDE, PP_MODEL
 from core.players.planner import (
     F_FINALS,
@@ -27,8 +28,8 @@ from core.players.planner import (
 from core.players.reply import reply_world
 from core.rules.turn import advance
 from sim.learned import model_block
-from sim.players import parse_policy, policy_codes
-from tests.test_players import MODES, T, _decks, _scramble, positions
+from sim.players import parse_policy
+from tests.test_players import MODES, T, _scramble, positions
 
 REPLY = "planner:width=3:samples=1:plans=2:reply_width=1:endgame=exact"
 
@@ -61,13 +62,13 @@ def row_of(spec, modes=ALL_MODES, seed=3):
 
 
 def _play(mode, decks, rows, games, first=0, seed=11, check=1):
+    """Planners in every seat, seat i playing ``rows[i % len(rows)]`` (core.kernel.play)."""
     n = len(decks)
     params = np.array([rows[i % len(rows)] for i in range(n)])
-    out = play_chunk(
-        T, K.MODE_NAMES.index(mode), n, _decks(decks), policy_codes(["planner"] * n), params,
-        0, seed, first, games, 200, 0, check, 4000 if check else 0,
-    )  # fmt: skip
-    return out[0]
+    specs = ["planner"] * n
+    return play_named(
+        mode, decks, specs, games, first=first, seed=seed, checked=bool(check), params=params
+    ).rows
 
 
 @pytest.mark.parametrize("mode,decks", MODES, ids=[f"{m}-{len(d)}" for m, d in MODES])

@@ -13,7 +13,8 @@ any fitted logit.
 from core.jit import njit
 from core.jit.profile import P_LEARNED, enter, leave
 from core.layout import COLOUR, GAME_OVER, MODE, WINNER
-from core.players.features import FL_GATEWAY_BLIND, FL_PEEK, N_FEATURES, features
+from core.players.feature_names import FL_GATEWAY_BLIND, FL_PEEK, N_FEATURES
+from core.players.features import features
 from core.players.params import (
     MB_B1,
     MB_COEF,

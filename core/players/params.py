@@ -4,8 +4,8 @@ restricted twin, the planner's reply-aware step, and a learned model per mode (s
 compiles them)."""
 
 from core.constants import MODE_NAMES
-from core.players.evaluate import N_WEIGHTS
-from core.players.features import N_FEATURES
+from core.players.feature_names import N_FEATURES
+from core.players.weights import N_WEIGHTS
 
 PP_MC_PLAYOUTS = N_WEIGHTS
 PP_MC_HORIZON = N_WEIGHTS + 1

@@ -13,12 +13,19 @@ For each matchup, task and card the difference B − A of the two rates, its 95%
 interval, the score test's p-value and Holm's correction within each table (a row is
 *significant* when its Holm-adjusted p-value is below 0.05, so a table of 60 cards with no real
 change reports no difference 95% of the time). The two studies' games are treated as
-independent samples; with the same study seed they are positively correlated, which only
-makes the test conservative.
+independent samples; games that pair up (dealt from the same seed) are positively
+correlated, which only makes that test conservative. Whether games pair up is said once
+(``pairing_note``, or the paired analysis's ``why_not``): the same study seed alone does not
+make them pair, since a matchup's deals also depend on its decks and players.
 
 The turn cap and beings-without-effects must be the same. Modes and decks may differ: the
 groups and matchups both studies hold are compared, the others are named. The number of
 games and the study seed may differ.
+
+Two studies that differ only in their players, or only in their seed or number of games (the
+same player twice: an A/A check), also get the stability rule's verdict between them
+(results/compare/stability.py): stable, player-sensitive or undetermined, each deck's move
+with its interval (``stability``, shaped like a report's ``sensitivity``).
 
 Only two-seat games (high-form, deathmatch, new-player) are compared: the games of three or
 four seats (melee, team play) of either study are left out, and a note says how many.
@@ -26,12 +33,20 @@ four seats (melee, team play) of either study are left out, and a note says how 
 
 import pathlib
 
-from results import analysis, stats
+from results import analysis, shown, stats
 from results.compare.caveats import caveats, format_caveats
-from results.compare.changes import changes, deck_map_of, format_changes, map_decks
+from results.compare.changes import (
+    changes,
+    compare_title,
+    deck_map_of,
+    format_changes,
+    map_decks,
+)
 from results.compare.paired_text import columns as _columns
 from results.compare.paired_text import format_paired
 from results.compare.same import game_overlap, relation, subset_note
+from results.compare.stability import between
+from results.compare.stability import format_lines as stability_lines
 from sim.study import canonical_spec
 
 FIXED = (
@@ -59,7 +74,7 @@ def same_study(run_a, run_b, ma: dict, mb: dict, overlap=None) -> str | None:
     (results/compare/same.py)."""
     if pathlib.Path(run_a).resolve() == pathlib.Path(run_b).resolve():
         return "A and B are the same dataset"
-    keys = ("content_hash", "engine_hash")
+    keys = ("content_hash", "engine_hash", "players_hash")
     if all(ma.get(k) == mb.get(k) for k in keys) and canonical_spec(
         ma.get("study")
     ) == canonical_spec(mb.get("study")):
@@ -116,6 +131,8 @@ def differences(ma: dict, mb: dict) -> list:
                 f"refusing to compare: the studies have {len(pa_)} and {len(pb_)} policy "
                 "pairings, which cannot be matched one to one"
             )
+    elif changed_players(ma, mb):
+        diff.append("policies")  # the same names, other parameters (a re-tuned profile)
     if len(diff) > 1:
         raise ComparisonError(
             "refusing to compare: the studies differ in more than one thing ("
@@ -123,6 +140,15 @@ def differences(ma: dict, mb: dict) -> list:
             + "); compare studies that differ in one thing only"
         )
     return diff
+
+
+def changed_players(ma: dict, mb: dict) -> list:
+    """The players both studies name whose resolved parameters differ (the manifests'
+    ``players`` digests, sim.games); [] when either study did not record them."""
+    a, b = ma.get("players"), mb.get("players")
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return []
+    return sorted(spec for spec in a.keys() & b.keys() if a[spec] != b[spec])
 
 
 def _decks(m) -> list:
@@ -168,13 +194,15 @@ def _side(run, m, games) -> dict:
         "content_dir": m.get("content_dir"),
         "engine_hash": m.get("engine_hash"),
         "policies": canonical_spec(st).get("policies"),
+        "players_hash": m.get("players_hash"),
         "seed": st.get("seed"),
     }
 
 
-def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict:
+def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=None) -> dict:
     """Compare study B with study A (the baseline); a JSON-ready dict. ``deck_map`` names
-    B's decks in A's terms ({"imperial-v2": "imperial"}), added to B's declared variants."""
+    B's decks in A's terms ({"imperial-v2": "imperial"}), added to B's declared variants;
+    ``margin``: the stability margin in points (--margin; default A's spec's, else 3)."""
     from results.compare.paired import paired_analysis
 
     da = analysis.Dataset(run_a, allow_incomplete=allow_incomplete)
@@ -190,6 +218,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         return {
             "kalarite_compare": 1,
             "nothing_to_compare": True,
+            "title": compare_title(ma, mb, changes(ma, mb, {})),
             "reason": why,
             "a": _side(run_a, ma, na),
             "b": _side(run_b, mb, nb),
@@ -413,11 +442,6 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         )
     if false_positives:
         notes.append(false_positives)
-    elif sta.get("seed") == stb.get("seed"):
-        notes.append(
-            "same study seed: the games of A and B are correlated (common random numbers), "
-            "which makes the independent-samples test conservative"
-        )
     if not display:
         notes.append(
             "the task display is not recorded in "
@@ -454,16 +478,13 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         )
     if sa["data"]["beings_without_effects"] or sb["data"]["beings_without_effects"]:
         notes.append("beings without effects: these results are not those of the real game")
-    paired = paired_analysis(run_a, run_b, dmap)
-    if paired["paired"] and not part_of:
-        notes = [n for n in notes if not n.startswith("same study seed")]
-        notes.append(
-            f"{paired['pairs']:,} games of B pair up with a game of A (dealt from the same "
-            "seed): the paired analysis compares them game by game"
-        )
+    paired = paired_analysis(run_a, run_b, dmap, studies=(sta, stb))
+    if paired["paired"] and not part_of:  # (not paired: the paired section says why)
+        notes.append(pairing_note(paired))
     return {
         "kalarite_compare": 1,
         "nothing_to_compare": False,
+        "title": compare_title(ma, mb, changed),
         "a": _side(run_a, ma, sa["data"]["games_analyzed"]),
         "b": _side(run_b, mb, sb["data"]["games_analyzed"]),
         "part_of": part_of,
@@ -472,13 +493,26 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         "changes": changed,
         "paired": paired,
         "differs_in": differs,
+        "changed_players": changed_players(ma, mb),
         "methods": stats.METHODS,
         "players": players,
+        "stability": between(run_a, run_b, sa, sb, differs, part_of, margin),
         "unchecked": _unchecked(sa, sb),
         "notes": notes,
         "tables": tables,
         "significant": {name: sum(r["significant"] for r in rows) for name, rows in tables.items()},
     }
+
+
+def pairing_note(paired: dict) -> str:
+    """What ``compare`` says of games that pair up: the one place it speaks of correlated
+    games (common random numbers), since only games dealt from the same seed are."""
+    return (
+        f"{paired['pairs']:,} games of B pair up with a game of A (dealt from the same seed: "
+        "common random numbers, so their outcomes are correlated): the paired analysis "
+        "compares them game by game, and the independent-samples tests below, which ignore "
+        "the correlation, are conservative"
+    )
 
 
 def _unchecked(sa: dict, sb: dict) -> list:
@@ -512,7 +546,8 @@ def _p(x):
 def _fmt_row(r) -> list:
     d = r["diff"]
     if d:
-        diff = f"{100 * d['diff']:+.1f} [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}]"
+        ci = shown.interval(d["lo"], d["hi"], 0.0, unit="", signed=True)
+        diff = f"{100 * d['diff']:+.1f} {ci}"
         p = f"{d['p_value']:.3g}"
         ph = f"{d['p_holm']:.3g}" if d.get("p_holm") is not None else "–"
     else:
@@ -527,6 +562,18 @@ def _fmt_row(r) -> list:
         ph,
         "YES" if r["significant"] else "no",
     ]
+
+
+def _players_detail(result: dict) -> str:
+    """What changed in the players: their names, or the same names with other parameters."""
+    a, b = result["a"], result["b"]
+    if a["policies"] != b["policies"] or not result.get("changed_players"):
+        return f"{_show(a['policies'])} -> {_show(b['policies'])}"
+    names = ", ".join(result["changed_players"])
+    return (
+        f"the same names, other parameters: {names}; players hash {a['players_hash']} -> "
+        f"{b['players_hash']}"
+    )
 
 
 def format_text(result: dict, show_all: bool = False) -> str:
@@ -547,7 +594,7 @@ def format_text(result: dict, show_all: bool = False) -> str:
         detail = {
             "content": f"content hash {a['content_hash']} -> {b['content_hash']}",
             "engine": f"engine hash {a['engine_hash']} -> {b['engine_hash']}",
-            "policies": f"{_show(a['policies'])} -> {_show(b['policies'])}",
+            "policies": _players_detail(result),
         }[what]
         lines.append(f"differs in: {what} ({detail})")
     else:
@@ -558,6 +605,7 @@ def format_text(result: dict, show_all: bool = False) -> str:
         lines.append(f"note: {n}")
     if result.get("players"):
         lines += format_caveats(result["players"])
+    lines += stability_lines(result.get("stability"))
     lines.append(
         "B - A in percentage points with its 95% Newcombe interval; p: score test; "
         "significant: Holm-adjusted p < 0.05 within each table"

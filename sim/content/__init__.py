@@ -6,6 +6,8 @@ flares. Errors are ContentError with one line naming the file and the card.
 The pipeline's files:
 - ``__init__`` (this module): ``load_content``: the deck, legend, flare and board files into
   Tables, with every pattern compiled and every value checked.
+- ``schema``: the type and range checks of every value of the card, flare, task and board
+  files, before anything is compiled.
 - ``ops``: a card's or flare's TOML op list into rows of the ops table (and back to text).
 - ``tasks``: the High Form task list (sim/data/tasks.toml) into core's arrays.
 - ``copies``: a designer's own copy of the card files (``--content DIR``).
@@ -21,6 +23,7 @@ import numpy as np
 
 from core import constants as K
 from core.board.geometry import build_geometry
+from core.checks.dispatch_proof import DispatchProofError, prove_dispatch_once
 from core.checks.tables_proof import TablesProofError, prove_tables
 from core.ops import (
     D_DISTANCE_2,
@@ -32,11 +35,19 @@ from core.ops import (
     OP_SHOOT,
     R_BEING_RELATIVE,
 )
-from core.summon.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
+from core.summon.orientations import (
+    ARROW_BASE,
+    MARK,
+    MARK2,
+    MAX_CELLS,
+    MAX_MARKS,
+    compile_orientations,
+)
 from core.tables import Tables
 from sim.content.ops import OpError, check_card_programs, compile_ops
 from sim.content.schema import (
     ContentError,
+    need_bool,
     need_int,
     need_keys,
     need_squares,
@@ -220,8 +231,7 @@ def load_deck_file(path):
     if not isinstance(deck, str) or not deck:
         raise ContentError(f"{path.name}: missing 'deck' name")
     need_keys(data, (), DECK_KEYS, path.name)
-    if not isinstance(data.get("gateway", False), bool):
-        raise ContentError(f"{path.name}: 'gateway' must be true or false")
+    need_bool(data.get("gateway", False), "'gateway'", path.name)
     if "title" in data:
         need_str(data["title"], "title", path.name, nonempty=False)
     rows = need_tables(data.get("card", []), "card", path.name)
@@ -468,7 +478,8 @@ def load_content(data_dir: str | None = None) -> Content:
     tables = tables._replace(deck_gateway=np.array(gateway, np.int8).reshape(len(decks)))
     try:
         prove_tables(tables)
-    except TablesProofError as e:
+        prove_dispatch_once()  # every op has its branches in core.effects (raises once)
+    except (TablesProofError, DispatchProofError) as e:
         raise ContentError(f"{data_dir.name}: {e}") from None
     return Content(
         tables,
