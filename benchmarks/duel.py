@@ -1,8 +1,8 @@
 """One player against another on every ordered pairing of the decks, seats alternated, in
 the duel modes: its score with a 95% interval, and how the games ended.
 
-    python -m benchmarks.duel --player seer --against sage --games 14 \
-        --out benchmarks/results/seer_vs_sage.json
+    python -m benchmarks.duel --player seer-r1 --against sage --games 14 \
+        --out benchmarks/results/duel_seer-r1_vs_sage.json
 
 For each mode and each ordered pairing (deck of seat 0, deck of seat 1), ``--games`` deals are
 played twice: the player in seat 0, then in seat 1, on the same deals (the same seed and game

@@ -1,6 +1,6 @@
 """When does a player leave an Etherweave being pending at the end, and was it stuck?
 
-    python -m benchmarks.pending --player seer --games 6 --out benchmarks/results/pending_seer.json
+    python -m benchmarks.pending --player seer-r1 --games 6 --out benchmarks/results/pending_seer-r1.json
 
 Etherweave plays each other deck in both seats and both duel modes, ``--games`` games each,
 the player in both seats (the games' full logs: sim.single_game). For the Etherweave seat:
@@ -75,7 +75,7 @@ def run(player, games, seed=7, out=None) -> dict:
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--player", default="seer")
+    p.add_argument("--player", default="seer-r1")
     p.add_argument("--games", type=int, default=6, help="games per opponent deck, seat, mode")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--out")
