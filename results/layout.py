@@ -22,6 +22,24 @@ from dataclasses import dataclass
 
 from sim.chunking import chunks_in, games_in_chunk
 
+MANIFEST = "study.json"  # a dataset's manifest, in its root (results.store writes it)
+
+
+def missing_dataset(root) -> str | None:
+    """Why ``root`` holds no dataset (one line), or None: read before any of the report's
+    libraries are imported, so a mistyped path is refused at once."""
+    root = pathlib.Path(root)
+    if not root.exists():
+        return f"no dataset at {str(root)!r}"
+    if not root.is_dir():
+        return f"{str(root)!r} is not a dataset directory"
+    if not (root / MANIFEST).is_file():
+        return (
+            f"{str(root)!r} holds no kalarite study ({MANIFEST} is missing); "
+            "run `kalarite study` or `kalarite simulate` with --out there first"
+        )
+    return None
+
 CHUNK_KEY = b"kalarite.chunk"  # a file's own metadata: matchup, chunk, node, host, pid
 COMPRESSION = "zstd"
 _PART = ("part-", ".parquet")

@@ -26,10 +26,9 @@ import shutil
 
 import pyarrow.dataset as ds
 
-from results.layout import Layout, parse_part
+from results.layout import MANIFEST, Layout, parse_part
 from results.schema import ALL_TABLES, PARTITION_SCHEMA, dataset_tables
 
-MANIFEST = "study.json"
 MANIFEST_BYTES = 256 << 20  # a manifest lists a study's chunks: far under this
 FORMAT = 1
 _PROBE = ".kalarite-write-test"

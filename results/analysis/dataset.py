@@ -7,6 +7,7 @@ import duckdb
 import pyarrow as pa
 
 from results.analysis.labels import FORMAT
+from results.layout import missing_dataset
 from results.schema import PARTITION_COLUMNS, SCHEMAS, TABLES
 from results.store import MANIFEST, open_table, read_manifest
 
@@ -37,15 +38,9 @@ class Dataset:
     def __init__(self, root, allow_incomplete: bool = False):
         self.root = pathlib.Path(root)
         root = self.root
-        if not root.exists():
-            raise DatasetError(f"no dataset at {str(root)!r}")
-        if not root.is_dir():
-            raise DatasetError(f"{str(root)!r} is not a dataset directory")
-        if not (root / MANIFEST).is_file():
-            raise DatasetError(
-                f"{str(root)!r} holds no kalarite study ({MANIFEST} is missing); "
-                "run `kalarite study` or `kalarite simulate` with --out there first"
-            )
+        problem = missing_dataset(root)
+        if problem:
+            raise DatasetError(problem)
         try:
             m = read_manifest(root)
         except (OSError, ValueError) as e:
