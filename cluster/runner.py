@@ -366,7 +366,7 @@ def _games_left(store, missing) -> list:
     left = {}
     for m, c in missing:
         mu = store.matchups[m]
-        left[m] = left.get(m, 0) + min(store.chunk_size, mu.games - c * store.chunk_size)
+        left[m] = left.get(m, 0) + mu.chunk_games(c, store.chunk_size)[1]
     return [(store.matchups[m], n) for m, n in left.items()]
 
 
@@ -433,6 +433,7 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
                 kill_marker=_kill_marker(ch, ch.matchup),
                 content_dir=getattr(study, "content", None),
                 positions=study.positions,
+                games=ch.games,
             )
             inflight[remote.remote(job)] = ch
             summary.max_in_flight = max(summary.max_in_flight, len(inflight))

@@ -42,6 +42,7 @@ class ChunkJob:
     kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
     content_dir: str | None = None  # a designer's card files (--content), else the installed
     positions: int = 0  # sample about one turn end in this many (the positions table); 0: off
+    games: tuple = ()  # the chunk's game indices (a study of some games); (): a range
 
 
 class EngineMismatch(RuntimeError):
@@ -91,6 +92,28 @@ def where_played() -> dict:
     return {"node_id": node, "host": socket.gethostname(), "pid": os.getpid()}
 
 
+def _play_runs(play_chunk, head, tail, games):
+    """The kernel's rows for the listed games (sorted): one call per run of consecutive
+    games, the rows stacked, card events and task claims renumbered to the game's place in
+    the list (as a range's rows are numbered from its first game)."""
+    runs = []
+    for g in games:
+        if runs and g == runs[-1][0] + runs[-1][1]:
+            runs[-1][1] += 1
+        else:
+            runs.append([g, 1])
+    parts, offset = [], 0
+    for first, n in runs:
+        rows, cev, tcl = play_chunk(*head, first, n, *tail, 0, EV_ROWS)
+        cev = cev.copy()
+        tcl = tcl.copy()
+        cev[:, 0] += offset
+        tcl[:, 0] += offset
+        parts.append((rows, cev, tcl))
+        offset += n
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
+
+
 def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
     """Play one chunk; returns {"files": {table: Parquet bytes}, "games", "errors", "pid",
     "node_id"}. ``ignore_sigint=False`` when the chunk is played in the driver itself
@@ -114,7 +137,7 @@ def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
             f"driver's {job.info['engine_hash']}/{job.info['content_hash']}"
         )
     decks = np.array([content.deck_index(d) for d in job.decks], np.int32)
-    args = (
+    head = (
         content.tables,
         K.MODE_NAMES.index(job.mode),
         len(job.decks),
@@ -123,17 +146,17 @@ def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
         policy_params(job.policies),
         (job.seed >> 32) & 0xFFFFFFFF,
         job.seed & 0xFFFFFFFF,
-        job.first_game,
-        job.n_games,
-        job.turn_cap,
-        int(job.beings_without_effects),
     )
+    tail = (job.turn_cap, int(job.beings_without_effects))
     pos = None
     if job.positions:
         # the same games as play_chunk's (the sampling draws none of their random numbers)
+        args = (*head, job.first_game, job.n_games, *tail)
         rows, cev, tcl, pos = play_with_positions(*args, EV_ROWS, job.positions)
+    elif job.games:
+        rows, cev, tcl = _play_runs(play_chunk, head, tail, job.games)
     else:
-        rows, cev, tcl = play_chunk(*args, 0, EV_ROWS)
+        rows, cev, tcl = play_chunk(*head, job.first_game, job.n_games, *tail, 0, EV_ROWS)
     tables = chunk_tables(
         rows,
         cev,
@@ -149,6 +172,7 @@ def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
         task_names=content.task_names,
         metadata=job.info,
         positions=pos,
+        game_indices=np.array(job.games, np.int64) if job.games else None,
     )
     where = where_played()
     chunk_md = json.dumps({"matchup": job.matchup, "chunk": job.chunk_index, **where}).encode()

@@ -2,7 +2,8 @@
 
 Three tables, each a hive-partitioned Parquet dataset in its own folder of the study's
 ``--out``: ``games`` (one row a game), ``card_events`` (one row a card drawn, summoned,
-discarded, returned or played as a flare) and ``task_claims`` (one row a task claimed); and
+discarded, returned, played as a flare, thawed (its frozen program ran) or warped) and
+``task_claims`` (one row a task claimed); and
 the opt-in fourth, ``positions`` (one row a sampled turn end: the feature vector of the seat
 that just moved; a study spec's ``positions`` key turns it on, ``dataset_tables``).
 The partition columns ``mode``, ``matchup`` and ``policies`` come from the directory names
@@ -299,17 +300,22 @@ def chunk_tables(
     task_names,
     metadata: dict,
     positions=None,
+    game_indices=None,
 ) -> dict:
     """The three tables of one chunk from ``core.kernel.play_chunk`` output, and the
-    ``positions`` table from the position rows of ``play_chunk_with_positions`` when given."""
+    ``positions`` table from the position rows of ``play_chunk_with_positions`` when given.
+    ``game_indices``: each row's game index (a chunk of listed games), else ``first_game``
+    onwards."""
     n = len(rows)
+    if game_indices is None:
+        game_indices = np.arange(first_game, first_game + n, dtype=np.int64)
     n_players = len(decks)
     team = mode in TEAM_MODES
     bwe = bool(beings_without_effects)
     winner = rows[:, R_WINNER].astype(np.int8)
     no_winner = pa.nulls(n, pa.int8())
     g = {
-        "game_index": pa.array(np.arange(first_game, first_game + n, dtype=np.int64)),
+        "game_index": pa.array(np.asarray(game_indices, np.int64)),
         "seed": _repeat(seed, n, pa.uint64()),
         "n_players": _repeat(n_players, n, pa.int8()),
         "first_seat": pa.array(rows[:, R_FIRST].astype(np.int8)),
@@ -339,9 +345,10 @@ def chunk_tables(
         base = R_SEAT + s * R_SEAT_WIDTH
         for k, c in enumerate(SEAT_COLUMNS):
             g[f"seat{s}_{c}"] = pa.array(rows[:, base + k].astype(np.int32))
+    game_indices = np.asarray(game_indices, np.int64)
     ce = card_events
     c = {
-        "game_index": pa.array(ce[:, 0].astype(np.int64) + first_game),
+        "game_index": pa.array(game_indices[ce[:, 0].astype(np.int64)]),
         "seat": pa.array(ce[:, 1].astype(np.int8)),
         "card": _names(ce[:, 2], card_ids, "card"),
         "event": _names(ce[:, 3], CARD_EVENT_NAMES, "card event"),
@@ -350,7 +357,7 @@ def chunk_tables(
     }
     tc = task_claims
     t = {
-        "game_index": pa.array(tc[:, 0].astype(np.int64) + first_game),
+        "game_index": pa.array(game_indices[tc[:, 0].astype(np.int64)]),
         "seat": pa.array(tc[:, 1].astype(np.int8)),
         "task": _names(tc[:, 2], task_names, "task"),
         "turn": pa.array(tc[:, 3].astype(np.int32)),

@@ -301,12 +301,11 @@ class DatasetStore:
         self.damaged = []
         for m, c in sorted(present or ()):
             mu = self.matchups[m]
-            first = c * self.chunk_size
-            if first >= mu.games:
+            first, n, games = mu.chunk_games(c, self.chunk_size)
+            if n <= 0:
                 continue  # not a chunk of this study (never played: ignored)
-            n = min(self.chunk_size, mu.games - first)
             paths = {t: self.chunk_path(t, m, c) for t in self.tables}
-            problem = chunk_problem(paths, first, n)
+            problem = chunk_problem(paths, first, n, games[-1] if games else None)
             if problem is None:
                 done.add((m, c))
                 continue
@@ -319,8 +318,8 @@ class DatasetStore:
     def damaged_text(self) -> list:
         """One line per damaged chunk found by the check (at most 10, then a count)."""
         lines = [
-            f"chunk {c} of {self.matchups[m].partition} (games {c * self.chunk_size:,}..): "
-            f"{why}: replaying it"
+            f"chunk {c} of {self.matchups[m].partition} (games "
+            f"{self.matchups[m].chunk_games(c, self.chunk_size)[0]:,}..): {why}: replaying it"
             for m, c, why in self.damaged[:10]
         ]
         if len(self.damaged) > 10:

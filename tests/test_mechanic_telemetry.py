@@ -149,3 +149,29 @@ def test_whole_games_use_each_mechanic_and_the_checker_agrees():
         assert _col(nv, 0, S_GATEWAY_TURNS).sum() > 0 and _col(nv, 1, S_GATEWAY_TURNS).sum() == 0
         turns = nv[:, 3]  # R_TURNS: every turn of both seats
         assert (_col(nv, 0, S_GATEWAY_TURNS) <= turns).all()
+
+
+def test_card_events_name_the_card_thawed_or_warped():
+    """The card_events rows ``thawed`` and ``warped`` (one per thaw or warp, naming the card
+    whose frozen or warp program ran) agree with the seat counters in every game, and name
+    only cards with such a program: how `kalarite suggest` sees that an edited frozen or warp
+    program ran."""
+    from core.rows import CE_THAWED, CE_WARPED
+
+    for decks, what, flag, col in (
+        (("everfrost", "imperial"), CE_THAWED, T.card_has_frozen, S_THAWS),
+        (("sylvan", "etherweave"), CE_WARPED, T.card_has_warp, S_WARPS),
+    ):
+        rows, cev, _ = play_chunk(
+            T, K.MODE_NAMES.index("high-form"), 2,
+            np.array([CONTENT.deck_index(d) for d in decks], np.int32),
+            policy_codes(["random", "random"]), policy_params(["random", "random"]),
+            0, 9, 0, 12, 200, 0, 0, 4000,
+        )  # fmt: skip
+        ev = cev[cev[:, 3] == what]
+        assert len(ev) > 0 and len(ev) == sum(_col(rows, s, col).sum() for s in (0, 1))
+        for g in range(len(rows)):
+            for s in (0, 1):
+                mine = ev[(ev[:, 0] == g) & (ev[:, 1] == s)]
+                assert len(mine) == _col(rows, s, col)[g]
+        assert all(flag[c] for c in ev[:, 2])
