@@ -355,10 +355,7 @@ def plan_chunks(matchups, chunk_size: int) -> list:
     per = []
     for m, mu in enumerate(matchups):
         per.append(
-            [
-                Chunk(m, c, *mu.chunk_games(c, chunk_size))
-                for c in range(-(-mu.games // chunk_size))
-            ]
+            [Chunk(m, c, *mu.chunk_games(c, chunk_size)) for c in range(-(-mu.games // chunk_size))]
         )
     out = []
     for row in itertools.zip_longest(*per):

@@ -59,7 +59,7 @@ def test_listed_games_are_the_whole_studys_games(whole, tmp_path, chunk_size):
     expect = sum(len(v) for v in _listed(study).values())
     assert summary.games == summary.games_played == expect
     wanted = {}
-    for (mode, decks, pols), games in _listed(study).items():
+    for (mode, decks, _pols), games in _listed(study).items():
         wanted[(mode, "-vs-".join(decks))] = set(games)
 
     def listed(r):

@@ -18,12 +18,14 @@ loss), 0 where the game is unchanged. Rounds double the games; after each comple
    rule spends the budget; its error is not bounded by ``alpha`` but measured (the
    benchmark's pick accuracy); rules 1 and 2 are the decisions.
 
-The error of rules 1 and 2: one-sided t bounds at level ``a = alpha / (2 K R)`` for ``K``
-candidates and ``R`` planned rounds (Bonferroni over looks x candidates x the two rules), each
-half-width at least ``ln(1/a) / n`` (the exact bound on a share of flipped games when none
-of ``n`` flipped, so that an edit that flipped nothing yet is not taken as exactly null). With
-probability at least ``1 - alpha``, neither the best candidate nor any candidate whose true
-effect is at least ``min_effect`` is ever dropped by them.
+The error of rules 1 and 2: one-sided t bounds, Bonferroni over the ``R`` planned rounds:
+rule 1 at level ``alpha / (2 R K (K - 1))`` for each ordered pair of the ``K`` candidates (the
+leader is chosen from the data, so every pair is covered), rule 2 at ``alpha / (2 R K)`` for
+each candidate; each half-width is at least ``ln(1/a) / n`` (the exact bound on a share of
+flipped games when none of ``n`` flipped, so that an edit that flipped nothing yet is not
+taken as exactly null). With probability at least ``1 - alpha``, no candidate whose true
+effect is the best is dropped by rule 1 and none whose true effect is at least ``min_effect``
+by rule 2.
 
 Confirmation (``confirm``): the finalists are replayed on fresh seeds under two players; a
 candidate is *confirmed* when, under both players, its one-sided paired t-test in the goal's
@@ -55,9 +57,11 @@ class Arm:
     history: list = field(default_factory=list)  # per round: n, mean, lo, hi (95%), bounds
 
 
-def level(alpha: float, k: int, rounds: int) -> float:
-    """The one-sided level of each bound of the race's decisions."""
-    return alpha / (2 * max(k, 1) * max(rounds, 1))
+def levels(alpha: float, k: int, rounds: int) -> tuple:
+    """The one-sided levels of rule 1's bounds (each ordered pair of candidates) and rule
+    2's (each candidate), per round."""
+    k, rounds = max(k, 2), max(rounds, 1)
+    return alpha / (2 * rounds * k * (k - 1)), alpha / (2 * rounds * k)
 
 
 def bounds(u: np.ndarray, a: float) -> tuple:
@@ -92,9 +96,9 @@ def decide_round(u, arms, r: int, *, k0: int, rounds: int, alpha: float, min_eff
     dropped arms and returns {"leader": cid, "dropped": [(cid, reason)], "level": a}."""
     alive = [a for a in arms if a.alive]
     assert len(alive) == len(u)
-    a = level(alpha, k0, rounds)
+    a_pair, a_one = levels(alpha, k0, rounds)
     u = np.asarray(u, float)
-    mean, lo, hi = bounds(u, a)
+    mean, lo, hi = bounds(u, a_one)
     order = sorted(range(len(alive)), key=lambda i: (-mean[i], alive[i].order))
     lead = order[0]
     for i, arm in enumerate(alive):
@@ -111,7 +115,7 @@ def decide_round(u, arms, r: int, *, k0: int, rounds: int, alpha: float, min_eff
             }
         )
     dropped = []
-    diff_hi = bounds(u - u[lead], a)[2]
+    diff_hi = bounds(u - u[lead], a_pair)[2]
     for i in order:
         arm = alive[i]
         if i != lead and diff_hi[i] < 0:
@@ -123,12 +127,18 @@ def decide_round(u, arms, r: int, *, k0: int, rounds: int, alpha: float, min_eff
         rest = [i for i in order if id(alive[i]) not in gone]
         n_keep = max(keep, math.ceil(len(alive) / 2))
         for rank, i in enumerate(rest[n_keep:], start=n_keep + 1):
-            dropped.append((alive[i], f"{DROP_CUT}: rank {rank} of {len(rest)} after round {r + 1}"))
+            dropped.append(
+                (alive[i], f"{DROP_CUT}: rank {rank} of {len(rest)} after round {r + 1}")
+            )
     for arm, why in dropped:
         arm.alive = False
         arm.dropped_round = r
         arm.reason = why
-    return {"leader": alive[lead].cid, "dropped": [(x.cid, w) for x, w in dropped], "level": a}
+    return {
+        "leader": alive[lead].cid,
+        "dropped": [(x.cid, w) for x, w in dropped],
+        "levels": {"pair": a_pair, "one": a_one},
+    }
 
 
 def ranked(arms) -> list:
@@ -141,7 +151,11 @@ def ranked(arms) -> list:
     alive = sorted((a for a in arms if a.alive), key=lambda a: (-last(a), a.order))
     gone = sorted(
         (a for a in arms if not a.alive),
-        key=lambda a: (-(a.dropped_round if a.dropped_round is not None else -1), -last(a), a.order),
+        key=lambda a: (
+            -(a.dropped_round if a.dropped_round is not None else -1),
+            -last(a),
+            a.order,
+        ),
     )
     return alive + gone
 

@@ -211,7 +211,9 @@ def goal_from_dict(data: dict, content, where: str = "goal", base_dir=None) -> G
     confirm = pl.get("confirm")
     from sim.players import parse_policy
 
-    for p in [screen] + list(confirm if isinstance(confirm, list) else [confirm] if confirm else []):
+    for p in [screen] + list(
+        confirm if isinstance(confirm, list) else [confirm] if confirm else []
+    ):
         if not isinstance(p, str):
             raise GoalError(f"{where}: players: a player is a name, got {p!r}")
         try:
@@ -387,9 +389,11 @@ def load_goal(path, content_dir=None) -> Goal:
         if isinstance(run, dict):
             run["content"] = str(pathlib.Path(content_dir).resolve())
     where = p.name
-    cdir = _dir(run.get("content"), f"{where}: run.content", p.parent) if isinstance(
-        run, dict
-    ) else None
+    cdir = (
+        _dir(run.get("content"), f"{where}: run.content", p.parent)
+        if isinstance(run, dict)
+        else None
+    )
     try:
         content = load_content_dir(cdir, what=f"{where}: run.content")
     except ContentError as e:

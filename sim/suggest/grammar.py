@@ -280,8 +280,13 @@ def _pattern_edits(card: dict):
             where = f"pattern row {r + 1} cell {c + 1}"
             for a, b, d in (("c", "h", NERF), ("h", "c", BUFF)):
                 if a in tok:
-                    yield "pattern-rank", where, tok, tok.replace(a, b), d, _with_cell(
-                        card, grid, r, c, tok.replace(a, b)
+                    yield (
+                        "pattern-rank",
+                        where,
+                        tok,
+                        tok.replace(a, b),
+                        d,
+                        _with_cell(card, grid, r, c, tok.replace(a, b)),
                     )
             if tok != "." and ("c" in tok or "h" in tok):
                 rest = tok.replace("c", "").replace("h", "") or "."
