@@ -7,6 +7,8 @@ compiled tables hold. Each refusal is a ContentError of one line that names the 
 card (``where``), never a Python TypeError from deep inside the compiler.
 """
 
+import hashlib
+import pickle
 import tomllib
 
 
@@ -87,11 +89,23 @@ def need_squares(value, key: str, where: str, on_board=None, n=None) -> list:
     return out
 
 
+_PARSED = {}  # sha-256 of a file's bytes -> its parsed table, pickled (the last _PARSED_MAX)
+_PARSED_MAX = 64
+
+
 def read_toml(path):
-    """The TOML table of the content file ``path``, or ContentError in one line naming it."""
+    """The TOML table of the content file ``path``, or ContentError in one line naming it.
+    Files with the same bytes are parsed once (`kalarite suggest` loads hundreds of copies of
+    the card files that differ in one deck file); each caller gets its own copy."""
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            raw = f.read()
+        key = hashlib.sha256(raw).digest()
+        if key not in _PARSED:
+            if len(_PARSED) >= _PARSED_MAX:
+                del _PARSED[next(iter(_PARSED))]
+            _PARSED[key] = pickle.dumps(tomllib.loads(raw.decode("utf-8")))
+        return pickle.loads(_PARSED[key])
     except tomllib.TOMLDecodeError as e:
         raise ContentError(f"{path.name}: not valid TOML: {e}") from None
     except UnicodeDecodeError:

@@ -332,13 +332,15 @@ def _card_ids(v, deck, deck_cards, what, empty=False) -> tuple:
 def _swaps(v, deck, deck_cards, content, what) -> tuple:
     if v == []:
         return ()
-    ids = {c.id for c in content.cards if c.kind == 0 or c.deck != "flares"}
+    from core import constants as K
+
+    ids = {c.id for c in content.cards if c.kind != K.CK_FLARE}
     out = []
     for item in _names(v, what):
         a, sep, b = item.partition("=")
         if not sep or a not in deck_cards:
             raise GoalError(f"{what}: {item!r} must read {deck}/CARD=DECK/CARD")
-        if b not in ids or b.startswith("flares/") or b in deck_cards:
+        if b not in ids or b in deck_cards:
             raise GoalError(
                 f"{what}: {item!r}: {b!r} is not a being or legend card of another deck"
             )
