@@ -15,6 +15,9 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 - ``position``: position files into a state row, and the ``moves`` query.
 - ``single_game``: one game from Python with its event log; ``render``: the board and the
   events as text.
+- ``suggest/``: `kalarite suggest`'s library side: goals, the card grammar, each edit as its
+  own content copy (and every candidate as a variant deck of one race content), the players
+  for which a deal without the edited card is provably unchanged.
 - ``data/``: the card, deck and task files (see data/README.md).
 - ``app/``: the application layer (CLI, demo, service, ladder, tune, text views).
 """
