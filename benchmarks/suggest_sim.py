@@ -19,6 +19,8 @@ Figures:
   share of races with a confirmed (false) suggestion;
 - ``drop_aa``: how often the decision rules (not the budget cut) drop an edit whose true
   effect equals the smallest effect (it must not be dropped): at most alpha;
+- ``drop_power``: the share of null or worse edits the decisions drop, round by round, in a
+  race with one edit 3 points better (the decisions' power, the budget cut off);
 - ``power``: the share of confirmations of a finalist with a true effect of +1, +2 and +3
   points at the default confirmation size.
 """
@@ -144,6 +146,27 @@ def drop_aa_figure(runs, seed=3):
     return {"runs": runs, "races_dropping_an_edit_at_the_smallest_effect": bad / runs}
 
 
+def drop_power_figure(runs, seed=5):
+    """Power of the two decisions: in races of 16 edits (one at +3 points, the rest at 0
+    or -1 point, flip share 0.08), the share of the null and worse edits that the decisions
+    (not the budget cut) drop by the end of each round, the budget cut off."""
+    rng = np.random.default_rng(seed)
+    rounds = 5
+    dropped = np.zeros(rounds)
+    n_weak = 0
+    for _ in range(runs):
+        eff = np.r_[0.03, np.zeros(10), np.full(5, -0.01)]
+        q = np.full(16, 0.08)
+        arms, _, _ = race(rng, eff, q, rounds=rounds, halving=False, keep=1)
+        for a in arms[1:]:
+            n_weak += 1
+            if a.dropped_round is not None and not a.reason.startswith("cut"):
+                dropped[a.dropped_round :] += 1
+    pairs = [FIRST * 2**r for r in range(rounds)]
+    return {"runs": runs, "pairs_by_round": pairs,
+            "weak_edits_dropped_by_round": [float(x / n_weak) for x in dropped]}  # fmt: skip
+
+
 def power_figure(runs, seed=4, q=0.08):
     rng = np.random.default_rng(seed)
     out = {}
@@ -171,6 +194,7 @@ def main(argv=None):
         "screen": screen_figure(args.runs),
         "null": null_figure(args.runs),
         "drop_aa": drop_aa_figure(max(20, args.runs // 4)),
+        "drop_power": drop_power_figure(max(20, args.runs // 4)),
         "power": power_figure(args.runs),
         "settings": {
             "K": K,
@@ -198,6 +222,14 @@ def main(argv=None):
         f"drop A/A: {res['drop_aa']['races_dropping_an_edit_at_the_smallest_effect']:.1%} of "
         f"{res['drop_aa']['runs']} races dropped an edit at the smallest effect"
     )
+    dp = res["drop_power"]
+    print(
+        "drop power: share of null or worse edits dropped by the decisions after each round ("
+        + ", ".join(f"{n:,} pairs: {x:.0%}" for n, x in zip(dp["pairs_by_round"],
+                                                            dp["weak_edits_dropped_by_round"],
+                                                            strict=True))
+        + ")"
+    )  # fmt: skip
     print(f"confirmation power: {res['power']['confirmed']}")
     if math.isnan(s["games_share_of_fixed_4000"]):
         raise SystemExit(1)

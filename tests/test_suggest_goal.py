@@ -132,3 +132,17 @@ def test_an_output_folder_holds_one_goal(tmp_path, capsys):
     prepare_out(Goal("everfrost", band=(0.4, 0.5)), other)
     with pytest.raises(SuggestError, match="another goal"):
         prepare_out(Goal("everfrost", band=(0.4, 0.6)), other)
+
+
+def test_the_documented_spec_is_a_valid_goal(tmp_path):
+    """docs/suggest.md's goal spec, as written there."""
+    import pathlib
+    import re
+
+    doc = (pathlib.Path(__file__).parents[1] / "docs" / "suggest.md").read_text()
+    text = re.search(r"<!-- file: everfrost-goal.toml -->\n```toml\n(.*?)```", doc, re.S).group(1)
+    path = tmp_path / "everfrost-goal.toml"
+    path.write_text(text)
+    g = load_goal(path)
+    assert g.deck == "everfrost" and g.confirm_players == ("sage", "planner")
+    assert g.swaps and "everfrost/ice-queen" in g.lock

@@ -110,3 +110,11 @@ def test_screening_picks_near_the_best_with_few_games():
     res = sim.screen_figure(30, seed=7)
     assert res["pick_within_half_point"] >= 0.8
     assert res["games_share_of_fixed_4000"] <= 0.25
+
+
+def test_drop_rules_power():
+    """The decisions drop most null or worse edits once the games add up (a race with one
+    edit 3 points better; the figure by round is in the benchmark's output)."""
+    res = sim.drop_power_figure(12, seed=8)
+    by_round = res["weak_edits_dropped_by_round"]
+    assert by_round == sorted(by_round) and by_round[-1] >= 0.6
