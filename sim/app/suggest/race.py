@@ -111,6 +111,7 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
             cg = {}
         games_used += played
         played_total += played
+        errors = played - sum(len(v) for v in cg.values()) if lists else 0
         skipped_total += sum(skipped.values())
         for cell in cells:
             mode, opp = cell
@@ -133,7 +134,7 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
         rounds.append({
             "round": r + 1, "games": [lo, hi], "alive": len(alive), "base_games":
             base_games, "played": played, "skipped": sum(skipped.values()),
-            "leader": decision["leader"], "dropped": decision["dropped"],
+            "engine_errors": errors, "leader": decision["leader"], "dropped": decision["dropped"],
             "levels": decision["levels"],
         })  # fmt: skip
         left = [a for a in arms if a.alive]
@@ -141,6 +142,9 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
             f"race round {r + 1}: {len(alive)} edits on games {lo}..{hi - 1}, leader "
             f"{decision['leader']}, {len(decision['dropped'])} dropped, {len(left)} left"
         )
+        if errors:
+            ctx.log(f"race round {r + 1}: {errors} edit games ended in an engine error (left "
+                    "out: counted as the base's)")  # fmt: skip
         if len(left) <= goal.confirm_count:
             stop = "finalists"
             break

@@ -112,7 +112,9 @@ def run_step(ctx, step: int, content_dir) -> dict:
     reserve = _confirm_cost(goal, len(cs))
     budget = goal.games - start_games - reserve
     race = run_race(ctx, sdir, content_dir, order, cs, weights, budget, seed)
-    finalists = _finalists(goal, race, by_id)
+    per_replay = 2 * goal.confirm_games * len(cs)  # one edit (or the base), both players
+    room = max(goal.confirm_count, (goal.games - ctx.games_played) // per_replay - 1)
+    finalists = _finalists(goal, race, by_id)[:room]
     conf = confirm_step(ctx, sdir, content_dir, finalists, cs, weights, race, checks, step)
     res |= {"race": race, "confirm": {k: v for k, v in conf.items() if k != "results"}}
     res["suggestions"] = _suggestions(goal, race, conf["results"], by_id, weights)
