@@ -146,3 +146,13 @@ def test_the_documented_spec_is_a_valid_goal(tmp_path):
     g = load_goal(path)
     assert g.deck == "everfrost" and g.confirm_players == ("sage", "planner")
     assert g.swaps and "everfrost/ice-queen" in g.lock
+
+
+def test_the_same_goal_resumes_in_its_folder(tmp_path):
+    from sim.app.suggest.run import prepare_out
+
+    path = tmp_path / "goal.toml"
+    path.write_text(SPEC)
+    g = load_goal(path)
+    prepare_out(g, tmp_path / "o")
+    prepare_out(load_goal(path), tmp_path / "o")  # swaps and all: the same goal

@@ -67,6 +67,14 @@ class Context:
         return summary
 
 
+def write_json(path, data) -> None:
+    """Write a JSON record whole or not at all (a run killed mid-write resumes cleanly)."""
+    path = pathlib.Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.replace(path)
+
+
 def derived_seed(seed: int, *parts) -> int:
     """A seed for one stage of the suggestion, from the goal's seed (63 bits)."""
     key = json.dumps(["kalarite-suggest", int(seed), *[str(p) for p in parts]])

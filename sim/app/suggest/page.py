@@ -110,7 +110,7 @@ def race_chart(path, race: dict, title: str):
     fig.savefig(path, dpi=110)
 
 
-def _effects(s, modes) -> str:
+def _effects(s, modes, sep="; ") -> str:
     out = []
     for m in modes:
         e = (s.get("effect") or {}).get(m)
@@ -118,8 +118,8 @@ def _effects(s, modes) -> str:
             continue
         lo, hi = s["effect_lo"].get(m), s["effect_hi"].get(m)
         iv = f" [{lo * 100:+.1f}, {hi * 100:+.1f}]" if lo is not None and hi is not None else ""
-        out.append(f"{m}: {e * 100:+.1f}{iv}")
-    return "; ".join(out)
+        out.append(esc(f"{m}: {e * 100:+.1f}{iv}"))
+    return sep.join(out)
 
 
 def _projected(s, goal) -> str:
@@ -129,8 +129,8 @@ def _projected(s, goal) -> str:
         if v is None:
             continue
         where = "in" if lo <= v <= hi else "below" if v < lo else "above"
-        out.append(f"{m}: {pct(v)} ({where})")
-    return "; ".join(out)
+        out.append(esc(f"{m}: {pct(v)} ({where})"))
+    return "<br>".join(out)
 
 
 def _checks(s) -> str:
@@ -203,15 +203,17 @@ def _table(result, step, rows) -> str:
             links.append(f'<a href="{esc(path)}">compare ({esc(p)})</a>')
         if s.get("play"):
             links.append(f"<code>{esc(s['play'])}</code>")
-        screen = _effects({"effect": s["screen_effect"], "effect_lo": s["screen_effect_lo"],
-                           "effect_hi": s["screen_effect_hi"]}, modes)  # fmt: skip
+        screen = _effects(
+            {"effect": s["screen_effect"], "effect_lo": s["screen_effect_lo"],
+             "effect_hi": s["screen_effect_hi"]}, modes, "<br>",
+        )  # fmt: skip
         body.append([
             Cell(str(s["rank"])),
             Cell(f"<code>{esc(s['edit'])}</code>", "l wrap"),
-            Cell(esc(_effects(s, modes)) + f"<br><span class=note>{esc(s['effect_source'])}"
-                 "</span>", "l"),
-            Cell(esc(screen) + f"<br><span class=note>{s['screen_pairs']:,} pairs</span>", "l"),
-            Cell(esc(_projected(s, goal)), "l"),
+            Cell(_effects(s, modes, "<br>") + f"<br><span class=note>"
+                 f"{esc(s['effect_source'])}</span>", "l"),
+            Cell(screen + f"<br><span class=note>{s['screen_pairs']:,} pairs</span>", "l"),
+            Cell(_projected(s, goal), "l"),
             Cell(esc(s["status"]), "l wrap"),
             Cell(_checks(s)),
             Cell(esc(side), "l"),

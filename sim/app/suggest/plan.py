@@ -7,10 +7,9 @@ import math
 import pathlib
 import tomllib
 
+from sim.app.suggest.context import write_json
 from sim.suggest.grammar import BUFF, NERF, deck_edits, in_direction
 from sim.suggest.variants import deck_files, write_candidates
-
-WEIGHT_MIN_SHARE = 0.0
 
 
 def opponents(goal, content) -> list:
@@ -162,16 +161,15 @@ def _base_dir(content_dir):
     return base_dir(content_dir)
 
 
-def prior_order(candidates, use: dict) -> list:
-    """Candidates ordered by how often the base deck's seat played the edited card (summoned,
-    thawed or warped, then drew it) in the base's first games: the work goes first where an
-    edit can matter; the games decide."""
+def prior_order(candidates: list, use: dict) -> list:
+    """Candidate records ordered by how often the base deck's seat played the edited card
+    (summoned, thawed or warped, then drew it) in the base's first games: the work goes first
+    where an edit can matter; the games decide."""
 
     def key(c):
-        slug = c.edit.card.partition("/")[2]
-        u = use.get(slug, {})
+        u = use.get(c["edit"]["card"].partition("/")[2], {})
         played = max(u.get("summoned", 0), u.get("thawed", 0), u.get("warped", 0))
-        return (-round(played, 6), -round(u.get("drawn", 0), 6), c.cid)
+        return (-round(played, 6), -round(u.get("drawn", 0), 6), c["cid"])
 
     return sorted(candidates, key=key)
 
@@ -203,7 +201,7 @@ def write_step_candidates(ctx, step_dir, content_dir, content, direction_) -> di
         ],
         "refused": [{"edit": e.to_dict(), "reason": why} for e, why in refused],
     }
-    record.write_text(json.dumps(data, indent=1))
+    write_json(record, data)
     return data
 
 
@@ -247,5 +245,5 @@ def check_candidates(ctx, cands: list, opps: list, step_dir) -> dict:
             "result": res["result"],
             "broken": [b["invariant"] + ": " + b["replay"] for b in res["broken"][:3]],
         }
-        path.write_text(json.dumps(done, indent=1))
+        write_json(path, done)
     return done

@@ -18,7 +18,7 @@ import pathlib
 
 from results.suggest.data import card_use, games
 from sim.app.suggest.confirm import confirm_step
-from sim.app.suggest.context import Context, derived_seed
+from sim.app.suggest.context import Context, derived_seed, write_json
 from sim.app.suggest.plan import (
     base_rates,
     cells,
@@ -50,12 +50,12 @@ def prepare_out(goal, out) -> pathlib.Path:
             old = json.loads(record.read_text())
         except (OSError, ValueError):
             raise SuggestError(f"{record} is unreadable: choose another --out") from None
-        if old != goal.to_dict():
+        if old != json.loads(json.dumps(goal.to_dict())):
             raise SuggestError(
                 f"--out {str(out)!r} holds a suggestion for another goal; choose another --out"
             )
     out.mkdir(parents=True, exist_ok=True)
-    record.write_text(json.dumps(goal.to_dict(), indent=1) + "\n")
+    write_json(record, goal.to_dict())
     return out
 
 
@@ -85,14 +85,7 @@ def run_step(ctx, step: int, content_dir) -> dict:
         f"candidates, {len(refused)} refused"
     )
     by_id = {c["cid"]: c for c in cands}
-
-    class _C:  # prior_order reads .edit.card and .cid
-        def __init__(self, c):
-            self.cid = c["cid"]
-            self.edit = type("E", (), {"card": c["edit"]["card"]})
-
-    use = card_use(b0, goal.deck)
-    order = [by_id[c.cid] for c in prior_order([_C(c) for c in cands], use)]
+    order = prior_order(cands, card_use(b0, goal.deck))
     if goal.max_candidates is not None and len(order) > goal.max_candidates:
         for i, c in enumerate(order[goal.max_candidates :], start=goal.max_candidates + 1):
             refused.append({"edit": c["edit"], "reason": f"not raced: prior rank {i} beyond "
