@@ -16,6 +16,7 @@ import tomllib
 from dataclasses import dataclass
 
 from sim.content import DATA_DIR, ContentError, load_content
+from sim.content.copies import copy_content
 from sim.suggest.grammar import toml_value
 
 _CARD_HEADER = re.compile(r"^\[\[card\]\][ \t]*(#.*)?$", re.M)
@@ -98,16 +99,6 @@ def edited_deck_text(text: str, card_index: int, card: dict, rename=None, varian
     return head + "".join(blocks)
 
 
-def copy_files(src, dest) -> pathlib.Path:
-    """The card files (``*.toml``, and a README) of ``src`` copied into the new ``dest``."""
-    d = pathlib.Path(dest)
-    d.mkdir(parents=True, exist_ok=False)
-    for p in sorted(pathlib.Path(src).iterdir()):
-        if p.is_file() and (p.suffix == ".toml" or p.name == "README.md"):
-            shutil.copy2(p, d / p.name)
-    return d
-
-
 def tables_hash(content) -> str:
     """A hash of every compiled table: two contents with the same hash play the same games."""
     h = hashlib.sha256()
@@ -150,7 +141,7 @@ def write_candidates(content_dir, deck: str, edits, dest_root, log=None) -> tupl
     for edit, card in edits:
         if tmp.exists():
             shutil.rmtree(tmp)
-        d = copy_files(src, tmp)
+        d = copy_content(tmp, src)
         try:
             (d / path.name).write_text(edited_deck_text(text, edit.card_index, card))
             h = tables_hash(_load(d))
@@ -192,7 +183,7 @@ def write_race_content(content_dir, deck: str, candidates, dest) -> pathlib.Path
     d = pathlib.Path(dest)
     if d.exists():
         shutil.rmtree(d)
-    copy_files(src, d)
+    copy_content(d, src)
     for c in candidates:
         out = edited_deck_text(
             text, c.edit.card_index, c.card_table, rename=variant_name(deck, c.cid), variant_of=base
