@@ -98,10 +98,12 @@ def main(argv=None) -> int:
     run_study(_study(a.deck, None, original, a.target_games, a.seed + 2, a.player, opps, modes),
               original, target, workers=a.workers, progress=False)  # fmt: skip
     g = games(target)
-    y = np.concatenate(
-        [[r["share"] for r in g[(m, a.deck, o)].values()] for m in modes for o in opps]
-    )
-    p = float(y.mean())
+    by_mode = {
+        m: float(np.mean([r["share"] for o in opps for r in g[(m, a.deck, o)].values()]))
+        for m in modes
+    }
+    p = float(np.mean(list(by_mode.values())))
+    y = [r for m in modes for o in opps for r in g[(m, a.deck, o)].values()]
     band = [max(0.0, p - a.band_half), min(1.0, p + a.band_half)]
     log(f"original: {p:.1%} over {len(y)} games; band {band[0]:.1%}..{band[1]:.1%}")
     # 4. suggest on the planted copy
@@ -127,16 +129,24 @@ def main(argv=None) -> int:
         ):
             rev = s
     top = res["suggestions"][:3]
-    cost = None
-    if rev is not None and rev.get("confirmation"):
-        cost = rev["confirmation"]["modes"]
+    # the plant's cost per mode: the original's share less the planted copy's (the race base)
+    planted = res["steps"][0]["race"]["base"]
+    cost = {m: by_mode[m] - planted[m]["mean"] for m in modes}
+    within = [
+        s["rank"]
+        for s in top
+        if s["status"] == "confirmed"
+        and all(s["effect_lo"][m] <= cost[m] <= s["effect_hi"][m] for m in modes)
+    ]
     record = {
         "plant": e.to_dict(),
         "original_share": p,
         "band": band,
         "reverse_rank": rev["rank"] if rev else None,
         "reverse_status": rev["status"] if rev else "not generated",
-        "reverse_confirmed_effect": cost,
+        "reverse_confirmed_effect": rev["effect"] if rev and rev.get("confirmation") else None,
+        "plant_cost": cost,
+        "top3_confirmed_holding_the_cost": within,
         "top3": [
             {
                 "rank": s["rank"],
@@ -148,7 +158,7 @@ def main(argv=None) -> int:
             }
             for s in top
         ],  # fmt: skip
-        "found": bool(rev and rev["rank"] <= 3),
+        "found": bool((rev and rev["rank"] <= 3) or within),
         "games": res["games"],
         "command": "python -m benchmarks.suggest_planted " + " ".join(argv or sys.argv[1:]),
     }

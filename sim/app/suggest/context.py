@@ -44,6 +44,12 @@ class Context:
             self.log_file.write(text + "\n")
             self.log_file.flush()
 
+    def note(self, text: str):
+        """A line for the log file only (``OUT/suggest.log``): every candidate's diff."""
+        if self.log_file is not None:
+            self.log_file.write(text + "\n")
+            self.log_file.flush()
+
     def play(self, study, content, out, what: str):
         """Play ``study`` into ``out`` (resuming it), count its games; returns the summary."""
         from cluster.runner import StudyFailed, StudyInterrupted, run_study

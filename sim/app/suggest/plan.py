@@ -184,7 +184,11 @@ def write_step_candidates(ctx, step_dir, content_dir, content, direction_) -> di
         old = json.loads(record.read_text())
         if old.get("edit_keys") == keys:
             return old
-    cands, refused = write_candidates(content_dir, ctx.goal.deck, edits, step_dir / "candidates")
+    cands, refused = write_candidates(
+        content_dir, ctx.goal.deck, edits, step_dir / "candidates", log=ctx.note
+    )
+    for e, why in refused:
+        ctx.note(f"refused {e.line()}: {why}")
     data = {
         "edit_keys": keys,
         "generated": len(edits),

@@ -82,7 +82,8 @@ def run_step(ctx, step: int, content_dir) -> dict:
     refused = list(made["refused"])
     ctx.log(
         f"step {step}: {made['generated']} edits in the goal's direction, {len(cands)} "
-        f"candidates, {len(refused)} refused"
+        f"candidates, {len(refused)} refused (each as a one-line card diff in "
+        f"{ctx.out / 'suggest.log'})"
     )
     by_id = {c["cid"]: c for c in cands}
     order = prior_order(cands, card_use(b0, goal.deck))
