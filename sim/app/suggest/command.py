@@ -121,34 +121,19 @@ def cmd_suggest(args) -> int:
         print(f"kalarite: interrupted: {e}; run the same command again to resume",
               file=sys.stderr)  # fmt: skip
         return 130
+    except KeyboardInterrupt:
+        print("kalarite: interrupted; run the same command again to resume", file=sys.stderr)
+        return 130
     except SuggestFailed as e:
         print(f"kalarite: error: {e}; run the same command again to resume", file=sys.stderr)
         return 1
     if args.json:
-        keys = ("goal", "status", "stack", "games")
-        print(
-            json.dumps(
-                {k: result[k] for k in keys}
-                | {
-                    "suggestions": [
-                        {
-                            k: s.get(k)
-                            for k in (
-                                "rank",
-                                "edit",
-                                "content",
-                                "effect",
-                                "effect_lo",
-                                "effect_hi",
-                                "status",
-                            )
-                        }
-                        for s in result["suggestions"]
-                    ]
-                },
-                indent=1,
-            )
-        )
+        from sim.app.suggest.page import _clean
+
+        fields = ("rank", "edit", "content", "effect", "effect_lo", "effect_hi", "status")
+        brief = {k: result[k] for k in ("goal", "status", "stack", "games")}
+        brief["suggestions"] = [{k: s.get(k) for k in fields} for s in result["suggestions"]]
+        print(json.dumps(_clean(brief), indent=1, allow_nan=False))
     else:
         for line in summary_lines(result):
             print(f"kalarite: {line}")

@@ -209,13 +209,30 @@ def write_step_candidates(ctx, step_dir, content_dir, content, direction_) -> di
     return data
 
 
+def _check(c, content, goal, ctx, opps, per) -> dict:
+    from sim.app.check import run_check
+
+    return run_check(
+        content,
+        decks=[[goal.deck, o] for o in opps],
+        modes=list(goal.modes),
+        games=per * len(opps) * len(goal.modes),
+        seed=goal.seed,
+        workers=ctx.workers,
+        address=ctx.address,
+        progress=False,
+        command=f"kalarite suggest (check of {c['cid']})",
+    )
+
+
 def check_candidates(ctx, cands: list, opps: list, step_dir) -> dict:
     """A short `kalarite check` of each candidate (random players, the invariant checker
     after every option, ``check_games`` over the goal's matchups); clean ones get the
     check's record. Returns {cid: {"games", "result", "broken"}} (resumed from
     ``checks.json``)."""
     from results.checked import write_record
-    from sim.app.check import run_check
+    from sim.app.check import ChunkFailed
+    from sim.app.suggest.context import SuggestFailed
     from sim.content.copies import load_content_dir
 
     goal = ctx.goal
@@ -228,17 +245,10 @@ def check_candidates(ctx, cands: list, opps: list, step_dir) -> dict:
         if c["cid"] in done:
             continue
         content = load_content_dir(c["content"])
-        res = run_check(
-            content,
-            decks=[[goal.deck, o] for o in opps],
-            modes=list(goal.modes),
-            games=per * len(opps) * len(goal.modes),
-            seed=goal.seed,
-            workers=ctx.workers,
-            address=ctx.address,
-            progress=False,
-            command=f"kalarite suggest (check of {c['cid']})",
-        )
+        try:
+            res = _check(c, content, goal, ctx, opps, per)
+        except ChunkFailed as e:
+            raise SuggestFailed(f"check of {c['cid']}: {e}") from None
         if res["result"] == "clean":
             try:
                 write_record(res, c["content"])
