@@ -36,26 +36,33 @@ def _clean(x):
     return x
 
 
-def play_command(goal, s: dict, content) -> str | None:
-    """The `kalarite play` command of the deal where a replayed edit mattered most."""
+def play_command(goal, s: dict, content, race_player) -> str | None:
+    """The `kalarite play` command of the deal where the edit moved the goal most: in its
+    confirmation's games (the first confirming player) when it was replayed, else in the
+    race's (the race's player)."""
     c = s.get("confirmation") or {}
-    mm = c.get("most_mattered")
+    mm, player = c.get("most_mattered"), (c.get("players") or [None])[0]
+    if not mm:
+        mm, player = s.get("race_most_mattered"), race_player
     if not mm:
         return None
     parts = ["kalarite", "play", "--decks", f"{goal['deck']},{mm['opponent']}", "--mode",
              mm["mode"], "--seed", str(mm["seed"]), "--game", str(mm["game"]), "--policy",
-             c["players"][0], "--content", content]  # fmt: skip
+             player, "--content", content]  # fmt: skip
     return " ".join(shlex.quote(x) for x in parts)
 
 
 def compare_pages(result: dict, out: pathlib.Path):
     """The paired compare page of every replayed edit under each player (base vs edit on
-    the same fresh deals), beside the step's datasets; their paths go into the result."""
+    the same fresh deals), beside the step's datasets, and every edit's play command; both
+    go into the result."""
     from results.compare import compare
     from results.compare.page import write_compare_page
 
     for step in result["steps"]:
+        race_player = (step.get("race") or {}).get("player")
         for s in step.get("suggestions", []):
+            s["play"] = play_command(result["goal"], s, s["content"], race_player)
             c = s.get("confirmation")
             if not c:
                 continue
@@ -67,7 +74,6 @@ def compare_pages(result: dict, out: pathlib.Path):
                     write_compare_page(r, where)
                 pages[p] = str((where / "index.html").relative_to(out))
             s["compare_pages"] = pages
-            s["play"] = play_command(result["goal"], s, s["content"])
 
 
 def _safe(p) -> str:

@@ -60,6 +60,7 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
     base_y = {cell: np.zeros(0) for cell in cells}  # base shares, game index order
     cand_y = {a.cid: {cell: np.zeros(0) for cell in cells} for a in arms}
     rounds, games_used, skipped_total, played_total = [], 0, 0, 0
+    best = {}  # cid -> the race's deal where the edit moved the goal most
     stop = "rounds"
     target = [c for c in cells if weights.get(c)]
     for r in range(goal.rounds):
@@ -123,6 +124,11 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
                 crow = cg.get((mode, variant_name(goal.deck, a.cid), opp), {})
                 yc = np.array([crow[g]["share"] if g in crow else rows[g]["share"] for g in idx])
                 cand_y[a.cid][cell] = np.concatenate([cand_y[a.cid][cell], yc])
+                d = (weights.get(cell) or 1) * (yc - yb)
+                if len(d) and d.max() > best.get(a.cid, {"change": 0})["change"]:
+                    i = int(d.argmax())
+                    best[a.cid] = {"change": float(d[i]), "mode": mode, "opponent": opp,
+                                   "game": int(idx[i]), "seed": rows[idx[i]]["seed"]}  # fmt: skip
         u = np.array([_objective(cand_y[a.cid], base_y, target, weights) for a in alive])
         decision = decide_round(
             u, arms, r, k0=len(arms), rounds=goal.rounds, alpha=goal.alpha,
@@ -172,6 +178,7 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
                 "reason": a.reason,
                 "history": a.history,
                 "edit": by_id[a.cid]["edit"],
+                "most_mattered": best.get(a.cid),
             }
             for a in ranked(arms)
         ],

@@ -162,6 +162,7 @@ def _suggestions(goal, race, confirmed: dict, by_id, weights) -> list:
             "screen_effect_hi": {m: v["hi"] for m, v in screen.items()},
             "screen_pairs": last.get("n", 0),
             "race_rounds": len(a["history"]),
+            "race_most_mattered": a.get("most_mattered"),
         }
         if cid in confirmed:
             c = confirmed[cid]
