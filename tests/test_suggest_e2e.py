@@ -85,7 +85,10 @@ def test_page(tiny):
 
 def test_play_command_replays_the_game_where_the_edit_mattered(tiny):
     r = json.loads((tiny / "suggest.json").read_text())
-    x = next((x for x in r["suggestions"] if x.get("play")), None)
+    assert all(x["play"] for x in r["suggestions"] if x.get("race_most_mattered"))
+    x = next(
+        (x for x in r["suggestions"] if (x.get("confirmation") or {}).get("most_mattered")), None
+    )
     if x is None:
         pytest.skip("no replayed edit changed a game in the goal's direction")
     cmd = x["play"].split()
