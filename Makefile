@@ -39,7 +39,9 @@ bench: $(STAMP)
 	$(VENV)/bin/kalarite bench --out benchmarks/results/latest.json
 
 # The input fuzzer's long run: 100 mutants of each kind (card files, position files, study
-# specs), each through the real command line in its own process with a timeout (many minutes).
+# specs) and 25 structural ones of each (nesting thousands deep, huge values and files, odd
+# encodings), each through the real command line in its own process with a timeout (many
+# minutes; MUTANTS=20 for a short run).
 fuzz: $(STAMP)
 	@mkdir -p benchmarks/results
 	$(PY) -m benchmarks.fuzz_input --mutants $(or $(MUTANTS),100) --out benchmarks/results/fuzz_input.json

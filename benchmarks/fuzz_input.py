@@ -4,7 +4,9 @@ study specs, each run through the real command line in its own process with a ti
     python -m benchmarks.fuzz_input --mutants 100 --out benchmarks/results/fuzz_input.json
     make fuzz
 
-``--mutants N`` is per kind (content, position, spec). Each mutant (benchmarks/input_mutants.py)
+``--mutants N`` is per kind (content, position, spec), followed by ``--structural`` structural
+mutants of each kind (nesting thousands deep, huge values and files, odd encodings; default:
+each change once, or N // 4 when that is more). Each mutant (benchmarks/input_mutants.py)
 must either load and play, or be refused with exactly one ``kalarite: error:`` line naming the
 file, exit status 2. A failure is anything else: a traceback, another exit status, a signal
 (a negative status), a run past ``--timeout`` (a hang), or an error that names neither the file
@@ -24,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks.input_mutants import check_service, commands, judge, mutants
+from benchmarks.input_mutants import STRUCTURAL, check_service, commands, judge, mutants
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -72,9 +74,17 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per command")
     p.add_argument("--jobs", type=int, default=2, help="mutants run at once")
     p.add_argument("--kinds", default="content,position,spec")
+    p.add_argument(
+        "--structural",
+        type=int,
+        default=None,
+        help="structural mutants of each kind (default: every change once, or mutants // 4)",
+    )
     p.add_argument("--out", help="also write the JSON summary to this file")
     args = p.parse_args(argv)
-    todo = mutants(args.seed, args.mutants, kinds=tuple(args.kinds.split(",")))
+    todo = mutants(
+        args.seed, args.mutants, kinds=tuple(args.kinds.split(",")), structural=args.structural
+    )
     start = time.monotonic()
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -98,6 +108,7 @@ def main(argv=None) -> int:
         "failures": sum(o == "failure" for _, o, _, _ in rows),
         "by_kind": by_kind,
         "by_file": _by_file(rows),
+        "structural": _structural(rows),
         "failed": [
             {"kind": m.kind, "file": m.file, "what": m.what, "detail": d}
             for m, o, d, _ in rows
@@ -114,6 +125,17 @@ def main(argv=None) -> int:
     if args.out:
         pathlib.Path(args.out).write_text(text + "\n")
     return 1 if summary["failures"] else 0
+
+
+def _structural(rows) -> dict:
+    """Outcomes of the structural mutants by change (the depth is part of the nested ones)."""
+    out = {}
+    for m, outcome, _, _ in rows:
+        if m.what.split(" ")[0] in STRUCTURAL or m.what.startswith("dotted key"):
+            key = m.what.split(" ")[0] if not m.what.startswith("dotted") else "dotted-key"
+            f = out.setdefault(key, {"played": 0, "refused": 0, "failures": 0})
+            f["failures" if outcome == "failure" else outcome] += 1
+    return dict(sorted(out.items()))
 
 
 def _by_file(rows) -> dict:

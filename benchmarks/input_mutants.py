@@ -6,8 +6,12 @@ copy given with --content DIR), position files (``kalarite moves``) and study sp
 file: a number (+1, -1, 0, negative, 2**31, 2**40, a float, true, a string), a string (a table,
 an int, a list, true, empty, another string of the same file), a list (an item dropped, doubled,
 emptied), a table (a key dropped, an unknown key), a pattern row, or the text itself (a line
-dropped or doubled, a digit changed). A mutant must either load and play or be refused with one
-``kalarite: error:`` line naming the file (exit status 2): never a traceback, a signal or a hang.
+dropped or doubled, a digit changed). Structural mutants change the document itself: nesting
+thousands of levels deep (arrays, inline tables, dotted keys), huge values and files (a long
+string or list, an integer of thousands of digits, a file over the size bound) and odd
+encodings (a UTF-8 byte-order mark, UTF-16, bytes that are not UTF-8, a NUL byte). A mutant
+must either load and play or be refused with one ``kalarite: error:`` line naming the file
+(exit status 2): never a traceback, a signal or a hang.
 
 Used by tests/test_fuzz_input.py (a fixed sample, in process) and benchmarks/fuzz_input.py (a
 longer run, each mutant in its own process with a timeout).
@@ -202,7 +206,7 @@ POSITIONS = {
         "board": EMPTY,
         "seat": [
             {"deck": "imperial", "hand": ["imperial/swordmaster", "legends/titan", "flares/f36"]},
-            {"deck": "highland", "hand": ["highland/troll"]},
+            {"deck": "highland", "hand": ["highland/mountain-troll"]},
         ],
         "turn": {"destroyed": {"common": 1}, "summoned": [{"rank": "heroic", "square": [4, 4]}]},
     },
@@ -248,6 +252,11 @@ class Mutant:
     text: str  # its mutated text
     what: str  # what changed, for a report
     card: str | None = None  # the card / task / seat whose value changed, when one did
+    raw: bytes | None = None  # the file's bytes, when they are not ``text`` as UTF-8
+    json_body: bytes | None = None  # a spec's request body as JSON, when not ``text`` read back
+
+    def data(self) -> bytes:
+        return self.raw if self.raw is not None else self.text.encode()
 
 
 def _owner(data, path):
@@ -281,10 +290,122 @@ def make_mutant(rng, kind: str) -> Mutant:
     return Mutant(kind, name, to_toml(new), f"{'.'.join(map(str, path))}: {what}")
 
 
-def mutants(seed: int, n: int, kinds=("content", "position", "spec")) -> list:
-    """``n`` mutants of each kind from one seed (the same list on every machine)."""
+STRUCTURAL = (
+    "nested-arrays",
+    "nested-tables",
+    "dotted-key",
+    "long-string",
+    "long-list",
+    "huge-integer",
+    "big-file",
+    "utf-8-bom",
+    "utf-16",
+    "invalid-utf-8",
+    "nul-byte",
+)
+DEPTHS = (33, 1_000, 100_000)  # just past the bound, past Python's recursion, far past
+_SCALAR_LINE = re.compile(
+    r'(?m)^([ \t]*[A-Za-z_][\w-]*[ \t]*=[ \t]*)("[^"\n]*"|-?\d+|true|false)[ \t]*$'
+)
+
+
+def _base(rng, kind) -> tuple:
+    """(file name, text) of a valid input of ``kind``."""
+    if kind == "content":
+        name = rng.choice(DATA_FILES)
+        return name, (DATA_DIR / name).read_text()
+    if kind == "position":
+        name = rng.choice(sorted(POSITIONS))
+        return name, to_toml(POSITIONS[name])
+    return "spec.toml", to_toml(SPEC)
+
+
+def _at_a_value(rng, text, new) -> str:
+    """``text`` with one ``key = scalar`` line's value replaced by the text ``new``."""
+    lines = list(_SCALAR_LINE.finditer(text))
+    if not lines:  # a file of arrays and tables only (board.toml): a new key at its top
+        return f"deep = {new}\n" + text
+    m = rng.choice(lines)
+    return text[: m.start(2)] + new + text[m.end(2) :]
+
+
+def _nest(what: str, depth: int, syntax: str = "TOML") -> str:
+    if what == "nested-arrays":
+        return "[" * depth + "1" + "]" * depth
+    key = '"a": ' if syntax == "JSON" else "a = "
+    return ("{" + key) * depth + "1" + "}" * depth
+
+
+def _json_spec(rng, what, depth) -> bytes:
+    """The spec as a JSON body with the same structural change (the service reads JSON too)."""
+    doc = json.dumps(SPEC)
+    if what in ("nested-arrays", "nested-tables", "dotted-key"):
+        nest = _nest("nested-tables" if what == "dotted-key" else what, depth, "JSON")
+        return doc.replace('"seed": 5', f'"seed": {nest}').encode()
+    if what == "long-string":
+        return doc.replace('"fuzz"', json.dumps("x" * 600_000)).encode()
+    if what == "long-list":
+        return doc.replace(
+            '"chunk_size": 2', f'"chunk_size": [{", ".join(["2"] * 200_000)}]'
+        ).encode()
+    if what == "huge-integer":
+        return doc.replace('"seed": 5', '"seed": ' + "9" * 5_000).encode()
+    if what == "big-file":
+        return (doc[:-1] + ', "name": ' + json.dumps("x" * 2_000_000) + "}").encode()
+    return _encode(rng, what, doc)
+
+
+def _encode(rng, what, text) -> bytes:
+    data = text.encode()
+    if what == "utf-8-bom":
+        return b"\xef\xbb\xbf" + data
+    if what == "utf-16":
+        return text.encode("utf-16")
+    k = rng.randrange(len(data))
+    return data[:k] + (b"\xff" if what == "invalid-utf-8" else b"\x00") + data[k:]
+
+
+def structural_mutant(rng, kind: str, what: str) -> Mutant:
+    """One structural mutant (``STRUCTURAL``) of an input of ``kind``."""
+    name, text = _base(rng, kind)
+    depth = rng.choice(DEPTHS)
+    label = what
+    raw = None
+    if what in ("nested-arrays", "nested-tables"):
+        text = _at_a_value(rng, text, _nest(what, depth))
+        label = f"{what} {depth:,} deep"
+    elif what == "dotted-key":
+        text = text.rstrip("\n") + "\n" + ".".join(["a"] * depth) + " = 1\n"
+        label = f"dotted key of {depth:,} parts"
+    elif what == "long-string":
+        text = _at_a_value(rng, text, json.dumps("x" * rng.choice((600_000, 3_000_000))))
+    elif what == "long-list":
+        text = _at_a_value(rng, text, "[" + ", ".join(["1"] * 200_000) + "]")
+    elif what == "huge-integer":
+        text = _at_a_value(rng, text, "9" * rng.choice((1_000, 5_000)))
+    elif what == "big-file":
+        text = text + ("# " + "x" * 98 + "\n") * 21_000  # 2.1 MB of comments
+    else:
+        raw = _encode(rng, what, text)
+    body = _json_spec(rng, what, depth) if kind == "spec" else None
+    return Mutant(kind, name, text, label, raw=raw, json_body=body)
+
+
+def mutants(seed: int, n: int, kinds=("content", "position", "spec"), structural=None) -> list:
+    """``n`` mutants of each kind from one seed (the same list on every machine), then
+    ``structural`` structural ones of each kind (default: every STRUCTURAL change once, or
+    n // 4 when that is more), cycling through STRUCTURAL; 0: none."""
     rng = random.Random(seed)
-    return [make_mutant(rng, kind) for kind in kinds for _ in range(n)]
+    out = [make_mutant(rng, kind) for kind in kinds for _ in range(n)]
+    if structural is None:
+        structural = max(len(STRUCTURAL), n // 4)
+    srng = random.Random(seed + 1)  # its own stream: the mutants above stay as they were
+    for kind in kinds:
+        out += [
+            structural_mutant(srng, kind, STRUCTURAL[i % len(STRUCTURAL)])
+            for i in range(structural)
+        ]
+    return out
 
 
 # --- what became of a mutant -------------------------------------------------------------
@@ -302,7 +423,7 @@ def commands(m: Mutant, where: pathlib.Path) -> list:
     if m.kind == "content":
         d = where / "content"
         shutil.copytree(DATA_DIR, d, ignore=shutil.ignore_patterns("*.md"))
-        (d / m.file).write_text(m.text)
+        (d / m.file).write_bytes(m.data())
         deck = m.file.removesuffix(".toml")
         other = "highland" if deck == "imperial" else "imperial"
         games = CONTENT_GAMES.get(
@@ -314,7 +435,7 @@ def commands(m: Mutant, where: pathlib.Path) -> list:
             for i, (mode, decks) in enumerate(games)
         ]
     path = where / m.file
-    path.write_text(m.text)
+    path.write_bytes(m.data())
     if m.kind == "position":
         return [["moves", str(path)]]
     return [["study", str(path), "--out", str(where / "out"), "--workers", "0"]]
@@ -350,11 +471,14 @@ def check_service(m: Mutant, content_root: pathlib.Path) -> tuple:
     CheckedSpec or one SpecError line, nothing else."""
     from sim.app.service.specs import SpecError, check_spec
 
-    bodies = [(m.text.encode(), "application/toml")]
-    try:
-        bodies.append((json.dumps(tomllib.loads(m.text)).encode(), "application/json"))
-    except (tomllib.TOMLDecodeError, TypeError, ValueError):
-        pass
+    bodies = [(m.data(), "application/toml")]
+    if m.json_body is not None:
+        bodies.append((m.json_body, "application/json"))
+    else:
+        try:
+            bodies.append((json.dumps(tomllib.loads(m.text)).encode(), "application/json"))
+        except (tomllib.TOMLDecodeError, TypeError, ValueError, RecursionError):
+            pass
     outcome = ("played", "")
     for body, kind in bodies:
         try:

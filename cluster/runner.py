@@ -42,7 +42,7 @@ from cluster.worker import ChunkJob, play_chunk_files
 from results.store import DatasetStore, dataset_info, job_info
 from sim.chunking import choose_chunk_size
 from sim.study import plan_chunks
-from sim.study_size import big_study_warning
+from sim.study_size import DiskSpaceError, big_study_warning, check_free_disk
 
 MAX_RETRIES = 3
 IN_FLIGHT_PER_WORKER = 2
@@ -300,10 +300,13 @@ def run_study(
     chunk_size: int | None = None,
     overwrite: bool = False,
     progress: bool | None = None,
+    force: bool = False,
 ) -> RunSummary:
     """Play ``study`` into the dataset ``out``; returns the summary. Raises StoreError,
     ChunkingError or RayStartError before anything is written, StudyInterrupted on Ctrl-C and
-    StudyFailed when a chunk fails for good (both leave a resumable dataset). ``workers=0``
+    StudyFailed when a chunk fails for good (both leave a resumable dataset), DiskSpaceError
+    when the estimated output is more than the free disk space at ``out`` (unless ``force``).
+    ``workers=0``
     plays in this process without Ray. A finished study is played again only where chunks
     are missing; with none missing nothing happens (``summary.nothing_to_do``)."""
     from cluster.warmup import warm_up
@@ -335,7 +338,13 @@ def run_study(
             workers=workers if workers is not None else 0,
             nothing_to_do=True,
         )
-    warning = big_study_warning(_games_left(store, missing), _expected_workers(workers))
+    left = _games_left(store, missing)
+    try:  # a study that cannot fit on the disk does not start (--force: it does)
+        check_free_disk(left, store.root, force)
+    except DiskSpaceError:
+        store.rollback()
+        raise
+    warning = big_study_warning(left, _expected_workers(workers))
     if warning:
         _say(warning)
     try:

@@ -4,8 +4,12 @@ A card effect is a short program: rows of ``tables.ops`` (int32, ``I_WIDTH`` col
 content loader (sim.content.ops) turns the TOML op lists into these rows; the interpreter
 (core.effects) runs them. Adding a mechanic means adding an op, a selector or a condition
 here, never a card-name branch in the turn loop. An op is an ``OP_*`` code and one ``OPS``
-entry (TOML name, targeted or not, TOML keys), checked at import; sim/data/README.md
-documents each one (tests/test_op_registry.py holds its op table to ``OPS``).
+entry, the one place that knows it: TOML name, what it does, its family (the functions of
+core.effects that carry it out, held to it by core.checks.dispatch_proof), whether it may
+stand in a choose block, its values with their ranges (``Param``: the loader and the tables
+proof read them) and its TOML keys; checked at import. sim/data/README.md documents each one
+(tests/test_op_registry.py holds its op table to ``OPS``); docs/developer.md lists every file
+a new op touches.
 
 Condition semantics (as BGA resolves card steps): an instruction whose condition fails is
 transparent - it changes no register. An instruction that runs is either carried out
@@ -13,6 +17,8 @@ transparent - it changes no register. An instruction that runs is either carried
 """
 
 from typing import NamedTuple
+
+from core import constants as K
 
 # --- instruction columns ----------------------------------------------------------------------
 I_OP = 0  # opcode
@@ -38,58 +44,132 @@ I_SUPPORT = 17  # support: own pieces next to the target (being excluded) needed
 I_COND2 = 18  # bitmask of the second predicate set (P2_*) that must all hold
 I_WIDTH = 19
 
-# --- opcodes ----------------------------------------------------------------------------------
-OP_PLACE = 0  # put a piece (rank I_PARAM) of a selected owner on an empty square in the region
-OP_GAIN_ACTION = 1  # gain I_PARAM actions
-OP_MOVE = 2  # a selected piece moves / leaps / charges
-OP_UPGRADE = 3  # upgrade one selected piece
-OP_CONVERT = 4  # replace a selected enemy piece by yours (same rank, or rank I_PARAM)
-OP_CHOOSE = 5  # one target among the next I_ALTS instructions (each with targets)
-OP_DESTROY = 6  # destroy one selected piece
-OP_DOWNGRADE = 7  # downgrade one selected piece
-OP_DESTROY_ALL = 8  # destroy every selected piece (no choice)
-OP_SHOOT = 9  # pick a direction (arrows of the pattern) and destroy along that line
-OP_SELECT = 10  # choose a piece (it becomes "the selected piece") without acting on it
-OP_PICK = 11  # choose one of I_PARAM numbered alternatives (later steps test P_CHOICE)
-OP_GAIN_TURN = 12  # take another turn after this one
-OP_DRAW_EXTRA = 13  # draw I_PARAM extra beings and I_PARAM2 extra legends at turn end
-OP_CARD_TO_TOP = 14  # a card of your discard pile goes on top of your deck (done if empty);
-#                      I_PARAM = 1 (top-only): no choice, the pile's top card
-OP_BORROW_ENEMY = 15  # the next summon this turn may use one enemy piece in its pattern
-OP_MIRROR_PLACE = 16  # a piece on a marked square (*) is mirrored onto its + partner as yours
-OP_CARD_TO_FROZEN = 17  # a card with a frozen program from your discard pile becomes frozen
-OP_DISCARD_FLARE = 18  # a flare in your hand goes to the flare discard pile
-OP_LOSE_ACTION = 19  # every other colour's next normal turn has one action
-OP_BECOME_GATEWAY = 20  # one of your non-legendary pieces becomes your Gateway
-OP_LEGEND_SUMMONED = 21  # counts as summoning a legend (melee: the column is chosen)
-OP_LOSE_OWN_ACTION = 22  # you lose one of your remaining actions this turn
-OP_CARD_TO_BOTTOM = 23  # the running being's card goes under your deck, not to the discard
-OP_POSSESS = 24  # your next summon this turn uses the selected piece's colour for its pattern
-OP_SELECT_SQUARE = 25  # choose an empty square in the region: it becomes the selected square
-OP_DISCARD_LEGEND_CARDS = 26  # every legend card in your hand goes to the legend discard pile
-OP_SWAP = 27  # a selected piece and a partner (I_PARAM who, I_PARAM2 ranks) exchange squares
-OP_DISCARD_PENDING = 28  # your pending being (not a no-copy card) goes to the discard pile
-OP_RETURN_PENDING = 29  # your pending being (not a no-copy card) stops being pending
-OP_DISCARD_HAND_CARD = 30  # one card of your hand, not the pending being, is discarded
-OP_EXTRA_COUNT = 31  # for the rest of the turn each piece you destroy counts one more
-OP_COPY_WARP = 32  # run the warp program of a card (I_PARAM: CW_FROM_*) instead of the rest
-OP_OPPOSED_PAIR = 33  # linked: your common placed + step, an enemy common behind it + step back
-OP_CAPTURE = 34  # a selected piece leaves the board, held in stasis on the running card
-OP_RELEASE = 35  # the piece held on the running card comes back by a standard leap
-OP_VOID_SUMMON = 36  # your next summon this turn may count I_PARAM empty squares as your commons
+# --- owner selectors --------------------------------------------------------------------------
+W_ANY = 0
+W_SELF = 1
+W_ENEMY = 2
+W_SEL_OWNER = 3  # same owner as the selected piece
+W_MORE_COMMON = 4  # an opponent with more common pieces on the board than you
+W_MORE_UPGRADED = 5  # an opponent with more upgraded pieces on the board than you
+W_PLACED_OWNER = 6  # the owner of the piece this effect placed as number I_PARAM2
+W_ENEMY_UNTOUCHED = 7  # an enemy colour this effect has not affected yet
+W_NOT_THIRD_OF_COLOUR = 8  # any owner, except the one of the last two selected pieces if equal
+WHO_NAMES = (
+    "any", "own", "enemy", "selected-owner", "more-common-opponent", "more-upgraded-opponent",
+    "placed-owner", "untouched-enemy", "not-third-of-colour",
+)  # fmt: skip
+
+# --- opcodes (each one's description, family and values: its OPS entry below) ---------------
+OP_PLACE = 0
+OP_GAIN_ACTION = 1
+OP_MOVE = 2
+OP_UPGRADE = 3
+OP_CONVERT = 4
+OP_CHOOSE = 5
+OP_DESTROY = 6
+OP_DOWNGRADE = 7
+OP_DESTROY_ALL = 8
+OP_SHOOT = 9
+OP_SELECT = 10
+OP_PICK = 11
+OP_GAIN_TURN = 12
+OP_DRAW_EXTRA = 13
+OP_CARD_TO_TOP = 14
+OP_BORROW_ENEMY = 15
+OP_MIRROR_PLACE = 16
+OP_CARD_TO_FROZEN = 17
+OP_DISCARD_FLARE = 18
+OP_LOSE_ACTION = 19
+OP_BECOME_GATEWAY = 20
+OP_LEGEND_SUMMONED = 21
+OP_LOSE_OWN_ACTION = 22
+OP_CARD_TO_BOTTOM = 23
+OP_POSSESS = 24
+OP_SELECT_SQUARE = 25
+OP_DISCARD_LEGEND_CARDS = 26
+OP_SWAP = 27
+OP_DISCARD_PENDING = 28
+OP_RETURN_PENDING = 29
+OP_DISCARD_HAND_CARD = 30
+OP_EXTRA_COUNT = 31
+OP_COPY_WARP = 32
+OP_OPPOSED_PAIR = 33
+OP_CAPTURE = 34
+OP_RELEASE = 35
+OP_VOID_SUMMON = 36
 CW_FROM_PENDING = 0  # copy-warp: the current seat's pending being
 CW_FROM_DISCARD = 1  # copy-warp: a card of the current seat's discard pile
 
+# --- an op's family: which functions of core.effects carry it out -----------------------------
+# The dispatch proof (core.checks.dispatch_proof, run by load_content and tests) requires each
+# op's code in exactly the functions its family names, so an op without its branch is refused
+# at load time instead of playing as something else.
+AUTOMATIC = "automatic"  # no choice: carried out by run_automatic (core/effects/apply.py)
+CHOSEN = "chosen"  # its targets listed by instruction_targets (core/effects/targets.py), the
+#                    chosen one carried out by apply_instruction (core/effects/apply.py)
+AUTOMATIC_OR_CHOSEN = "automatic-or-chosen"  # run_automatic where no choice is left, else chosen
+BLOCK = "block"  # choose: step_targets lists its alternatives' targets
+FAMILIES = {
+    AUTOMATIC: ("run_automatic",),
+    CHOSEN: ("instruction_targets", "apply_instruction"),
+    AUTOMATIC_OR_CHOSEN: ("run_automatic", "instruction_targets", "apply_instruction"),
+    BLOCK: ("step_targets",),
+}
+# where each dispatching function lives, relative to core/
+DISPATCH_FILES = {
+    "run_automatic": "effects/apply.py",
+    "apply_instruction": "effects/apply.py",
+    "instruction_targets": "effects/targets.py",
+    "step_targets": "effects/targets.py",
+}
+
+# --- the values an op reads from its row (I_PARAM, I_PARAM2, I_DIST) --------------------------
+RANKS_BY_NAME = (("common", K.COMMON), ("heroic", K.HEROIC), ("legendary", K.LEGENDARY))
+RANK_SETS_BY_NAME = (
+    ("none", 0),
+    ("common", K.RM_COMMON),
+    ("heroic", K.RM_HEROIC),
+    ("legendary", K.RM_LEGENDARY),
+    ("non-legendary", K.RM_NONLEG),
+    ("upgraded", K.RM_UPGRADED),
+    ("any", K.RM_ANY),
+)
+PARTNER_OWNERS = (("any", W_ANY), ("own", W_SELF), ("enemy", W_ENEMY))
+COPY_SOURCES = (("pending", CW_FROM_PENDING), ("discard", CW_FROM_DISCARD))
+INT, NAME, NAMES, TRUE = "int", "name", "names", "true"  # Param.kind
+
+
+class Param(NamedTuple):
+    """One value an op reads from its instruction row, declared once: the TOML key, the
+    column, the range the column may hold (the loader refuses a card's value outside it, the
+    tables proof any compiled row outside it), and what a left-out key means."""
+
+    key: str  # its TOML key
+    column: int  # I_PARAM, I_PARAM2 or I_DIST
+    lo: int  # the column holds lo..hi
+    hi: int
+    default: object = None  # the TOML value of a left-out key (None: 0 in the column)
+    kind: str = INT  # INT: an integer lo..hi; NAME: one of ``names``; NAMES: one or a list
+    #                  of ``names``, their codes ORed; TRUE: only ``true`` (1), or left out
+    names: tuple = ()  # ((TOML name, code), ...) for NAME and NAMES
+    what: str = ""  # how an error names a NAME value ("rank", "rank set")
+    required: bool = False  # the key must be given
+    zero: str = ""  # how `kalarite cards show` reads a 0 ("all", "edge")
+
 
 class OpSpec(NamedTuple):
-    """One op, declared once: the engine's code, the TOML name, whether it needs a target,
-    and the TOML keys it takes (sim.content.ops checks a card's op tables against them;
+    """One op, declared once: the engine's code, the TOML name, what it does, its family (the
+    functions that carry it out), whether it may stand in a choose block, the values it reads
+    and every TOML key it takes (sim.content.ops compiles a card's op tables from this;
     sim/data/README.md's op table is tested against this registry)."""
 
     code: int
     name: str  # op = "<name>" in a card file
-    targeted: bool  # needs a target chosen on the board (so it may stand in a choose block)
-    keys: frozenset  # its own keys, besides the ones every op takes (COMMON_KEYS)
+    doc: str  # what it does, in one line
+    family: str  # AUTOMATIC, CHOSEN, AUTOMATIC_OR_CHOSEN or BLOCK
+    targeted: bool  # a target chosen on the board or among cards: it may stand in a choose
+    params: tuple  # Param per value it reads from I_PARAM / I_PARAM2 / I_DIST
+    keys: frozenset  # its own keys, besides the ones every op takes (COMMON_KEYS), params' too
 
 
 COMMON_KEYS = frozenset({"op", "if", "optional", "in-discard"})
@@ -98,72 +178,310 @@ SELECTOR_KEYS = frozenset(
 )
 _SQUARE_KEYS = frozenset({"region", "and-region", "except"})
 _NONE = frozenset()
+# the selector key `placed` (with who = "placed-owner"): which placed piece's owner, I_PARAM2
+PLACED = Param("placed", I_PARAM2, 0, 1, 0)
 
 
-def _op(code, name, targeted, keys=_NONE):
-    return OpSpec(code, name, targeted, frozenset(keys))
+def _op(code, name, family, doc, *, targeted=False, params=(), keys=_NONE):
+    return OpSpec(
+        code, name, doc, family, targeted, tuple(params), frozenset(keys) | {p.key for p in params}
+    )
 
 
+_RANK = "rank"
+_RANK_SET = "rank set"
 OPS = (
-    _op(OP_PLACE, "place", True, {"rank", "who", "region", "except", "distance"}),
-    _op(OP_GAIN_ACTION, "gain-action", False, {"count"}),
+    _op(
+        OP_PLACE,
+        "place",
+        CHOSEN,
+        "put a piece (rank I_PARAM) of a selected owner on an empty square in the region",
+        targeted=True,
+        params=[
+            Param("rank", I_PARAM, K.COMMON, K.LEGENDARY, "common", NAME, RANKS_BY_NAME, _RANK)
+        ],
+        keys={"who", "region", "except", "distance"},
+    ),
+    _op(
+        OP_GAIN_ACTION,
+        "gain-action",
+        AUTOMATIC,
+        "gain I_PARAM actions",
+        params=[Param("count", I_PARAM, 1, 4, 1)],
+    ),
     _op(
         OP_MOVE,
         "move",
-        True,
-        SELECTOR_KEYS | {"move", "kind", "dest", "no-count", "stop-at-legend", "linked-opposite"},
+        CHOSEN,
+        "a selected piece moves / leaps / charges",
+        targeted=True,
+        keys=SELECTOR_KEYS
+        | {"move", "kind", "dest", "no-count", "stop-at-legend", "linked-opposite"},
     ),
-    _op(OP_UPGRADE, "upgrade", True, SELECTOR_KEYS),
-    _op(OP_CONVERT, "convert", True, SELECTOR_KEYS | {"to-rank"}),
-    _op(OP_CHOOSE, "choose", False, {"of"}),
     _op(
-        OP_DESTROY, "destroy", True, SELECTOR_KEYS | {"no-count", "count-twice", "remove-from-game"}
+        OP_UPGRADE,
+        "upgrade",
+        CHOSEN,
+        "upgrade one selected piece",
+        targeted=True,
+        keys=SELECTOR_KEYS,
     ),
-    _op(OP_DOWNGRADE, "downgrade", True, SELECTOR_KEYS),
-    _op(OP_DESTROY_ALL, "destroy-all", False, SELECTOR_KEYS | {"no-count"}),
+    _op(
+        OP_CONVERT,
+        "convert",
+        CHOSEN,
+        "replace a selected enemy piece by yours (same rank, or rank I_PARAM)",
+        targeted=True,
+        params=[Param("to-rank", I_PARAM, 0, K.LEGENDARY, None, NAME, RANKS_BY_NAME, _RANK)],
+        keys=SELECTOR_KEYS,
+    ),
+    _op(
+        OP_CHOOSE,
+        "choose",
+        BLOCK,
+        "one target among the next I_ALTS instructions (each with targets)",
+        keys={"of"},
+    ),
+    _op(
+        OP_DESTROY,
+        "destroy",
+        CHOSEN,
+        "destroy one selected piece",
+        targeted=True,
+        keys=SELECTOR_KEYS | {"no-count", "count-twice", "remove-from-game"},
+    ),
+    _op(
+        OP_DOWNGRADE,
+        "downgrade",
+        CHOSEN,
+        "downgrade one selected piece",
+        targeted=True,
+        keys=SELECTOR_KEYS,
+    ),
+    _op(
+        OP_DESTROY_ALL,
+        "destroy-all",
+        AUTOMATIC,
+        "destroy every selected piece (no choice)",
+        keys=SELECTOR_KEYS | {"no-count"},
+    ),
     _op(
         OP_SHOOT,
         "shoot",
-        False,
-        {"ranks", "blocked-by", "max", "range", "fan", "last-direction", "no-count"},
+        CHOSEN,
+        "pick a direction (arrows of the pattern) and destroy along that line",
+        params=[
+            Param("max", I_PARAM, 0, 8, 0, zero="all"),
+            Param("blocked-by", I_PARAM2, 0, K.RM_ANY, "none", NAMES, RANK_SETS_BY_NAME, _RANK_SET),
+            Param("range", I_DIST, 0, 8, 0, zero="edge"),
+        ],
+        keys={"ranks", "fan", "last-direction", "no-count"},
     ),
-    _op(OP_SELECT, "select", True, SELECTOR_KEYS),
-    _op(OP_PICK, "pick", False, {"options"}),
-    _op(OP_GAIN_TURN, "gain-turn", False),
-    _op(OP_DRAW_EXTRA, "draw-extra", False, {"beings", "legends"}),
-    _op(OP_CARD_TO_TOP, "card-to-top", False, {"top-only"}),
-    _op(OP_BORROW_ENEMY, "borrow-enemy", False),
-    _op(OP_MIRROR_PLACE, "mirror-place", False, {"ranks"}),
-    _op(OP_CARD_TO_FROZEN, "card-to-frozen", False),
-    _op(OP_DISCARD_FLARE, "discard-flare", False),
-    _op(OP_LOSE_ACTION, "opponents-lose-action", False),
-    _op(OP_BECOME_GATEWAY, "become-gateway", False, SELECTOR_KEYS),
-    _op(OP_LEGEND_SUMMONED, "legend-summoned", False),
-    _op(OP_LOSE_OWN_ACTION, "lose-action", False),
-    _op(OP_CARD_TO_BOTTOM, "card-to-bottom", False),
-    _op(OP_POSSESS, "possess", False),
-    _op(OP_SELECT_SQUARE, "select-square", False, _SQUARE_KEYS),
-    _op(OP_DISCARD_LEGEND_CARDS, "discard-legend-cards", False),
-    _op(OP_SWAP, "swap", True, SELECTOR_KEYS | {"with-who", "with-ranks", "with-same-rank"}),
-    _op(OP_DISCARD_PENDING, "discard-pending", True),
-    _op(OP_RETURN_PENDING, "return-pending", True),
-    _op(OP_DISCARD_HAND_CARD, "discard-hand-card", False),
-    _op(OP_EXTRA_COUNT, "extra-count", False),
-    _op(OP_COPY_WARP, "copy-warp", True, {"from"}),
-    _op(OP_OPPOSED_PAIR, "opposed-pair", False, _SQUARE_KEYS),
-    _op(OP_CAPTURE, "capture", False, SELECTOR_KEYS),
-    _op(OP_RELEASE, "release", False, {"region", "and-region"}),
-    _op(OP_VOID_SUMMON, "void-summon", False, {"count"}),
+    _op(
+        OP_SELECT,
+        "select",
+        CHOSEN,
+        "choose a piece (it becomes the selected piece) without acting on it",
+        targeted=True,
+        keys=SELECTOR_KEYS,
+    ),
+    _op(
+        OP_PICK,
+        "pick",
+        CHOSEN,
+        "choose one of I_PARAM numbered alternatives (later steps test P_CHOICE)",
+        params=[Param("options", I_PARAM, 2, 4, 2)],
+    ),
+    _op(OP_GAIN_TURN, "gain-turn", AUTOMATIC, "take another turn after this one"),
+    _op(
+        OP_DRAW_EXTRA,
+        "draw-extra",
+        AUTOMATIC,
+        "draw I_PARAM extra beings and I_PARAM2 extra legends at turn end",
+        params=[Param("beings", I_PARAM, 0, 3, 0), Param("legends", I_PARAM2, 0, 3, 0)],
+    ),
+    _op(
+        OP_CARD_TO_TOP,
+        "card-to-top",
+        AUTOMATIC_OR_CHOSEN,
+        "a card of your discard pile goes on top of your deck (done if empty); top-only "
+        "(I_PARAM 1): no choice, the pile's top card",
+        params=[Param("top-only", I_PARAM, 0, 1, None, TRUE)],
+    ),
+    _op(
+        OP_BORROW_ENEMY,
+        "borrow-enemy",
+        AUTOMATIC,
+        "the next summon this turn may use one enemy piece in its pattern",
+    ),
+    _op(
+        OP_MIRROR_PLACE,
+        "mirror-place",
+        CHOSEN,
+        "a piece on a marked square (*) is mirrored onto its + partner as yours",
+        keys={"ranks"},
+    ),
+    _op(
+        OP_CARD_TO_FROZEN,
+        "card-to-frozen",
+        CHOSEN,
+        "a card with a frozen program from your discard pile becomes frozen",
+    ),
+    _op(
+        OP_DISCARD_FLARE,
+        "discard-flare",
+        CHOSEN,
+        "a flare in your hand goes to the flare discard pile",
+    ),
+    _op(
+        OP_LOSE_ACTION,
+        "opponents-lose-action",
+        AUTOMATIC,
+        "every other colour's next normal turn has one action",
+    ),
+    _op(
+        OP_BECOME_GATEWAY,
+        "become-gateway",
+        CHOSEN,
+        "one of your non-legendary pieces becomes your Gateway",
+        keys=SELECTOR_KEYS,
+    ),
+    _op(
+        OP_LEGEND_SUMMONED,
+        "legend-summoned",
+        AUTOMATIC_OR_CHOSEN,
+        "counts as summoning a legend (melee: the column is chosen)",
+    ),
+    _op(
+        OP_LOSE_OWN_ACTION,
+        "lose-action",
+        AUTOMATIC,
+        "you lose one of your remaining actions this turn",
+    ),
+    _op(
+        OP_CARD_TO_BOTTOM,
+        "card-to-bottom",
+        AUTOMATIC,
+        "the running being's card goes under your deck, not to the discard",
+    ),
+    _op(
+        OP_POSSESS,
+        "possess",
+        AUTOMATIC,
+        "your next summon this turn uses the selected piece's colour for its pattern",
+    ),
+    _op(
+        OP_SELECT_SQUARE,
+        "select-square",
+        CHOSEN,
+        "choose an empty square in the region: it becomes the selected square",
+        keys=_SQUARE_KEYS,
+    ),
+    _op(
+        OP_DISCARD_LEGEND_CARDS,
+        "discard-legend-cards",
+        AUTOMATIC,
+        "every legend card in your hand goes to the legend discard pile",
+    ),
+    _op(
+        OP_SWAP,
+        "swap",
+        CHOSEN,
+        "a selected piece and a partner (I_PARAM who, I_PARAM2 ranks) exchange squares",
+        targeted=True,
+        params=[
+            Param("with-who", I_PARAM, W_ANY, W_ENEMY, "any", NAME, PARTNER_OWNERS, "owner"),
+            Param("with-ranks", I_PARAM2, 0, K.RM_ANY, "any", NAMES, RANK_SETS_BY_NAME, _RANK_SET),
+        ],
+        keys=SELECTOR_KEYS | {"with-same-rank"},
+    ),
+    _op(
+        OP_DISCARD_PENDING,
+        "discard-pending",
+        CHOSEN,
+        "your pending being (not a no-copy card) goes to the discard pile",
+        targeted=True,
+    ),
+    _op(
+        OP_RETURN_PENDING,
+        "return-pending",
+        CHOSEN,
+        "your pending being (not a no-copy card) stops being pending",
+        targeted=True,
+    ),
+    _op(
+        OP_DISCARD_HAND_CARD,
+        "discard-hand-card",
+        CHOSEN,
+        "one card of your hand, not the pending being, is discarded",
+    ),
+    _op(
+        OP_EXTRA_COUNT,
+        "extra-count",
+        AUTOMATIC,
+        "for the rest of the turn each piece you destroy counts one more",
+    ),
+    _op(
+        OP_COPY_WARP,
+        "copy-warp",
+        CHOSEN,
+        "run the warp program of a card (I_PARAM: CW_FROM_*) instead of the rest",
+        targeted=True,
+        params=[
+            Param(
+                "from", I_PARAM, 0, 1, None, NAME, COPY_SOURCES, "copy-warp source", required=True
+            )
+        ],
+    ),
+    _op(
+        OP_OPPOSED_PAIR,
+        "opposed-pair",
+        CHOSEN,
+        "linked: your common placed + step, an enemy common behind it + step back",
+        keys=_SQUARE_KEYS,
+    ),
+    _op(
+        OP_CAPTURE,
+        "capture",
+        CHOSEN,
+        "a selected piece leaves the board, held in stasis on the running card",
+        keys=SELECTOR_KEYS,
+    ),
+    _op(
+        OP_RELEASE,
+        "release",
+        AUTOMATIC_OR_CHOSEN,
+        "the piece held on the running card comes back by a standard leap",
+        keys={"region", "and-region"},
+    ),
+    _op(
+        OP_VOID_SUMMON,
+        "void-summon",
+        AUTOMATIC,
+        "your next summon this turn may count I_PARAM empty squares as your commons",
+        params=[Param("count", I_PARAM, 1, 3, 2)],
+    ),
 )
 N_OPS = len(OPS)
 OP_NAMES = tuple(spec.name for spec in OPS)  # by code
 # ops that need a target chosen on the board (allowed inside a choose block)
 OP_TARGETED = tuple(spec.code for spec in OPS if spec.targeted)
+PARAM_COLUMNS = (I_PARAM, I_PARAM2, I_DIST)
+
+
+def _param_codes(p: Param) -> list:
+    """Every code the loader may write for ``p``: its range's ends, each name's code (ORed
+    names stay within a mask's range by construction) and a left-out key's."""
+    codes = [code for _, code in p.names]
+    if p.default is None or p.kind == INT:
+        codes.append(0 if p.default is None else p.default)
+    return codes
 
 
 def _check_registry():
-    """Codes 0..N_OPS-1 in order, each OP_* code listed once, names unique: a new op cannot
-    shift another op's code or name (checked at import, also under python -O)."""
+    """Codes 0..N_OPS-1 in order, each OP_* code listed once, names unique, every family
+    known, every Param inside its column's range (checked at import, also under python -O):
+    a new op cannot shift another op's code or name."""
     codes = [v for k, v in globals().items() if k.startswith("OP_") and isinstance(v, int)]
     if [spec.code for spec in OPS] != list(range(N_OPS)):
         raise AssertionError("core.ops.OPS must list the op codes 0..N_OPS-1 in order")
@@ -171,6 +489,16 @@ def _check_registry():
         raise AssertionError("every OP_* code needs exactly one core.ops.OPS entry")
     if len(set(OP_NAMES)) != N_OPS:
         raise AssertionError("op names must be unique")
+    for spec in OPS:
+        if spec.family not in FAMILIES:
+            raise AssertionError(f"op {spec.name}: unknown family {spec.family!r}")
+        columns = [p.column for p in spec.params]
+        if len(set(columns)) != len(columns) or not set(columns) <= set(PARAM_COLUMNS):
+            raise AssertionError(f"op {spec.name}: one Param per column of {PARAM_COLUMNS}")
+        for p in spec.params:
+            bad = [c for c in _param_codes(p) if not p.lo <= c <= p.hi]
+            if bad or (p.kind in (NAME, NAMES)) != bool(p.names):
+                raise AssertionError(f"op {spec.name}: {p.key} does not fit {p.lo}..{p.hi}")
 
 
 _check_registry()
@@ -228,21 +556,6 @@ PREDICATE2_NAMES = (
     "gateway-elsewhere", "being-is-gateway", "being-not-gateway", "gateway-on-red",
     "gateway-on-green", "effect-destroyed-2", "last-action", "opponent-more-pieces",
     "deck-not-empty", "rank-heroic", "warp-unplayed", "in-discard",
-)  # fmt: skip
-
-# --- owner selectors --------------------------------------------------------------------------
-W_ANY = 0
-W_SELF = 1
-W_ENEMY = 2
-W_SEL_OWNER = 3  # same owner as the selected piece
-W_MORE_COMMON = 4  # an opponent with more common pieces on the board than you
-W_MORE_UPGRADED = 5  # an opponent with more upgraded pieces on the board than you
-W_PLACED_OWNER = 6  # the owner of the piece this effect placed as number I_PARAM2
-W_ENEMY_UNTOUCHED = 7  # an enemy colour this effect has not affected yet
-W_NOT_THIRD_OF_COLOUR = 8  # any owner, except the one of the last two selected pieces if equal
-WHO_NAMES = (
-    "any", "own", "enemy", "selected-owner", "more-common-opponent", "more-upgraded-opponent",
-    "placed-owner", "untouched-enemy", "not-third-of-colour",
 )  # fmt: skip
 
 # --- regions (bits of I_REGION, united); reference = the being's square -------------------------

@@ -29,6 +29,7 @@ import pyarrow.dataset as ds
 from results.schema import ALL_TABLES, PARTITION_SCHEMA, dataset_tables
 
 MANIFEST = "study.json"
+MANIFEST_BYTES = 256 << 20  # a manifest lists a study's chunks: far under this
 FORMAT = 1
 _PROBE = ".kalarite-write-test"
 
@@ -99,8 +100,12 @@ def job_info(info: dict) -> dict:
 
 
 def read_manifest(out) -> dict:
-    with open(pathlib.Path(out) / MANIFEST) as f:
-        return json.load(f)
+    """study.json, read as any untrusted document is (sim.inputs: bounded nesting and size,
+    one-line ValueError)."""
+    from sim.inputs import read_document
+
+    path = pathlib.Path(out) / MANIFEST
+    return read_document(path, str(path), "JSON", ValueError, max_bytes=MANIFEST_BYTES)
 
 
 def open_table(out, table: str) -> ds.Dataset:
@@ -178,8 +183,11 @@ class DatasetStore:
                 finished = old.get("status") == "complete"
                 if diff:
                     state = "a finished" if finished else "an unfinished"
+                    *most, last = diff.split(", ")
+                    what = f"{', '.join(most)} and {last}" if most else last
+                    verb = "differ" if most else "differs"
                     raise StoreError(
-                        f"{str(root)!r} holds {state} different study ({diff} differ); "
+                        f"{str(root)!r} holds {state} different study (its {what} {verb}); "
                         "pass --overwrite to replace it, or choose another --out"
                     )
                 store.resume = True
@@ -192,8 +200,8 @@ class DatasetStore:
     def _differences(self, old) -> str:
         keys = [
             ("study spec", "study"),
-            ("engine versions", "engine_hash"),
-            ("content versions", "content_hash"),
+            ("engine version", "engine_hash"),
+            ("content version", "content_hash"),
         ]
         from sim.study import canonical_spec
 

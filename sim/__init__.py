@@ -9,9 +9,15 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
   DIR``), ``diff`` (what differs between two contents).
 - ``players``: player specs (a player or profile name with parameters) into the kernel's
   arrays; ``profiles/``: the named, tuned players.
-- ``study_size``: a study's estimated output and time, for the warning past 10 GB.
-- ``study``: study specs (TOML or ``simulate`` flags), checked and expanded into matchups and
-  chunks; ``studies/``: the shipped specs; ``chunking``: how many games a chunk holds.
+- ``inputs``: the one validation layer: the bounded reader of every untrusted document (TOML
+  or JSON: size, nesting, encodings) and the rules its values are checked by.
+- ``study_size``: a study's estimated output and time, for the warning past 10 GB and the
+  refusal of a study larger than the free disk.
+- ``spec``: a study spec's keys, each declared once with its rule, default and flag (also the
+  spec's JSON Schema, and the seat rule of specs, ``simulate`` and ``play``).
+- ``study``: study specs (TOML, ``api.run`` dicts, request bodies or ``simulate`` flags),
+  checked by ``spec`` and expanded into matchups and chunks; ``studies/``: the shipped specs;
+  ``chunking``: how many games a chunk holds.
 - ``position``: position files into a state row, and the ``moves`` query.
 - ``single_game``: one game from Python with its event log; ``render``: the board and the
   events as text.

@@ -20,7 +20,6 @@ model per mode (`kalarite learn` writes them), which the planner's leaf value re
 
 import math
 import pathlib
-import tomllib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +38,7 @@ from core.players.params import (
     PP_WIDTH,
     RESTRICT_NAMES,
 )
+from sim.inputs import read_document
 from sim.learned import MODEL_PLAYERS, check_models, model_block
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
@@ -110,10 +110,7 @@ def load_profiles(path=None) -> dict:
     path = pathlib.Path(path or PROFILES_PATH)
     if not path.exists():
         return {}
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{path}: {e}") from None
+    data = read_document(path, str(path), "TOML", ValueError)  # bounded, one line
     out = {}
     for name, d in data.get("profile", {}).items():
         where = f"{path.name}: profile {name!r}"

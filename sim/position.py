@@ -7,8 +7,6 @@ in team play), and an optional `[turn]` table with what already happened this tu
 turn-based High Form tasks).
 """
 
-import tomllib
-
 import numpy as np
 
 from core import constants as K
@@ -54,6 +52,7 @@ from core.rules.setup import blank_state, legendary_pool, pool_size
 from core.rules.tasks import task_holds
 from core.rules.turn import action_options, flare_halves
 from core.summon.patterns import pattern_squares
+from sim import inputs
 from sim.content import ContentError
 from sim.render import board_from_lines, piece_token
 from sim.single_game import seat_colours
@@ -66,7 +65,7 @@ TURN_KEYS = ("possessed", "void-cells", "first-round", "destroyed", "summoned")
 MAX_COUNT = 99  # a [turn] count of destroyed pieces (the state holds int32)
 
 
-class PositionError(ValueError):
+class PositionError(inputs.InputError):
     """A malformed position file."""
 
 
@@ -77,9 +76,7 @@ def _need(d, key, where):
 
 
 def _known_keys(d, known, where):
-    extra = sorted(k for k in d if k not in known)
-    if extra:
-        raise PositionError(f"{where}: unknown key {extra[0]!r} (known keys: {', '.join(known)})")
+    inputs.need_keys(d, (), known, where, PositionError, order=known)
 
 
 def _content(lookup, key, where):
@@ -94,21 +91,13 @@ def _content(lookup, key, where):
 
 def mode_code(name: str) -> int:
     if not isinstance(name, str) or name not in MODES:
-        raise PositionError(f"unknown mode {name!r} (known: {', '.join(MODES)})")
+        raise PositionError(f"unknown mode {inputs.show(name)} (known: {', '.join(MODES)})")
     return MODES[name]
 
 
 def load_position(path, content):
     """Parse a position file into a state row; raises PositionError / ContentError."""
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise PositionError(f"{path}: no such file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise PositionError(f"{path}: not valid TOML: {e}") from None
-    except UnicodeDecodeError:
-        raise PositionError(f"{path}: not valid TOML: not UTF-8 text") from None
+    data = inputs.read_document(path, str(path), "TOML", PositionError)
     return position_from_dict(data, content, path)
 
 
@@ -130,8 +119,9 @@ def position_from_dict(data, content, path="position"):
         raise PositionError(f"{path}: {K.MODE_NAMES[mode]} needs {need} [[seat]] tables")
     n = len(seats)
     to_move = _need(data, "to_move", path)
-    if type(to_move) is not int or not 0 <= to_move < n:
-        raise PositionError(f"{path}: to_move must be a seat index 0..{n - 1}")
+    inputs.need_int(
+        to_move, f"{path}: to_move", 0, n - 1, PositionError, f"a seat index 0..{n - 1}"
+    )
     for p, seat in enumerate(seats):
         if not isinstance(seat, dict):
             raise PositionError(f"{path}: seat {p} must be a [[seat]] table")
@@ -197,7 +187,7 @@ def position_from_dict(data, content, path="position"):
         if K.MODE_NAMES[mode] == "melee":
             used = seat.get("improvised", [])
             if not isinstance(used, list) or not all(
-                type(c) is int and 0 <= c < n and c != p for c in used
+                inputs.is_int(c) and 0 <= c < n and c != p for c in used
             ):
                 raise PositionError(f"{where}: improvised must list opponent colours 0..{n - 1}")
             s[IMPRO_LEFT + p] = ((1 << n) - 1) & ~(1 << p) & ~sum(1 << c for c in set(used))
@@ -234,7 +224,7 @@ def _gateway_square(s, T, value, seat, deck, where):
     if T.deck_gateway[deck] == 0:
         raise PositionError(f"{where}: gateway: this seat's deck has no Gateway")
     if not (
-        isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)
+        isinstance(value, list) and len(value) == 2 and all(inputs.is_int(x) for x in value)
     ) or not (0 <= value[0] < 9 and 0 <= value[1] < 9):
         raise PositionError(f"{where}: gateway must be [row, col]")
     sq = value[0] * 9 + value[1]
@@ -251,18 +241,18 @@ def _turn_counters(s, T, turn, mover, path):
         raise PositionError(f"{path}: [turn] must be a table")
     _known_keys(turn, TURN_KEYS, f"{path}: [turn]")
     possessed = turn.get("possessed", -1)  # Possessed Summoner: the next summon's colour
-    if type(possessed) is not int or not (
+    if not inputs.is_int(possessed) or not (
         possessed == -1 or (0 <= possessed < int(n_colours(s)) and possessed != mover)
     ):
         raise PositionError(f"{path}: [turn] possessed must be an enemy colour")
     s[SUMMON_COLOUR] = possessed
-    voids = turn.get("void-cells", 0)  # Void Summoner: empty squares the next summon may use
-    if type(voids) is not int or not 0 <= voids <= 3:
-        raise PositionError(f"{path}: [turn] void-cells must be an integer in 0..3")
+    # Void Summoner: empty squares the next summon may use
+    voids = inputs.need_int(
+        turn.get("void-cells", 0), f"{path}: [turn] void-cells", 0, 3, PositionError
+    )
     s[VOID_CELLS] = voids
     first_round = turn.get("first-round", False)  # Etherweave: no warp in the first round
-    if not isinstance(first_round, bool):
-        raise PositionError(f"{path}: [turn] first-round must be true or false")
+    inputs.need_bool(first_round, f"{path}: [turn] first-round", PositionError)
     s[WARP_OPEN] = 0 if first_round else 1
     destroyed = turn.get("destroyed", {})
     if not isinstance(destroyed, dict):
@@ -270,7 +260,7 @@ def _turn_counters(s, T, turn, mover, path):
     for name, count in destroyed.items():
         if (
             name not in ("common", "heroic", "legendary")
-            or type(count) is not int
+            or not inputs.is_int(count)
             or not 0 <= count <= MAX_COUNT
         ):
             raise PositionError(
@@ -289,7 +279,7 @@ def _turn_counters(s, T, turn, mover, path):
         if not (
             isinstance(sq, list)
             and len(sq) == 2
-            and all(type(x) is int for x in sq)
+            and all(inputs.is_int(x) for x in sq)
             and 0 <= sq[0] < 9
             and 0 <= sq[1] < 9
             and T.sq_color[sq[0] * 9 + sq[1]] >= 0

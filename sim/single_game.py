@@ -35,23 +35,20 @@ class GameConfig:
     beings_without_effects: bool = False
 
     def validate(self, content: Content):
-        if self.mode not in K.MODE_NAMES:
-            raise ValueError(f"unknown mode {self.mode!r} (known: {', '.join(K.MODE_NAMES)})")
-        seats = K.MODE_SEATS[K.MODE_NAMES.index(self.mode)]
-        if len(self.decks) not in seats:
-            need = " or ".join(str(n) for n in seats)
-            raise ValueError(f"{self.mode} needs {need} decks, got {len(self.decks)}")
-        if self.mode == "new-player" and any(d != "imperial" for d in self.decks):
-            raise ValueError("new-player rules are played with two imperial decks")
+        """By the spec's rules (sim.spec), named as `kalarite play`'s flags."""
+        from sim.spec import FLAGS, SPEC, seat_problem
+        from sim.study import StudyError
+
+        for key, value in (("modes", self.mode), ("seed", self.seed), ("turn_cap", self.turn_cap)):
+            SPEC[key].check(value, "play", StudyError, FLAGS)
+        problem = seat_problem(self.mode, self.decks, self.policies, FLAGS)
+        if problem:
+            raise StudyError(problem)
         if len(self.policies) != len(self.decks):
-            raise ValueError(
+            raise StudyError(
                 f"need one policy per seat ({len(self.decks)}), got {len(self.policies)}"
             )
         policy_params(self.policies)  # raises ValueError on an unknown or malformed policy
-        if self.turn_cap <= 0:
-            raise ValueError("the turn cap must be positive")
-        if not 0 <= self.seed < 2**64:
-            raise ValueError("the seed must be an integer in [0, 2**64)")
         content.require_playable(self.decks, self.beings_without_effects)
 
 

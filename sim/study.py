@@ -55,49 +55,36 @@ import itertools
 import json
 import pathlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 
 from core import constants as K
 from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
+from sim.inputs import InputError, is_int, read_document
+from sim.spec import (  # noqa: F401 (re-exported: the spec's keys and limits are sim.spec's)
+    DEFAULT_POLICY,
+    DEFAULT_TURN_CAP,
+    FLAGS,
+    MAX_POSITIONS,
+    MAX_SEED,
+    MAX_TURN_CAP,
+    NEW_PLAYER_DECK,
+    SPEC,
+    SPEC_KEYS,
+    seat_problem,
+    seats_text,
+)
 
-DEFAULT_TURN_CAP = 200  # no planner game of the demo reached it (README, Decisiveness)
-# The player of a study that names none: the turn planner, the weakest player whose games the
-# score decides. Random players' games all end by deck exhaustion and are decided by the
-# tie-breakers, so they say little about the decks (they stay for speed work: "random").
-DEFAULT_POLICY = "planner"
 WHY_DEFAULT_POLICY = (
     "random players' games all end when the decks run out and are decided by the tie-breakers, "
     "so they say little about the decks"
 )
-NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
-MAX_SEED = 2**64
-MAX_TURN_CAP = 100_000
-MAX_POSITIONS = 1000  # the positions key: sample one turn end in at most this many
 # names end up in directory names (hive partitions): keep them plain; a hyphen may join
 # words (imperial-v2) but "-vs-" separates the seats of a matchup
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*$")
 _UNSAFE_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
 
-SPEC_KEYS = (
-    "name",
-    "decks",
-    "modes",
-    "mode",
-    "policies",
-    "policy",
-    "melee_players",
-    "games",
-    "seed",
-    "turn_cap",
-    "beings_without_effects",
-    "chunk_size",
-    "content",
-    "positions",
-)
 
-
-class StudyError(ValueError):
+class StudyError(InputError):
     """A bad study spec or bad study flags: one line, exit status 2."""
 
 
@@ -260,13 +247,8 @@ def plays(mode: str, decks, policies, melee_players) -> bool:
 
 
 def fits(mode: str, decks, policies) -> bool:
-    """Does this seat list (and policy list) belong to ``mode``?"""
-    seats = K.MODE_SEATS[K.MODE_NAMES.index(mode)]
-    if len(decks) not in seats or len(policies) not in (1, len(decks)):
-        return False
-    if mode == "new-player":
-        return all(d == NEW_PLAYER_DECK for d in decks)
-    return True
+    """Does this seat list (and policy list) belong to ``mode``? (sim.spec.seat_problem)"""
+    return seat_problem(mode, decks, policies) is None
 
 
 def _played(modes, policies, decks, melee_players) -> set:
@@ -317,11 +299,6 @@ def canonical_spec(spec: dict) -> dict:
     except (TypeError, ValueError):  # a malformed spec: compared as it is
         return spec
     return {**spec, "policies": [list(p) for p in pols]}
-
-
-def seats_text(mode: str) -> str:
-    seats = K.MODE_SEATS[K.MODE_NAMES.index(mode)]
-    return " or ".join(str(n) for n in seats)
 
 
 def policy_label(spec: str) -> str:
@@ -379,7 +356,7 @@ def with_game_lists(study: Study, lists: dict) -> Study:
         games = sorted(games)
         if len(set(games)) != len(games):
             raise StudyError(f"game lists: {key!r} names a game twice")
-        if games and not all(_is_int(g) and 0 <= g < MAX_GAMES for g in games):
+        if games and not all(is_int(g) and 0 <= g < MAX_GAMES for g in games):
             raise StudyError(f"game lists: {key!r} names a game outside 0..{MAX_GAMES - 1:,}")
         if games:
             clean[key] = tuple(int(g) for g in games)
@@ -420,10 +397,6 @@ def game_lists_digest(lists: dict) -> dict:
 # --- parsing ---------------------------------------------------------------------------------
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _pairings(names, policies):
     """All deck pairings of ``names`` for one policy list (see the module docstring)."""
     if len(set(policies)) == 1:
@@ -453,39 +426,6 @@ def _dedupe(items):
     return list(dict.fromkeys(items))
 
 
-def _str_list(value, key, where):
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        return list(value)
-    raise StudyError(f"{where}: {key!r} must be a name or a non-empty list of names")
-
-
-def _policy_lists(value, where):
-    """Policies as tuples: (spec,) for every seat, or one spec per seat (2 to 4)."""
-    key = "policies"
-
-    def ok(v):
-        return isinstance(v, list) and len(v) in (1, 2, 3, 4) and all(isinstance(x, str) for x in v)
-
-    if isinstance(value, str):
-        return [(value,)]
-    if ok(value):
-        return [tuple(value)]
-    if isinstance(value, list) and value and all(ok(v) for v in value):
-        return _dedupe(tuple(v) for v in value)
-    raise StudyError(
-        f"{where}: {key!r} must be a policy name, a list with one per seat, or a list of such lists"
-    )
-
-
-def _melee_players(value, where):
-    vals = [value] if _is_int(value) else value
-    if not isinstance(vals, list) or not vals or not all(_is_int(v) and v in (3, 4) for v in vals):
-        raise StudyError(f"{where}: 'melee_players' must be 3, 4 or a list of them")
-    return sorted(set(vals))
-
-
 def dealable_decks(content, beings_without_effects: bool) -> list:
     """What ``decks = "all"`` means: every deck the engine deals. A deck still missing a
     card's effect (a deck being built) joins only with beings_without_effects."""
@@ -494,26 +434,15 @@ def dealable_decks(content, beings_without_effects: bool) -> list:
     return [d for d in content.decks if not content.missing_effects([d])]
 
 
-def _deck_lists(value, policies, modes, melee_players, all_decks, where):
-    """Seat lists of the study, in a stable order."""
+def _deck_lists(value, policies, modes, melee_players, all_decks):
+    """Seat lists of the study, in a stable order, from the checked ``decks`` value (sim.spec:
+    "all", deck names, or seat lists as tuples)."""
     if value == "all":
         names = list(all_decks)
-    elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        names = _dedupe(value)
-    elif isinstance(value, list) and value and all(isinstance(v, list) for v in value):
-        lists = []
-        for v in value:
-            if not 2 <= len(v) <= 4 or not all(isinstance(x, str) for x in v):
-                raise StudyError(
-                    f"{where}: each entry of 'decks' must list 2 to 4 deck names (one per "
-                    f"seat), got {v!r}"
-                )
-            lists.append(tuple(v))
-        return _dedupe(lists)
+    elif isinstance(value[0], tuple):
+        return value
     else:
-        raise StudyError(
-            f"{where}: 'decks' must be \"all\", a list of deck names, or a list of seat lists"
-        )
+        names = value
     seats = set()
     for mode in modes:
         if mode == "melee":
@@ -532,97 +461,60 @@ def _deck_lists(value, policies, modes, melee_players, all_decks, where):
     return _dedupe(out)
 
 
-def study_from_dict(data: dict, content, where: str = "study") -> Study:
-    """Parse and validate a spec dict (a TOML document) into a Study."""
+def study_from_dict(data: dict, content, where: str = "study", flags=None) -> Study:
+    """Parse and validate a spec dict (a TOML document, a request body, or flags) into a
+    Study: every key by its rule in sim.spec.SPEC, then every name against the content.
+    ``flags``: {key: flag} of the values a command line gave (its messages name the flag)."""
     if not isinstance(data, dict):
         raise StudyError(f"{where}: a study spec is a TOML table of keys")
     if "content" in data:  # a spec dict (the Python API): relative to the working directory
         from sim.content.copies import load_content_dir
 
-        if not isinstance(data["content"], str):
-            raise StudyError(f"{where}: 'content' must be a directory name")
-        content = load_content_dir(data["content"], what=f"{where}: content")
-    unknown = [k for k in data if k not in SPEC_KEYS]
-    if unknown:
-        raise StudyError(
-            f"{where}: unknown key {unknown[0]!r} (known keys: "
-            f"{', '.join(k for k in SPEC_KEYS if k not in ('mode', 'policy'))})"
-        )
-    for a, b in (("modes", "mode"), ("policies", "policy")):
-        if a in data and b in data:
-            raise StudyError(f"{where}: give {a!r} or {b!r}, not both")
-    for key in ("decks", "games"):
-        if key not in data:
-            raise StudyError(f"{where}: missing key {key!r}")
-
-    name = data.get("name", "")
-    if not isinstance(name, str):
-        raise StudyError(f"{where}: 'name' must be a string")
-
-    modes_v = data.get("modes", data.get("mode", "high-form"))
-    modes = list(K.MODE_NAMES) if modes_v == "all" else _str_list(modes_v, "modes", where)
-
-    pols_v = data.get("policies", data.get("policy", DEFAULT_POLICY))
-    policy_lists = _policy_lists(pols_v, where)
-    names_given = not (
-        isinstance(data["decks"], list) and all(isinstance(v, list) for v in data["decks"])
-    )
-    melee_players = _melee_players(data.get("melee_players", [3] if names_given else [3, 4]), where)
-
-    games = data["games"]
-    if not _is_int(games) or not 0 < games <= MAX_GAMES:
-        raise StudyError(
-            f"{where}: 'games' must be a positive integer up to {MAX_GAMES:,}, got {games!r}"
-        )
-    seed = data.get("seed", 0)
-    if not _is_int(seed) or not 0 <= seed < MAX_SEED:
-        raise StudyError(f"{where}: 'seed' must be an integer in [0, 2**64), got {seed!r}")
-    turn_cap = data.get("turn_cap", DEFAULT_TURN_CAP)
-    if not _is_int(turn_cap) or not 0 < turn_cap <= MAX_TURN_CAP:
-        raise StudyError(
-            f"{where}: 'turn_cap' must be an integer in 1..{MAX_TURN_CAP}, got {turn_cap!r}"
-        )
-    bwe = data.get("beings_without_effects", False)
-    if not isinstance(bwe, bool):
-        raise StudyError(f"{where}: 'beings_without_effects' must be true or false")
-    chunk_size = data.get("chunk_size")
-    if chunk_size is not None and (not _is_int(chunk_size) or not 0 < chunk_size <= MAX_CHUNK_SIZE):
-        raise StudyError(
-            f"{where}: 'chunk_size' must be an integer in 1..{MAX_CHUNK_SIZE:,}, got {chunk_size!r}"
-        )
-    positions = check_positions(data.get("positions", 0), f"{where}: 'positions'")
-
-    modes = _dedupe(modes)
+        content_dir = SPEC["content"].check(data["content"], where, StudyError, flags)
+        content = load_content_dir(content_dir, what=f"{where}: content")
+    v = SPEC.check(data, where, StudyError, flags)
+    decks_v = v["decks"]
+    if decks_v != "all":  # every name known before the seat lists are expanded
+        for name in {d for item in decks_v for d in ([item] if isinstance(item, str) else item)}:
+            _known_deck(content, name, where)
     decks = _deck_lists(
-        data["decks"], policy_lists, modes, melee_players, dealable_decks(content, bwe), where
+        decks_v,
+        v["policies"],
+        v["modes"],
+        v["melee_players"],
+        dealable_decks(content, v["beings_without_effects"]),
     )
     study = Study(
         decks=decks,
-        modes=modes,
-        policies=same_players(policy_lists, decks, modes, melee_players),
-        games=games,
-        seed=seed,
-        turn_cap=turn_cap,
-        beings_without_effects=bwe,
-        name=name,
-        chunk_size=chunk_size,
-        melee_players=tuple(melee_players),
+        modes=v["modes"],
+        policies=same_players(v["policies"], decks, v["modes"], v["melee_players"]),
+        games=v["games"],
+        seed=v["seed"],
+        turn_cap=v["turn_cap"],
+        beings_without_effects=v["beings_without_effects"],
+        name=v["name"],
+        chunk_size=v["chunk_size"],
+        melee_players=tuple(v["melee_players"]),
         content=_content_dir(content),
         seed_names=dict(getattr(content, "variant_of", {})),
-        positions=positions,
+        positions=v["positions"],
     )
-    validate(study, content, where)
+    validate(study, content, where, flags)
     return study
+
+
+def _known_deck(content, name, where):
+    from sim.content import ContentError
+
+    try:
+        content.deck_index(name)
+    except ContentError as e:
+        raise StudyError(f"{where}: {e}") from None
 
 
 def check_positions(value, what: str) -> int:
     """The ``positions`` key (``--positions``): an integer 0 (off) to MAX_POSITIONS."""
-    if not _is_int(value) or not 0 <= value <= MAX_POSITIONS:
-        raise StudyError(
-            f"{what} must be an integer from 0 (off) to {MAX_POSITIONS} (sample about one "
-            f"turn end in that many), got {value!r}"
-        )
-    return value
+    return SPEC["positions"].rule.check(value, what, StudyError)
 
 
 def _content_dir(content) -> str | None:
@@ -632,13 +524,14 @@ def _content_dir(content) -> str | None:
     return custom_dir(content)
 
 
-def validate(study: Study, content, where: str = "study"):
-    """Every name known and playable; raises StudyError / ContentError (one line)."""
+def validate(study: Study, content, where: str = "study", flags=None):
+    """Every name known and playable, every mode and seat list played; raises StudyError /
+    ContentError (one line). ``flags``: as for study_from_dict."""
     from sim.content import ContentError
     from sim.players import parse_policy
 
     for mode in study.modes:
-        if mode not in K.MODE_NAMES:
+        if mode not in K.MODE_NAMES:  # a Study built in code: the spec's rule checked the rest
             raise StudyError(
                 f"{where}: unknown mode {mode!r} (known modes: {', '.join(K.MODE_NAMES)})"
             )
@@ -656,6 +549,10 @@ def validate(study: Study, content, where: str = "study"):
                 f"{where}: policies {list(pair)} and {list(labels[label])} have the same "
                 f"directory name {label!r}"
             )
+    if flags and len(study.modes) == len(study.decks) == len(study.policies) == 1:
+        problem = seat_problem(study.modes[0], study.decks[0], study.policies[0], flags)
+        if problem:  # one game's flags: the flag that does not fit
+            raise StudyError(problem)
     for mode in study.modes:
         if not any(study.plays(mode, d, p) for d in study.decks for p in study.policies):
             need = (
@@ -676,10 +573,7 @@ def validate(study: Study, content, where: str = "study"):
             )
     for pair in study.decks:
         for d in pair:
-            try:
-                content.deck_index(d)
-            except ContentError as e:
-                raise StudyError(f"{where}: {e}") from None
+            _known_deck(content, d, where)
             if not _SAFE_NAME.match(d):
                 raise StudyError(f"{where}: deck name {d!r} cannot be a partition value")
     for pair in study.decks:
@@ -687,42 +581,38 @@ def validate(study: Study, content, where: str = "study"):
             content.require_playable(list(pair), study.beings_without_effects)
         except ContentError as e:
             raise StudyError(
-                f"{where}: {e} (in a spec: beings_without_effects = true)"
-                if where != "simulate"
-                else f"{e}"
+                f"{e}" if flags else f"{where}: {e} (in a spec: beings_without_effects = true)"
             ) from None
 
 
 def load_study(
-    path, content=None, beings_without_effects: bool = False, content_dir=None, positions=None
+    path,
+    content=None,
+    beings_without_effects: bool = False,
+    content_dir=None,
+    positions=None,
+    games=None,
 ) -> Study:
     """Read and validate a study spec file; ``beings_without_effects`` (the command-line flag)
-    forces that key on, ``positions`` (--positions) replaces that key's value. The content
-    played is ``content_dir`` (--content) if given, else the spec's ``content`` key (relative
-    to the spec file), else ``content`` (default: the installed card files)."""
+    forces that key on, ``positions`` (--positions) and ``games`` (--games) replace those
+    keys' values. The content played is ``content_dir`` (--content) if given, else the spec's
+    ``content`` key (relative to the spec file), else ``content`` (default: the installed
+    card files)."""
     p = pathlib.Path(path)
-    try:
-        with open(p, "rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise StudyError(f"study spec {str(p)!r} not found") from None
-    except IsADirectoryError:
-        raise StudyError(f"study spec {str(p)!r} is a directory") from None
-    except tomllib.TOMLDecodeError as e:
-        raise StudyError(f"{p.name}: not valid TOML: {e}") from None
-    except UnicodeDecodeError:
-        raise StudyError(f"{p.name}: not valid TOML (not UTF-8 text)") from None
-    except OSError as e:
-        raise StudyError(f"cannot read study spec {str(p)!r}: {e.strerror}") from None
+    data = read_document(p, p.name, "TOML", StudyError)
+    if not isinstance(data, dict):  # tomllib gives a table, but a caller may not
+        raise StudyError(f"{p.name}: a study spec is a TOML table of keys")
+    given = {"positions": positions, "games": games}
+    for key, value in given.items():  # a flag's value, checked and named as the flag
+        if value is not None:
+            data[key] = SPEC[key].check(value, p.name, StudyError, FLAGS)
     if beings_without_effects:
         data["beings_without_effects"] = True
-    if positions is not None and isinstance(data, dict):
-        data["positions"] = check_positions(positions, "--positions")
     from sim.content.copies import load_content_dir
 
-    spec_dir = data.pop("content", None) if isinstance(data, dict) else None
-    if spec_dir is not None and not isinstance(spec_dir, str):
-        raise StudyError(f"{p.name}: 'content' must be a directory name")
+    spec_dir = data.pop("content", None)
+    if spec_dir is not None:
+        spec_dir = SPEC["content"].check(spec_dir, p.name, StudyError)
     if content_dir is not None:
         content = load_content_dir(content_dir)
     elif spec_dir is not None:
@@ -743,38 +633,17 @@ def simulate_study(
     beings_without_effects: bool,
     positions: int = 0,
 ) -> Study:
-    """The one-matchup study of ``kalarite simulate``."""
-    where = "simulate"
-    if mode not in K.MODE_NAMES:
-        raise StudyError(f"unknown mode {mode!r} (known modes: {', '.join(K.MODE_NAMES)})")
-    if len(decks) not in K.MODE_SEATS[K.MODE_NAMES.index(mode)]:
-        raise StudyError(
-            f"--decks needs {seats_text(mode)} deck names for {mode} (one per seat), "
-            f"got {len(decks)}"
-        )
-    if len(policies) not in (1, len(decks)):
-        raise StudyError(f"--policy needs 1 or {len(decks)} names")
-    if mode == "new-player" and any(d != NEW_PLAYER_DECK for d in decks):
-        raise StudyError("new-player rules are played with two imperial decks")
-    if not 0 < games <= MAX_GAMES:
-        raise StudyError(f"--games must be a positive integer up to {MAX_GAMES:,}, got {games:,}")
-    if not 0 <= seed < MAX_SEED:
-        raise StudyError("--seed must be an integer in [0, 2**64)")
-    if not 0 < turn_cap <= MAX_TURN_CAP:
-        raise StudyError(f"--turn-cap must be an integer in 1..{MAX_TURN_CAP}")
-    check_positions(positions, "--positions")
-    study = Study(
-        decks=[tuple(decks)],
-        modes=[mode],
-        policies=same_players([tuple(policies)], [tuple(decks)], [mode]),
-        games=games,
-        seed=seed,
-        turn_cap=turn_cap,
-        beings_without_effects=beings_without_effects,
-        name="simulate",
-        content=_content_dir(content),
-        seed_names=dict(getattr(content, "variant_of", {})),
-        positions=positions,
-    )
-    validate(study, content, where)
-    return study
+    """The one-matchup study of ``kalarite simulate``: its flags as a spec, checked by the
+    spec's rules with the flags' names."""
+    spec = {
+        "name": "simulate",
+        "decks": [list(decks)],
+        "modes": mode,
+        "policies": [list(policies)],
+        "games": games,
+        "seed": seed,
+        "turn_cap": turn_cap,
+        "beings_without_effects": beings_without_effects,
+        "positions": positions,
+    }
+    return study_from_dict(spec, content, where="simulate", flags=FLAGS)

@@ -8,7 +8,13 @@ Both are estimates from stored figures, not a measurement of this machine:
   pairing takes the mean of its seats, a player not listed greedy's figure;
 - time: ``sim.chunking.seconds_per_game`` (the players' speed on one core of the development
   machine, benchmarks/README.md) divided by the workers.
+
+A study whose bytes are more than the free space at its --out does not start
+(``check_free_disk``) unless forced.
 """
+
+import pathlib
+import shutil
 
 from sim.chunking import seconds_per_game
 
@@ -73,4 +79,32 @@ def big_study_warning(games_by_matchup, workers: int) -> str | None:
         f"{_duration(seconds / workers)} on {workers} worker{'s' * (workers != 1)} "
         "(estimated from stored bytes per game and the players' speed on one core of the "
         "development machine); Ctrl-C stops it, and the same command resumes it"
+    )
+
+
+class DiskSpaceError(ValueError):
+    """The study's estimated output does not fit in the free space at --out (one line, exit
+    status 2; --force starts it anyway)."""
+
+
+def free_bytes(path) -> int:
+    """Free bytes for this user on the file system of ``path`` (or of its nearest existing
+    parent)."""
+    p = pathlib.Path(path).absolute()
+    while not p.exists() and p.parent != p:
+        p = p.parent
+    return shutil.disk_usage(p).free
+
+
+def check_free_disk(games_by_matchup, out, force: bool = False) -> None:
+    """Refuse a study whose estimated Parquet output (of the games still to play) is more than
+    the free space at ``out``; ``force`` starts it anyway."""
+    n_bytes, _ = estimate(games_by_matchup)
+    free = free_bytes(out)
+    if n_bytes <= free or force:
+        return
+    raise DiskSpaceError(
+        f"this study would write about {_size(n_bytes)} of Parquet to {str(out)!r}, where "
+        f"only {_size(free)} is free (estimated from stored bytes per game); free some space, "
+        "choose another --out, or pass --force to start anyway"
     )

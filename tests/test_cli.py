@@ -414,7 +414,7 @@ BAD_ARGS = {
     ),
     "zero-turn-cap": (
         ["play", "--decks", "imperial,highland", "--turn-cap", "0", "--beings-without-effects"],
-        "turn cap",
+        "--turn-cap must be",
     ),
     "negative-game": (
         ["play", "--decks", "imperial,highland", "--game", "-1", "--beings-without-effects"],

@@ -24,6 +24,7 @@ import pytest
 import sim.content as content_module
 from benchmarks.input_mutants import (
     DATA_FILES,
+    STRUCTURAL,
     check_service,
     judge,
     mutants,
@@ -231,19 +232,19 @@ def _run_all(sample, tmp_path):
 
 
 def test_content_mutants_load_and_play_or_are_refused_in_one_line(tmp_path):
-    sample = mutants(SEED, N_CONTENT, kinds=("content",))
+    sample = mutants(SEED, N_CONTENT, kinds=("content",), structural=0)
     assert {m.file for m in sample} == set(DATA_FILES)  # every data file gets mutants
     outcomes = _run_all(sample, tmp_path)
     assert outcomes.count("played") >= 3 and outcomes.count("refused") >= 15, outcomes
 
 
 def test_position_mutants_give_moves_or_one_line(tmp_path):
-    outcomes = _run_all(mutants(SEED, N_POSITIONS, kinds=("position",)), tmp_path)
+    outcomes = _run_all(mutants(SEED, N_POSITIONS, kinds=("position",), structural=0), tmp_path)
     assert "played" in outcomes and outcomes.count("refused") >= 15, outcomes
 
 
 def test_spec_mutants_run_or_are_refused_by_the_cli_and_the_service(tmp_path):
-    sample = mutants(SEED, N_SPECS, kinds=("spec",))
+    sample = mutants(SEED, N_SPECS, kinds=("spec",), structural=0)
     results = []
     for i, m in enumerate(sample):
         where = tmp_path / f"m{i}"
@@ -271,6 +272,32 @@ def _validate_spec(m, where):
     return "played", ""
 
 
+def test_structural_mutants_are_refused_in_one_line_or_read_past(tmp_path):
+    """Nesting thousands deep (arrays, inline tables, dotted keys), huge values and files and
+    odd encodings, for every kind of input, through the CLI and (specs) the service as TOML
+    and JSON: each refused in one line naming the file, but for the UTF-8 byte-order mark,
+    which is read past (the file then does what its original does), and a long string where
+    any string goes."""
+    sample = mutants(SEED, 0, structural=len(STRUCTURAL))
+    assert len(sample) == 3 * len(STRUCTURAL)
+    for i, m in enumerate(sample):
+        where = tmp_path / f"s{i}"
+        where.mkdir()
+        outcome, detail = run_in_process(m, where)
+        assert outcome != "failure", f"{m.kind} {m.file} ({m.what}): {detail}"
+        readable = m.what in ("utf-8-bom", "long-string") or (
+            m.what == "long-list" and m.file == "board.toml"
+        )
+        if m.what == "utf-8-bom":  # read past: whatever the file says decides, not its bytes
+            assert "valid TOML" not in detail and "Invalid" not in detail, detail
+        elif not readable:
+            assert outcome == "refused", f"{m.kind} {m.file} ({m.what}) was not refused"
+        if m.kind == "spec":
+            service = check_service(m, tmp_path / "content-root")
+            assert service[0] == ("played" if m.what == "utf-8-bom" else "refused"), service
+            assert "nested" in service[1] or not m.what.startswith(("nested", "dotted"))
+
+
 # --- a few in a real process: no signal, no traceback -----------------------------------
 
 
@@ -279,13 +306,13 @@ def test_a_few_mutants_in_a_real_process(tmp_path):
     real `kalarite` process (the in-process runs above could not see a signal)."""
     picked, probes = [], iter(range(10**6))
     for kind in ("content", "position", "spec"):
-        for m in mutants(SEED + 1, 12, kinds=(kind,)):
+        for m in mutants(SEED + 1, 12, kinds=(kind,), structural=0):
             where = tmp_path / f"probe{next(probes)}"
             where.mkdir()
             if run_in_process(m, where)[0] == "refused":
                 picked.append(m)
                 break
-    for m in mutants(SEED, N_POSITIONS, kinds=("position",)):
+    for m in mutants(SEED, N_POSITIONS, kinds=("position",), structural=0):
         where = tmp_path / f"probe{next(probes)}"
         where.mkdir()
         if run_in_process(m, where)[0] == "played":

@@ -16,6 +16,7 @@ import time
 import pytest
 
 import cluster.warmup as warmup
+import sim.study_size as study_size
 from cluster import progress
 from cluster.runner import RunSummary, _CtrlC, run_study
 from results.store import StoreError, read_manifest, read_table
@@ -366,6 +367,7 @@ def test_a_study_over_10_gb_says_so_with_its_time_before_it_starts(capsys, tmp_p
     assert "about 1.7 days on 2 workers" in text and "Ctrl-C" in text  # 1e9 / 3,400 / 2
     assert 1_000_000_000 * bytes_per_game("deathmatch", ["random"]) > BIG_BYTES
     # before compiling or starting anything, and nothing left behind when it then stops
+    monkeypatch.setattr(study_size, "free_bytes", lambda path: 10**15)  # it fits on the disk
     monkeypatch.setattr(
         warmup, "warm_up", lambda say=None: (_ for _ in ()).throw(KeyboardInterrupt)
     )
@@ -373,6 +375,42 @@ def test_a_study_over_10_gb_says_so_with_its_time_before_it_starts(capsys, tmp_p
         run_study(big, CONTENT, tmp_path / "o", workers=2)
     assert "kalarite: this study plays 1,000,000,000 games" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_study_larger_than_the_free_disk_does_not_start(capsys, tmp_path, monkeypatch):
+    """The estimated output of the games still to play against the free space at --out: over
+    it, one line saying how much is free and nothing written; --force starts it anyway."""
+    from sim.study_size import DiskSpaceError, estimate
+
+    study = tiny(games=40)
+    need, _ = estimate([(m, m.games) for m in study.matchups()])
+    asked = []
+
+    def free(path):
+        asked.append(path)
+        return int(need) - 1  # one byte short
+
+    monkeypatch.setattr(study_size, "free_bytes", free)
+    with pytest.raises(DiskSpaceError, match=r"only 11 kB is free .*pass --force"):
+        run_study(study, CONTENT, tmp_path / "o", workers=0)
+    assert not (tmp_path / "o").exists() and asked
+    argv = ["simulate", "--decks", "imperial,highland", "--mode", "deathmatch", "--policy"]
+    argv += ["random", "--games", "40", "--seed", "3", "--workers", "0", "--out"]
+    rc = main([*argv, str(tmp_path / "cli")])
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith("kalarite: error: this study would write about 11 kB of Parquet")
+    assert "is free" in err and "--force" in err and not (tmp_path / "cli").exists()
+    assert main([*argv, str(tmp_path / "cli"), "--force"]) == 0  # forced: it plays
+    assert read_manifest(tmp_path / "cli")["status"] == "complete"
+    monkeypatch.setattr(study_size, "free_bytes", lambda path: int(need))  # exactly enough
+    assert run_study(tiny(games=40), CONTENT, tmp_path / "fits", workers=0).games_played == 40
+
+
+def test_the_free_space_probe_reads_the_nearest_existing_directory(tmp_path):
+    import shutil
+
+    assert study_size.free_bytes(tmp_path / "not" / "yet") == shutil.disk_usage(tmp_path).free
 
 
 def test_starting_ray_is_announced(capsys, tmp_path, monkeypatch):

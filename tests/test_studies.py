@@ -381,7 +381,9 @@ def test_study_bad_spec_cli(capsys, tmp_path):
     spec.write_text('decks = "all"\ngames = 0\n')
     out = tmp_path / "out"
     assert_bad_input(*cli(capsys, "study", spec, "--out", out), "'games'", out)
-    assert_bad_input(*cli(capsys, "study", tmp_path / "nope.toml", "--out", out), "not found", out)
+    assert_bad_input(
+        *cli(capsys, "study", tmp_path / "nope.toml", "--out", out), "no such file", out
+    )
 
 
 def test_out_not_a_study(capsys, tmp_path):

@@ -108,7 +108,7 @@ def test_bad_values_are_one_line(change, message):
         (["--band", "0.4,0.5"], "give a goal spec"),
         (["--deck", "everfrost", "--band", "0.4,0.5", "--workers", "-1"], "--workers"),
         (["--deck", "everfrost", "--band", "0.4,0.5", "--content", "/no/dir"], "not a directory"),
-        (["missing.toml"], "not found"),
+        (["missing.toml"], "no such file"),
     ],
 )
 def test_cli_bad_input(argv, message, tmp_path, capsys):

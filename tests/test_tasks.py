@@ -764,7 +764,7 @@ def _default_text():
         (
             'points = 2\nadvanced = false\ntype = "colored"',
             'points = 4\nadvanced = false\ntype = "colored"',
-            "points must be 1..3",
+            "points must be an integer in 1..3, got 4",
         ),
         ("args = [1, 3, 2, 0]", "args = [1, 3, 2, 0, 9]", "at most 4"),
     ],

@@ -299,32 +299,22 @@ def _ops_rows(T, C):
     _within("ops[I_CHOICE]", ops[choice_rows, O.I_CHOICE], 0, DECK_SIZE - 1, "deck positions")
 
 
-# I_PARAM / I_PARAM2 per op code: (lo, hi); every other op reads neither (0)
-_PARAM = {
-    O.OP_PLACE: (K.COMMON, K.LEGENDARY),
-    O.OP_GAIN_ACTION: (1, 4),
-    O.OP_CONVERT: (0, K.LEGENDARY),
-    O.OP_SHOOT: (0, SIZE - 1),
-    O.OP_PICK: (2, 4),
-    O.OP_SWAP: (O.W_ANY, O.W_ENEMY),
-    O.OP_COPY_WARP: (O.CW_FROM_PENDING, O.CW_FROM_DISCARD),
-    O.OP_VOID_SUMMON: (1, 3),
-    O.OP_CARD_TO_TOP: (0, 1),
-    O.OP_DRAW_EXTRA: (0, 3),
-}
-_PARAM2 = {O.OP_SHOOT: (0, K.RM_ANY), O.OP_SWAP: (0, K.RM_ANY), O.OP_DRAW_EXTRA: (0, 3)}
-
-
 def _params(ops):
+    """I_PARAM and I_PARAM2 of each row within what its op's Params (core.ops.OPS) allow;
+    a column no Param of the op names must hold 0 (the selector key ``placed`` may set
+    I_PARAM2 of a who = placed-owner row)."""
     code = ops[:, O.I_OP]
     placed = ops[:, O.I_WHO] == O.W_PLACED_OWNER
-    for col, table, name in ((O.I_PARAM, _PARAM, "I_PARAM"), (O.I_PARAM2, _PARAM2, "I_PARAM2")):
+    for col, name in ((O.I_PARAM, "I_PARAM"), (O.I_PARAM2, "I_PARAM2")):
         lo = np.zeros(len(ops), np.int64)
         hi = np.zeros(len(ops), np.int64)
-        for op, (a, b) in table.items():
-            lo[code == op], hi[code == op] = a, b
-        if col == O.I_PARAM2:  # who = placed-owner: the index of the placed piece
-            hi[placed] = np.maximum(hi[placed], 1)
+        for spec in O.OPS:
+            for p in spec.params:
+                if p.column == col:
+                    lo[code == spec.code], hi[code == spec.code] = p.lo, p.hi
+        if col == O.PLACED.column:
+            lo[placed] = np.minimum(lo[placed], O.PLACED.lo)
+            hi[placed] = np.maximum(hi[placed], O.PLACED.hi)
         v = ops[:, col]
         bad = np.flatnonzero((v < lo) | (v > hi))
         if bad.size:

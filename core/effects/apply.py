@@ -115,6 +115,7 @@ from core.ops import (
     OP_POSSESS,
     OP_RELEASE,
     OP_RETURN_PENDING,
+    OP_SELECT,
     OP_SELECT_SQUARE,
     OP_SHOOT,
     OP_SWAP,
@@ -285,7 +286,15 @@ def apply_instruction(s, T, ev, i, a, b):
         release(s, ev, a, seat)
         _select(s, T, a)
         _touch(s, a)
-    else:
+    elif (
+        op == OP_SELECT
+        or op == OP_DESTROY
+        or op == OP_UPGRADE
+        or op == OP_DOWNGRADE
+        or op == OP_CONVERT
+        or op == OP_BECOME_GATEWAY
+        or op == OP_CAPTURE
+    ):  # one selected piece; no else: core.checks.dispatch_proof needs every op named
         _select(s, T, a)
         _touch(s, a)
         if op == OP_UPGRADE:

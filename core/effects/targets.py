@@ -78,6 +78,7 @@ from core.ops import (
     OP_CHOOSE,
     OP_CONVERT,
     OP_COPY_WARP,
+    OP_DESTROY,
     OP_DISCARD_FLARE,
     OP_DISCARD_HAND_CARD,
     OP_DISCARD_PENDING,
@@ -90,6 +91,7 @@ from core.ops import (
     OP_PLACE,
     OP_RELEASE,
     OP_RETURN_PENDING,
+    OP_SELECT,
     OP_SELECT_SQUARE,
     OP_SHOOT,
     OP_SWAP,
@@ -258,7 +260,15 @@ def instruction_targets(s, T, ev, i, opts, n, alt):
                 q = onb[k]
                 if release_square_ok(s, q) and in_region(s, T, i, q, seat):
                     n = emit_target(opts, n, q, -1, alt)
-    else:
+    elif (
+        op == OP_SELECT
+        or op == OP_DESTROY
+        or op == OP_UPGRADE
+        or op == OP_DOWNGRADE
+        or op == OP_CONVERT
+        or op == OP_BECOME_GATEWAY
+        or op == OP_CAPTURE
+    ):  # one selected piece; no else: core.checks.dispatch_proof needs every op named
         lo, hi = region_candidates(s, T, i)
         while lo != 0 or hi != 0:  # the squares in_region may accept, ascending
             q, lo, hi = pop_square(lo, hi)

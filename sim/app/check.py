@@ -106,16 +106,11 @@ def plan(
     ``games`` spread evenly over the mode groups and then over each group's matchups."""
     import dataclasses
 
+    from sim.spec import FLAGS
     from sim.study import StudyError, study_from_dict
 
-    if games < 1:
+    if games < 1:  # the games of the whole check (the spec plays 1 per matchup)
         raise CheckError(f"--games must be a positive integer, got {games}")
-    if modes != "all":
-        from core import constants as K
-
-        bad = [m for m in modes if m not in K.MODE_NAMES]
-        if bad:
-            raise CheckError(f"unknown mode {bad[0]!r} (known: {', '.join(K.MODE_NAMES)})")
     spec = {
         "name": "kalarite check",
         "decks": decks,
@@ -127,7 +122,8 @@ def plan(
         "turn_cap": turn_cap,
         "beings_without_effects": beings_without_effects,
     }
-    study = study_from_dict(spec, content, where="check")
+    flags = {**FLAGS, "modes": "--modes", "melee_players": None, "games": None}
+    study = study_from_dict(spec, content, where="check", flags=flags)
     study.content = _content_dir(content)
     matchups = study.matchups()
     if not matchups:

@@ -159,6 +159,7 @@ def _run_study(study, content, args) -> int:
             address=args.address,
             chunk_size=args.chunk_size,
             overwrite=args.overwrite,
+            force=args.force,
         )
     except StudyInterrupted as e:
         print(
@@ -233,6 +234,12 @@ def _add_run_flags(p):
         action="store_true",
         help="replace a different study in --out (running a study again only plays what is "
         "missing)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="start even when the study's estimated output is more than the free disk space "
+        "at --out",
     )
     _add_content_flag(p)
     p.add_argument(

@@ -9,7 +9,7 @@ import sys
 from results.report import make_report
 from results.report_dirs import report_dir
 from sim.content import load_content
-from sim.study import MAX_GAMES, load_study
+from sim.study import load_study
 
 DEMO_SPEC = pathlib.Path(__file__).parent.parent / "studies" / "demo.toml"
 
@@ -18,15 +18,11 @@ def run_demo(out: str, games: int | None, workers: int | None, overwrite: bool =
     from cluster.runner import StudyInterrupted, run_study
 
     content = load_content()
-    study = load_study(DEMO_SPEC, content)
-    if games is not None:
-        if not 0 < games <= MAX_GAMES:
-            raise ValueError(f"--games must be a positive integer up to {MAX_GAMES:,}, got {games}")
-        study.games = games
+    study = load_study(DEMO_SPEC, content, games=games)  # --games checked as the spec's key
     try:
         summary = run_study(study, content, out, workers=workers, overwrite=overwrite)
     except StudyInterrupted as e:
-        print(f"kalarite: interrupted: {e.summary.line()}")
+        print(f"kalarite: interrupted: {e.summary.line()}", file=sys.stderr)
         return 130
     print(f"kalarite: {summary.line()}")
     target = report_dir(out, None)

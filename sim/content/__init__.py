@@ -21,6 +21,7 @@ import numpy as np
 
 from core import constants as K
 from core.board.geometry import build_geometry
+from core.checks.dispatch_proof import DispatchProofError, prove_dispatch_once
 from core.checks.tables_proof import TablesProofError, prove_tables
 from core.ops import (
     D_DISTANCE_2,
@@ -37,6 +38,7 @@ from core.tables import Tables
 from sim.content.ops import OpError, check_card_programs, compile_ops
 from sim.content.schema import (
     ContentError,
+    need_bool,
     need_int,
     need_keys,
     need_squares,
@@ -220,8 +222,7 @@ def load_deck_file(path):
     if not isinstance(deck, str) or not deck:
         raise ContentError(f"{path.name}: missing 'deck' name")
     need_keys(data, (), DECK_KEYS, path.name)
-    if not isinstance(data.get("gateway", False), bool):
-        raise ContentError(f"{path.name}: 'gateway' must be true or false")
+    need_bool(data.get("gateway", False), "'gateway'", path.name)
     if "title" in data:
         need_str(data["title"], "title", path.name, nonempty=False)
     rows = need_tables(data.get("card", []), "card", path.name)
@@ -468,7 +469,8 @@ def load_content(data_dir: str | None = None) -> Content:
     tables = tables._replace(deck_gateway=np.array(gateway, np.int8).reshape(len(decks)))
     try:
         prove_tables(tables)
-    except TablesProofError as e:
+        prove_dispatch_once()  # every op has its branches in core.effects (raises once)
+    except (TablesProofError, DispatchProofError) as e:
         raise ContentError(f"{data_dir.name}: {e}") from None
     return Content(
         tables,

@@ -26,6 +26,8 @@ def load_content_dir(path, what: str = "--content"):
     when the directory or one of its files is missing or malformed."""
     if path is None:
         return _content.load_content()
+    if "\x00" in str(path):
+        raise ContentError(f"{what}: {str(path)!r} is not a directory name (a NUL byte)")
     d = _resolve(path)
     if not d.is_dir():
         raise ContentError(f"{what}: {str(path)!r} is not a directory of card files")
@@ -57,8 +59,22 @@ def copy_content(dest, source=None) -> pathlib.Path:
     d = pathlib.Path(dest)
     if d.exists() and (not d.is_dir() or any(d.iterdir())):
         raise ContentError(f"{str(dest)!r} exists and is not an empty directory")
-    d.mkdir(parents=True, exist_ok=True)
-    for p in sorted(pathlib.Path(source or DATA_DIR).iterdir()):
-        if p.suffix in (".toml", ".md") and p.is_file():
-            shutil.copy2(p, d / p.name)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        for p in sorted(pathlib.Path(source or DATA_DIR).iterdir()):
+            if p.suffix in (".toml", ".md") and p.is_file():
+                shutil.copy2(p, d / p.name)
+    except (OSError, ValueError) as e:
+        raise ContentError(f"cannot copy the card files to {str(dest)!r}: {_why(d, e)}") from None
     return d
+
+
+def _why(d: pathlib.Path, e) -> str:
+    """An OS error in words: which part of the path is in the way, or the system's reason."""
+    if isinstance(e, NotADirectoryError | FileExistsError):
+        for parent in [d, *d.parents]:
+            if parent.exists() and not parent.is_dir():
+                return f"{str(parent)!r} is a file, not a directory"
+    if isinstance(e, ValueError):  # a NUL byte in the name
+        return "the name holds a NUL byte"
+    return (getattr(e, "strerror", None) or str(e)).lower()

@@ -8,18 +8,12 @@ import numpy as np
 
 from core import constants as K
 from core import ops as O
+from sim import inputs
 
-RANK_SETS = {
-    "none": 0,
-    "common": K.RM_COMMON,
-    "heroic": K.RM_HEROIC,
-    "legendary": K.RM_LEGENDARY,
-    "non-legendary": K.RM_NONLEG,
-    "upgraded": K.RM_UPGRADED,
-    "any": K.RM_ANY,
-}
-SINGLE_RANKS = {"common": K.COMMON, "heroic": K.HEROIC, "legendary": K.LEGENDARY}
+RANK_SETS = dict(O.RANK_SETS_BY_NAME)
+SINGLE_RANKS = dict(O.RANKS_BY_NAME)
 OP_CODES = {spec.name: spec.code for spec in O.OPS}
+OP_SPECS = {spec.name: spec for spec in O.OPS}  # the registry: core.ops.OPS
 PREDICATES = {name: 1 << bit for bit, name in enumerate(O.PREDICATE_NAMES) if name != "choice"}
 PREDICATES2 = {  # -> I_COND2 (in-discard has its own key: it names a card)
     name: 1 << bit for bit, name in enumerate(O.PREDICATE2_NAMES) if name != "in-discard"
@@ -30,26 +24,15 @@ EXCLUDES = {name: 1 << bit for bit, name in enumerate(O.EXCLUDE_NAMES)}
 MOVES = {name: code for code, name in enumerate(O.MOVE_KIND_NAMES)}
 KINDS = {name: code for code, name in enumerate(O.MOVE_TYPE_NAMES)}
 DESTS = {name: 1 << bit for bit, name in enumerate(O.DEST_NAMES)}
-FLAG_KEYS = {
-    "no-count": O.F_NO_COUNT,
-    "fan": O.F_FAN,
-    "stop-at-legend": O.F_STOP_AT_LEGEND,
-    "same-rank": O.F_SAME_RANK,
-    "last-direction": O.F_LAST_DIR,
-    "count-twice": O.F_COUNT_TWICE,
-    "remove-from-game": O.F_REMOVE,
-    "with-same-rank": O.F_WITH_SAME_RANK,
-    "linked-opposite": O.F_LINKED_OPPOSITE,
-}
+FLAG_KEYS = {name: 1 << bit for bit, name in enumerate(O.FLAG_NAMES)}
 
 MAX_OPS = 64  # ops in one program (the longest card has a dozen)
 MAX_ALTS = 8  # alternatives of one choose block
 MAX_CHOICE = 15  # choice-N: a pick has at most 4 alternatives, a choose block a few more
-OP_KEYS = {spec.name: spec.keys for spec in O.OPS}  # the registry: core.ops.OPS
-COPY_FROM = {"pending": O.CW_FROM_PENDING, "discard": O.CW_FROM_DISCARD}
+OP_KEYS = {spec.name: spec.keys for spec in O.OPS}
 
 
-class OpError(ValueError):
+class OpError(inputs.InputError):
     """A malformed op; the loader adds the file and card to the message."""
 
 
@@ -59,17 +42,12 @@ def _lookup(table, value, what):
     return table[value]
 
 
-def _show(value) -> str:
-    text = " ".join(repr(value).split())
-    return text if len(text) <= 60 else text[:57] + "..."
+_show = inputs.show
 
 
 def _flag(d, key):
     """A true/false key (left out: false)."""
-    v = d.get(key, False)
-    if not isinstance(v, bool):
-        raise OpError(f"{key} must be true or false, got {_show(v)}")
-    return v
+    return inputs.need_bool(d.get(key, False), key, OpError)
 
 
 def _mask(table, value, what):
@@ -82,10 +60,7 @@ def _mask(table, value, what):
 
 
 def _int(d, key, lo, hi, default):
-    v = d.get(key, default)
-    if type(v) is not int or not lo <= v <= hi:
-        raise OpError(f"{key} must be an integer in {lo}..{hi}, got {_show(v)}")
-    return v
+    return inputs.need_int(d.get(key, default), key, lo, hi, OpError, f"an integer in {lo}..{hi}")
 
 
 def compile_ops(op_list, card_ids=()) -> np.ndarray:
@@ -141,10 +116,7 @@ def _compile_one(d, nested, card_ids=()):
         _condition(d["if"], row)
     if "in-discard" in d:
         _in_discard(d, row, card_ids)
-    optional = d.get("optional", False)
-    if not isinstance(optional, bool):
-        raise OpError("optional must be true or false")
-    row[O.I_OPTIONAL] = int(optional)
+    row[O.I_OPTIONAL] = int(_flag(d, "optional"))
     row[O.I_WHO] = _lookup(WHO, d.get("who", "own" if name == "place" else "any"), "owner")
     row[O.I_RANKS] = _mask(RANK_SETS, d.get("ranks", "any"), "rank set")
     row[O.I_REGION] = _mask(REGIONS, d["region"], "region") if "region" in d else 0
@@ -198,61 +170,79 @@ def _support(value):
         raise OpError("support must be a list of 3 counts [common, heroic, legendary]")
     packed = 0
     for k, v in enumerate(value):
-        if type(v) is not int or not 0 <= v <= 8:
-            raise OpError(f"support counts must be integers in 0..8, got {_show(v)}")
-        packed |= v << (4 * k)
+        packed |= inputs.need_int(v, "support counts", 0, 8, OpError, "integers in 0..8") << (4 * k)
     return packed
 
 
+def _param(spec, p, d):
+    """The column value of one Param (core.ops) from the op table ``d``."""
+    if p.key not in d:
+        if p.required:
+            names = " or ".join(repr(n) for n, _ in p.names)
+            raise OpError(f"{spec.name} needs {p.key} = {names}")
+        if p.default is None:
+            return 0
+    value = d.get(p.key, p.default)
+    if p.kind == O.INT:
+        return _int(d, p.key, p.lo, p.hi, p.default)
+    if p.kind == O.TRUE:
+        if value is not True:
+            raise OpError(f"{p.key} must be true (or left out)")
+        return 1
+    table = dict(p.names)
+    if p.kind == O.NAMES:
+        return _mask(table, value, p.what)
+    return _lookup(table, value, p.what)
+
+
 def _params(name, d, row):
-    if name == "place":
-        row[O.I_PARAM] = _lookup(SINGLE_RANKS, d.get("rank", "common"), "rank")
-    elif name == "gain-action":
-        row[O.I_PARAM] = _int(d, "count", 1, 4, 1)
-    elif name == "convert":
-        row[O.I_PARAM] = _lookup(SINGLE_RANKS, d["to-rank"], "rank") if "to-rank" in d else 0
-    elif name == "shoot":
-        row[O.I_PARAM] = _int(d, "max", 0, 8, 0)
-        row[O.I_PARAM2] = _mask(RANK_SETS, d.get("blocked-by", "none"), "rank set")
-        row[O.I_DIST] = _int(d, "range", 0, 8, 0)
-    elif name == "pick":
-        row[O.I_PARAM] = _int(d, "options", 2, 4, 2)
-    elif name == "swap":
-        who = _lookup(WHO, d.get("with-who", "any"), "owner")
-        if who not in (O.W_ANY, O.W_SELF, O.W_ENEMY):
-            raise OpError("with-who must be any, own or enemy")
-        row[O.I_PARAM] = who
-        row[O.I_PARAM2] = _mask(RANK_SETS, d.get("with-ranks", "any"), "rank set")
-    elif name == "copy-warp":
-        if "from" not in d:
-            raise OpError("copy-warp needs from = 'pending' or 'discard'")
-        row[O.I_PARAM] = _lookup(COPY_FROM, d["from"], "copy-warp source")
-    elif name == "release" and row[O.I_OPTIONAL]:
+    """The op's values (its Params in core.ops.OPS), then the rules that tie them to other
+    keys."""
+    spec = OP_SPECS[name]
+    for p in spec.params:
+        row[p.column] = _param(spec, p, d)
+    if name == "release" and row[O.I_OPTIONAL]:
         raise OpError("release is compulsory: the held piece must come back (no optional)")
-    elif name == "void-summon":
-        row[O.I_PARAM] = _int(d, "count", 1, 3, 2)
-    elif name == "card-to-top" and "top-only" in d:
-        if d["top-only"] is not True:
-            raise OpError("top-only must be true (or left out)")
-        if _flag(d, "optional"):
-            raise OpError("card-to-top with top-only has no choice: it cannot be optional")
-        row[O.I_PARAM] = 1
-    elif name == "draw-extra":
-        row[O.I_PARAM] = _int(d, "beings", 0, 3, 0)
-        row[O.I_PARAM2] = _int(d, "legends", 0, 3, 0)
+    if name == "card-to-top" and row[O.I_PARAM] == 1 and row[O.I_OPTIONAL]:
+        raise OpError("card-to-top with top-only has no choice: it cannot be optional")
     if "placed" in d:
         if d.get("who") != "placed-owner":
             raise OpError("placed needs who = 'placed-owner'")
-        row[O.I_PARAM2] = _int(d, "placed", 0, 1, 0)
+        row[O.PLACED.column] = _int(d, O.PLACED.key, O.PLACED.lo, O.PLACED.hi, O.PLACED.default)
 
 
 def _names(table, mask):
     return "+".join(k for k, v in table.items() if v and mask & v) or "-"
 
 
+def _param_text(spec, row) -> list:
+    """The op's values (its Params in core.ops.OPS) as ``key value`` words; a name at its
+    default, and a left-out key, are not shown."""
+    out = []
+    for p in spec.params:
+        v = int(row[p.column])
+        if p.key == "rank":  # place: shown with the owner
+            continue
+        if p.kind == O.INT:
+            out.append(f"{p.key} {v or p.zero or 0}")
+        elif p.kind == O.TRUE:
+            out += [p.key] if v else []
+        else:
+            names = dict(p.names)
+            if p.kind == O.NAMES:
+                text = next((k for k, c in names.items() if c == v), None) or _names(names, v)
+            else:
+                text = next((k for k, c in names.items() if c == v), str(v))
+            if (p.default is None and v == 0 and not p.required) or text == p.default:
+                continue
+            out.append(f"{p.key} {text}")
+    return out
+
+
 def describe_row(row) -> str:
-    """One readable line for `kalarite cards show`."""
-    op = O.OP_NAMES[row[O.I_OP]]
+    """One readable line for `kalarite cards show` (and what content diffs compare)."""
+    spec = O.OPS[row[O.I_OP]]
+    op = spec.name
     parts = [op]
     if row[O.I_COND] or row[O.I_COND2]:
         conds = [k for k, v in PREDICATES.items() if row[O.I_COND] & v]
@@ -262,19 +252,8 @@ def describe_row(row) -> str:
         parts.append(f"if {' and '.join(conds)}")
     if row[O.I_OPTIONAL]:
         parts.append("(optional)")
-    if op in (
-        "move",
-        "upgrade",
-        "downgrade",
-        "destroy",
-        "destroy-all",
-        "select",
-        "convert",
-        "place",
-        "become-gateway",
-        "capture",
-    ):
-        ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
+    ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
+    if "who" in spec.keys:  # a selector: whose pieces, which ranks, where
         if op == "place":
             ranks = K.RANK_NAMES[row[O.I_PARAM]]
         parts.append(f"{O.WHO_NAMES[row[O.I_WHO]]} {ranks}")
@@ -289,27 +268,19 @@ def describe_row(row) -> str:
             parts.append(f"<= {row[O.I_DIST]}")
         if row[O.I_EXCLUDE]:
             parts.append(f"except {_names(EXCLUDES, row[O.I_EXCLUDE])}")
+    elif "region" in spec.keys and row[O.I_REGION]:  # a square in a region
+        parts.append(f"in {_names(REGIONS, row[O.I_REGION])}")
     if op == "move":
         parts.append(
             f"{O.MOVE_KIND_NAMES[row[O.I_MOVE_KIND]]} {O.MOVE_TYPE_NAMES[row[O.I_MOVE_TYPE]]}"
         )
         if row[O.I_DEST]:
             parts.append(f"onto {_names(DESTS, row[O.I_DEST])}")
-    if op in ("gain-action", "void-summon"):
-        parts.append(str(row[O.I_PARAM]))
-    if op == "card-to-top" and row[O.I_PARAM] == 1:
-        parts.append("top-only")
-    if op == "shoot":
-        ranks = next((k for k, v in RANK_SETS.items() if v == row[O.I_RANKS]), "?")
-        parts.append(
-            f"destroys {ranks}, max {row[O.I_PARAM] or 'all'}, range {row[O.I_DIST] or 'edge'}"
-        )
+    if op in ("shoot", "mirror-place"):
+        parts.append(f"destroys {ranks}" if op == "shoot" else f"ranks {ranks}")
+    parts += _param_text(spec, row)
     if row[O.I_FLAGS]:
         parts.append(" ".join(k for k, v in FLAG_KEYS.items() if row[O.I_FLAGS] & v))
-    if op == "copy-warp":
-        parts.append(f"from {next(k for k, v in COPY_FROM.items() if v == row[O.I_PARAM])}")
-    if op in ("opposed-pair", "release", "select-square") and row[O.I_REGION]:
-        parts.append(f"in {_names(REGIONS, row[O.I_REGION])}")
     if op == "choose":
         parts.append(f"one of the next {row[O.I_ALTS]}")
     return " ".join(parts)

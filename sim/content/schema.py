@@ -4,15 +4,19 @@ A card file is edited by hand and may come from a user of the service, so every 
 checked for its type and range before anything is compiled: a table where a string belongs,
 a string where a number belongs, true where a number belongs, a number beyond what the
 compiled tables hold. Each refusal is a ContentError of one line that names the file and the
-card (``where``), never a Python TypeError from deep inside the compiler.
+card (``where``), never a Python TypeError from deep inside the compiler. The rules are
+sim.inputs' (the one validation layer); this module binds them to ContentError and to the
+``where: key`` form of the content's messages.
 """
 
 import hashlib
 import pickle
-import tomllib
+
+from sim import inputs
+from sim.inputs import is_int, show  # noqa: F401 (re-exported for the content's modules)
 
 
-class ContentError(ValueError):
+class ContentError(inputs.InputError):
     """Bad content or a bad request for content (unknown deck, unplayable card)."""
 
 
@@ -20,73 +24,35 @@ def fail(where: str, msg: str) -> ContentError:
     return ContentError(f"{where}: {msg}")
 
 
-def show(value) -> str:
-    """A value for an error message: short, one line."""
-    text = " ".join(repr(value).split())
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def is_int(value) -> bool:
-    """An integer, not a bool (TOML true is no number)."""
-    return type(value) is int
-
-
 def need_keys(d: dict, required, allowed, where: str):
     """Every key in ``required`` present, none outside ``allowed``."""
-    for key in required:
-        if key not in d:
-            raise fail(where, f"missing {key!r}")
-    extra = sorted(k for k in d if k not in allowed)
-    if extra:
-        raise fail(where, f"unknown key {extra[0]!r} (known keys: {', '.join(sorted(allowed))})")
+    return inputs.need_keys(d, required, allowed, where, ContentError)
 
 
 def need_str(value, key: str, where: str, nonempty: bool = True) -> str:
-    if not isinstance(value, str) or (nonempty and not value.strip()):
-        kind = "a non-empty string" if nonempty else "a string"
-        raise fail(where, f"{key} must be {kind}, got {show(value)}")
-    return value
+    return inputs.need_str(value, f"{where}: {key}", ContentError, nonempty)
 
 
 def need_bool(value, key: str, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise fail(where, f"{key} must be true or false, got {show(value)}")
-    return value
+    return inputs.need_bool(value, f"{where}: {key}", ContentError)
 
 
 def need_int(value, key: str, lo: int, hi: int, where: str) -> int:
-    if not is_int(value) or not lo <= value <= hi:
-        raise fail(where, f"{key} must be an integer in {lo}..{hi}, got {show(value)}")
-    return value
+    return inputs.need_int(value, f"{where}: {key}", lo, hi, ContentError)
+
+
+def need_name(value, key: str, names, where: str, kind: str = "") -> str:
+    return inputs.need_name(value, where, names, ContentError, kind or key)
 
 
 def need_tables(value, key: str, where: str) -> list:
     """An array of tables (``[[key]]``)."""
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise fail(where, f"{key} must be an array of tables ([[{key}]]), got {show(value)}")
-    return value
-
-
-def need_square(value, key: str, where: str, on_board=None) -> tuple:
-    """[row, col] of the 9x9 grid (``on_board``: a predicate on row, col for playable)."""
-    if not (
-        isinstance(value, list) and len(value) == 2 and all(is_int(x) and 0 <= x < 9 for x in value)
-    ):
-        raise fail(where, f"{key} must hold [row, col] pairs in 0..8, got {show(value)}")
-    if on_board is not None and not on_board(*value):
-        raise fail(where, f"{key}: {value} is not a square of the board")
-    return value[0], value[1]
+    return inputs.need_tables(value, key, where, ContentError)
 
 
 def need_squares(value, key: str, where: str, on_board=None, n=None) -> list:
     """A list of [row, col] pairs (exactly ``n`` when given), no square twice."""
-    if not isinstance(value, list) or (n is not None and len(value) != n) or not value:
-        count = f"{n}" if n is not None else "a non-empty list of"
-        raise fail(where, f"{key} must be {count} [row, col] pairs, got {show(value)}")
-    out = [need_square(v, key, where, on_board) for v in value]
-    if len(set(out)) != len(out):
-        raise fail(where, f"{key} names a square twice")
-    return out
+    return inputs.need_squares(value, key, where, ContentError, on_board, n)
 
 
 _PARSED = {}  # sha-256 of a file's bytes -> its parsed table, pickled (the last _PARSED_MAX)
@@ -99,16 +65,15 @@ def read_toml(path):
     the card files that differ in one deck file); each caller gets its own copy."""
     try:
         with open(path, "rb") as f:
-            raw = f.read()
-        key = hashlib.sha256(raw).digest()
-        if key not in _PARSED:
-            if len(_PARSED) >= _PARSED_MAX:
-                del _PARSED[next(iter(_PARSED))]
-            _PARSED[key] = pickle.dumps(tomllib.loads(raw.decode("utf-8")))
-        return pickle.loads(_PARSED[key])
-    except tomllib.TOMLDecodeError as e:
-        raise ContentError(f"{path.name}: not valid TOML: {e}") from None
-    except UnicodeDecodeError:
-        raise ContentError(f"{path.name}: not valid TOML (not UTF-8 text)") from None
-    except IsADirectoryError:
-        raise ContentError(f"{path.name}: is a directory, not a card file") from None
+            raw = f.read(inputs.MAX_BYTES + 1)
+    except (OSError, ValueError):
+        raw = None
+    if raw is None or len(raw) > inputs.MAX_BYTES:  # the reader's own one-line refusal
+        return inputs.read_document(path, path.name, "TOML", ContentError)
+    key = hashlib.sha256(raw).digest()
+    if key not in _PARSED:
+        data = inputs.parse_document(raw, path.name, "TOML", ContentError)
+        if len(_PARSED) >= _PARSED_MAX:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[key] = pickle.dumps(data)
+    return pickle.loads(_PARSED[key])

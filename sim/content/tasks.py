@@ -11,7 +11,18 @@ import numpy as np
 
 from core.layout import N_AVAIL, N_TASKS
 from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
-from sim.content.schema import ContentError, is_int, need_keys, need_tables, read_toml, show
+from sim.content.schema import (
+    ContentError,
+    is_int,
+    need_bool,
+    need_int,
+    need_keys,
+    need_name,
+    need_str,
+    need_tables,
+    read_toml,
+    show,
+)
 
 DEFAULT_PATH = pathlib.Path(__file__).parent.parent / "data" / "tasks.toml"
 MAX_ARGS = 4
@@ -39,28 +50,20 @@ def load_tasks(path=None) -> dict:
     for i, t in enumerate(tasks):
         name = t.get("name")
         name = name if isinstance(name, str) and name else f"#{i + 1}"
+        where = f"{path.name}: task {name!r}"
 
-        def bad(msg, name=name):
-            return ContentError(f"{path.name}: task {name!r}: {msg}")
+        def bad(msg, where=where):
+            return ContentError(f"{where}: {msg}")
 
         need_keys(
-            t,
-            ("name", "points", "advanced", "type", "check", "description"),
-            TASK_KEYS,
-            f"{path.name}: task {name!r}",
+            t, ("name", "points", "advanced", "type", "check", "description"), TASK_KEYS, where
         )
         for key in ("name", "description"):
-            if not isinstance(t[key], str):
-                raise bad(f"{key} must be a string, got {show(t[key])}")
-        if not isinstance(t["check"], str) or t["check"] not in TASK_CHECK_NAMES:
-            raise bad(f"unknown check {show(t['check'])}")
-        if not isinstance(t["type"], str) or t["type"] not in TASK_TYPE_NAMES:
-            raise bad(f"unknown type {show(t['type'])}")
-        points = t["points"]
-        if not is_int(points) or not 1 <= points <= 3:
-            raise bad(f"points must be 1..3, got {show(points)}")
-        if not isinstance(t["advanced"], bool):
-            raise bad(f"advanced must be true or false, got {show(t['advanced'])}")
+            need_str(t[key], key, where, nonempty=False)
+        need_name(t["check"], "check", TASK_CHECK_NAMES, where)
+        need_name(t["type"], "type", TASK_TYPE_NAMES, where)
+        points = need_int(t["points"], "points", 1, 3, where)
+        need_bool(t["advanced"], "advanced", where)
         args = t.get("args", [])
         if (
             not isinstance(args, list)

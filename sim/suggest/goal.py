@@ -48,7 +48,6 @@ Every value is checked (one-line GoalError) before anything is played.
 
 import dataclasses
 import pathlib
-import tomllib
 from dataclasses import dataclass, field
 
 from sim.suggest.grammar import KINDS
@@ -127,7 +126,9 @@ class Goal:
 
 
 def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    from sim.inputs import is_int
+
+    return is_int(v)
 
 
 def _is_num(v) -> bool:
@@ -362,20 +363,12 @@ def _dir(v, what, base_dir) -> str | None:
 
 
 def read_goal_file(path) -> dict:
+    """A goal spec file, read as any untrusted document (sim.inputs: bounded size and
+    nesting, every problem one line naming the file)."""
+    from sim.inputs import read_document
+
     p = pathlib.Path(path)
-    try:
-        with open(p, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise GoalError(f"goal spec {str(p)!r} not found") from None
-    except IsADirectoryError:
-        raise GoalError(f"goal spec {str(p)!r} is a directory") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise GoalError(f"{p.name}: not valid TOML: {' '.join(str(e).split())}") from None
-    except RecursionError:
-        raise GoalError(f"{p.name}: not valid TOML: nested too deeply") from None
-    except OSError as e:
-        raise GoalError(f"cannot read goal spec {str(p)!r}: {e.strerror}") from None
+    return read_document(p, p.name, "TOML", GoalError)
 
 
 def load_goal(path, content_dir=None) -> Goal:

@@ -119,6 +119,12 @@ def create_app(config: ServiceConfig, lock: DataLock | None = None) -> FastAPI:
         where = ".".join(str(x) for x in first.get("loc", ()))
         return JSONResponse({"error": f"{where}: {first.get('msg', 'bad request')}"}, 400)
 
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception):
+        # never reached by bad input (that is a 4xx); still JSON, never a page of text, and
+        # without the exception's words (they may name the server's files): its log has them
+        return JSONResponse({"error": "internal error (the service's log has the details)"}, 500)
+
     @app.get("/healthz", summary="Liveness: 200 while the service answers")
     def healthz():
         return {"status": "ok"}

@@ -28,6 +28,7 @@ from sim.app.service.security import Reader, Submitter, check_token, is_open, ma
 from sim.app.service.specs import SPEC_FILE, SpecError, check_spec
 from sim.app.service.summary import WEAK_PLAYERS, spec_summary
 from sim.app.service.views import API, study_view
+from sim.spec import spec_schema
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 
@@ -42,6 +43,23 @@ policies = "{PAGE_PLAYER}"
 games = 200
 seed = 1
 """
+
+
+def spec_body() -> dict:
+    """What /docs shows a spec body to be: the spec's own rules as JSON Schema (sim.spec). A
+    fresh copy per route: FastAPI rewrites the one it is given."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": spec_schema()},
+                "application/toml": {
+                    "schema": {"type": "string", "description": "the same keys, as a TOML file"},
+                    "example": EXAMPLE_SPEC,
+                },
+            },
+        }
+    }
 
 
 def _spec_defaults(content) -> dict:
@@ -122,7 +140,7 @@ def options():
     from core import constants as K
     from sim.app.players_view import load_ladder, player_rows
     from sim.app.service.specs import _default_content
-    from sim.study import SPEC_KEYS
+    from sim.spec import SPEC
 
     content = _default_content()
     try:
@@ -135,7 +153,7 @@ def options():
             {"name": m, "seats": list(s)} for m, s in zip(K.MODE_NAMES, K.MODE_SEATS, strict=True)
         ],
         "players": _players(player_rows(ladder)),
-        "spec_keys": [k for k in SPEC_KEYS if k not in ("mode", "policy")],
+        "spec_keys": list(SPEC.keys()),
         "spec_defaults": _spec_defaults(content),
         "page_player": PAGE_PLAYER,
         "weak_players": list(WEAK_PLAYERS),
@@ -151,6 +169,7 @@ def options():
     "200 with what the spec would play (`summary`: decks, modes and their matchups, players, "
     "games per matchup and in all) and its normalised form (`spec`), or 400 with the message "
     "a submission would get. The page shows this before it submits.",
+    openapi_extra=spec_body(),
 )
 async def check(request: Request):
     body = await request.body()
@@ -175,6 +194,7 @@ async def check(request: Request):
     "limits 400 (games), 429 (the token's studies queued or running; not for admins) or 403 "
     "(the data directory's disk quota), each before anything is written. Needs the submit "
     "role; the study is the token's own.",
+    openapi_extra=spec_body(),
 )
 async def submit(request: Request, who: Submitter):
     body = await request.body()

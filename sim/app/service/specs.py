@@ -49,7 +49,11 @@ def media_type(content_type: str | None) -> str:
 
 
 def parse_body(body: bytes, content_type: str | None) -> tuple[dict, bool]:
-    """The body as a spec dict; also whether it was TOML."""
+    """The body as a spec dict; also whether it was TOML. Read by sim.inputs (the one reader
+    of untrusted documents): bounded in size and nesting, a UTF-8 byte-order mark read past,
+    every problem one line."""
+    from sim.inputs import parse_document
+
     kind = media_type(content_type)
     if kind not in TOML_TYPES + JSON_TYPES:
         raise SpecError(
@@ -57,22 +61,11 @@ def parse_body(body: bytes, content_type: str | None) -> tuple[dict, bool]:
             f"(Content-Type: application/json), not {kind or 'no content type'!r}",
             status=415,
         )
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SpecError(f"{WHERE}: not valid TOML (not UTF-8 text)") from None
-    if kind in TOML_TYPES:
-        try:
-            return tomllib.loads(text), True
-        except tomllib.TOMLDecodeError as e:
-            raise SpecError(f"{WHERE}: not valid TOML: {e}") from None
-    try:
-        data = json.loads(text)
-    except ValueError as e:
-        raise SpecError(f"{WHERE}: not valid JSON: {e}") from None
+    was_toml = kind in TOML_TYPES
+    data = parse_document(body, WHERE, "TOML" if was_toml else "JSON", SpecError)
     if not isinstance(data, dict):
         raise SpecError(f"{WHERE}: a study spec is a JSON object of keys")
-    return data, False
+    return data, was_toml
 
 
 def _content_dir(value, content_root):
@@ -113,7 +106,7 @@ def check_spec(body: bytes, content_type: str | None, content_root) -> CheckedSp
     except (StudyError, ContentError, ValueError) as e:
         raise SpecError(" ".join(str(e).split())) from None
     if was_toml and not rewritten:
-        text = body.decode("utf-8")
+        text = body.decode("utf-8").removeprefix("\ufeff")
     else:
         text = to_toml(data)
     return CheckedSpec(toml_text=text, study=study, name=study.name)

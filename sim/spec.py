@@ -1,0 +1,280 @@
+"""A study spec's keys, each declared once with its rule, its default and the flag that gives
+it: what ``kalarite study`` (a TOML file), ``api.run`` (a dict), the service (a request body),
+``kalarite simulate``, ``kalarite check`` and ``kalarite demo`` (flags) and ``kalarite play``
+(one game) are checked by, and what the service's /docs publishes as the spec's JSON Schema.
+
+The keys are documented in sim/study.py (and docs/studies.md); sim.study turns the checked
+values into a Study. A message names a key the way the user gave it: ``spec.toml: 'games'
+must be ...`` for a spec, ``--games must be ...`` for a flag.
+"""
+
+from core import constants as K
+from sim.chunking import MAX_CHUNK_SIZE, MAX_GAMES
+from sim.inputs import (
+    Bool,
+    Directory,
+    Field,
+    Fields,
+    InputError,
+    Int,
+    Rule,
+    Text,
+    got,
+    is_int,
+    show,
+)
+
+DEFAULT_TURN_CAP = 200  # no planner game of the demo reached it (README, Decisiveness)
+# The player of a study that names none: the turn planner, the weakest player whose games the
+# score decides. Random players' games all end by deck exhaustion and are decided by the
+# tie-breakers, so they say little about the decks (they stay for speed work: "random").
+DEFAULT_POLICY = "planner"
+NEW_PLAYER_DECK = "imperial"  # the new-player rules: two Imperial decks
+MAX_SEED = 2**64
+MAX_TURN_CAP = 100_000
+MAX_POSITIONS = 1000  # the positions key: sample one turn end in at most this many
+MAX_NAMES = 64  # deck or policy names in one list
+MAX_SEAT_LISTS = 10_000  # explicit seat lists of a spec
+MAX_NAME = 200  # characters of a study's name (reports show it as their title)
+
+
+def _dedupe(items):
+    return list(dict.fromkeys(items))
+
+
+def _names(value, n_max: int) -> bool:
+    return (
+        isinstance(value, list)
+        and 0 < len(value) <= n_max
+        and all(isinstance(v, str) for v in value)
+    )
+
+
+class Decks(Rule):
+    """``"all"``, a list of deck names, or a list of seat lists (2 to 4 names each)."""
+
+    def check(self, value, what, error=InputError):
+        if value == "all":
+            return "all"
+        if _names(value, MAX_NAMES):
+            return _dedupe(value)
+        if isinstance(value, list) and 0 < len(value) <= MAX_SEAT_LISTS:
+            if all(isinstance(v, list) for v in value):
+                for v in value:
+                    if not 2 <= len(v) <= 4 or not all(isinstance(x, str) for x in v):
+                        raise error(
+                            f"each entry of {what} must list 2 to 4 deck names (one per seat), "
+                            f"got {show(v)}"
+                        )
+                return _dedupe(tuple(v) for v in value)
+        raise error(
+            f'{what} must be "all", a list of at most {MAX_NAMES} deck names, or a list of '
+            f"seat lists, {got(value)}"
+        )
+
+    def schema(self):
+        names = {"type": "array", "items": {"type": "string"}, "minItems": 1}
+        return {
+            "anyOf": [
+                {"const": "all"},
+                {**names, "maxItems": MAX_NAMES},
+                {
+                    "type": "array",
+                    "items": {**names, "minItems": 2, "maxItems": 4},
+                    "minItems": 1,
+                    "maxItems": MAX_SEAT_LISTS,
+                },
+            ]
+        }
+
+
+class Modes(Rule):
+    """``"all"``, one mode name, or a list of them."""
+
+    def check(self, value, what, error=InputError):
+        if value == "all":
+            return list(K.MODE_NAMES)
+        names = [value] if isinstance(value, str) else value
+        if not _names(names, MAX_NAMES):
+            raise error(f"{what} must be a mode name or a non-empty list of names, {got(value)}")
+        for mode in names:
+            if mode not in K.MODE_NAMES:
+                raise error(
+                    f"{what}: unknown mode {mode!r} (known modes: {', '.join(K.MODE_NAMES)})"
+                )
+        return _dedupe(names)
+
+    def schema(self):
+        one = {"enum": list(K.MODE_NAMES)}
+        return {"anyOf": [{"const": "all"}, one, {"type": "array", "items": one, "minItems": 1}]}
+
+
+class Policies(Rule):
+    """One player for every seat, one per seat (2 to 4), or a list of such lists: tuples."""
+
+    def check(self, value, what, error=InputError):
+        if isinstance(value, str):
+            return [(value,)]
+        if _names(value, 4):
+            return [tuple(value)]
+        if isinstance(value, list) and 0 < len(value) <= MAX_NAMES:
+            if all(_names(v, 4) for v in value):
+                return _dedupe(tuple(v) for v in value)
+        raise error(
+            f"{what} must be a policy name, a list with one per seat, or a list of such lists, "
+            f"{got(value)}"
+        )
+
+    def schema(self):
+        seats = {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4}
+        return {
+            "anyOf": [
+                {"type": "string"},
+                seats,
+                {"type": "array", "items": seats, "minItems": 1, "maxItems": MAX_NAMES},
+            ]
+        }
+
+
+class MeleePlayers(Rule):
+    """3, 4 or a list of them: the seat counts melee is played with."""
+
+    def check(self, value, what, error=InputError):
+        values = [value] if is_int(value) else value
+        if not (
+            isinstance(values, list)
+            and 0 < len(values) <= MAX_NAMES
+            and all(is_int(v) and v in (3, 4) for v in values)
+        ):
+            raise error(f"{what} must be 3, 4 or a list of them, {got(value)}")
+        return sorted(set(values))
+
+    def schema(self):
+        one = {"enum": [3, 4]}
+        return {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}]}
+
+
+def _melee_default(raw) -> list:
+    """Melee with 3 seats when the spec names decks (every multiset of 3), else 3 and 4."""
+    decks = raw.get("decks")
+    lists = isinstance(decks, list) and decks and all(isinstance(v, list) for v in decks)
+    return [3, 4] if lists else [3]
+
+
+SPEC = Fields(
+    Field("name", Text(max_len=MAX_NAME), "free text, shown by reports", default=""),
+    Field(
+        "decks",
+        Decks(),
+        '"all" (every deck the engine deals), deck names (every pairing, mirror matches '
+        "included; every multiset or team seating for modes with more seats), or explicit "
+        "seat lists",
+        flag="--decks",
+    ),
+    Field(
+        "modes",
+        Modes(),
+        '"all", a mode name or a list of them',
+        default="high-form",
+        flag="--mode",
+        alias="mode",
+    ),
+    Field(
+        "policies",
+        Policies(),
+        "the player of every seat, one per seat, or a list of such lists (one study each)",
+        default=DEFAULT_POLICY,
+        flag="--policy",
+        alias="policy",
+    ),
+    Field(
+        "melee_players",
+        MeleePlayers(),
+        "melee seat counts (default 3 with deck names, 3 and 4 with seat lists)",
+        default=_melee_default,
+    ),
+    Field(
+        "games",
+        Int(1, MAX_GAMES, f"a positive integer up to {MAX_GAMES:,}"),
+        "games per matchup (and mode)",
+        flag="--games",
+    ),
+    Field("seed", Int(0, MAX_SEED - 1), "the study seed", default=0, flag="--seed"),
+    Field(
+        "turn_cap",
+        Int(1, MAX_TURN_CAP),
+        "a game ends after this turn",
+        default=DEFAULT_TURN_CAP,
+        flag="--turn-cap",
+    ),
+    Field(
+        "beings_without_effects",
+        Bool(),
+        "deal beings whose effect is not implemented yet, as no-effect beings",
+        default=False,
+        flag="--beings-without-effects",
+    ),
+    Field(
+        "chunk_size",
+        Int(1, MAX_CHUNK_SIZE),
+        "games per chunk (default: sized to the players' speed; never changes a result)",
+        default=None,
+        flag="--chunk-size",
+    ),
+    Field(
+        "content",
+        Directory(),
+        "a copy of the card files (kalarite cards copy DIR), relative to the spec file; "
+        "the service takes the name of a directory under its data directory's content/",
+        default=None,
+        flag="--content",
+    ),
+    Field(
+        "positions",
+        Int(
+            0,
+            MAX_POSITIONS,
+            f"an integer from 0 (off) to {MAX_POSITIONS} (sample about one turn end in that many)",
+        ),
+        "write the positions table, sampling about one turn end in this many (0: off)",
+        default=0,
+        flag="--positions",
+    ),
+)
+SPEC_KEYS = SPEC.known()
+# the flags of `kalarite simulate`, `kalarite study` and `kalarite play` (what their messages name)
+FLAGS = {f.key: f.flag for f in SPEC.fields.values() if f.flag}
+
+
+def spec_schema() -> dict:
+    """The study spec as JSON Schema (the same keys as TOML); the service's /docs shows it."""
+    return SPEC.schema(
+        "Study spec",
+        "Which games a study plays: the keys of a `kalarite study` TOML file, as TOML "
+        "(application/toml) or JSON (application/json). See docs/studies.md.",
+    )
+
+
+def seats_text(mode: str) -> str:
+    seats = K.MODE_SEATS[K.MODE_NAMES.index(mode)]
+    return " or ".join(str(n) for n in seats)
+
+
+def seat_problem(mode: str, decks, policies, flags=None) -> str | None:
+    """Why these seat decks and policies are not a game of ``mode`` (None: they are): the
+    one seat rule of specs, ``kalarite simulate`` and ``kalarite play``. ``flags``: name the
+    flags that gave them (``FLAGS``)."""
+    flags = flags or {}
+    seats = K.MODE_SEATS[K.MODE_NAMES.index(mode)]
+    if len(decks) not in seats:
+        return (
+            f"{flags.get('decks', 'decks')}: {mode} needs {seats_text(mode)} decks (one per "
+            f"seat), got {len(decks)}"
+        )
+    if len(policies) not in (1, len(decks)):
+        return (
+            f"{flags.get('policies', 'policies')}: needs 1 or {len(decks)} players (one per seat)"
+        )
+    if mode == "new-player" and any(d != NEW_PLAYER_DECK for d in decks):
+        return "new-player rules are played with two imperial decks"
+    return None
