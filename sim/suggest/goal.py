@@ -142,9 +142,9 @@ def _share(v, what) -> float:
 
 
 def _int(v, what, lo, hi) -> int:
-    if not _is_int(v) or not lo <= v <= hi:
-        raise GoalError(f"{what} must be an integer in {lo:,}..{hi:,}, got {v!r}")
-    return v
+    from sim.inputs import need_int
+
+    return need_int(v, what, lo, hi, GoalError)
 
 
 def _names(v, what) -> tuple:
