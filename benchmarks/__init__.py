@@ -6,6 +6,7 @@ another checkout. Part of the application layer (the CLI calls it); it may impor
 - ``side_by_side``: ``kalarite bench --baseline DIR``: the same games in this checkout and
   another, in alternating rounds, with cold compile and warm start of ``kalarite play``.
 - ``versus``: one player's speed here against another checkout.
+- ``same_games``: a small study's tables, this checkout against another: the same games?
 - ``positions``: a fixed set of mid-game positions for the summon-search bench.
 - ``compile_profile``: where a cold compile's CPU goes.
 - ``study_bytes``: the Parquet bytes per game that sim/study_size.py's estimate stores.

@@ -19,8 +19,6 @@ import time
 
 import numpy as np
 
-from core import constants as K
-
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -47,26 +45,14 @@ def throughput(
     mode: str, policy: str, games: int, seed: int = 11, decks=("imperial", "highland")
 ) -> dict:
     """Games on one core in this process (the kernel compiled beforehand), per CPU-second."""
-    from core.kernel import R_ACTIONS, R_DECISIONS, play_chunk, warm_up
-    from sim.players import policy_codes, policy_params
+    from core.kernel import R_ACTIONS, R_DECISIONS, play
+    from sim.games import batch
 
-    content = _content()
-    T = content.tables
-    warm_up(T)  # compile / load the cache outside the timing
-    specs = [policy] * len(decks)
-    args = (
-        T,
-        K.MODE_NAMES.index(mode),
-        len(decks),
-        np.array([content.deck_index(d) for d in decks], np.int32),
-        policy_codes(specs),
-        policy_params(specs),
-        0,
-        seed,
-    )
+    b = batch(_content(), mode, decks, [policy] * len(decks), seed)
+    play(b, 0, 1)  # compile / load the cache outside the timing
     c0 = time.process_time()
     t0 = time.perf_counter()
-    rows, _, _ = play_chunk(*args, 0, games, 200, 0, 0, 0)
+    rows = play(b, 0, games).rows
     wall = time.perf_counter() - t0
     dt = time.process_time() - c0
     return {
@@ -83,13 +69,13 @@ def throughput(
 
 
 _NOJIT_SNIPPET = """
-import json, sys, time, numpy as np
+import json, sys, time
 from sim.content import load_content
-from core.kernel import R_ACTIONS, play_batch
-T = load_content().tables
+from sim.games import batch
+from core.kernel import R_ACTIONS, play
+b = batch(load_content(), "high-form", ("imperial", "highland"), ("random", "random"), 11)
 t0 = time.perf_counter()
-rows = play_batch(T, 0, 2, np.array([0, 1], np.int32), np.zeros(2, np.int32), 0, 11, 0,
-                  int(sys.argv[1]), 200, 0, 0, 0)
+rows = play(b, 0, int(sys.argv[1])).rows
 dt = time.perf_counter() - t0
 print(json.dumps({"games": int(sys.argv[1]), "seconds": dt,
                   "actions": int(rows[:, R_ACTIONS].sum())}))

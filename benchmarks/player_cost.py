@@ -16,19 +16,14 @@ import json
 import statistics
 import time
 
-import numpy as np
 
+def _run(content, spec, mode, pair, games, seed):
+    from core.kernel import R_DECISIONS, play
+    from sim.games import batch
 
-def _run(tables, content, spec, mode, pair, games, seed):
-    from core import constants as K
-    from core.kernel import R_DECISIONS, play_chunk
-    from sim.players import policy_codes, policy_params
-
-    decks = np.array([content.deck_index(d) for d in pair], np.int32)
-    specs = [spec, spec]
-    args = (tables, K.MODE_NAMES.index(mode), 2, decks, policy_codes(specs), policy_params(specs))
+    b = batch(content, mode, pair, [spec, spec], seed)
     t0 = time.process_time()
-    rows = play_chunk(*args, 0, seed, 0, games, 200, 0, 0, 0)[0]
+    rows = play(b, 0, games).rows
     return time.process_time() - t0, int(rows[:, R_DECISIONS].sum())
 
 
@@ -39,7 +34,7 @@ def measure(player, against, rounds, games, seed=41) -> dict:
     pairs = list(itertools.product(content.decks, repeat=2))
     modes = ("high-form", "deathmatch")
     # warm-up: compile (or load) the kernel once before anything is timed
-    _run(content.tables, content, player, modes[0], pairs[0], 1, seed)
+    _run(content, player, modes[0], pairs[0], 1, seed)
     out = []
     for r in range(rounds):
         order = (player, against) if r % 2 == 0 else (against, player)
@@ -51,7 +46,7 @@ def measure(player, against, rounds, games, seed=41) -> dict:
             for m, mode in enumerate(modes):
                 for i, pair in enumerate(pairs):
                     s = seed + 1000 * r + 100 * m + i
-                    dt, d = _run(content.tables, content, spec, mode, pair, games, s)
+                    dt, d = _run(content, spec, mode, pair, games, s)
                     cpu += dt
                     decisions += d
                     n += games

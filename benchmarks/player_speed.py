@@ -4,9 +4,9 @@
     python -m benchmarks.player_speed --baseline ../kalarite-dfb0661 --policy sage \\
         --baseline-policy planner --rounds 7
 
-Each checkout plays in its own long-lived worker process (benchmarks.side_by_side.Worker:
-``core.kernel.play_chunk`` of that checkout); rounds alternate which side plays first, and
-each side's figure is CPU seconds of its own process, so other load slows neither side
+Each checkout plays in its own long-lived worker process (benchmarks.side_by_side.Worker,
+through ``PLAY_ROWS``: that checkout's kernel call); rounds alternate which side plays
+first, and each side's figure is CPU seconds of its own process, so other load slows neither side
 more. The workloads are self-play games of the player in High Form and Deathmatch, with
 base decks and with expansion decks. ``same_games`` compares the digests of the result rows:
 true when both sides played identical games (meaningful when both play the same player).

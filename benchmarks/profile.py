@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time
 
+from benchmarks.side_by_side import PLAY_ROWS
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
 # (name, mode, policy, decks, games)
@@ -42,33 +44,38 @@ WORKLOADS = [
     ("mc_high_form_base", "high-form", "mc", ("imperial", "highland"), 20),
 ]
 
-WORKER = r"""
+WORKER = (
+    PLAY_ROWS
+    + r"""
 import hashlib, json, os, sys, time
 import numpy as np
-from core import constants as K
 from core.jit import profile as P
-from core.kernel import R_ACTIONS, R_DECISIONS, play_chunk
-from cluster.worker import _parquet_bytes
+from core.kernel import R_ACTIONS, R_DECISIONS
 from results.schema import chunk_tables
 from sim.content import load_content
-from sim.players import policy_codes, policy_params
+
+try:  # the chunk's Parquet files as the worker finishes them
+    from results.layout import encode as _encode
+
+    def parquet_files(tables):
+        return _encode(tables, {"matchup": 0, "chunk": 0})
+except ImportError:  # a checkout from before results.layout
+    from cluster.worker import _parquet_bytes
+
+    def parquet_files(tables):
+        return {name: _parquet_bytes(t) for name, t in tables.items()}
 
 content = load_content()
 card_ids = [c.id for c in content.cards]
 job = json.loads(sys.argv[1])
 decks = job["decks"]
 specs = [job["policy"]] * len(decks)
-args = (
-    content.tables, K.MODE_NAMES.index(job["mode"]), len(decks),
-    np.array([content.deck_index(d) for d in decks], np.int32),
-    policy_codes(specs), policy_params(specs), 0, job["seed"],
-)
-play_chunk(*args, 0, 1, 200, 0, 0, 0)  # compile or load the kernel outside the timing
+play_rows(content, job["mode"], decks, specs, job["seed"], 0, 1)  # compile or load the kernel
 P.reset()
 c0 = time.process_time()
 w0 = time.perf_counter()
 k0 = P.cycles_now()
-rows, cev, tcl = play_chunk(*args, 0, job["games"], 200, 0, 0, 4000)
+rows, cev, tcl = play_rows(content, job["mode"], decks, specs, job["seed"], 0, job["games"], 4000)
 k1 = P.cycles_now()
 w1 = time.perf_counter()
 c1 = time.process_time()
@@ -79,7 +86,7 @@ tables = chunk_tables(
         "engine_hash": "profile", "engine_version": "profile", "study": {},
         "content_hash": content.content_hash, "beings_without_effects": False},
 )
-files = {name: _parquet_bytes(t) for name, t in tables.items()}
+files = parquet_files(tables)
 c2 = time.process_time()
 h = hashlib.sha256()
 for a in (rows, cev, tcl):
@@ -102,6 +109,7 @@ print(json.dumps({
     "digest": h.hexdigest(),
 }))
 """
+)
 
 
 def _play(root: pathlib.Path, job: dict, profiled: bool) -> dict:

@@ -5,10 +5,10 @@ shared one, so a speed claim is a ratio against a named commit measured side by 
 same games played by this checkout and by the baseline checkout, in alternating rounds, each
 timed in CPU seconds of its own process. Each checkout runs in its own long-lived worker
 process (``WORKER``, started with this Python in the checkout's directory, so its own
-``core``/``sim`` packages are imported); the worker only uses what every version has
-(``core.kernel.play_chunk``, ``sim.content.load_content``, ``sim.players``). The workers
-also hash the result rows of every workload: ``same_games`` says whether both checkouts
-played identical games.
+``core``/``sim`` packages are imported); the worker plays through ``PLAY_ROWS``, the kernel
+call of either kind of checkout (the seam, or the ``play_chunk`` of older ones). The
+workers also hash the result rows, card events and task claims of every workload:
+``same_games`` says whether both checkouts played identical games.
 
 Cold compile and warm start time the real command, ``kalarite play``, in a fresh process
 (``python -m sim.app.cli play``, or ``sim.cli`` in a checkout from before sim/app/): cold with
@@ -26,32 +26,57 @@ import sys
 import tempfile
 import time
 
-WORKER = r"""
+# ``play_rows(content, mode, decks, specs, seed, first, n, ev_rows)`` -> (result rows, card
+# events, task claims) in any checkout: the seam (core.kernel.play, sim.games.batch) where it
+# exists, else the 14-number ``play_chunk`` call of the checkouts before it (25b763c and
+# older). The programs below run in another checkout's directory, so they cannot import this
+# module: they are source text, and this is the one copy of the old call.
+PLAY_ROWS = r"""
+try:
+    from core.kernel import play as _play
+    from sim.games import batch as _batch
+
+    def play_rows(content, mode, decks, specs, seed, first, n, ev_rows=0):
+        out = _play(_batch(content, mode, decks, specs, seed), first, n, ev_rows=ev_rows)
+        return out.rows, out.card_events, out.task_claims
+except ImportError:  # a checkout from before the seam
+    import numpy as _np
+    from core import constants as _K
+    from core.kernel import play_chunk as _play_chunk
+    from sim.players import policy_codes as _codes, policy_params as _params
+
+    def play_rows(content, mode, decks, specs, seed, first, n, ev_rows=0):
+        args = (
+            content.tables, _K.MODE_NAMES.index(mode), len(decks),
+            _np.array([content.deck_index(d) for d in decks], _np.int32),
+            _codes(specs), _params(specs), (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF,
+        )
+        return _play_chunk(*args, first, n, 200, 0, 0, ev_rows)
+"""
+
+WORKER = (
+    PLAY_ROWS
+    + r"""
 import hashlib, json, sys, time
 import numpy as np
-from core import constants as K
-from core.kernel import R_ACTIONS, R_DECISIONS, play_chunk
+from core.kernel import R_ACTIONS, R_DECISIONS
 from sim.content import load_content
-from sim.players import policy_codes, policy_params
 
 content = load_content()
-T = content.tables
 ready = False
 for line in sys.stdin:
     job = json.loads(line)
     decks = job["decks"]
     specs = [job["policy"]] * len(decks)
-    args = (
-        T, K.MODE_NAMES.index(job["mode"]), len(decks),
-        np.array([content.deck_index(d) for d in decks], np.int32),
-        policy_codes(specs), policy_params(specs), 0, job["seed"],
-    )
     if not ready:  # compile (or load the cache) outside the timing
-        play_chunk(*args, 0, 1, 200, 0, 0, 0)
+        play_rows(content, job["mode"], decks, specs, job["seed"], 0, 1)
         ready = True
     c0 = time.process_time()
     w0 = time.perf_counter()
-    rows, cev, tcl = play_chunk(*args, job["first"], job["games"], 200, 0, 0, job["ev_rows"])
+    rows, cev, tcl = play_rows(
+        content, job["mode"], decks, specs, job["seed"], job["first"], job["games"],
+        job["ev_rows"],
+    )
     cpu = time.process_time() - c0
     wall = time.perf_counter() - w0
     h = hashlib.sha256()
@@ -63,6 +88,7 @@ for line in sys.stdin:
         "cpu_s": cpu, "wall_s": wall, "digest": h.hexdigest(),
     }), flush=True)
 """
+)
 
 # (name, mode, policy, decks, games per round in a full run)
 WORKLOADS = [

@@ -18,27 +18,27 @@ import statistics
 import subprocess
 import sys
 
+from benchmarks.side_by_side import PLAY_ROWS
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
-SNIPPET = """
-import json, sys, time, numpy as np
-from core import constants as K
-from core.kernel import R_DECISIONS, play_chunk
+SNIPPET = (
+    PLAY_ROWS
+    + """
+import json, sys, time
+from core.kernel import R_DECISIONS
 from sim.content import load_content
-from sim.players import policy_codes, policy_params
 mode, policy, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 c = load_content()
-specs = [policy, policy]
-args = (c.tables, K.MODE_NAMES.index(mode), 2,
-        np.array([c.deck_index(d) for d in ("imperial", "highland")], np.int32),
-        policy_codes(specs), policy_params(specs), 0, seed)
-play_chunk(*args, 10**6, 1, 200, 0, 0, 0)
+decks, specs = ("imperial", "highland"), [policy, policy]
+play_rows(c, mode, decks, specs, seed, 10**6, 1)
 t0 = time.process_time()
-rows, _, _ = play_chunk(*args, 0, games, 200, 0, 0, 0)
+rows, _, _ = play_rows(c, mode, decks, specs, seed, 0, games)
 dt = time.process_time() - t0
 print(json.dumps({"games": games, "cpu_s": dt, "games_per_cpu_s": games / dt,
                   "decisions": int(rows[:, R_DECISIONS].sum())}))
 """
+)
 
 
 def run_tree(tree, mode, policy, games, seed) -> dict:

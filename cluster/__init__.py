@@ -2,13 +2,17 @@
 store, schema, pandas_meta). Imports core, sim and results; only the application layer
 (sim/app/, sim/api.py, benchmarks/) imports the runner.
 
-- ``runner``: ``run_study``, a study's chunks as Ray tasks, each written as it arrives;
-  resumable, with progress and Ctrl-C handling.
-- ``worker``: one chunk in a Ray worker: its games with the compiled kernel, returned as
-  Parquet bytes.
-- ``inprocess``: a study's chunks in this process without Ray (``workers=0``).
+- ``runner``: ``run_study``, a study's chunks played and each written as it arrives;
+  resumable, with progress and a summary.
+- ``scheduler``: the one chunk scheduler of studies and ``kalarite check``: the window of
+  chunks in flight, retries, Ctrl-C.
+- ``session``: where chunks are played: Ray (reused, connected or started) or this process.
+- ``worker``: the one worker: a study's chunk returned as Parquet bytes, or a checked chunk
+  (``kalarite check``) with only its broken games.
+- ``inprocess``: the session without Ray (``workers=0``).
 - ``warmup``: the engine compiled once in the driver before the workers start.
-- ``progress``: progress lines where there is no terminal bar (logs, pipes, notebooks).
+- ``progress``: the progress bar on a terminal, lines where there is none (logs, pipes),
+  a notebook cell.
 - ``fanout``: independent calls of one function on Ray, for jobs that are not studies
   (``kalarite tune``).
 """

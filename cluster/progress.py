@@ -1,5 +1,6 @@
-"""Progress of a running study where there is no terminal for the progress bar: plain lines
-(logs, pipes, ``make demo`` under CI) and a notebook cell.
+"""Progress of a running study or check: a bar on a terminal (``RichProgress``), plain lines
+where there is none (logs, pipes, ``make demo`` under CI) and a notebook cell; ``display_for``
+picks one.
 
 Every display is built as ``Display(total, done, start=...)`` (``start``: the runner's start of
 play, so the rate shown and the summary line's agree) and has the runner's interface: a
@@ -157,3 +158,77 @@ def in_notebook() -> bool:
     except Exception:  # noqa: BLE001
         return False
     return shell is not None and "ZMQ" in type(shell).__name__
+
+
+class RichProgress:
+    """Games done, games/s and ETA on a terminal: the rate of ``_Counter`` (games this run
+    played over the time since play started, as in the summary line), not rich's own
+    estimate, which starts at the first update and read 5-10x high early on."""
+
+    def __init__(self, total: int, done: int, start: float | None = None):
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            ProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+        from rich.text import Text
+
+        counter = self.counter = _Counter(total, done, start)
+
+        class _Rate(ProgressColumn):
+            def render(self, task):
+                r = counter.rate()
+                if not r:
+                    return Text("- games/s ETA -")
+                left = _clock((counter.total - counter.done) / r)
+                return Text(f"{r:,.0f} games/s ETA {left}")
+
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            _Rate(),
+            TimeElapsedColumn(),
+            transient=True,
+        )
+        self._task = self._progress.add_task("starting workers", total=total, completed=done)
+
+    def __enter__(self):
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._progress.stop()
+        return False
+
+    def started(self):
+        self._progress.update(self._task, description="playing")
+
+    def advance(self, games: int):
+        self.counter.advance(games)
+        self._progress.advance(self._task, games)
+
+    def tick(self):
+        pass
+
+    def note(self, text: str):
+        self._progress.console.print(f"kalarite: {text}")
+
+
+def display_for(progress):
+    """The progress display of a run: none with ``progress=False``; else a line in a
+    notebook, a bar on a terminal, plain lines on stderr otherwise (logs, pipes, CI)."""
+    if progress is False:
+        return NoProgress
+    if in_notebook():
+        return NotebookProgress
+    return RichProgress if sys.stdout.isatty() else LineProgress
+
+
+def say(text: str):
+    """A message of the run before (or outside) the progress display: one line on stderr."""
+    print(f"kalarite: {text}", file=sys.stderr, flush=True)

@@ -22,9 +22,10 @@ _LINE_S = 15.0  # not a terminal: how often a line is printed
 
 
 def _kernel(checked: bool = False):
-    """``play_games``: the one entry kernel every command plays through (core.kernel);
-    ``checked``: ``play_games_checked``, the same loop with the invariant checker, which only
-    `kalarite check` and the tests compile."""
+    """``play_games``: the compiled kernel behind ``core.kernel.play``, the seam every command
+    plays through; ``checked``: ``play_games_checked``, the same loop with the invariant
+    checker, which only `kalarite check`, ``play --check`` and the tests compile (its cache
+    index is all this reads: nothing here calls a kernel but through the seam)."""
     from core.kernel import play_games, play_games_checked
 
     return play_games_checked if checked else play_games
@@ -62,37 +63,15 @@ def _remember(seconds: float):
 
 
 def _play_one_game(checked: bool = False):
-    """The engine's one entry kernel, called once so that it compiles (or loads) everything
-    a chunk needs: one game of the smallest kind (the checker-free kernel, as chunks run it)."""
-    import numpy as np
-
-    from core import constants as K
+    """One game of the smallest kind through the seam (core.kernel.play), so that the kernel
+    a chunk runs compiles (or loads) with the one signature every chunk uses."""
+    from core.kernel import play
     from sim.content import load_content
-    from sim.players import policy_codes, policy_params
+    from sim.games import batch
 
-    content = load_content()
-    pols = ("random", "random")
-    if checked:
-        args = (content.tables, K.MODE_NAMES.index("high-form"), 2, np.array([0, 0], np.int32))
-        args += (policy_codes(pols), policy_params(pols), 0, 1, 0, 1, 5, 1, 64)
-        _kernel(True)(*args)
-        return
-    _kernel()(
-        content.tables,
-        K.MODE_NAMES.index("high-form"),
-        2,
-        np.array([0, 0], np.int32),
-        policy_codes(pols),
-        policy_params(pols),
-        0,
-        1,
-        0,
-        1,
-        5,
-        1,
-        64,
-        0,  # positions_every: no position rows (the sampling is compiled all the same)
-    )
+    b = batch(load_content(), "high-form", ("imperial", "imperial"), ("random", "random"), 1)
+    # positions_every stays 0, but the unchecked kernel compiles its sampling all the same
+    play(b, 0, 1, turn_cap=5, allow_no_effect=True, ev_rows=64, checked=checked)
 
 
 def warm_up(say=None, checked: bool = False) -> float:

@@ -1,13 +1,25 @@
-"""What a Ray worker does with one chunk: play its games with the compiled kernel and return
-the chunk's tables as Parquet bytes (the driver only writes bytes to disk): three, and the
-``positions`` table when the study samples positions.
+"""What a Ray worker does with one chunk: the one worker of studies and `kalarite check`.
 
-The content and the compiled kernel are loaded once per worker process (``_engine``) and
-reused for every chunk that process plays. Nothing here needs Ray: ``play_chunk_files`` is a
-plain function, which the runner wraps as a Ray task.
+- A study's chunk: its games through the kernel's seam (core.kernel.play), returned as the
+  chunk's Parquet files (bytes: the driver only writes them, results.layout ``encode``
+  finishes them): three tables, and ``positions`` when the study samples positions.
+- A checked chunk (``ChunkJob.checked``, `kalarite check`): its games with the invariant
+  checker after every applied option, a short event log (``CHECK_EV_ROWS``, enough for
+  nearly every game and twice as fast as the replay's); only the games that broke something
+  come back. A game that broke something after overflowing that log (the checks that read
+  the log skip an incomplete one, and ERR_LOG marks the overflow itself) is played again
+  alone with the log of `kalarite play --check` (sim.single_game.LOG_ROWS), so a game's
+  verdict is always the one its replay command gives.
+
+Every chunk is checked before it is played: this worker's engine and content must be the
+driver's, and the players' parameter rows shipped with the job must be the dataset's (their
+digests, sim.games). The worker plays those rows: it never reads the profile file.
+
+The content is loaded once per worker process (``_content``) and the kernel compiles (or
+loads numba's cache) on its first call. Nothing here needs Ray: ``run_chunk`` is a plain
+function, which the scheduler wraps as a Ray task.
 """
 
-import json
 import os
 import pathlib
 import signal
@@ -16,19 +28,15 @@ import sys
 import threading
 from dataclasses import dataclass
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
+EV_ROWS = 4000  # per-game log rows of a study's chunk: enough for card events and task claims
+CHECK_EV_ROWS = 2000  # per-game log rows of a checked chunk (a game over it is played again)
 
-EV_ROWS = 4000  # per-game log rows: enough for card events and task claims
-COMPRESSION = "zstd"
-
-_ENGINE = {}
+_CONTENT = {}
 
 
 @dataclass(frozen=True)
 class ChunkJob:
-    matchup: int  # index into the study's matchups
+    matchup: int  # index into the study's (or check's) matchups
     chunk_index: int
     mode: str
     decks: tuple
@@ -38,38 +46,51 @@ class ChunkJob:
     n_games: int
     turn_cap: int
     beings_without_effects: bool
-    info: dict  # dataset_info: versions and spec (checked here, stored in each file)
-    kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
+    # the dataset's identity (results.store.job_info): engine_hash, content_hash and players
+    # ({spec: digest}) checked here; a study's chunk also stores it in each file
+    info: dict
+    players: dict  # {spec: sim.games.Player.to_json()} of this matchup's seats: what is played
     content_dir: str | None = None  # a designer's card files (--content), else the installed
     positions: int = 0  # sample about one turn end in this many (the positions table); 0: off
-    games: tuple = ()  # the chunk's game indices (a study of some games); (): a range
+    checked: bool = False  # `kalarite check`: the invariant checker, only broken games back
+    kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
+    games: tuple = ()  # the chunk's game indices (a study of listed games); (): a range
+
+    @classmethod
+    def of(cls, chunk, mu, study, info: dict, rows: dict, **extra) -> "ChunkJob":
+        """The job of ``chunk`` (results.layout.Chunk) of matchup ``mu`` of ``study``:
+        ``info`` the identity it is checked against, ``rows`` the resolved players' rows
+        ({spec: Player.to_json()}, the study's; the job carries its matchup's)."""
+        return cls(
+            matchup=chunk.matchup,
+            chunk_index=chunk.index,
+            mode=mu.mode,
+            decks=mu.decks,
+            policies=mu.policies,
+            seed=mu.seed,
+            first_game=chunk.first_game,
+            n_games=chunk.n_games,
+            turn_cap=study.turn_cap,
+            beings_without_effects=study.beings_without_effects,
+            info=info,
+            players={p: rows[p] for p in mu.policies},
+            content_dir=study.content,
+            games=getattr(chunk, "games", ()),
+            **extra,
+        )
 
 
 class EngineMismatch(RuntimeError):
-    """The worker's engine or content is not the driver's."""
+    """The worker's engine or content, or the chunk's players, are not the dataset's."""
 
 
-def _engine(content_dir=None):
-    """(content, play_chunk, card ids, play_chunk_with_positions), loaded once per process and
-    content directory; the kernel compiles (or loads from numba's cache) on its first call."""
-    if content_dir not in _ENGINE:
-        from core.kernel import play_chunk, play_chunk_with_positions
+def _content(content_dir=None):
+    """The content, loaded once per process and content directory."""
+    if content_dir not in _CONTENT:
         from sim.content import load_content
 
-        content = load_content(content_dir)
-        _ENGINE[content_dir] = (
-            content,
-            play_chunk,
-            [c.id for c in content.cards],
-            play_chunk_with_positions,
-        )
-    return _ENGINE[content_dir]
-
-
-def _parquet_bytes(table) -> bytes:
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression=COMPRESSION)
-    return sink.getvalue().to_pybytes()
+        _CONTENT[content_dir] = load_content(content_dir)
+    return _CONTENT[content_dir]
 
 
 def _maybe_die(marker):
@@ -83,8 +104,8 @@ def _maybe_die(marker):
 
 def where_played() -> dict:
     """The Ray node, host and process that played a chunk: stored in each of the chunk's
-    Parquet files (metadata key ``kalarite.chunk``), so a cluster run shows where every chunk
-    ran. The node id is empty outside Ray."""
+    Parquet files (results.layout CHUNK_KEY), so a cluster run shows where every chunk ran.
+    The node id is empty outside Ray."""
     node = ""
     ray = sys.modules.get("ray")  # never imported here just to ask
     if ray is not None and ray.is_initialized():
@@ -92,71 +113,70 @@ def where_played() -> dict:
     return {"node_id": node, "host": socket.gethostname(), "pid": os.getpid()}
 
 
-def _play_runs(play_chunk, head, tail, games):
-    """The kernel's rows for the listed games (sorted): one call per run of consecutive
-    games, the rows stacked, card events and task claims renumbered to the game's place in
-    the list (as a range's rows are numbered from its first game)."""
-    runs = []
-    for g in games:
-        if runs and g == runs[-1][0] + runs[-1][1]:
-            runs[-1][1] += 1
-        else:
-            runs.append([g, 1])
-    parts, offset = [], 0
-    for first, n in runs:
-        rows, cev, tcl = play_chunk(*head, first, n, *tail, 0, EV_ROWS)
-        cev = cev.copy()
-        tcl = tcl.copy()
-        cev[:, 0] += offset
-        tcl[:, 0] += offset
-        parts.append((rows, cev, tcl))
-        offset += n
-    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
+def _checked_batch(job: ChunkJob, content):
+    """The chunk's batch, once the engine, content and players are known to be the
+    dataset's."""
+    from core import ENGINE_HASH
+    from sim.games import Player, batch
+
+    info = job.info
+    if ENGINE_HASH != info["engine_hash"] or content.content_hash != info["content_hash"]:
+        raise EngineMismatch(
+            f"worker engine {ENGINE_HASH}/content {content.content_hash} differ from the "
+            f"driver's {info['engine_hash']}/{info['content_hash']}"
+        )
+    players = {}
+    for spec in dict.fromkeys(job.policies):
+        p = Player.from_json(spec, job.players[spec])
+        if p.digest != info["players"].get(spec):
+            raise EngineMismatch(
+                f"the parameters of player {spec!r} sent with this chunk (digest {p.digest}) "
+                f"are not the dataset's ({info['players'].get(spec)})"
+            )
+        players[spec] = p
+    return batch(content, job.mode, job.decks, job.policies, job.seed, players)
 
 
-def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
-    """Play one chunk; returns {"files": {table: Parquet bytes}, "games", "errors", "pid",
-    "node_id"}. ``ignore_sigint=False`` when the chunk is played in the driver itself
+def run_chunk(job: ChunkJob, ignore_sigint: bool = True) -> dict:
+    """Play one chunk. A study's chunk returns {"files": {table: Parquet bytes}, "games",
+    "errors", "pid", "node_id"}; a checked chunk {"matchup", "chunk", "games", "broken":
+    [(game index, code, turn, actions done), ...], "replayed": games played again with the
+    long log, "pid"}. ``ignore_sigint=False`` when the chunk is played in the driver itself
     (workers=0)."""
-    # Ctrl-C is the driver's business: it stops the study; a worker interrupted by the same
+    # Ctrl-C is the driver's business: it stops the run; a worker interrupted by the same
     # signal mid-chunk (worse: mid-import of numba, which leaves it half-imported for good)
     # only makes Ray retry work that is about to be dropped. Ignore it before any import.
     if ignore_sigint and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from core import ENGINE_HASH
-    from core import constants as K
-    from core.kernel import R_ERROR
-    from results.schema import chunk_tables
-    from sim.players import policy_codes, policy_params
-
     _maybe_die(job.kill_marker)
-    content, play_chunk, card_ids, play_with_positions = _engine(job.content_dir)
-    if ENGINE_HASH != job.info["engine_hash"] or content.content_hash != job.info["content_hash"]:
-        raise EngineMismatch(
-            f"worker engine {ENGINE_HASH}/content {content.content_hash} differ from the "
-            f"driver's {job.info['engine_hash']}/{job.info['content_hash']}"
-        )
-    decks = np.array([content.deck_index(d) for d in job.decks], np.int32)
-    head = (
-        content.tables,
-        K.MODE_NAMES.index(job.mode),
-        len(job.decks),
-        decks,
-        policy_codes(job.policies),
-        policy_params(job.policies),
-        (job.seed >> 32) & 0xFFFFFFFF,
-        job.seed & 0xFFFFFFFF,
-    )
-    tail = (job.turn_cap, int(job.beings_without_effects))
-    pos = None
-    if job.positions:
-        # the same games as play_chunk's (the sampling draws none of their random numbers)
-        args = (*head, job.first_game, job.n_games, *tail)
-        rows, cev, tcl, pos = play_with_positions(*args, EV_ROWS, job.positions)
-    elif job.games:
-        rows, cev, tcl = _play_runs(play_chunk, head, tail, job.games)
+    content = _content(job.content_dir)
+    b = _checked_batch(job, content)
+    return _play_checked(job, b) if job.checked else _play_files(job, b, content)
+
+
+def _play_files(job: ChunkJob, b, content) -> dict:
+    import numpy as np
+
+    from core.kernel import play
+    from core.rows import R_ERROR
+    from results.layout import encode
+    from results.schema import chunk_tables
+
+    kw = {"turn_cap": job.turn_cap, "allow_no_effect": job.beings_without_effects}
+    if job.games:  # listed games: one kernel call per run of consecutive games
+        rows, cev, tcl = _play_runs(play, b, job.games, kw)
+        positions = None
     else:
-        rows, cev, tcl = play_chunk(*head, job.first_game, job.n_games, *tail, 0, EV_ROWS)
+        out = play(
+            b,
+            job.first_game,
+            job.n_games,
+            ev_rows=EV_ROWS,
+            positions_every=job.positions,  # samples draw none of the games' random numbers
+            **kw,
+        )
+        rows, cev, tcl = out.rows, out.card_events, out.task_claims
+        positions = out.positions if job.positions else None
     tables = chunk_tables(
         rows,
         cev,
@@ -168,22 +188,79 @@ def play_chunk_files(job: ChunkJob, ignore_sigint: bool = True) -> dict:
         policies=job.policies,
         turn_cap=job.turn_cap,
         beings_without_effects=job.beings_without_effects,
-        card_ids=card_ids,
+        card_ids=[c.id for c in content.cards],
         task_names=content.task_names,
         metadata=job.info,
-        positions=pos,
+        positions=positions,
         game_indices=np.array(job.games, np.int64) if job.games else None,
     )
     where = where_played()
-    chunk_md = json.dumps({"matchup": job.matchup, "chunk": job.chunk_index, **where}).encode()
-    tables = {
-        name: t.replace_schema_metadata({**t.schema.metadata, b"kalarite.chunk": chunk_md})
-        for name, t in tables.items()
-    }
     return {
-        "files": {name: _parquet_bytes(t) for name, t in tables.items()},
+        "files": encode(tables, {"matchup": job.matchup, "chunk": job.chunk_index, **where}),
         "games": int(len(rows)),
         "errors": int(np.count_nonzero(rows[:, R_ERROR])),
         "pid": os.getpid(),
         "node_id": where["node_id"],
+    }
+
+
+def _play_runs(play, b, games, kw) -> tuple:
+    """(rows, card events, task claims) of the listed games (sorted): one kernel call per
+    run of consecutive games, stacked, the events' game offsets renumbered to each game's
+    place in the list (as a range's are numbered from its first game)."""
+    import numpy as np
+
+    runs = []
+    for g in games:
+        if runs and g == runs[-1][0] + runs[-1][1]:
+            runs[-1][1] += 1
+        else:
+            runs.append([g, 1])
+    parts, offset = [], 0
+    for first, n in runs:
+        out = play(b, first, n, ev_rows=EV_ROWS, **kw)
+        cev, tcl = out.card_events.copy(), out.task_claims.copy()
+        cev[:, 0] += offset
+        tcl[:, 0] += offset
+        parts.append((out.rows, cev, tcl))
+        offset += n
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
+
+
+def _play_checked(job: ChunkJob, b) -> dict:
+    import numpy as np
+
+    from core.kernel import play
+    from core.rows import R_ACTIONS, R_ERROR, R_LOG_LOST, R_TURNS
+    from sim.single_game import LOG_ROWS
+
+    def checked(first, n, ev_rows):
+        return play(
+            b,
+            first,
+            n,
+            turn_cap=job.turn_cap,
+            allow_no_effect=job.beings_without_effects,
+            ev_rows=ev_rows,
+            checked=True,
+        ).rows
+
+    rows = checked(job.first_game, job.n_games, CHECK_EV_ROWS)
+    broken, replayed = [], 0
+    for g in np.flatnonzero(rows[:, R_ERROR]):
+        row = rows[g]
+        gi = job.first_game + int(g)
+        if row[R_LOG_LOST]:  # the short log overflowed (ERR_LOG, or a check it left out)
+            row = checked(gi, 1, LOG_ROWS)[0]
+            replayed += 1
+            if row[R_ERROR] == 0:
+                continue
+        broken.append((gi, int(row[R_ERROR]), int(row[R_TURNS]), int(row[R_ACTIONS])))
+    return {
+        "matchup": job.matchup,
+        "chunk": job.chunk_index,
+        "games": int(len(rows)),
+        "broken": broken,
+        "replayed": replayed,
+        "pid": os.getpid(),
     }

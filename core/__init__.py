@@ -7,7 +7,8 @@ The contracts shared with sim and results, at the top:
 - ``ops``: the effect op vocabulary: instruction columns, the op registry, selector names.
 - ``tables``: the content arrays every kernel receives (built by sim.content).
 - ``rows``: the result-row layout results/ reads (imports nothing, loads no engine).
-- ``kernel``: the drivers that play whole games (``play_games``, ``play_chunk``).
+- ``kernel``: the drivers that play whole games: ``play(Batch, ...)``, the one seam, over the
+  compiled ``play_games`` and ``play_games_checked``.
 
 The engine, by part:
 - ``board/``: squares, bitboards, pieces and stock.

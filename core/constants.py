@@ -1,7 +1,10 @@
 """Small integer codes shared by the compiled engine and the Python side.
 
-Plain module-level ints: numba folds them into the kernels as constants.
+Plain module-level ints: numba folds them into the kernels as constants. The tables of
+names and texts beside them (``EVENTS``) are read by the Python side only.
 """
+
+from typing import NamedTuple
 
 # --- pieces -----------------------------------------------------------------------------
 EMPTY = 0
@@ -138,6 +141,9 @@ END_SCORE = 1  # a seat reached the score threshold
 END_DECK = 2  # a seat drew its last being card
 END_TURN_CAP = 3
 END_NAMES = ("none", "score", "deck", "turn-cap")
+# the turn cap of a game that names none (study specs, `kalarite play`, check, benchmarks): no
+# planner game of the demo reached it (README, Decisiveness)
+DEFAULT_TURN_CAP = 200
 
 # colour-choice reasons (melee)
 CW_NONE = 0
@@ -196,59 +202,185 @@ EV_RELEASE = 47  # (sq, code) the piece held in stasis comes back onto sq
 EV_STASIS_BACK = 48  # (code) the piece held in stasis cannot come back: to its owner's stock
 EV_VOID_SUMMON = 49  # (cells) the next summon this turn may count that many empty squares as own
 EV_TOP_CARD_TO_DECK = 50  # (card) the top card of the discard pile went on top of the deck
-EV_NAMES = (
-    "turn",
-    "place",
-    "summon",
-    "discard",
-    "return",
-    "flare",
-    "claim",
-    "destroy",
-    "upgrade",
-    "downgrade",
-    "convert",
-    "move",
-    "pickup",
-    "draw",
-    "score",
-    "gain-action",
-    "end",
-    "skip",
-    "setup-piece",
-    "effect-place",
-    "improvise",
-    "pass",
-    "hand-over",
-    "end-trigger",
-    "frozen",
-    "keep-frozen",
-    "thaw",
-    "removed",
-    "lose-action",
-    "discard-flare",
-    "card-to-frozen",
-    "gateway",
-    "gateway-lost",
-    "lose-own-action",
-    "card-to-bottom",
-    "possess",
-    "legend-summoned",
-    "discard-legend",
-    "select-square",
-    "warp",
-    "swap",
-    "discard-pending",
-    "return-pending",
-    "effect-discard",
-    "extra-count",
-    "copy-warp",
-    "capture",
-    "release",
-    "stasis-back",
-    "void-summon",
-    "top-card-to-deck",
+
+# --- the event table ------------------------------------------------------------------------
+# One row per event code: its name, what it does to the board the text log rebuilds from the
+# events alone (sim.single_game), and its line in that log (sim.render.event_text fills the
+# template's fields from the row; the fields are listed there). A new event gets its row here
+# and nowhere else; tests/test_events.py requires a row, a board effect and a text for every
+# EV_* code.
+BOARD_NONE = "none"  # the board does not change
+BOARD_PLACE = "place"  # square a: a piece of the seat's colour, of rank b
+BOARD_SUMMON = "summon"  # square b: a piece of the seat's colour, of card a's rank
+BOARD_CLEAR = "clear"  # square a: empty (destroyed, picked up, taken into stasis)
+BOARD_SET = "set"  # square a: piece code b (upgrade, downgrade, set-up, effect place, release)
+BOARD_CONVERT = "convert"  # square a: piece code c
+BOARD_MOVE = "move"  # square a: empty; square b: piece code c
+BOARD_SWAP = "swap"  # the pieces on squares a and b exchange places
+BOARD_EFFECTS = (
+    BOARD_NONE,
+    BOARD_PLACE,
+    BOARD_SUMMON,
+    BOARD_CLEAR,
+    BOARD_SET,
+    BOARD_CONVERT,
+    BOARD_MOVE,
+    BOARD_SWAP,
 )
+
+
+class Event(NamedTuple):
+    code: int  # EV_*: the first column of a log row
+    name: str
+    board: str  # BOARD_*
+    text: str  # a str.format template (sim.render.event_text)
+
+
+EVENTS = (
+    Event(EV_TURN, "turn", BOARD_NONE, "Turn {turn}: {who}{deck}, {a} action(s){extra_turn}"),
+    Event(EV_PLACE, "place", BOARD_PLACE, "{who} places a common piece on {sq_a}"),
+    Event(EV_SUMMON, "summon", BOARD_SUMMON, "{who} summons {card_a} ({card_a_id}) on {sq_b}"),
+    Event(EV_DISCARD, "discard", BOARD_NONE, "{who} discards {card_a}"),
+    Event(EV_RETURN, "return", BOARD_NONE, "{who} returns {card_a} to the bottom of its deck"),
+    Event(EV_FLARE, "flare", BOARD_NONE, "{who} plays {card_a} against {side_b} ({halves_c})"),
+    Event(EV_CLAIM, "claim", BOARD_NONE, "{who} claims task {task_a} (+{b})"),
+    Event(EV_DESTROY, "destroy", BOARD_CLEAR, "{who} destroys {piece_b} on {sq_a}"),
+    Event(EV_UPGRADE, "upgrade", BOARD_SET, "{who} upgrades {sq_a} to {piece_b}"),
+    Event(EV_DOWNGRADE, "downgrade", BOARD_SET, "{who} downgrades {sq_a} to {piece_b}"),
+    Event(
+        EV_CONVERT,
+        "convert",
+        BOARD_CONVERT,
+        "{who} converts {piece_b} on {sq_a} into {piece_c}",
+    ),
+    Event(EV_MOVE, "move", BOARD_MOVE, "{who} moves {piece_c} {sq_a} -> {sq_b}"),
+    Event(EV_PICKUP, "pickup", BOARD_CLEAR, "{who} picks up {piece_b} from {sq_a} (out of stock)"),
+    Event(EV_DRAW, "draw", BOARD_NONE, "{who} draws {card_a}"),
+    Event(EV_SCORE, "score", BOARD_NONE, "{side} scores {a}{column_c} ({score_reason_b})"),
+    Event(EV_GAIN_ACTION, "gain-action", BOARD_NONE, "{who} gains {a} action(s)"),
+    Event(EV_END, "end", BOARD_NONE, "game over ({end_reason_a}): {winner_b}"),
+    Event(EV_SKIP, "skip", BOARD_NONE, "{who} skips an optional part of {card_a}"),
+    Event(EV_SETUP_PIECE, "setup-piece", BOARD_SET, "{who} puts {piece_b} on {sq_a}"),
+    Event(EV_EFFECT_PLACE, "effect-place", BOARD_SET, "{who} puts {piece_b} on {sq_a}"),
+    Event(
+        EV_IMPROVISE,
+        "improvise",
+        BOARD_NONE,
+        "{who} improvises with a piece of colour {a} (its one improvisation with it)",
+    ),
+    Event(EV_PASS, "pass", BOARD_NONE, "{who} passes control to teammate seat {a}"),
+    Event(EV_HAND_OVER, "hand-over", BOARD_NONE, "{who} hands {card_a} to teammate seat {b}"),
+    Event(EV_END_TRIGGER, "end-trigger", BOARD_NONE, "end triggered by {who}: {end_trigger}"),
+    Event(EV_FROZEN, "frozen", BOARD_NONE, "{who} stores {card_a} as its frozen effect"),
+    Event(
+        EV_KEEP_FROZEN,
+        "keep-frozen",
+        BOARD_NONE,
+        "{who} keeps {card_a} frozen and discards {card_b}",
+    ),
+    Event(EV_THAW, "thaw", BOARD_NONE, "{who} thaws the frozen effect of {card_a}"),
+    Event(EV_REMOVED, "removed", BOARD_NONE, "{piece_b} from {sq_a} is removed from the game"),
+    Event(
+        EV_LOSE_ACTION,
+        "lose-action",
+        BOARD_NONE,
+        "every other {others} starts its next turn with one action less",
+    ),
+    Event(EV_DISCARD_FLARE, "discard-flare", BOARD_NONE, "{who} discards {card_a} (effect)"),
+    Event(
+        EV_CARD_TO_FROZEN,
+        "card-to-frozen",
+        BOARD_NONE,
+        "{who} takes {card_a} from its discard pile as its frozen effect{discarding_b}",
+    ),
+    Event(EV_GATEWAY, "gateway", BOARD_NONE, "{who}'s Gateway is now {piece_b} on {sq_a}"),
+    Event(
+        EV_GATEWAY_LOST,
+        "gateway-lost",
+        BOARD_NONE,
+        "{who}'s Gateway{gateway_where_a} is gone{gateway_stock_a}",
+    ),
+    Event(
+        EV_LOSE_OWN_ACTION,
+        "lose-own-action",
+        BOARD_NONE,
+        "{who} spends an action doing nothing ({a} left)",
+    ),
+    Event(EV_CARD_TO_BOTTOM, "card-to-bottom", BOARD_NONE, "{who} puts {card_a} under its deck"),
+    Event(
+        EV_POSSESS,
+        "possess",
+        BOARD_NONE,
+        "{who}'s next summon this turn uses colour {a}'s pieces",
+    ),
+    Event(
+        EV_LEGEND_SUMMONED,
+        "legend-summoned",
+        BOARD_NONE,
+        "{who} counts as summoning a legend on {sq_a}",
+    ),
+    Event(EV_DISCARD_LEGEND, "discard-legend", BOARD_NONE, "{who} discards {card_a} (effect)"),
+    Event(EV_SELECT_SQUARE, "select-square", BOARD_NONE, "{who} chooses the empty square {sq_a}"),
+    Event(
+        EV_WARP,
+        "warp",
+        BOARD_NONE,
+        "{who} plays the warp effect of {card_a} (now its pending being)",
+    ),
+    Event(EV_SWAP, "swap", BOARD_SWAP, "{who} swaps the pieces on {sq_a} and {sq_b}"),
+    Event(
+        EV_DISCARD_PENDING,
+        "discard-pending",
+        BOARD_NONE,
+        "{who} discards its pending being {card_a}",
+    ),
+    Event(
+        EV_RETURN_PENDING,
+        "return-pending",
+        BOARD_NONE,
+        "{who}'s {card_a} is no longer pending (back in hand)",
+    ),
+    Event(
+        EV_EFFECT_DISCARD,
+        "effect-discard",
+        BOARD_NONE,
+        "{who} discards {card_a} from its hand (effect)",
+    ),
+    Event(
+        EV_EXTRA_COUNT,
+        "extra-count",
+        BOARD_NONE,
+        "{who}: each piece destroyed this turn counts {a} more",
+    ),
+    Event(
+        EV_COPY_WARP,
+        "copy-warp",
+        BOARD_NONE,
+        "{who}'s {card_b} copies the warp effect of {card_a}",
+    ),
+    Event(EV_CAPTURE, "capture", BOARD_CLEAR, "{who} takes {piece_b} from {sq_a} into stasis"),
+    Event(EV_RELEASE, "release", BOARD_SET, "{piece_b} comes back from stasis onto {sq_a}"),
+    Event(
+        EV_STASIS_BACK,
+        "stasis-back",
+        BOARD_NONE,
+        "{piece_a} held in stasis cannot come back: it returns to its stock",
+    ),
+    Event(
+        EV_VOID_SUMMON,
+        "void-summon",
+        BOARD_NONE,
+        "{who}'s next summon this turn may count {a} empty square(s) as its commons",
+    ),
+    Event(
+        EV_TOP_CARD_TO_DECK,
+        "top-card-to-deck",
+        BOARD_NONE,
+        "{who} puts {card_a} from its discard pile on top of its deck",
+    ),
+)
+EV_NAMES = tuple(e.name for e in EVENTS)
+assert all(e.code == i for i, e in enumerate(EVENTS)), "EVENTS must be in EV_* code order"
 EV_WIDTH = 6
 
 # score reasons (EV_SCORE b; c is the colour column in melee, else 0)

@@ -5,22 +5,25 @@ however it is split. Buffers are allocated once per call, never per action. Besi
 result row per game, a batch extracts card events and task claims from each game's log
 (the Parquet tables ``card_events`` and ``task_claims``).
 
-One entry point: ``play_games`` is the only kernel the commands call to play (``kalarite
-play`` with one game and a full log, ``simulate``/``study`` in each Ray worker, the
-benchmarks), so they share one compiled kernel and one cache entry; ``play_chunk`` and
-``play_batch`` are plain Python views of it (``check``: ``play_games_checked``, the same
-loop with the invariant checker, which only the tests use and the commands never compile).
-``warm_up`` compiles ``play_games``, or loads it from the cache, before anything is timed or
-fanned out. Compile time (core.jit): one version per kernel, and the kernels it calls are
-compiled link-only, so the engine is optimised and turned into machine code once, here.
+One seam: ``play(batch, first, n, ...)`` is the only Python entry every command plays
+through (``kalarite play`` with one game and a full log, ``simulate``/``study`` in each Ray
+worker, ``check``, the ladder, ``tune``, the benchmarks). A ``Batch`` holds what fixes the
+games besides their indices (tables, mode, seat decks, seat players and their parameter
+rows, the 64-bit seed); ``sim.games.batch`` builds it from names. ``play`` calls one of two
+compiled kernels: ``play_games``, or with ``checked=True`` ``play_games_checked`` (the same
+loop with the invariant checker, which only `kalarite check`, ``play --check`` and the tests
+compile). Each is called with one type signature, so it compiles once and has one cache
+entry; compile time (core.jit): the kernels they call are compiled link-only, so the engine
+is optimised and turned into machine code once, here.
 """
 
-import time
+from typing import NamedTuple
 
 import numpy as np
 
 from core.checks.invariants import check_state
 from core.constants import (
+    DEFAULT_TURN_CAP,
     EV_CLAIM,
     EV_DISCARD,
     EV_DRAW,
@@ -33,7 +36,6 @@ from core.constants import (
     HEROIC,
     LEGENDARY,
     MAX_OPTIONS,
-    MODE_HIGH_FORM,
     OPT_WIDTH,
 )
 from core.jit import njit
@@ -71,7 +73,6 @@ from core.layout import (
 from core.players.choose import choose
 from core.players.features import N_FEATURES, features
 from core.players.lookahead import advance_turn, begin
-from core.players.params import PP_WIDTH
 from core.players.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
 from core.players.random_action import advance_deciding, random_seats
 from core.rows import (  # noqa: F401  (re-exported: callers import the layout from here too)
@@ -238,82 +239,69 @@ def _extract(s, ev, g, out, cev, nce, tcl, ntc):
     return nce, ntc
 
 
-def play_batch(
-    T,
-    mode,
-    n_players,
-    decks,
-    policies,
-    seed_hi,
-    seed_lo,
-    first_index,
-    n_games,
-    turn_cap,
-    allow_no_effect,
-    check,
-    ev_rows,
-):
-    """Result rows only, players without parameters (see ``play_chunk``)."""
-    params = np.zeros((n_players, PP_WIDTH))
-    args = (T, mode, n_players, decks, policies, params, seed_hi, seed_lo, first_index)
-    return play_chunk(*args, n_games, turn_cap, allow_no_effect, check, ev_rows)[0]
+class Batch(NamedTuple):
+    """What fixes a batch's games besides their indices: built in one place from names
+    (``sim.games.batch``), played by ``play``."""
+
+    T: object  # the compiled content (core.tables)
+    mode: int  # MODE_*
+    decks: np.ndarray  # int32, one deck index per seat, in turn order
+    policies: np.ndarray  # int32, one player code (POL_*) per seat
+    params: np.ndarray  # float64 (seats, PP_WIDTH): each seat's player parameter row
+    seed: int  # the 64-bit seed (a study's matchup seed); game i is (seed, i) alone
 
 
-def play_chunk(
-    T,
-    mode,
-    n_players,
-    decks,
-    policies,
-    params,
-    seed_hi,
-    seed_lo,
-    first_index,
-    n_games,
-    turn_cap,
-    allow_no_effect,
-    check,
-    ev_rows,
-):
-    """(result rows, card event rows, task claim rows) of ``play_games``, or with ``check``
-    of ``play_games_checked``."""
-    if check:
-        out = play_games_checked(
-            T, mode, n_players, decks, policies, params, seed_hi, seed_lo, first_index,
-            n_games, turn_cap, allow_no_effect, ev_rows,
-        )  # fmt: skip
-        return out[0], out[1], out[2]
-    out = play_chunk_with_positions(
-        T, mode, n_players, decks, policies, params, seed_hi, seed_lo, first_index, n_games,
-        turn_cap, allow_no_effect, ev_rows, 0,
-    )  # fmt: skip
-    return out[0], out[1], out[2]
+class Played(NamedTuple):
+    """What ``play`` returns. ``state`` and ``log``: the last game's final state row and its
+    event rows (the whole buffer: ``state[EV_N]`` rows are filled)."""
+
+    rows: np.ndarray  # one result row per game (core.rows R_*)
+    card_events: np.ndarray  # empty unless ``ev_rows`` > 0
+    task_claims: np.ndarray  # empty unless ``ev_rows`` > 0
+    positions: np.ndarray  # empty unless ``positions_every`` > 0
+    state: np.ndarray
+    log: np.ndarray
 
 
-def play_chunk_with_positions(
-    T,
-    mode,
-    n_players,
-    decks,
-    policies,
-    params,
-    seed_hi,
-    seed_lo,
-    first_index,
-    n_games,
-    turn_cap,
-    allow_no_effect,
-    ev_rows,
-    positions_every,
-):
-    """(result rows, card event rows, task claim rows, position rows) of ``play_games``:
-    with ``positions_every`` k > 0, about one turn end in k is sampled (core.rows P_*; at
-    most POSITIONS_PER_GAME a game), without changing any game."""
-    out = play_games(
-        T, mode, n_players, decks, policies, params, seed_hi, seed_lo, first_index, n_games,
-        turn_cap, allow_no_effect, ev_rows, positions_every,
-    )  # fmt: skip
-    return out[0], out[1], out[2], out[5]
+def play(
+    batch: Batch,
+    first: int,
+    n: int,
+    *,
+    turn_cap: int = DEFAULT_TURN_CAP,
+    allow_no_effect: bool = False,
+    ev_rows: int = 0,
+    positions_every: int = 0,
+    checked: bool = False,
+) -> Played:
+    """Play games ``first .. first + n - 1`` of ``batch``. ``ev_rows``: rows of each game's
+    event log (0: none kept, no card events or task claims); ``positions_every`` k > 0
+    samples about one turn end in k (core.rows P_*, at most POSITIONS_PER_GAME a game)
+    without changing any game; ``checked``: the invariant checker after every option, a
+    broken invariant or an overflowing log ending the game with its code in R_ERROR.
+
+    Every scalar goes to the kernel as a Python int, so each kernel keeps its one compiled
+    signature."""
+    head = (batch.T, int(batch.mode), len(batch.decks), batch.decks, batch.policies)
+    head += (batch.params, *seed_words(batch.seed))
+    tail = (int(first), int(n), int(turn_cap), int(bool(allow_no_effect)), int(ev_rows))
+    if checked:
+        if positions_every:
+            raise ValueError("positions are sampled by the unchecked kernel only")
+        out = play_games_checked(*head, *tail)
+        return Played(out[0], out[1], out[2], _NO_POSITIONS, out[3], out[4])
+    out = play_games(*head, *tail, int(positions_every))
+    return Played(out[0], out[1], out[2], out[5], out[3], out[4])
+
+
+_NO_POSITIONS = np.zeros((0, P_FEATURES + N_FEATURES))
+
+
+def seed_words(seed: int) -> tuple[int, int]:
+    """The two 32-bit words of a 64-bit seed, as ``init_game`` takes them: the one place a
+    seed is split."""
+    seed = int(seed)
+    return (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
 
 
 @njit(cache=True, _nrt=False)
@@ -359,8 +347,8 @@ def play_games(
     (core.players.params PP_*). Returns (result rows, card event rows, task claim rows, the last
     game's final state, its event log, position rows); the card events and task claims are
     empty when ``ev_rows`` is 0 (no log kept), the position rows when ``positions_every`` is
-    0 (see ``play_chunk_with_positions``). Without the invariant checker
-    (``play_games_checked``), so that the commands never compile it."""
+    0 (see ``play``). Without the invariant checker (``play_games_checked``), so that the
+    commands that only play never compile it."""
     out, cev, tcl, s, opts, ev, work, wopts, ev0, fwork = _buffers(n_games, ev_rows)
     sampling = positions_every > 0
     pos = np.zeros((n_games * POSITIONS_PER_GAME if sampling else 0, P_FEATURES + N_FEATURES))
@@ -433,9 +421,10 @@ def play_games_checked(
     allow_no_effect,
     ev_rows,
 ):
-    """``play_games`` running the invariant checker after every option (the tests): a
-    broken invariant ends the game with its code in the R_ERROR column, and so does a
-    game whose log overflowed (ERR_LOG)."""
+    """``play_games`` running the invariant checker after every option (``play(...,
+    checked=True)``: `kalarite check`, ``play --check``, the tests): a broken invariant
+    ends the game with its code in the R_ERROR column, and so does a game whose log
+    overflowed (ERR_LOG)."""
     out, cev, tcl, s, opts, ev, work, wopts, ev0, fwork = _buffers(n_games, ev_rows)
     nce = 0
     ntc = 0
@@ -477,14 +466,3 @@ def _buffers(n_games, ev_rows):
     ev = np.zeros((ev_rows, 6), np.int32)
     work, wopts, ev0, fwork = workspace()
     return out, cev, tcl, s, opts, ev, work, wopts, ev0, fwork
-
-
-def warm_up(tables) -> float:
-    """Compile ``play_games`` (or load it from the kernel cache) without playing a game:
-    call it once in a driver before fanning out, so that workers only load the cache.
-    Returns the seconds it took."""
-    t0 = time.perf_counter()
-    two = np.zeros(2, np.int32)
-    params = np.zeros((2, PP_WIDTH))
-    play_games(tables, MODE_HIGH_FORM, 2, two, two, params, 0, 0, 0, 0, 1, 0, 0, 0)
-    return time.perf_counter() - t0

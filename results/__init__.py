@@ -3,7 +3,10 @@ through, the analysis, the balance report and the comparison of two studies. Imp
 results and, of core, only the row layout (core.constants, core.rows, core.layout).
 
 Dataset contract and shared statistics:
-- ``store``: the dataset on disk (manifest and Parquet chunk files), written atomically.
+- ``store``: the dataset on disk (manifest and Parquet chunk files), written atomically; its
+  identity (``dataset_info``: engine, content, spec, the players' parameter digests).
+- ``layout``: a dataset's files: where each chunk's file is, how many chunks a matchup has
+  and how many games each holds, part names read back, a chunk's Parquet files finished.
 - ``chunk_check``: whether a chunk counted as done can be read and holds its games (resume).
 - ``report_dirs``: where a report or compare page may be written; light, so the CLI can
   build its parser without the report's libraries (scipy, matplotlib, pandas).
@@ -23,8 +26,11 @@ Dataset contract and shared statistics:
 - one file per section family: ``duel`` (matchups, deck vs field, first player), ``length``
   (game length, end reasons), ``tasks``, ``cards`` (with ``card_contrast``: a card against its
   deck-mates), ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
-  ``sensitivity``, ``stability`` (the one owner of the stable / player-sensitive rule),
-  ``glance`` (the first screen); ``findings``: the key findings.
+  ``sensitivity``, ``stability`` (the one owner of the stable / player-sensitive /
+  undetermined rule, with ``deck_moves``: each deck's move and its covariance, stratified or
+  paired; ``ranking_change``: tau, reversals and flips, description only; ``player_families``:
+  which players are compared; ``stability_text``: the verdict in words), ``glance`` (the
+  first screen); ``findings``: the key findings.
 
 ``suggest/`` (`kalarite suggest`'s statistics): ``race`` (the race's and the confirmation's
 decision rules with their error rates), ``data`` (per game: the goal deck's win share and its
@@ -45,5 +51,6 @@ trust checklist of a replayed edit).
   changed between the two; ``page``: the compare page; ``paired``: the paired analysis
   (common random numbers); ``paired_text``: it as text; ``same``: whether one study's games
   are the other's (a copy, or a part of it); ``caveats``: how each study's games ended and
-  whether its verdicts hold under another player.
+  whether its verdicts hold under another player; ``stability``: the stability rule between
+  the two studies (another player, or the same one on another seed: an A/A check).
 """

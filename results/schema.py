@@ -257,6 +257,9 @@ def file_metadata(table: str, info: dict) -> dict:
         md[f"{METADATA_PREFIX}content_changes"] = json.dumps(info.get("content_changes"))
     if "task_names" in info:
         md[f"{METADATA_PREFIX}task_names"] = json.dumps(info["task_names"])
+    if "players_hash" in info:  # the resolved players (sim.games; absent before they were)
+        md[f"{METADATA_PREFIX}players_hash"] = info["players_hash"]
+        md[f"{METADATA_PREFIX}players"] = json.dumps(info["players"], sort_keys=True)
     return md
 
 
@@ -302,8 +305,8 @@ def chunk_tables(
     positions=None,
     game_indices=None,
 ) -> dict:
-    """The three tables of one chunk from ``core.kernel.play_chunk`` output, and the
-    ``positions`` table from the position rows of ``play_chunk_with_positions`` when given.
+    """The three tables of one chunk from ``core.kernel.play`` output (its rows, card events
+    and task claims), and the ``positions`` table from its position rows when given.
     ``game_indices``: each row's game index (a chunk of listed games), else ``first_game``
     onwards."""
     n = len(rows)

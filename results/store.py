@@ -1,7 +1,8 @@
 """A study's dataset on disk: the manifest ``study.json`` and one Parquet file per chunk and
 table, written atomically under a name fixed by (mode, matchup, policies, chunk index).
 
-Layout of ``--out``::
+Layout of ``--out`` (results.layout, which also says how many chunks a matchup has and
+how many games each holds)::
 
     study.json                                      manifest: spec, versions, status, runs
     games/mode=M/matchup=A-vs-B/policies=P-vs-Q/part-00000.parquet
@@ -26,6 +27,7 @@ import shutil
 
 import pyarrow.dataset as ds
 
+from results.layout import Layout, parse_part
 from results.schema import ALL_TABLES, PARTITION_SCHEMA, dataset_tables
 
 MANIFEST = "study.json"
@@ -40,10 +42,6 @@ class StoreError(ValueError):
 
 def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
-def part_name(chunk_index: int) -> str:
-    return f"part-{chunk_index:05d}.parquet"
 
 
 def _write_atomic(path: pathlib.Path, data: bytes):
@@ -65,16 +63,24 @@ def engine_version() -> str:
         return "unknown"
 
 
-def dataset_info(study, content) -> dict:
-    """What identifies a dataset's games besides their seeds: the engine and content versions
-    and the normalized study spec (manifest and Parquet metadata). A designer's content
-    (--content) adds its directory and the cards that differ from the installed ones
-    (``content_changes``); ``content_record`` (every card's data, for ``compare``) goes to
-    the manifest only."""
+def dataset_info(study, content, players=None) -> dict:
+    """What identifies a dataset's games besides their seeds: the engine and content versions,
+    the normalized study spec, and the players' parameter rows as resolved now (the profile
+    file and the players' defaults are outside the engine hash): ``players`` {spec: digest}
+    and ``players_hash`` go to the manifest and every Parquet file, the rows themselves
+    (``player_rows``) to the manifest and, through the runner, to every worker (sim.games).
+    A designer's content (--content) adds its directory and the cards that differ from the
+    installed ones (``content_changes``); ``content_record`` (every card's data, for
+    ``compare``) goes to the manifest only. ``players``: already resolved ({spec: Player}),
+    else resolved here."""
     from core import ENGINE_HASH
     from sim.content.copies import custom_dir, load_content_dir
     from sim.content.diff import content_record, diff_records, summary_of
+    from sim.games import players_digests, players_hash, resolve_players
 
+    if players is None:
+        players = resolve_players(p for mu in study.matchups() for p in mu.policies)
+    digests = players_digests(players)
     record = content_record(content)
     where = custom_dir(content)
     changes = None
@@ -89,14 +95,21 @@ def dataset_info(study, content) -> dict:
         "beings_without_effects": study.beings_without_effects,
         "task_names": list(content.task_names),
         "study": study.to_dict(),
+        "players_hash": players_hash(digests),
+        "players": digests,
+        "player_rows": {spec: p.to_json() for spec, p in players.items()},
         "content_record": record,
     }
 
 
+_MANIFEST_ONLY = ("content_record", "player_rows")
+
+
 def job_info(info: dict) -> dict:
-    """``dataset_info`` without the content record: what every chunk carries to its worker
-    and into its Parquet files' metadata."""
-    return {k: v for k, v in info.items() if k != "content_record"}
+    """``dataset_info`` without the content record and the players' rows: what every chunk
+    carries to its worker and into its Parquet files' metadata (the rows travel with each
+    job on their own, only those its matchup plays)."""
+    return {k: v for k, v in info.items() if k not in _MANIFEST_ONLY}
 
 
 def read_manifest(out) -> dict:
@@ -126,7 +139,7 @@ def read_table(out, table: str, columns=None):
 class DatasetStore:
     """Where one study's chunks go. ``prepare`` checks and creates ``--out``; ``begin`` starts
     (or resumes) the run and says which chunks are finished; ``write_chunk`` writes one chunk;
-    ``finish`` marks the dataset complete."""
+    ``end_run`` records how the run ended (``complete`` marks the dataset finished)."""
 
     def __init__(self, root, info, matchups, chunk_size):
         self.root = pathlib.Path(root)
@@ -141,6 +154,14 @@ class DatasetStore:
         self._created = []  # directories prepare() made, for rollback
         self._done = None  # the sound finished chunks, once checked (resume)
         self.damaged = []  # (matchup, chunk, reason) of chunks found unsound on resume
+        self._layout = None
+
+    @property
+    def layout(self) -> Layout:
+        """The dataset's files (the chunk size is the dataset's own once resuming)."""
+        if self._layout is None or self._layout.chunk_size != self.chunk_size:
+            self._layout = Layout.of_matchups(self.matchups, self.chunk_size)
+        return self._layout
 
     # --- before anything is written ------------------------------------------------------
 
@@ -190,6 +211,12 @@ class DatasetStore:
                         f"{str(root)!r} holds {state} different study (its {what} {verb}); "
                         "pass --overwrite to replace it, or choose another --out"
                     )
+                changed = store._players_changed(old)
+                if changed:
+                    raise StoreError(
+                        f"{changed}; start a new --out (or pass --overwrite to replace the "
+                        f"study in {str(root)!r})"
+                    )
                 store.resume = True
                 store.finished_before = finished
                 store.chunk_size = int(old["chunk_size"])
@@ -210,6 +237,38 @@ class DatasetStore:
 
         diff = [label for label, k in keys if norm(k, old.get(k)) != norm(k, self.info[k])]
         return ", ".join(diff)
+
+    def _players_changed(self, old) -> str | None:
+        """Why the study's players are not the ones that played its finished chunks, or None.
+        A dataset started before the players were recorded cannot show its players were
+        the same, so it is never resumed (its engine differs anyway: the record came with
+        an engine change)."""
+        before, now = old.get("players"), self.info["players"]
+        if not isinstance(before, dict):
+            return (
+                "the study was started by a kalarite that did not record its players' "
+                "parameters, so resuming it could mix two players under one name"
+            )
+        from sim.games import changed_parts
+        from sim.players import load_profiles
+
+        profiles = load_profiles()
+        rows = old.get("player_rows")
+        rows = rows if isinstance(rows, dict) else {}  # the manifest is untrusted
+        for spec, digest in now.items():
+            if before.get(spec) == digest:
+                continue
+            base = spec.split(":")[0]
+            who = f"the profile of {spec!r}" if base in profiles else f"the player {spec!r}"
+            try:
+                what = ": " + ", ".join(changed_parts(rows[spec], self.info["player_rows"][spec]))
+            except (KeyError, TypeError, ValueError, IndexError):
+                what = ""  # no readable record of the old row: the hashes say it all
+            return (
+                f"{who} changed since this study started (players hash "
+                f"{before.get(spec, 'none')}, now {digest}{what})"
+            )
+        return None
 
     def _create(self):
         missing = []
@@ -267,11 +326,15 @@ class DatasetStore:
             "content_changes": self.info.get("content_changes"),
             "content": self.info.get("content_record"),
             "study": self.info["study"],
+            "players_hash": self.info["players_hash"],
+            "players": self.info["players"],
+            "player_rows": self.info["player_rows"],
             "chunk_size": self.chunk_size,
             "tables": list(self.tables),
             "partitioning": list(PARTITION_SCHEMA.names),
             "matchups": [
-                {**m.to_dict(), "chunks": -(-m.games // self.chunk_size)} for m in self.matchups
+                {**mu.to_dict(), "chunks": self.layout.chunks_of(m)}
+                for m, mu in enumerate(self.matchups)
             ],
             "games": sum(m.games for m in self.matchups),
             "created": (self.manifest or {}).get("created", _now()),
@@ -292,28 +355,29 @@ class DatasetStore:
             return self._done
         from results.chunk_check import chunk_problem
 
+        layout = self.layout
         present = None
         for t in self.tables:
             have = set()
-            for m, mu in enumerate(self.matchups):
-                d = self.root / t / mu.partition
+            for m in range(len(layout)):
+                d = layout.directory(self.root, t, m)
                 if not d.is_dir():
                     continue
                 for p in d.iterdir():
                     if p.name.startswith(".") and p.name.endswith(".tmp"):
                         p.unlink(missing_ok=True)  # a write cut short
-                    elif p.name.startswith("part-") and p.name.endswith(".parquet"):
-                        have.add((m, int(p.name[5:-8])))
+                    elif (c := parse_part(p.name)) is not None:
+                        have.add((m, c))
             present = have if present is None else present & have
         done = set()
         self.damaged = []
         for m, c in sorted(present or ()):
-            mu = self.matchups[m]
-            first, n, games = mu.chunk_games(c, self.chunk_size)
-            if n <= 0:
+            n = layout.games_in(m, c)
+            if n == 0:
                 continue  # not a chunk of this study (never played: ignored)
             paths = {t: self.chunk_path(t, m, c) for t in self.tables}
-            problem = chunk_problem(paths, first, n, games[-1] if games else None)
+            first, last = layout.first_game(m, c), layout.last_game(m, c)
+            problem = chunk_problem(paths, first, n, last)
             if problem is None:
                 done.add((m, c))
                 continue
@@ -326,8 +390,8 @@ class DatasetStore:
     def damaged_text(self) -> list:
         """One line per damaged chunk found by the check (at most 10, then a count)."""
         lines = [
-            f"chunk {c} of {self.matchups[m].partition} (games "
-            f"{self.matchups[m].chunk_games(c, self.chunk_size)[0]:,}..): {why}: replaying it"
+            f"chunk {c} of {self.layout.partition(m)} (games "
+            f"{self.layout.first_game(m, c):,}..): {why}: replaying it"
             for m, c, why in self.damaged[:10]
         ]
         if len(self.damaged) > 10:
@@ -337,15 +401,16 @@ class DatasetStore:
     def missing_chunks(self) -> list:
         """(matchup index, chunk index) of the chunks not (or not soundly) on disk."""
         done = self._finished_chunks() if self.resume else set()
+        layout = self.layout
         return [
             (m, c)
-            for m, mu in enumerate(self.matchups)
-            for c in range(-(-mu.games // self.chunk_size))
+            for m in range(len(layout))
+            for c in range(layout.chunks_of(m))
             if (m, c) not in done
         ]
 
     def chunk_path(self, table: str, matchup: int, chunk_index: int) -> pathlib.Path:
-        return self.root / table / self.matchups[matchup].partition / part_name(chunk_index)
+        return self.layout.path(self.root, table, matchup, chunk_index)
 
     def write_chunk(self, matchup: int, chunk_index: int, files: dict):
         """Write one chunk's tables (Parquet bytes by table name); ``games`` last."""

@@ -7,8 +7,10 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 - ``content/``: load, validate and compile the card files (sim/data/*.toml) into core's
   tables: ``ops`` (op lists into op rows), ``tasks``, ``copies`` (a designer's ``--content
   DIR``), ``diff`` (what differs between two contents).
-- ``players``: player specs (a player or profile name with parameters) into the kernel's
-  arrays; ``profiles/``: the named, tuned players.
+- ``players``: player specs (a player or profile name with parameters) into parameter rows;
+  ``profiles/``: the named, tuned players.
+- ``games``: the one place a batch of games is built from names (``batch``) and players are
+  resolved into the rows a dataset records and its workers play (``resolve_players``).
 - ``inputs``: the one validation layer: the bounded reader of every untrusted document (TOML
   or JSON: size, nesting, encodings) and the rules its values are checked by.
 - ``study_size``: a study's estimated output and time, for the warning past 10 GB and the
@@ -16,11 +18,12 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 - ``spec``: a study spec's keys, each declared once with its rule, default and flag (also the
   spec's JSON Schema, and the seat rule of specs, ``simulate`` and ``play``).
 - ``study``: study specs (TOML, ``api.run`` dicts, request bodies or ``simulate`` flags),
-  checked by ``spec`` and expanded into matchups and chunks; ``studies/``: the shipped specs;
-  ``chunking``: how many games a chunk holds.
+  checked by ``spec`` and expanded into matchups; ``studies/``: the shipped specs;
+  ``chunking``: how many games a chunk holds (the chunk arithmetic results.layout reads).
 - ``position``: position files into a state row, and the ``moves`` query.
-- ``single_game``: one game from Python with its event log; ``render``: the board and the
-  events as text.
+- ``single_game``: one game from Python with its event log, and the board the log rebuilds;
+  ``render``: the board and the events as text (each event's line from the event table,
+  core.constants EVENTS).
 - ``suggest/``: `kalarite suggest`'s library side: goals, the card grammar, each edit as its
   own content copy (and every candidate as a variant deck of one race content), the players
   for which a deal without the edited card is provably unchanged.

@@ -164,13 +164,16 @@ class Study:
 
         return summary_frames(self.summary_dict(allow_incomplete), backend)
 
-    def report(self, out=None, allow_incomplete: bool = False) -> pathlib.Path:
-        """Write the HTML report (default: the study's report/ folder); its index.html."""
+    def report(self, out=None, allow_incomplete: bool = False, margin=None) -> pathlib.Path:
+        """Write the HTML report (default: the study's report/ folder); its index.html.
+        ``margin``: the stability margin in points (default the spec's, else 3)."""
         from results.report import make_report
         from results.report_dirs import report_dir
 
         target = report_dir(self.path, out)
-        return make_report(self.path, target, allow_incomplete=allow_incomplete)["index"]
+        return make_report(self.path, target, allow_incomplete=allow_incomplete, margin=margin)[
+            "index"
+        ]
 
 
 class Comparison:
@@ -197,11 +200,15 @@ class Comparison:
         return write_compare_page(self.result, out)["index"]
 
 
-def compare(a, b, deck_map=None, backend: str = "pandas", allow_incomplete=False) -> Comparison:
+def compare(
+    a, b, deck_map=None, backend: str = "pandas", allow_incomplete=False, margin=None
+) -> Comparison:
     """Compare study ``b`` with the baseline ``a`` (paths or Study objects); ``deck_map``
-    reads B's decks as A's ({"imperial-v2": "imperial"})."""
+    reads B's decks as A's ({"imperial-v2": "imperial"}); ``margin``: the stability margin
+    in points of ``result["stability"]`` (stable, player-sensitive or undetermined between
+    them, for studies that differ only in their players or their seed)."""
     from results.compare import compare as compare_studies
 
     pa_ = a.path if isinstance(a, Study) else a
     pb_ = b.path if isinstance(b, Study) else b
-    return Comparison(compare_studies(pa_, pb_, allow_incomplete, deck_map), backend)
+    return Comparison(compare_studies(pa_, pb_, allow_incomplete, deck_map, margin), backend)

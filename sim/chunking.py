@@ -60,8 +60,20 @@ def auto_chunk_size(matchups) -> int:
     return max(1, min(DEFAULT_CHUNK_SIZE, int(TARGET_CHUNK_S / slowest)))
 
 
+def chunks_in(games: int, size: int) -> int:
+    """How many chunks a matchup of ``games`` games has at chunk size ``size``: the one place
+    this is computed (results.layout.Layout reads it)."""
+    return -(-int(games) // int(size))
+
+
+def games_in_chunk(games: int, size: int, chunk: int) -> int:
+    """How many games chunk ``chunk`` of a matchup of ``games`` games holds (0 past its last
+    chunk): every chunk holds ``size`` games but the last, which holds the rest."""
+    return max(0, min(int(size), int(games) - int(chunk) * int(size)))
+
+
 def count_chunks(matchups, size: int) -> int:
-    return sum(math.ceil(m.games / size) for m in matchups)
+    return sum(chunks_in(m.games, size) for m in matchups)
 
 
 def choose_chunk_size(matchups, explicit: int | None = None) -> int:

@@ -316,14 +316,3 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
         b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
         row[b : b + MODEL_STRIDE] = model_block(model)
     return POLICIES[player], row
-
-
-def policy_params(specs) -> np.ndarray:
-    """Parameter matrix (one row per seat) for a list of policy specs."""
-    profiles = load_profiles()
-    return np.array([parse_policy(p, profiles)[1] for p in specs])
-
-
-def policy_codes(specs) -> np.ndarray:
-    profiles = load_profiles()
-    return np.array([parse_policy(p, profiles)[0] for p in specs], np.int32)

@@ -4,6 +4,8 @@ The board format is the same one position files use: `..` empty, `##` void, othe
 letter (c, h, l) + seat digit.
 """
 
+import string
+
 from core import constants as K
 from core.layout import BOARD, NSQ
 from core.rules.scoring import target_score
@@ -64,126 +66,90 @@ def board_from_lines(lines, tables, n_players) -> list[int]:
     return codes
 
 
-def event_text(row, content, mode: str = "high-form") -> str | None:
-    """One readable line for a logged event, or None for bookkeeping-only events.
+SCORE_REASONS = (
+    "task",
+    "destruction",
+    "legend summoned",
+    "flare played against",
+    "causality penalty: a pending being at the end",
+)  # EV_SCORE's b (core.constants SR_*)
+HALVES = {1: "upper half", 2: "lower half", 3: "both halves"}  # EV_FLARE's c
+
+
+def event_text(row, content, mode: str = "high-form", decks=None) -> str:
+    """One readable line for a logged event: its template in the event table
+    (core.constants EVENTS) with the fields below filled from the row (kind, turn, seat, a,
+    b, c). ``decks``: the seats' deck names, for the turn line.
 
     Pieces are named by colour (c0, h1...): in team play teammates share colour 0 or 1."""
-    kind, turn, seat, a, b, c = (int(x) for x in row)
-    cards = content.cards
-    team = mode in K.TEAM_MODE_NAMES
-    who = f"seat {seat}"
-    if kind == K.EV_PLACE:
-        return f"{who} places a common piece on {square_name(a)}"
-    if kind == K.EV_SUMMON:
-        return f"{who} summons {cards[a].name} ({cards[a].id}) on {square_name(b)}"
-    if kind == K.EV_DISCARD:
-        return f"{who} discards {cards[a].name}"
-    if kind == K.EV_RETURN:
-        return f"{who} returns {cards[a].name} to the bottom of its deck"
-    if kind == K.EV_FLARE:
-        halves = {1: "upper half", 2: "lower half", 3: "both halves"}[c]
-        against = f"team {b}" if team else f"seat {b}"
-        return f"{who} plays {cards[a].name} against {against} ({halves})"
-    if kind == K.EV_CLAIM:
-        return f"{who} claims task {content.task_names[a]} (+{b})"
-    if kind == K.EV_DESTROY:
-        return f"{who} destroys {piece_token(b)} on {square_name(a)}"
-    if kind == K.EV_UPGRADE:
-        return f"{who} upgrades {square_name(a)} to {piece_token(b)}"
-    if kind == K.EV_DOWNGRADE:
-        return f"{who} downgrades {square_name(a)} to {piece_token(b)}"
-    if kind == K.EV_CONVERT:
-        return f"{who} converts {piece_token(b)} on {square_name(a)} into {piece_token(c)}"
-    if kind == K.EV_MOVE:
-        return f"{who} moves {piece_token(c)} {square_name(a)} -> {square_name(b)}"
-    if kind == K.EV_PICKUP:
-        return f"{who} picks up {piece_token(b)} from {square_name(a)} (out of stock)"
-    if kind == K.EV_SCORE:
-        reason = (
-            "task", "destruction", "legend summoned", "flare played against",
-            "causality penalty: a pending being at the end",
-        )[b]  # fmt: skip
-        if team:
-            return f"team {seat} scores {a} ({reason})"
-        if mode == "melee":
-            return f"{who} scores {a} in colour {c}'s column ({reason})"
-        return f"{who} scores {a} ({reason})"
-    if kind == K.EV_IMPROVISE:
-        return f"{who} improvises with a piece of colour {a} (its one improvisation with it)"
-    if kind == K.EV_PASS:
-        return f"{who} passes control to teammate seat {a}"
-    if kind == K.EV_HAND_OVER:
-        return f"{who} hands {cards[a].name} to teammate seat {b}"
-    if kind == K.EV_GAIN_ACTION:
-        return f"{who} gains {a} action(s)"
-    if kind == K.EV_SKIP:
-        return f"{who} skips an optional part of {cards[a].name}"
-    if kind in (K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
-        return f"{who} puts {piece_token(b)} on {square_name(a)}"
-    if kind == K.EV_FROZEN:
-        return f"{who} stores {cards[a].name} as its frozen effect"
-    if kind == K.EV_KEEP_FROZEN:
-        return f"{who} keeps {cards[a].name} frozen and discards {cards[b].name}"
-    if kind == K.EV_THAW:
-        return f"{who} thaws the frozen effect of {cards[a].name}"
-    if kind == K.EV_REMOVED:
-        return f"{piece_token(b)} from {square_name(a)} is removed from the game"
-    if kind == K.EV_LOSE_ACTION:
-        other = "team" if team else "player"
-        return f"every other {other} starts its next turn with one action less"
-    if kind == K.EV_DISCARD_FLARE:
-        return f"{who} discards {cards[a].name} (effect)"
-    if kind == K.EV_GATEWAY:
-        return f"{who}'s Gateway is now {piece_token(b)} on {square_name(a)}"
-    if kind == K.EV_GATEWAY_LOST:
-        if a < 0:
-            return f"{who}'s Gateway, held in stasis, is gone (its piece went back to stock)"
-        return f"{who}'s Gateway on {square_name(a)} is gone"
-    if kind == K.EV_LOSE_OWN_ACTION:
-        return f"{who} spends an action doing nothing ({a} left)"
-    if kind == K.EV_CARD_TO_BOTTOM:
-        return f"{who} puts {cards[a].name} under its deck"
-    if kind == K.EV_POSSESS:
-        return f"{who}'s next summon this turn uses colour {a}'s pieces"
-    if kind == K.EV_WARP:
-        return f"{who} plays the warp effect of {cards[a].name} (now its pending being)"
-    if kind == K.EV_SWAP:
-        return f"{who} swaps the pieces on {square_name(a)} and {square_name(b)}"
-    if kind == K.EV_DISCARD_PENDING:
-        return f"{who} discards its pending being {cards[a].name}"
-    if kind == K.EV_RETURN_PENDING:
-        return f"{who}'s {cards[a].name} is no longer pending (back in hand)"
-    if kind == K.EV_EFFECT_DISCARD:
-        return f"{who} discards {cards[a].name} from its hand (effect)"
-    if kind == K.EV_VOID_SUMMON:
-        return f"{who}'s next summon this turn may count {a} empty square(s) as its commons"
-    if kind == K.EV_TOP_CARD_TO_DECK:
-        return f"{who} puts {cards[a].name} from its discard pile on top of its deck"
-    if kind == K.EV_EXTRA_COUNT:
-        return f"{who}: each piece destroyed this turn counts {a} more"
-    if kind == K.EV_COPY_WARP:
-        return f"{who}'s {cards[b].name} copies the warp effect of {cards[a].name}"
-    if kind == K.EV_CAPTURE:
-        return f"{who} takes {piece_token(b)} from {square_name(a)} into stasis"
-    if kind == K.EV_RELEASE:
-        return f"{piece_token(b)} comes back from stasis onto {square_name(a)}"
-    if kind == K.EV_STASIS_BACK:
-        return f"{piece_token(a)} held in stasis cannot come back: it returns to its stock"
-    if kind == K.EV_DISCARD_LEGEND:
-        return f"{who} discards {cards[a].name} (effect)"
-    if kind == K.EV_SELECT_SQUARE:
-        return f"{who} chooses the empty square {square_name(a)}"
-    if kind == K.EV_LEGEND_SUMMONED:
-        return f"{who} counts as summoning a legend on {square_name(a)}"
-    if kind == K.EV_CARD_TO_FROZEN:
-        old = f", discarding {cards[b].name}" if b >= 0 else ""
-        return f"{who} takes {cards[a].name} from its discard pile as its frozen effect{old}"
-    if kind == K.EV_END_TRIGGER:
-        return f"end triggered by {who}: " + _end_trigger_text(mode, seat, a, b, c)
-    if kind == K.EV_END:
-        winner = "shared" if b < 0 else f"team {b} wins" if team else f"seat {b} wins"
-        return f"game over ({K.END_NAMES[a]}): {winner}"
-    return None
+    kind = int(row[0])
+    template = K.EVENTS[kind].text
+    fields = _FIELDS_USED.get(kind)
+    if fields is None:
+        fields = _FIELDS_USED[kind] = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+    ctx = _Row(row, content, mode, decks)
+    return template.format(**{f: _FIELDS[f](ctx) for f in fields})
+
+
+class _Row:
+    """What a field of an event text is computed from."""
+
+    def __init__(self, row, content, mode, decks):
+        self.kind, self.turn, self.seat, self.a, self.b, self.c = (int(x) for x in row)
+        self.content = content
+        self.mode = mode
+        self.team = mode in K.TEAM_MODE_NAMES
+        self.decks = decks
+
+
+def _card(i):
+    return lambda r: r.content.cards[getattr(r, i)].name
+
+
+def _side(i):
+    """A seat, or its team in team play."""
+    return lambda r: f"{'team' if r.team else 'seat'} {getattr(r, i)}"
+
+
+def _winner(r) -> str:
+    if r.b < 0:
+        return "shared"
+    return f"{'team' if r.team else 'seat'} {r.b} wins"
+
+
+# The fields an event text may use. a, b and c are the row's values; _a / _b / _c name the
+# value a field is made from.
+_FIELDS = {
+    "turn": lambda r: r.turn,
+    "a": lambda r: r.a,
+    "b": lambda r: r.b,
+    "c": lambda r: r.c,
+    "who": lambda r: f"seat {r.seat}",
+    "side": _side("seat"),  # the scorer: "team N" in team play
+    "side_b": _side("b"),
+    "deck": lambda r: f" ({r.decks[r.seat]})" if r.decks else "",
+    "extra_turn": lambda r: " (extra turn)" if r.b else "",
+    "sq_a": lambda r: square_name(r.a),
+    "sq_b": lambda r: square_name(r.b),
+    "piece_a": lambda r: piece_token(r.a),
+    "piece_b": lambda r: piece_token(r.b),
+    "piece_c": lambda r: piece_token(r.c),
+    "card_a": _card("a"),
+    "card_b": _card("b"),
+    "card_a_id": lambda r: r.content.cards[r.a].id,
+    "task_a": lambda r: r.content.task_names[r.a],
+    "halves_c": lambda r: HALVES[r.c],
+    "score_reason_b": lambda r: SCORE_REASONS[r.b],
+    "column_c": lambda r: f" in colour {r.c}'s column" if r.mode == "melee" else "",
+    "others": lambda r: "team" if r.team else "player",
+    "end_reason_a": lambda r: K.END_NAMES[r.a],
+    "winner_b": _winner,
+    "end_trigger": lambda r: _end_trigger_text(r.mode, r.seat, r.a, r.b, r.c),
+    "discarding_b": lambda r: f", discarding {r.content.cards[r.b].name}" if r.b >= 0 else "",
+    "gateway_where_a": lambda r: ", held in stasis," if r.a < 0 else f" on {square_name(r.a)}",
+    "gateway_stock_a": lambda r: " (its piece went back to stock)" if r.a < 0 else "",
+}
+_FIELDS_USED = {}  # event code -> the fields its template uses
 
 
 def _end_trigger_text(mode: str, seat: int, reason: int, reacher: int, n_seats: int) -> str:

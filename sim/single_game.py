@@ -10,18 +10,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.kernel import play_games, play_games_checked, workspace
+from core.kernel import play, seed_words, workspace
 from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
 from core.players.choose import choose
 from core.rows import R_ERROR
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import Content
-from sim.players import policy_codes, policy_params
+from sim.games import batch, resolve_players
 from sim.render import code_lines, event_text
 
 LOG_ROWS = 50_000
-DEFAULT_TURN_CAP = 200
 
 
 @dataclass
@@ -31,7 +30,7 @@ class GameConfig:
     seed: int = 0
     game_index: int = 0
     policies: tuple = ("random", "random")
-    turn_cap: int = DEFAULT_TURN_CAP
+    turn_cap: int = K.DEFAULT_TURN_CAP
     beings_without_effects: bool = False
 
     def validate(self, content: Content):
@@ -48,33 +47,27 @@ class GameConfig:
             raise StudyError(
                 f"need one policy per seat ({len(self.decks)}), got {len(self.policies)}"
             )
-        policy_params(self.policies)  # raises ValueError on an unknown or malformed policy
+        resolve_players(self.policies)  # raises ValueError on an unknown or malformed policy
         content.require_playable(self.decks, self.beings_without_effects)
 
 
-def split_seed(seed: int) -> tuple[int, int]:
-    return (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
-
-
-def _kernel_args(content: Content, cfg: GameConfig) -> tuple:
-    decks = np.array([content.deck_index(d) for d in cfg.decks], np.int32)
-    hi, lo = split_seed(cfg.seed)
-    mode = K.MODE_NAMES.index(cfg.mode)
-    pols, params = policy_codes(cfg.policies), policy_params(cfg.policies)
-    return content.tables, mode, len(cfg.decks), decks, pols, params, hi, lo
+def _play_one(content: Content, cfg: GameConfig, checked: bool):
+    """The game of ``cfg`` through ``core.kernel.play``, the seam every command shares, with
+    the full log."""
+    cfg.validate(content)
+    b = batch(content, cfg.mode, cfg.decks, cfg.policies, cfg.seed)
+    allow = cfg.beings_without_effects
+    return play(b, cfg.game_index, 1, turn_cap=cfg.turn_cap, allow_no_effect=allow,
+                ev_rows=LOG_ROWS, checked=checked)  # fmt: skip
 
 
 def play_logged(content: Content, cfg: GameConfig):
-    """Play one game; returns (final state row, event rows). Runs in ``play_games``, the
-    kernel every command shares (core.kernel)."""
-    cfg.validate(content)
-    args = _kernel_args(content, cfg)
-    flag = int(cfg.beings_without_effects)
-    out = play_games(*args, cfg.game_index, 1, cfg.turn_cap, flag, LOG_ROWS, 0)
-    s, ev = out[3], out[4]
+    """Play one game; returns (final state row, event rows)."""
+    out = _play_one(content, cfg, checked=False)
+    s = out.state
     if s[EV_LOST]:
         raise RuntimeError("event log overflow")
-    return s, ev[: s[EV_N]].copy()
+    return s, out.log[: s[EV_N]].copy()
 
 
 def play_checked(content: Content, cfg: GameConfig):
@@ -82,31 +75,51 @@ def play_checked(content: Content, cfg: GameConfig):
     `kalarite check`); returns (state, event rows, code): code 0 when every invariant held,
     else the first one broken (core.checks.invariants INV_*; the game stops there, so the
     state and log are those of the moment it broke) or an engine error (core.rows ERR_*)."""
-    cfg.validate(content)
-    args = _kernel_args(content, cfg)
-    flag = int(cfg.beings_without_effects)
-    out = play_games_checked(*args, cfg.game_index, 1, cfg.turn_cap, flag, LOG_ROWS)
-    s, ev = out[3], out[4]
-    return s, ev[: min(int(s[EV_N]), LOG_ROWS)].copy(), int(out[0][0, R_ERROR])
+    out = _play_one(content, cfg, checked=True)
+    s = out.state
+    return s, out.log[: min(int(s[EV_N]), LOG_ROWS)].copy(), int(out.rows[0, R_ERROR])
 
 
-def play_stepwise(content: Content, cfg: GameConfig):
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a game played step by step: what the engine offered and what the
+    seat's player took."""
+
+    index: int  # decisions before this one
+    seat: int  # the seat deciding (the teammate after a team pass)
+    state: np.ndarray  # the engine's state row at the decision (a copy)
+    options: np.ndarray  # the option rows the engine listed (a copy)
+    chosen: int  # the row the player took
+    logged: int  # event rows logged before the decision
+
+
+def play_stepwise(content: Content, cfg: GameConfig, on_decision=None):
     """The same game driven from Python one decision at a time (init_game, advance,
-    choose, apply_option): the tests check it against ``play_logged``."""
+    choose, apply_option); ``on_decision(Decision)`` sees every decision before its option is
+    applied. Returns (final state row, event rows). The tests check it against
+    ``play_logged``, the golden playthroughs print its decisions (tests/playthrough.py)."""
     cfg.validate(content)
-    T, mode, n, decks, pols, params, hi, lo = _kernel_args(content, cfg)
+    b = batch(content, cfg.mode, cfg.decks, cfg.policies, cfg.seed)
+    T, n = b.T, len(b.decks)
     s = np.zeros(STATE_SIZE, np.int32)
     ev = np.zeros((LOG_ROWS, K.EV_WIDTH), np.int32)
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     work, wopts, ev0, fwork = workspace()  # a fresh one per game: no plan carries over
     flag = int(cfg.beings_without_effects)
+    hi, lo = seed_words(b.seed)
     first = cfg.game_index % n
-    init_game(s, T, ev, mode, n, decks, first, hi, lo, cfg.game_index, cfg.turn_cap, flag)
+    init_game(s, T, ev, b.mode, n, b.decks, first, hi, lo, cfg.game_index, cfg.turn_cap, flag)
     k = advance(s, T, ev, opts)
+    decisions = 0
     while k > 0:
         seat = s[CONTROL]  # the teammate after a team pass
-        pick = choose(s, T, opts, k, pols[seat], params[seat], work, wopts, ev0, fwork)
+        before = s.copy() if on_decision is not None else None  # choosing draws random numbers
+        pick = choose(s, T, opts, k, b.policies[seat], b.params[seat], work, wopts, ev0, fwork)
+        if on_decision is not None:
+            logged = int(s[EV_N])
+            on_decision(Decision(decisions, int(seat), before, opts[:k].copy(), int(pick), logged))
         apply_option(s, T, ev, opts[pick, 0], opts[pick, 1], opts[pick, 2], opts[pick, 3])
+        decisions += 1
         k = advance(s, T, ev, opts)
     return s, ev[: s[EV_N]].copy()
 
@@ -128,47 +141,61 @@ def replay_board(events, tables, upto=None, colours=None) -> list[int]:
 
 
 def _apply_event(board, row, tables, colours):
+    """One event's change to the rebuilt board, as the event table says (core.constants
+    EVENTS, BOARD_*)."""
     kind, _, seat, a, b, c = (int(x) for x in row)
-    if kind == K.EV_PLACE:
-        board[a] = colours[seat] * 4 + K.COMMON
-    elif kind == K.EV_SUMMON:
+    effect = K.EVENTS[kind].board
+    if effect == K.BOARD_NONE:
+        return
+    if effect == K.BOARD_PLACE:
+        board[a] = colours[seat] * 4 + b
+    elif effect == K.BOARD_SUMMON:
         board[b] = colours[seat] * 4 + int(tables.card_rank[a])
-    elif kind in (K.EV_DESTROY, K.EV_PICKUP):
+    elif effect == K.BOARD_CLEAR:
         board[a] = 0
-    elif kind in (K.EV_UPGRADE, K.EV_DOWNGRADE, K.EV_SETUP_PIECE, K.EV_EFFECT_PLACE):
+    elif effect == K.BOARD_SET:
         board[a] = b
-    elif kind == K.EV_CONVERT:
+    elif effect == K.BOARD_CONVERT:
         board[a] = c
-    elif kind == K.EV_MOVE:
+    elif effect == K.BOARD_MOVE:
         board[a] = 0
         board[b] = c
+    elif effect == K.BOARD_SWAP:
+        board[a], board[b] = board[b], board[a]
+    else:
+        raise ValueError(f"event {K.EV_NAMES[kind]!r}: unknown board effect {effect!r}")
 
 
 def _board_text(board, tables):
     return ["    " + line for line in code_lines(board, tables)]
 
 
-def format_game(content: Content, cfg: GameConfig, s, events) -> str:
-    """The turn-by-turn log: events of each turn, then the board and the scores."""
-    T = content.tables
-    n = len(cfg.decks)
-    colours = seat_colours(cfg.mode, n)
+def header_lines(cfg: GameConfig) -> list:
+    """The first lines of a game's log: mode, seats, seed, game; teams; the escape hatch."""
     seats = ", ".join(f"seat {p} = {d}" for p, d in enumerate(cfg.decks))
     lines = [f"kalarite game: {cfg.mode}, {seats}, seed {cfg.seed}, game {cfg.game_index}"]
     if cfg.mode in K.TEAM_MODE_NAMES:
         lines.append("teams: 0 = seats 0 and 2, 1 = seats 1 and 3 (pieces: colour 0 / 1)")
     if cfg.beings_without_effects:
         lines.append("NOTE: beings without an implemented effect were played with no effect")
+    return lines
+
+
+def format_game(content: Content, cfg: GameConfig, s, events) -> str:
+    """The turn-by-turn log: events of each turn, then the board and the scores."""
+    T = content.tables
+    colours = seat_colours(cfg.mode, len(cfg.decks))
+    lines = header_lines(cfg)
     board = [0] * 81
     score = [[0] * MAX_PLAYERS for _ in range(MAX_PLAYERS)]  # [scorer][column]
     in_turn = False
     gateways = {}  # Nethervoid: seat -> square of its Gateway, followed through the log
     for row in events:
-        kind, turn, seat, a, b, c = (int(x) for x in row)
+        kind, _, seat, a, b, c = (int(x) for x in row)
         if kind in (K.EV_TURN, K.EV_END) and in_turn:
             lines.extend(_board_text(board, T))
             if gateways:
-                lines.append("    " + _gateway_text(gateways))
+                lines.append("    " + gateway_text(gateways))
             lines.append("    score: " + _score_text(cfg, board, score))
         _apply_event(board, row, T, colours)
         _follow_gateways(gateways, kind, seat, a, b)
@@ -176,15 +203,12 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
             score[seat][c] += a
         if kind == K.EV_TURN:
             in_turn = True
-            extra = " (extra turn)" if b else ""
-            lines.append(f"Turn {turn}: seat {seat} ({cfg.decks[seat]}), {a} action(s){extra}")
+            lines.append(event_text(row, content, cfg.mode, cfg.decks))
         elif kind == K.EV_END:
             lines.append(event_text(row, content, cfg.mode))
-            lines.append("final score: " + _final_text(cfg, s))
-        elif kind != K.EV_DRAW:
-            text = event_text(row, content, cfg.mode)
-            if text:
-                lines.append("  " + text)
+            lines.append("final score: " + score_text(cfg, s))
+        elif kind != K.EV_DRAW:  # draws: many, and hidden from the other seats
+            lines.append("  " + event_text(row, content, cfg.mode))
     return "\n".join(lines)
 
 
@@ -210,14 +234,16 @@ def _follow_gateways(gateways, kind, seat, a, b):
                 gateways[p] = a
 
 
-def _gateway_text(gateways) -> str:
+def gateway_text(gateways) -> str:
+    """Where each seat's Gateway is ({seat: square, or -2 - holder while in stasis})."""
     return "gateway: " + ", ".join(
         f"seat {p} on [{q // 9},{q % 9}]" if q >= 0 else f"seat {p} held in stasis"
         for p, q in sorted(gateways.items())
     )
 
 
-def _final_text(cfg, s) -> str:
+def score_text(cfg, s) -> str:
+    """The scores of state row ``s`` (melee: each seat's score and its columns)."""
     n = len(cfg.decks)
     if cfg.mode in K.TEAM_MODE_NAMES:
         return ", ".join(f"team {t} {int(s[SCORE + t])}" for t in range(2))

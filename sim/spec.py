@@ -8,6 +8,8 @@ values into a Study. A message names a key the way the user gave it: ``spec.toml
 must be ...`` for a spec, ``--games must be ...`` for a flag.
 """
 
+import math
+
 from core import constants as K
 from sim.chunking import MAX_CHUNK_SIZE, MAX_GAMES
 from sim.inputs import (
@@ -24,7 +26,7 @@ from sim.inputs import (
     show,
 )
 
-DEFAULT_TURN_CAP = 200  # no planner game of the demo reached it (README, Decisiveness)
+DEFAULT_TURN_CAP = K.DEFAULT_TURN_CAP  # the engine's one definition (core.constants)
 # The player of a study that names none: the turn planner, the weakest player whose games the
 # score decides. Random players' games all end by deck exhaustion and are decided by the
 # tie-breakers, so they say little about the decks (they stay for speed work: "random").
@@ -36,6 +38,9 @@ MAX_POSITIONS = 1000  # the positions key: sample one turn end in at most this m
 MAX_NAMES = 64  # deck or policy names in one list
 MAX_SEAT_LISTS = 10_000  # explicit seat lists of a spec
 MAX_NAME = 200  # characters of a study's name (reports show it as their title)
+# the report's stability rule (results/analysis/stability.py): a deck's move that matters
+DEFAULT_STABILITY_MARGIN = 3.0
+MAX_STABILITY_MARGIN = 50.0
 
 
 def _dedupe(items):
@@ -154,6 +159,25 @@ class MeleePlayers(Rule):
         return {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}]}
 
 
+class Points(Rule):
+    """A number of points of win rate above 0 and at most ``hi`` (an integer or a float, not
+    a bool): the stability margin."""
+
+    def __init__(self, hi: float):
+        self.hi = hi
+
+    def check(self, value, what, error=InputError):
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not (number and math.isfinite(value) and 0 < value <= self.hi):
+            raise error(
+                f"{what} must be a number of points above 0 and at most {self.hi:g}, {got(value)}"
+            )
+        return float(value)
+
+    def schema(self):
+        return {"type": "number", "exclusiveMinimum": 0, "maximum": self.hi}
+
+
 def _melee_default(raw) -> list:
     """Melee with 3 seats when the spec names decks (every multiset of 3), else 3 and 4."""
     decks = raw.get("decks")
@@ -239,6 +263,14 @@ SPEC = Fields(
         "write the positions table, sampling about one turn end in this many (0: off)",
         default=0,
         flag="--positions",
+    ),
+    Field(
+        "stability_margin",
+        Points(MAX_STABILITY_MARGIN),
+        "the report's stability margin, in points of win rate against the field: stable when "
+        "every deck's move between the players is shown within it, player-sensitive when one "
+        "is shown beyond it (report and compare --margin override it; never changes a game)",
+        default=DEFAULT_STABILITY_MARGIN,
     ),
 )
 SPEC_KEYS = SPEC.known()

@@ -1,6 +1,6 @@
 """Study specs: which games a study plays, parsed from TOML (``kalarite study``) or built from
-``kalarite simulate`` flags, validated against the content, and expanded into matchups and
-chunks of games.
+``kalarite simulate`` flags, validated against the content, and expanded into matchups (their
+chunks of games: results.layout).
 
 A matchup is (mode, seat decks, seat policies). Its 64-bit seed is a SHA-256 of the study
 seed and the matchup key (a restricted twin, ``planner:restrict=frozen``, counts as its full
@@ -28,6 +28,8 @@ Spec keys (TOML, top level)::
                                      # decks, relative to the spec file (--content overrides)
     positions = 4                    # optional: write the positions table, sampling about
                                      # one turn end in 4 (0 or absent: off; at most 1000)
+    stability_margin = 3             # optional: the report's stability rule's margin, in
+                                     # points (a deck's move that matters; default 3)
 
 A policy is a player spec of ``sim.players`` (``random``, ``greedy``, ``mc:playouts=32``...);
 in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``). One name
@@ -62,10 +64,12 @@ from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_GAMES  # noqa: 
 from sim.inputs import InputError, is_int, read_document
 from sim.spec import (  # noqa: F401 (re-exported: the spec's keys and limits are sim.spec's)
     DEFAULT_POLICY,
+    DEFAULT_STABILITY_MARGIN,
     DEFAULT_TURN_CAP,
     FLAGS,
     MAX_POSITIONS,
     MAX_SEED,
+    MAX_STABILITY_MARGIN,
     MAX_TURN_CAP,
     NEW_PLAYER_DECK,
     SPEC,
@@ -106,11 +110,6 @@ class Matchup:
     def policy_pair(self) -> str:
         return "-vs-".join(policy_label(p) for p in self.policies)
 
-    @property
-    def partition(self) -> str:
-        """Hive-style relative directory of this matchup's files in each table."""
-        return f"mode={self.mode}/matchup={self.matchup}/policies={self.policy_pair}"
-
     def to_dict(self) -> dict:
         return {
             "mode": self.mode,
@@ -129,29 +128,6 @@ class Matchup:
             ),
         }
 
-    def chunk_games(self, chunk_index: int, chunk_size: int) -> tuple:
-        """(first game, games, explicit game indices or ()) of chunk ``chunk_index``: the
-        chunk arithmetic of a matchup, which the chunk plan and the dataset store share."""
-        start = chunk_index * chunk_size
-        if self.game_list:
-            games = self.game_list[start : start + chunk_size]
-            return (games[0], len(games), games) if games else (0, 0, ())
-        return start, max(0, min(chunk_size, self.games - start)), ()
-
-
-@dataclass(frozen=True)
-class Chunk:
-    matchup: int  # index into the study's matchups
-    index: int  # chunk number within the matchup
-    first_game: int
-    n_games: int
-    games: tuple = ()  # the chunk's game indices when the matchup has a game list
-
-    @property
-    def last_game(self) -> int:
-        return self.games[-1] if self.games else self.first_game + self.n_games - 1
-
-
 @dataclass
 class Study:
     """A validated, expanded study: what is played. ``chunk_size`` is how the work is split
@@ -162,7 +138,7 @@ class Study:
     policies: list  # [(one spec for every seat,) or (seat0 policy, seat1 policy, ...), ...]
     games: int
     seed: int = 0
-    turn_cap: int = DEFAULT_TURN_CAP
+    turn_cap: int = K.DEFAULT_TURN_CAP
     beings_without_effects: bool = False
     name: str = ""
     chunk_size: int | None = field(default=None, compare=False)
@@ -171,6 +147,7 @@ class Study:
     # deck name used in the matchup seeds: a variant deck plays with its original's seeds
     seed_names: dict = field(default_factory=dict, compare=False)
     positions: int = 0  # the positions table: about one turn end in this many; 0 off
+    stability_margin: float = DEFAULT_STABILITY_MARGIN  # read by the report, not the games
     # {(mode, seat decks, seat policies): sorted game indices}: the study plays exactly
     # these games of those matchups (and no other matchup); None: games 0 .. games - 1 of
     # every matchup. Made by ``with_game_lists`` (the Python API; no spec key), so that a
@@ -192,6 +169,11 @@ class Study:
             **({"content": self.content} if self.content else {}),
             # off, the spec is the one it always was (nothing in the dataset changes)
             **({"positions": self.positions} if self.positions else {}),
+            **(
+                {"stability_margin": self.stability_margin}
+                if self.stability_margin != DEFAULT_STABILITY_MARGIN
+                else {}
+            ),
             **({"game_lists": game_lists_digest(self.game_lists)} if self.game_lists else {}),
         }
 
@@ -322,22 +304,6 @@ def matchup_seed(study_seed: int, mode: str, decks, policies) -> int:
         separators=(",", ":"),
     )
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
-
-
-def plan_chunks(matchups, chunk_size: int) -> list:
-    """Every chunk of every matchup, round-robin over the matchups (so a partial study covers
-    all matchups evenly)."""
-    if chunk_size <= 0:
-        raise StudyError("the chunk size must be a positive integer")
-    per = []
-    for m, mu in enumerate(matchups):
-        per.append(
-            [Chunk(m, c, *mu.chunk_games(c, chunk_size)) for c in range(-(-mu.games // chunk_size))]
-        )
-    out = []
-    for row in itertools.zip_longest(*per):
-        out.extend(ch for ch in row if ch is not None)
-    return out
 
 
 def with_game_lists(study: Study, lists: dict) -> Study:
@@ -498,6 +464,7 @@ def study_from_dict(data: dict, content, where: str = "study", flags=None) -> St
         content=_content_dir(content),
         seed_names=dict(getattr(content, "variant_of", {})),
         positions=v["positions"],
+        stability_margin=v["stability_margin"],
     )
     validate(study, content, where, flags)
     return study
@@ -515,6 +482,12 @@ def _known_deck(content, name, where):
 def check_positions(value, what: str) -> int:
     """The ``positions`` key (``--positions``): an integer 0 (off) to MAX_POSITIONS."""
     return SPEC["positions"].rule.check(value, what, StudyError)
+
+
+def check_stability_margin(value, what: str) -> float:
+    """The ``stability_margin`` key (``--margin``): a number of points above 0 and at most
+    MAX_STABILITY_MARGIN."""
+    return SPEC["stability_margin"].rule.check(value, what, StudyError)
 
 
 def _content_dir(content) -> str | None:

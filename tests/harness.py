@@ -3,9 +3,11 @@
 import numpy as np
 
 from core import constants as K
+from core.kernel import play
 from core.layout import CUR, DESTROYED, DISC, DISC_CAP, DISC_N, EV_N, HAND, HAND_CAP, HAND_N, PHASE
 from core.rules.turn import advance, apply_option
 from sim.content import load_content
+from sim.games import batch, resolve_players
 from sim.position import position_from_dict
 from sim.render import board_lines
 
@@ -22,6 +24,24 @@ EMPTY_BOARD = [
     "## .. .. .. .. .. .. .. ##",
     "## ## .. .. .. .. .. ## ##",
 ]
+
+
+def player_rows(specs):
+    """(player codes, parameter rows) of seat specs, resolved the one way (sim.games), for
+    tests that call the engine's players directly."""
+    players = resolve_players(specs)
+    codes = np.array([players[s].code for s in specs], np.int32)
+    return codes, np.array([players[s].params for s in specs], np.float64)
+
+
+def play_named(mode, decks, specs, games, *, first=0, seed=11, checked=False, params=None, **kw):
+    """``core.kernel.play`` of a batch of named seats (``params``: parameter rows replacing
+    the resolved ones; ``kw``: play's keywords); checked games keep a 4000-row log."""
+    b = batch(CONTENT, mode, decks, specs, seed)
+    if params is not None:
+        b = b._replace(params=np.ascontiguousarray(params, np.float64))
+    kw.setdefault("ev_rows", 4000 if checked else 0)
+    return play(b, first, games, checked=checked, **kw)
 
 
 def board_with(pieces):

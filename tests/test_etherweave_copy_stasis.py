@@ -54,7 +54,7 @@ from core.rules.scoring import high_form_score
 from core.rules.turn import game_over
 from sim.position import PositionError, legal_moves, position_from_dict
 from sim.render import event_text
-from sim.single_game import _follow_gateways, _gateway_text
+from sim.single_game import _follow_gateways, gateway_text
 
 EW = "etherweave"
 DOPPEL = "etherweave/doppelganger"
@@ -507,7 +507,7 @@ def test_the_play_log_reads_the_new_events():
         _follow_gateways(gateways, kind, seat, a, b)
         texts.append(event_text(row, CONTENT))
     assert "seat 0 takes c1 from [6,6] into stasis" in " ".join(t or "" for t in texts)
-    assert gateways == {1: -2} and "held in stasis" in _gateway_text(gateways)
+    assert gateways == {1: -2} and "held in stasis" in gateway_text(gateways)
     summon(g, MERCHANT, sq(3, 5), pattern=MERCHANT_PAT)
     target(g, sq(7, 6))
     row = [r for r in g.events() if r[0] == K.EV_RELEASE][0]

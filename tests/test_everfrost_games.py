@@ -1,6 +1,6 @@
-"""Everfrost in random games: the invariant checker after every applied option, against every
-base deck in every mode (sample-sized), proof that random play reaches the new mechanics, and
-proof that the checker sees a broken frozen slot or a miscounted removal.
+"""Everfrost in random games: proof that random play reaches the new mechanics, and proof that
+the checker sees a broken frozen slot or a miscounted removal (every deck and mode under the
+invariant checker: tests/test_contract.py).
 
 The checker's card conservation counts each seat's frozen slot (and the card waiting for the
 keep-or-replace choice); its piece check uses the per-colour totals that shrink when a piece
@@ -8,8 +8,6 @@ leaves the game, and demands they fall short of the mode's by exactly the remova
 """
 
 import numpy as np
-import pytest
-from expansion_games import EV_ROWS, assert_invariants_kept, config_ids, expansion_configs
 
 from core import constants as K
 from core.checks.invariants import INV_CARDS, INV_REMOVED, check_state
@@ -17,20 +15,13 @@ from core.layout import BOARD, EV_N, FROZEN, HAND, POOL_TOTAL, STATE_SIZE
 from core.players.random_player import choose_random
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
-from sim.content import BASE_DECKS, load_content
+from sim.content import load_content
 from sim.single_game import GameConfig, play_logged
 
 CONTENT = load_content()
+EV_ROWS = 20_000
 T = CONTENT.tables
-SEED = 20250214
 EF = "everfrost"
-
-CONFIGS = expansion_configs(EF, BASE_DECKS)
-
-
-@pytest.mark.parametrize("mode,decks", CONFIGS, ids=config_ids(CONFIGS))
-def test_everfrost_random_games_keep_every_invariant(mode, decks):
-    assert_invariants_kept(CONTENT, mode, decks, SEED)
 
 
 def test_random_play_reaches_the_everfrost_mechanics():

@@ -1,41 +1,22 @@
-"""The shared invariant checker over thousands of random games, and proof that it can fail.
+"""The shared invariant checker can fail, and games are reproducible.
 
-* every ordered pairing of the base decks (mirror matches included) in both modes is played
-  with ``check=1``: ``core.checks.invariants.check_state`` runs after every applied option, with an
-  event log large enough for the score-from-events check;
 * hand-corrupted copies of valid mid-game states must be reported with the right INV_* code;
-* games are reproducible from (seed, game index) and the event log rebuilds the final board.
+* games are reproducible from (seed, game index), whatever the batch, the checker or the log;
+  the logged game, the Python loop and the batch kernel play the same game.
 
-Every being has its effect, so the games are dealt as a study deals them (``allow_no_effect``
-0: a being without an effect would be refused).
+Random games of every deck and mode under the checker, and the board the log rebuilds:
+tests/test_contract.py.
 """
 
 import itertools
 
 import numpy as np
 import pytest
+from harness import play_named
 
 from core import constants as K
 from core.checks import invariants as I
 from core.checks.invariants import INV_NAMES, check_state
-from core.kernel import (
-    ERR_LOG,
-    ERR_POLICY,
-    R_ACTIONS,
-    R_DECISIONS,
-    R_END_REASON,
-    R_ERROR,
-    R_FIRST,
-    R_LOG_LOST,
-    R_SEAT,
-    R_SEAT_WIDTH,
-    R_TURNS,
-    R_WIDTH,
-    R_WINNER,
-    S_LEGENDS_END,
-    S_SCORE,
-    play_batch,
-)
 from core.layout import (
     BOARD,
     CUR,
@@ -61,20 +42,33 @@ from core.layout import (
     WINNER,
 )
 from core.players.random_player import choose_random
+from core.rows import (
+    ERR_LOG,
+    ERR_POLICY,
+    R_ACTIONS,
+    R_DECISIONS,
+    R_END_REASON,
+    R_ERROR,
+    R_FIRST,
+    R_SEAT,
+    R_SEAT_WIDTH,
+    R_TURNS,
+    R_WINNER,
+    S_LEGENDS_END,
+    S_SCORE,
+)
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import BASE_DECKS, load_content
-from sim.single_game import GameConfig, play_logged, play_stepwise, replay_board, seat_colours
+from sim.single_game import GameConfig, play_logged, play_stepwise
 
 CONTENT = load_content()
 T = CONTENT.tables
 EV_ROWS = 20_000
-GAMES_PER_CONFIG = 560  # 9 ordered deck pairs x 2 modes x 560 = 10,080 checked games
 TURN_CAP = 200
 SEED = 20240607
 MODES = (K.MODE_HIGH_FORM, K.MODE_DEATHMATCH)
 PAIRS = list(itertools.product(BASE_DECKS, repeat=2))
-RANDOM2 = np.zeros(2, np.int32)
 
 
 def _decks(pair):
@@ -82,10 +76,11 @@ def _decks(pair):
 
 
 def _batch(mode, pair, n, seed=SEED, first=0, check=1, ev_rows=EV_ROWS):
-    hi, lo = (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
-    return play_batch(
-        T, mode, 2, _decks(pair), RANDOM2, hi, lo, first, n, TURN_CAP, 0, check, ev_rows
-    )
+    """Result rows of ``n`` random games (the checker after every option with ``check``)."""
+    checked = bool(check)
+    name = K.MODE_NAMES[mode]
+    return play_named(name, pair, ["random"] * 2, n, first=first, seed=seed, checked=checked,
+                      ev_rows=ev_rows).rows  # fmt: skip
 
 
 def _error_name(code):
@@ -107,75 +102,10 @@ def _game_columns(rows):
     return rows[:, cols]
 
 
-# --- the checker over random games --------------------------------------------------------------
-
-
-@pytest.mark.parametrize("mode", MODES, ids=[K.MODE_NAMES[m] for m in MODES])
-@pytest.mark.parametrize("pair", PAIRS, ids=["-".join(p) for p in PAIRS])
-def test_random_games_keep_every_invariant(mode, pair):
-    rows = _batch(mode, pair, GAMES_PER_CONFIG)
-    assert rows.shape == (GAMES_PER_CONFIG, R_WIDTH)
-    bad = [(g, int(rows[g, R_ERROR])) for g in range(GAMES_PER_CONFIG) if rows[g, R_ERROR]]
-    assert not bad, "; ".join(
-        f"{K.MODE_NAMES[mode]} {pair[0]} vs {pair[1]}, seed {SEED}, game {g}: "
-        f"invariant {code} broken ({_error_name(code)})"
-        for g, code in bad[:10]
-    )
-    # every game ended properly (no stalled loop) and took real actions
-    assert (rows[:, R_END_REASON] != K.END_NONE).all()
-    assert (rows[:, R_ACTIONS] > 0).all()
-    assert (rows[:, R_LOG_LOST] == 0).all()
-
-
-# modes beyond the duel: (mode, seat decks); teams are seats 0+2 against 1+3
-MULTI = [
-    (K.MODE_MELEE, ("imperial", "highland", "sylvan")),
-    (K.MODE_MELEE, ("sylvan", "sylvan", "highland")),
-    (K.MODE_MELEE, ("sylvan", "imperial", "highland", "highland")),
-    (K.MODE_MELEE, ("imperial", "imperial", "imperial", "sylvan")),
-    (K.MODE_TEAM_HIGH_FORM, ("imperial", "highland", "sylvan", "sylvan")),
-    (K.MODE_TEAM_HIGH_FORM, ("highland", "imperial", "highland", "sylvan")),
-    (K.MODE_TEAM_DEATHMATCH, ("imperial", "highland", "sylvan", "sylvan")),
-    (K.MODE_TEAM_DEATHMATCH, ("sylvan", "imperial", "highland", "imperial")),
-    (K.MODE_NEW_PLAYER, ("imperial", "imperial")),
-]
-MULTI_GAMES = 250
-
-
-def _multi_batch(mode, decks, n, check=1, ev_rows=EV_ROWS, seed=SEED):
-    hi, lo = (seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF
-    d = np.array([CONTENT.deck_index(x) for x in decks], np.int32)
-    pols = np.zeros(len(decks), np.int32)
-    return play_batch(T, mode, len(decks), d, pols, hi, lo, 0, n, TURN_CAP, 0, check, ev_rows)
-
-
-@pytest.mark.parametrize(
-    "mode,decks", MULTI, ids=[f"{K.MODE_NAMES[m]}-{'-'.join(d)}" for m, d in MULTI]
-)
-def test_random_games_of_every_mode_keep_every_invariant(mode, decks):
-    rows = _multi_batch(mode, decks, MULTI_GAMES)
-    bad = [(g, int(rows[g, R_ERROR])) for g in range(MULTI_GAMES) if rows[g, R_ERROR]]
-    assert not bad, "; ".join(
-        f"{K.MODE_NAMES[mode]} {decks}, seed {SEED}, game {g}: invariant {code} broken "
-        f"({_error_name(code)})"
-        for g, code in bad[:10]
-    )
-    assert (rows[:, R_END_REASON] != K.END_NONE).all()
-    assert (rows[:, R_LOG_LOST] == 0).all()
-    n = len(decks)
-    assert list(rows[:, R_FIRST]) == [g % n for g in range(MULTI_GAMES)]
-    winners = set(rows[:, R_WINNER].tolist())
-    sides = 2 if mode in (K.MODE_TEAM_HIGH_FORM, K.MODE_TEAM_DEATHMATCH) else n
-    assert winners <= set(range(-1, sides)) and len(winners - {-1}) == sides
-    # the same games again without checker or log: identical results
-    again = _multi_batch(mode, decks, MULTI_GAMES, check=0, ev_rows=0)
-    assert np.array_equal(_game_columns(rows), _game_columns(again))
-
-
 def test_score_check_sees_deathmatch_points():
     """The score-from-events check only means something if random games do score."""
     rows = np.concatenate([_batch(K.MODE_DEATHMATCH, p, 60) for p in PAIRS[:3]])
-    assert (rows[:, R_ERROR] == 0).all()
+    assert (rows[:, R_ERROR] == 0).all(), [_error_name(int(c)) for c in rows[:, R_ERROR] if c]
     assert _score(rows, 0).sum() + _score(rows, 1).sum() > 0
 
 
@@ -460,8 +390,8 @@ def test_logged_game_is_reproducible_and_game_index_matters():
 
 
 def test_logged_game_matches_the_batch_kernel_and_the_python_loop():
-    """play_logged (the play_games kernel with a log), play_stepwise (a Python loop over
-    advance / choose / apply_option) and play_batch play the same game."""
+    """play_logged (the kernel with a log), play_stepwise (a Python loop over advance /
+    choose / apply_option) and a batch without a log play the same game."""
     cases = [(mode, ("random", "random")) for mode in MODES]
     cases.append((K.MODE_HIGH_FORM, ("greedy", "random")))
     for mode, policies in cases:
@@ -477,41 +407,9 @@ def test_logged_game_matches_the_batch_kernel_and_the_python_loop():
         s2, ev2 = play_stepwise(CONTENT, cfg)
         assert np.array_equal(s, s2) and np.array_equal(ev, ev2), (mode, policies)
         if policies[0] != "random":
-            continue  # play_batch plays random seats only
+            continue  # _batch plays random seats only
         row = _batch(mode, ("sylvan", "highland"), 1, first=3, check=0, ev_rows=0)[0]
         assert row[R_WINNER] == s[WINNER]
         assert row[R_TURNS] == s[TURN_NO]
         assert row[R_DECISIONS] == s[DECISIONS]
         assert [_score(row, 0), _score(row, 1)] == list(s[SCORE : SCORE + 2])
-
-
-# --- the event log rebuilds the board -------------------------------------------------------------
-
-
-def _seat_lists(mode, g):
-    """Deck lists of a mode's seats, varied by game number."""
-    n = {"melee": 3 + g % 2, "team-high-form": 4, "team-deathmatch": 4}.get(mode, 2)
-    if mode == "new-player":
-        return ["imperial", "imperial"]
-    return [BASE_DECKS[(g + k * (g // 3 + 1)) % len(BASE_DECKS)] for k in range(n)]
-
-
-@pytest.mark.parametrize("mode", K.MODE_NAMES)
-def test_replay_rebuilds_final_board(mode):
-    for g in range(25):
-        decks = _seat_lists(mode, g)
-        cfg = GameConfig(
-            decks=decks,
-            mode=mode,
-            seed=1234,
-            game_index=g,
-            policies=("random",) * len(decks),
-            beings_without_effects=True,
-        )
-        s, events = play_logged(CONTENT, cfg)
-        board = replay_board(events, T, colours=seat_colours(mode, len(decks)))
-        pair = decks
-        engine = [int(x) for x in s[BOARD : BOARD + NSQ]]
-        diff = [(q // 9, q % 9, board[q], engine[q]) for q in range(NSQ) if board[q] != engine[q]]
-        assert not diff, f"{mode} {pair} game {g}: (row, col, replayed, engine) {diff[:8]}"
-        assert check_state(s, T, np.ascontiguousarray(events)) == 0

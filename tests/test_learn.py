@@ -282,14 +282,12 @@ def study_dirs(tmp_path_factory):
 
 
 def _play(spec, profiles, mode, gi):
-    from core.kernel import play_chunk
+    from core.kernel import play
+    from sim.games import batch, resolve_players
 
     pols = (spec, "greedy")
-    codes = np.array([parse_policy(p, profiles)[0] for p in pols], np.int32)
-    params = np.array([parse_policy(p, profiles)[1] for p in pols])
-    decks = np.array([CONTENT.deck_index(d) for d in ("everfrost", "nethervoid")], np.int32)
-    args = (CONTENT.tables, K.MODE_NAMES.index(mode), 2, decks, codes, params, 0, 9, gi, 2)
-    return play_chunk(*args, 200, 0, 0, 0)[0]
+    players = resolve_players(pols, profiles)
+    return play(batch(CONTENT, mode, ("everfrost", "nethervoid"), pols, 9, players), gi, 2).rows
 
 
 def test_learn_end_to_end(capsys, study_dirs, tmp_path):

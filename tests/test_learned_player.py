@@ -5,17 +5,17 @@ a model for; and the positions a batch samples change no game.
 
 import numpy as np
 import pytest
+from harness import play_named, player_rows
 
 from core import constants as K
-from core.kernel import R_ERROR, play_chunk, play_chunk_with_positions, workspace
+from core.kernel import R_ERROR, workspace
 from core.layout import CUR, RNG
 from core.players.choose import choose
 from core.players.features import FEATURE_NAMES, N_FEATURES
 from core.players.params import MODEL_STRIDE, PP_MODEL, PP_WIDTH
 from core.rows import P_FEATURES, P_GAME, P_SEAT, P_TURN, POSITIONS_PER_GAME
 from core.rules.turn import advance
-from sim.players import policy_codes, policy_params
-from tests.test_players import MODES, T, _decks, _scramble, positions
+from tests.test_players import MODES, T, _scramble, positions
 
 # every feature weighs something, the opponents' (expected) ones included, so a peek at a
 # hidden card through any of them would show
@@ -23,7 +23,7 @@ COEF = np.linspace(-0.3, 0.4, N_FEATURES)
 
 
 def model_row(modes, spec="planner"):
-    row = policy_params([spec])[0].copy()
+    row = player_rows([spec])[1][0].copy()
     assert row.shape == (PP_WIDTH,)
     for m in modes:
         b = PP_MODEL + m * MODEL_STRIDE
@@ -36,25 +36,22 @@ def model_row(modes, spec="planner"):
 def _play(mode, decks, rows_by_seat, games, seed=11, check=1):
     n = len(decks)
     params = np.array([rows_by_seat[i % len(rows_by_seat)] for i in range(n)])
-    out = play_chunk(
-        T, K.MODE_NAMES.index(mode), n, _decks(decks), policy_codes(["planner"] * n), params,
-        0, seed, 0, games, 200, 0, check, 4000 if check else 0,
-    )  # fmt: skip
-    return out[0]
+    specs = ["planner"] * n
+    return play_named(mode, decks, specs, games, seed=seed, checked=bool(check), params=params).rows
 
 
 @pytest.mark.parametrize("mode,decks", MODES[::2], ids=[f"{m}-{len(d)}" for m, d in MODES[::2]])
 def test_the_learned_planner_only_makes_legal_moves(mode, decks):
     """The invariant checker after every applied option, with a model for the mode."""
     row = model_row(range(len(K.MODE_NAMES)))
-    rows = _play(mode, decks, [row, policy_params(["planner"])[0]], 2)
+    rows = _play(mode, decks, [row, player_rows(["planner"])[1][0]], 2)
     assert (rows[:, R_ERROR] == 0).all(), rows[:, R_ERROR]
 
 
 def test_a_model_for_another_mode_changes_nothing():
     """A row whose model is for Deathmatch plays High Form exactly as the planner."""
     decks = ("everfrost", "nethervoid")
-    plain = _play("high-form", decks, [policy_params(["planner"])[0]], 4, check=0)
+    plain = _play("high-form", decks, [player_rows(["planner"])[1][0]], 4, check=0)
     other = _play("high-form", decks, [model_row([K.MODE_DEATHMATCH])], 4, check=0)
     learned = _play("high-form", decks, [model_row([K.MODE_HIGH_FORM])], 4, check=0)
     assert np.array_equal(plain, other)
@@ -94,11 +91,17 @@ def test_the_learned_planner_never_reads_hidden_cards(mode, decks):
 def test_sampling_positions_changes_no_game():
     """Position rows come from a lookahead copy and a hash of (seed, game, turn): the games
     are those of a batch without them; rows name their game, turn and seat."""
-    decks = _decks(("etherweave", "highland"))
+    decks = ("etherweave", "highland")
     pols = ["planner", "greedy"]
-    args = (T, K.MODE_DEATHMATCH, 2, decks, policy_codes(pols), policy_params(pols), 0, 3, 5, 6)
-    rows = play_chunk(*args, 200, 0, 0, 0)[0]
-    rows2, _, _, pos = play_chunk_with_positions(*args, 200, 0, 0, 2)
+
+    def games(positions_every):
+        return play_named(
+            "deathmatch", decks, pols, 6, first=5, seed=3, positions_every=positions_every
+        )
+
+    rows = games(0).rows
+    out = games(2)
+    rows2, pos = out.rows, out.positions
     assert np.array_equal(rows, rows2)
     assert len(pos) > 10 and pos.shape[1] == P_FEATURES + len(FEATURE_NAMES)
     assert set(pos[:, P_GAME].astype(int)) <= set(range(6))
@@ -106,7 +109,7 @@ def test_sampling_positions_changes_no_game():
     assert (pos[:, P_TURN] >= 1).all()
     # every fourth turn end instead: by the same hash, a subset in every game that did not
     # reach the cap of rows a game
-    fewer = play_chunk_with_positions(*args, 200, 0, 0, 4)[3]
+    fewer = games(4).positions
     assert 0 < len(fewer) < len(pos)
     games, counts = np.unique(pos[:, P_GAME], return_counts=True)
     open_games = set(games[counts < POSITIONS_PER_GAME])

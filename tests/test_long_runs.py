@@ -18,7 +18,8 @@ import pytest
 import cluster.warmup as warmup
 import sim.study_size as study_size
 from cluster import progress
-from cluster.runner import RunSummary, _CtrlC, run_study
+from cluster.runner import RunSummary, run_study
+from cluster.scheduler import CtrlC
 from results.store import StoreError, read_manifest, read_table
 from sim.app.cli import main
 from sim.chunking import (
@@ -159,7 +160,7 @@ def test_the_real_cache_is_detected():
 def test_the_driver_compiles_before_ray_starts(monkeypatch, tmp_path):
     """The order that keeps the workers from compiling side by side: warm-up, then Ray (and
     nothing left behind when Ray then fails to start)."""
-    import cluster.runner as runner
+    import cluster.session as session
 
     order = []
 
@@ -171,7 +172,7 @@ def test_the_driver_compiles_before_ray_starts(monkeypatch, tmp_path):
         raise NoRay
 
     monkeypatch.setattr(warmup, "warm_up", lambda say=None: order.append("compile") or 0.0)
-    monkeypatch.setattr(runner, "_Ray", fake_ray)
+    monkeypatch.setattr(session, "RaySession", fake_ray)
     with pytest.raises(NoRay):
         run_study(tiny(), CONTENT, tmp_path / "o", workers=2, progress=False)
     assert order == ["compile", "ray"] and not (tmp_path / "o").exists()
@@ -246,7 +247,7 @@ def test_notebook_progress_updates_one_line():
 
 def test_first_ctrl_c_is_acknowledged_at_once():
     said = []
-    stop = _CtrlC(lambda: said.append("ack"))
+    stop = CtrlC(lambda: said.append("ack"))
     with stop:
         signal.raise_signal(signal.SIGINT)  # the first: a flag and a message, no exception
         assert said == ["ack"] and stop.hit.is_set()

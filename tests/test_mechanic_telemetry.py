@@ -10,11 +10,11 @@ carries the mark (Nethervoid rules insert).
 """
 
 import numpy as np
-from harness import CONTENT, Game, T, board_with, sq, target
+from harness import CONTENT, Game, T, board_with, play_named, sq, target
 
 from core import constants as K
 from core.checks.invariants import INV_MECHANICS, INV_OK, _check_mechanic_counters
-from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, R_WIDTH, _record, play_chunk
+from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, R_WIDTH, _record
 from core.layout import (
     CUR,
     FROZEN,
@@ -26,7 +26,6 @@ from core.layout import (
 )
 from core.rows import S_GATEWAY_TURNS, S_PENDING_END, S_THAWS, S_WARPS, SEAT_COLUMNS
 from core.rules.turn import game_over
-from sim.players import policy_codes, policy_params
 
 PRINCESS = "everfrost/ice-princess"
 TRANS = "etherweave/translocationist"
@@ -110,23 +109,7 @@ def test_the_checker_sees_a_counter_that_disagrees_with_the_log():
 
 
 def _games(mode, decks, specs, n, seed=5):
-    rows, _, _ = play_chunk(
-        T,
-        K.MODE_NAMES.index(mode),
-        len(decks),
-        np.array([CONTENT.deck_index(d) for d in decks], np.int32),
-        policy_codes(specs),
-        policy_params(specs),
-        0,
-        seed,
-        0,
-        n,
-        200,
-        0,
-        1,
-        4000,
-    )
-    return rows
+    return play_named(mode, decks, specs, n, seed=seed, checked=True).rows
 
 
 def _col(rows, seat, k):
@@ -162,12 +145,8 @@ def test_card_events_name_the_card_thawed_or_warped():
         (("everfrost", "imperial"), CE_THAWED, T.card_has_frozen, S_THAWS),
         (("sylvan", "etherweave"), CE_WARPED, T.card_has_warp, S_WARPS),
     ):
-        rows, cev, _ = play_chunk(
-            T, K.MODE_NAMES.index("high-form"), 2,
-            np.array([CONTENT.deck_index(d) for d in decks], np.int32),
-            policy_codes(["random", "random"]), policy_params(["random", "random"]),
-            0, 9, 0, 12, 200, 0, 0, 4000,
-        )  # fmt: skip
+        out = play_named("high-form", decks, ["random", "random"], 12, seed=9, ev_rows=4000)
+        rows, cev = out.rows, out.card_events
         ev = cev[cev[:, 3] == what]
         assert len(ev) > 0 and len(ev) == sum(_col(rows, s, col).sum() for s in (0, 1))
         for g in range(len(rows)):

@@ -4,7 +4,7 @@ rules. Each sets up a position or a fresh game, acts, and checks exact boards an
 
 import numpy as np
 import pytest
-from harness import CONTENT, Game, T, board_with, sq
+from harness import CONTENT, Game, T, board_with, play_named, sq
 
 from core import constants as K
 from core.layout import (
@@ -708,16 +708,13 @@ def test_play_logs_a_melee_and_a_team_game(capsys):
 def test_greedy_seat_zero_wins_most_games_of_every_mode(mode, decks):
     """The lookahead player works in every mode (checked games): as seat 0 (with a random
     teammate in team play) it wins well over its share against random players."""
-    from core.kernel import R_ERROR, play_chunk
-    from sim.players import policy_codes, policy_params
+    from core.kernel import R_ERROR
 
     n = len(decks)
     pols = ["greedy"] + ["random"] * (n - 1)
-    d = np.array([CONTENT.deck_index(x) for x in decks], np.int32)
-    mode_i = K.MODE_NAMES.index(mode)
-    rows, _, _ = play_chunk(
-        T, mode_i, n, d, policy_codes(pols), policy_params(pols), 0, 3, 0, 12, 300, 1, 1, 4000
-    )
+    rows = play_named(
+        mode, decks, pols, 12, seed=3, checked=True, turn_cap=300, allow_no_effect=True
+    ).rows
     assert (rows[:, R_ERROR] == 0).all()
     assert (rows[:, 0] == 0).sum() >= 9  # R_WINNER: seat 0, or team 0 in team play
 
@@ -734,15 +731,13 @@ def test_result_rows_credit_points_to_the_right_seats(mode, decks):
         S_PTS_FLARE,
         S_PTS_LEGEND,
         S_SCORE,
-        play_chunk,
     )
 
     n = len(decks)
-    d = np.array([CONTENT.deck_index(x) for x in decks], np.int32)
-    pols = np.zeros(n, np.int32)
-    rows, _, _ = play_chunk(
-        T, K.MODE_NAMES.index(mode), n, d, pols, np.zeros((n, 16)), 0, 8, 0, 60, 300, 1, 1, 4000
-    )
+    pols = ["random"] * n
+    rows = play_named(
+        mode, decks, pols, 60, seed=8, checked=True, turn_cap=300, allow_no_effect=True
+    ).rows
 
     def col(p, k):
         return rows[:, R_SEAT + p * R_SEAT_WIDTH + k]

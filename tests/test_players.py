@@ -5,10 +5,11 @@ plain computations; profiles round-trip through their file.
 
 import numpy as np
 import pytest
+from harness import play_named, player_rows
 from numba import njit
 
 from core import constants as K
-from core.kernel import R_ERROR, R_WIDTH, play_chunk, workspace
+from core.kernel import R_ERROR, R_WIDTH, workspace
 from core.layout import (
     COLOUR,
     CONTROL,
@@ -48,8 +49,6 @@ from sim.players import (
     Profile,
     load_profiles,
     parse_policy,
-    policy_codes,
-    policy_params,
     resolve,
     save_profile,
 )
@@ -89,23 +88,7 @@ def _decks(decks):
 
 
 def _play(mode, decks, specs, games, first=0, seed=11, check=1):
-    rows, _, _ = play_chunk(
-        T,
-        K.MODE_NAMES.index(mode),
-        len(decks),
-        _decks(decks),
-        policy_codes(specs),
-        policy_params(specs),
-        0,
-        seed,
-        first,
-        games,
-        200,
-        0,
-        check,
-        4000 if check else 0,
-    )
-    return rows
+    return play_named(mode, decks, specs, games, first=first, seed=seed, checked=bool(check)).rows
 
 
 @pytest.mark.parametrize("mode,decks", MODES, ids=[f"{m}-{len(d)}" for m, d in MODES])
@@ -169,16 +152,8 @@ def _collect(T, mode, decks, codes, params, n_games, every, out):
 def positions(mode, decks, specs=("greedy", "greedy"), games=6, every=3, cap=400):
     specs = list(specs) + [specs[-1]] * (len(decks) - len(specs))
     out = np.zeros((cap, STATE_SIZE), np.int32)
-    m = _collect(
-        T,
-        K.MODE_NAMES.index(mode),
-        _decks(decks),
-        policy_codes(specs),
-        policy_params(specs),
-        games,
-        every,
-        out,
-    )
+    codes, params = player_rows(specs)
+    m = _collect(T, K.MODE_NAMES.index(mode), _decks(decks), codes, params, games, every, out)
     return out[:m]
 
 

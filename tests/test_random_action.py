@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from core import constants as K
-from core.kernel import play_games, workspace
+from core.kernel import Batch, play, workspace
 from core.layout import CONTROL, CUR, LOOKAHEAD, PHASE, RNG, STATE_SIZE, TURN_NO
 from core.players.evaluate import N_WEIGHTS, evaluate
 from core.players.mc import _playout
@@ -19,7 +19,7 @@ from core.rules.rng import rand_below
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import load_content
-from sim.players import policy_params
+from sim.games import resolve_players
 
 CONFIGS = [
     (K.MODE_HIGH_FORM, ("imperial", "highland")),
@@ -87,8 +87,8 @@ def test_kernel_games_equal_the_full_list_games(content, mode, decks):
             k = choose_random(s, opts, n)
             apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
             n = advance(s, T, ev, opts)
-        out = play_games(T, mode, len(decks), d, pols, params, 0, SEED, g, 1, 200, 0, 20_000, 0)
-        assert (out[3] == s).all(), f"game {g} ended differently"
+        out = play(Batch(T, mode, d, pols, params, SEED), g, 1, ev_rows=20_000)
+        assert (out.state == s).all(), f"game {g} ended differently"
 
 
 def _reference_playout(c, T, seat, w, horizon, banned, wopts, ev0):
@@ -114,7 +114,7 @@ def test_mc_playouts_equal_the_full_list_playouts(content, mode, decks, banned):
     restricted seat's own actions from the full list) end where the full-list playouts end,
     with the same value; only the copy's random words may differ at the stop."""
     T = content.tables
-    w = policy_params(["mc"])[0][:N_WEIGHTS].copy()
+    w = np.array(resolve_players(["mc"])["mc"].params[:N_WEIGHTS])
     work, wopts, ev0, _ = workspace()
     s = np.zeros(STATE_SIZE, np.int32)
     ev = np.zeros((20_000, 6), np.int32)

@@ -6,10 +6,10 @@ mechanic); its games are reproducible for a seed.
 
 import numpy as np
 import pytest
-from harness import CONTENT, T
+from harness import CONTENT, T, play_named, player_rows
 
 from core import constants as K
-from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, play_chunk, workspace
+from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, workspace
 from core.layout import STATE_SIZE
 from core.players.choose import choose
 from core.players.params import (
@@ -27,8 +27,6 @@ from sim.players import (
     Profile,
     load_profiles,
     parse_policy,
-    policy_codes,
-    policy_params,
     resolve,
     save_profile,
 )
@@ -47,7 +45,7 @@ def test_restrict_reaches_the_parameter_row(value, code):
         spec = f"{base}:restrict={value}"
         _, row = parse_policy(spec)
         assert row[PP_RESTRICT] == code
-        assert policy_params([spec, "random"])[0, PP_RESTRICT] == code
+        assert player_rows([spec, "random"])[1][0, PP_RESTRICT] == code
     assert parse_policy("planner")[1][PP_RESTRICT] == RESTRICT_NONE
     # a default is left out of the settings, so equal players resolve alike
     settings = resolve(f"planner:restrict={value}")[2]
@@ -129,22 +127,7 @@ def test_at_the_root_a_twin_never_picks_its_forbidden_option(kind, mechanic, dec
 
 
 def _games(mode, decks, specs, n, seed=3, check=1):
-    rows, _, _ = play_chunk(
-        T,
-        K.MODE_NAMES.index(mode),
-        len(decks),
-        np.array([CONTENT.deck_index(d) for d in decks], np.int32),
-        policy_codes(specs),
-        policy_params(specs),
-        0,
-        seed,
-        0,
-        n,
-        200,
-        0,
-        check,
-        4000 if check else 0,
-    )
+    rows = play_named(mode, decks, specs, n, seed=seed, checked=bool(check)).rows
     assert (rows[:, R_ERROR] == 0).all(), rows[:, R_ERROR]
     return rows
 

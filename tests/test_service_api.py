@@ -263,6 +263,10 @@ def test_compare(svc, pair):
     text = svc.get(f"/api/v1/compare/{a}/{b}/text").text
     assert text.startswith("A (baseline): ") and "B - A in percentage points" in text
     assert "how the games ended:" in text and "not measured: one player (" in text
+    # the same player on two seeds: the stability rule's verdict between them (an A/A check)
+    assert result["stability"]["kind"] == "replicate"
+    assert result["stability"]["verdict"] in ("stable", "undetermined")
+    assert "stability between A and B (the same players on another seed" in text
     assert svc.get(f"/api/v1/compare/{a}/0123456789ab").status_code == 404
     # the service's compare view is the compare page of `kalarite compare`, not a text dump
     page = svc.get(f"/api/v1/compare/{a}/{b}/page")
@@ -270,6 +274,7 @@ def test_compare(svc, pair):
     for needle in (
         "<title>kalarite comparison",
         "How the games ended · player stability",
+        "Stable, player-sensitive or undetermined between A and B",
         'id="significant"',
         "not measured: one player (",
     ):

@@ -1,16 +1,21 @@
-"""Stability under stronger play (results/analysis/stability.py) on synthetic studies with
-known deck win rates: stable, one deck moving 4 points, a verdict changing with a small move,
-the deck ranking reordered (Kendall tau under 0.86); the top two players by head-to-head or
-by the study's order, the double-budget variant; summary.json, the first screen and
-`kalarite compare` all saying the same."""
+"""Stability under stronger play through the report (results/analysis/stability.py, the
+rule's own tests are tests/test_stability_rule.py) on synthetic studies with known deck win
+rates: the three verdicts (stable with many games, player-sensitive for a large move,
+undetermined for a small sample, with the games it needs), ranking and verdict changes as
+description only, the top two players by head-to-head or by the study's order, the
+double-budget variant, games dealt alike compared game by game; summary.json, the first
+screen, the sensitivity section and `kalarite compare` all saying the same."""
 
 import json
+import zlib
 
+import numpy as np
 import pytest
 from scipy.stats import kendalltau
 
 from results import analysis
 from results.analysis import stability as st
+from results.analysis.player_families import family
 from results.compare.caveats import stability_of
 from results.report import make_report
 from tests.test_report import _game, write_dataset
@@ -29,37 +34,44 @@ BASE = {
 }
 
 
-def _games(player, rates, start, opponent=None):
-    """N games of every deck pairing, seat 0's deck winning the first rate * N of them."""
-    games, i = [], start
+def _seed(player, a, b, shared) -> int:
+    """A matchup's seed: the same for every player when ``shared`` (the same deals)."""
+    key = f"{a}-{b}" if shared else f"{player}/{a}-{b}"
+    return zlib.crc32(key.encode())
+
+
+def _games(player, rates, n, opponent=None, shared=False):
+    """n games of every deck pairing, seat 0's deck winning the first rate * n of them."""
+    games = []
     for (a, b), p in rates.items():
-        for k in range(N):
-            w = 0 if k < round(p * N) else 1
+        for k in range(n):
+            w = 0 if k < round(p * n) else 1
             games.append(
                 _game(
                     "high-form",
                     (a, b),
                     (player, opponent or player),
-                    i,
+                    k,
                     w,
+                    seed=_seed(f"{player}/{opponent}", a, b, shared),
                     end_reason="score",
                     seat0_score=9 if w == 0 else 4,
                     seat1_score=9 if w else 4,
                 )
             )
-            i += 1
     return games
 
 
-def study(root, per_player: dict, cross=None):
+def study(root, per_player: dict, cross=None, n=N, shared=False):
     """A self-play study of each player (in the order given: weakest first) with its deck
-    pairing rates; ``cross``: (player, opponent, rate of the player) head-to-head games."""
+    pairing rates; ``cross``: (player, opponent, rate of the player) head-to-head games;
+    ``shared``: every player is dealt the same games (equal seeds)."""
     games = []
     for player, rates in per_player.items():
-        games += _games(player, rates, len(games))
+        games += _games(player, rates, n, shared=shared)
     if cross:
         p, q, rate = cross
-        games += _games(p, dict.fromkeys(BASE, rate), len(games), opponent=q)
+        games += _games(p, dict.fromkeys(BASE, rate), n, opponent=q)
     return write_dataset(root, games)
 
 
@@ -71,158 +83,211 @@ def _with(**changes):
     return out
 
 
-def _field(rates) -> dict:
+def _field(rates, n=N) -> dict:
     """Each deck's win rate against the field from the pairing rates (a plain computation)."""
     wins = dict.fromkeys(DECKS, 0)
     for (a, b), p in rates.items():
-        wins[a] += round(p * N)
-        wins[b] += N - round(p * N)
-    return {d: wins[d] / (3 * N) for d in DECKS}
+        wins[a] += round(p * n)
+        wins[b] += n - round(p * n)
+    return {d: wins[d] / (3 * n) for d in DECKS}
 
 
-def test_the_rule_and_its_thresholds():
-    assert st.is_stable([0.0, 3.0, -3.0], [False] * 3, 0.86)
-    assert not st.is_stable([0.0, 3.01], [False, False], 0.9)
-    assert not st.is_stable([0.0, 1.0], [False, True], 1.0)
-    assert not st.is_stable([0.0, 1.0], [False, False], 0.85)
-    assert st.is_stable([1.0], [False], None)  # tau undefined: not counted against
-    assert (st.MAX_MOVE_POINTS, st.MIN_TAU) == (3.0, 0.86)
+IMPERIAL_UP_12 = _with(imperial__highland=0.87, imperial__sylvan=0.87, imperial__everfrost=0.87)
+IMPERIAL_UP_4 = _with(imperial__highland=0.79, imperial__sylvan=0.79, imperial__everfrost=0.79)
 
 
-def test_same_rates_under_both_players_is_stable(tmp_path):
-    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": BASE}))
+def _only(s):
+    (c,) = s["sensitivity"]["modes"]["high-form"]["comparisons"]
+    return c
+
+
+def test_the_same_rates_with_many_games_are_stable(tmp_path):
+    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": BASE}, n=2000))
     sens = s["sensitivity"]
-    assert sens["judged"] and sens["stable"] is True and sens["verdict"] == "stable"
+    assert sens["judged"] and sens["verdict"] == st.STABLE and sens["stable"] is True
     assert sens["players"] == ["planner", "greedy"] and sens["tau"] == pytest.approx(1.0)
     assert set(sens["decks"]) == set(DECKS)
-    assert all(x == {"delta": 0.0, "flipped": False} for x in sens["decks"].values())
+    for x in sens["decks"].values():
+        assert x["delta"] == 0.0 and x["verdict"] == st.STABLE and "games_needed" not in x
+        assert -3 < x["delta_lo"] < 0 < x["delta_hi"] < 3
+    c = _only(s)
+    assert c["kind"] == "top_two" and c["verdict"] == st.STABLE and c["games"] == 6000
+    assert c["differ"]["differ"] is False and c["reversals"] == [] and c["flipped"] == []
     m = sens["modes"]["high-form"]
     assert m["ranked_by"].startswith("the study's order") and m["variant"] is None
-    (c,) = m["comparisons"]
-    assert c["kind"] == "top_two" and c["stable"] and not c["moved"] and not c["flipped"]
     glance = s["at_a_glance"]["modes"][0]["stability"]
-    assert glance["stable"] is True and glance["text"].startswith("stable (planner vs greedy)")
-    assert {x["level"] for x in glance["by_deck"].values()} == {"stable"}
+    assert glance["verdict"] == st.STABLE
+    assert glance["text"].startswith("stable (planner vs greedy): every deck's move lies within")
+    assert {x["level"] for x in glance["by_deck"].values()} == {st.STABLE}
 
 
-def test_one_deck_moving_4_points_is_player_sensitive(tmp_path):
-    strong = _with(imperial__highland=0.79, imperial__sylvan=0.79, imperial__everfrost=0.79)
-    before, after = _field(BASE), _field(strong)
-    assert 100 * (after["imperial"] - before["imperial"]) == pytest.approx(4.0)
-    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": strong}))
+def test_a_large_move_is_player_sensitive(tmp_path):
+    before, after = _field(BASE), _field(IMPERIAL_UP_12)
+    assert 100 * (after["imperial"] - before["imperial"]) == pytest.approx(12.0)
+    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_12}))
     sens = s["sensitivity"]
-    assert sens["stable"] is False and sens["verdict"] == "player-sensitive"
-    assert sens["decks"]["imperial"] == {"delta": 4.0, "flipped": False}
+    assert sens["verdict"] == st.SENSITIVE and sens["stable"] is False
+    imp = sens["decks"]["imperial"]
+    assert imp["delta"] == 12.0 and imp["verdict"] == st.SENSITIVE and imp["delta_lo"] > 3
     for d in ("highland", "sylvan", "everfrost"):  # each loses a third of it
-        assert sens["decks"][d]["delta"] == pytest.approx(-4 / 3, abs=0.01)
-    (c,) = sens["modes"]["high-form"]["comparisons"]
-    assert c["moved"] == ["imperial"] and c["flipped"] == [] and c["tau"] == pytest.approx(1.0)
+        assert sens["decks"][d]["delta"] == pytest.approx(-4.0, abs=0.01)
+        assert sens["decks"][d]["verdict"] == st.UNDETERMINED
+    c = _only(s)
+    assert c["beyond"] == ["imperial"] and c["differ"]["differ"] and c["tau"] == 1.0
     text = s["at_a_glance"]["modes"][0]["stability"]["text"]
-    assert text.startswith("player-sensitive (planner vs greedy): moved: imperial +4.0 pts; tau")
+    assert text.startswith("player-sensitive (planner vs greedy): imperial +12.0 [")
+    assert "points, beyond ±3 (Holm p" in text and "the players differ" in text
     by_deck = s["at_a_glance"]["modes"][0]["stability"]["by_deck"]
-    assert by_deck["imperial"]["level"] == "moved" and "+4.0 points" in by_deck["imperial"]["label"]
-    assert by_deck["sylvan"]["level"] == "stable"
+    assert by_deck["imperial"]["level"] == st.SENSITIVE
+    assert by_deck["imperial"]["label"].startswith("player-sensitive: moves +12.0 [")
+    assert by_deck["sylvan"]["level"] == st.UNDETERMINED
 
 
-def test_a_move_of_exactly_3_points_is_still_stable(tmp_path):
+def test_a_small_sample_is_undetermined_and_says_how_many_games_would_decide(tmp_path):
+    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_4}))
+    sens = s["sensitivity"]
+    assert sens["verdict"] == st.UNDETERMINED and sens["stable"] is False
+    c = _only(s)
+    names = list(c["decks"])
+    again = st.decide(
+        [c["decks"][d]["delta"] for d in names],
+        [c["decks"][d]["se"] for d in names],
+        [c["decks"][d]["games"] for d in names],
+    )
+    assert again["verdict"] == st.UNDETERMINED
+    # (the summary rounds the SE to 0.001 points)
+    assert c["games_needed"] == pytest.approx(again["games_needed"], rel=2e-3)
+    assert c["games_needed"] == sens["games_needed"] > 900
+    assert sens["decks"]["imperial"]["games_needed"] == c["games_needed"]  # +4: heading out
+    assert sens["games_needed_no_move"] == c["games_needed_no_move"]
+    text = s["at_a_glance"]["modes"][0]["stability"]["text"]
+    assert text.startswith("undetermined (planner vs greedy): no deck's move is shown beyond")
+    assert "900 games a deck now, about" in text and "would decide it at the moves seen" in text
+
+
+def test_a_move_of_exactly_the_margin_is_never_stable(tmp_path):
     strong = _with(imperial__highland=0.78, imperial__sylvan=0.78, imperial__everfrost=0.78)
-    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": strong}))
+    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": strong}, n=2000))
     assert s["sensitivity"]["decks"]["imperial"]["delta"] == pytest.approx(3.0)
-    assert s["sensitivity"]["stable"] is True
+    assert s["sensitivity"]["verdict"] == st.UNDETERMINED
+    imp = s["sensitivity"]["decks"]["imperial"]  # a projection at d = M is endless
+    assert imp["verdict"] == st.UNDETERMINED and imp.get("games_needed", 10**9) > 10**6
 
 
-def test_a_verdict_change_with_a_small_move_is_player_sensitive(tmp_path):
-    """highland: 53.0% (interval includes 50%: even) under greedy, 55.0% (favoured) under
-    planner: 2 points, but its verdict changes."""
-    weak = _with(highland__sylvan=0.67, highland__everfrost=0.67)
-    strong = _with(highland__sylvan=0.70, highland__everfrost=0.70)
-    assert _field(weak)["highland"] == pytest.approx(0.53)
-    assert _field(strong)["highland"] == pytest.approx(0.55)
+def test_verdict_changes_and_reordered_rankings_are_description_only(tmp_path):
+    """highland 53.0% (even) under greedy, 55.0% (favoured) under planner: a verdict change
+    but not a flip; sylvan and everfrost swap places (tau 0.67): description, not a
+    decision (900 games a deck decide nothing here)."""
+    weak = _with(highland__sylvan=0.67, highland__everfrost=0.67, sylvan__everfrost=0.53)
+    strong = _with(highland__sylvan=0.70, highland__everfrost=0.70, sylvan__everfrost=0.47)
     s = analysis.analyze(study(tmp_path / "run", {"greedy": weak, "planner": strong}))
-    sens = s["sensitivity"]
-    assert sens["stable"] is False
-    assert sens["decks"]["highland"] == {"delta": 2.0, "flipped": True}
-    assert max(abs(x["delta"]) for x in sens["decks"].values()) == pytest.approx(2.0)
-    (c,) = sens["modes"]["high-form"]["comparisons"]
+    c = _only(s)
     assert c["decks"]["highland"]["verdicts"] == ["even", "favoured"]
-    assert c["flipped"] == ["highland"] and c["moved"] == []
-    stab = s["at_a_glance"]["modes"][0]["stability"]
-    assert "verdict changed: highland (even → favoured); tau 1.00" in stab["text"]
-    assert stab["by_deck"]["highland"]["level"] == "flips"
-    assert "even → favoured" in stab["by_deck"]["highland"]["label"]
-
-
-def test_a_reordered_ranking_is_player_sensitive(tmp_path):
-    """sylvan and everfrost swap places (2 points each, both stay disfavoured): one of six
-    deck pairs discordant, Kendall tau 0.67."""
-    weak = _with(sylvan__everfrost=0.53)
-    strong = _with(sylvan__everfrost=0.47)
-    s = analysis.analyze(study(tmp_path / "run", {"greedy": weak, "planner": strong}))
-    sens = s["sensitivity"]
+    assert not c["decks"]["highland"]["flipped"] and c["flipped"] == []
     a, b = _field(weak), _field(strong)
     want = kendalltau([a[d] for d in DECKS], [b[d] for d in DECKS]).statistic
-    assert sens["tau"] == pytest.approx(want) and sens["tau"] == pytest.approx(2 / 3)
-    assert not any(x["flipped"] for x in sens["decks"].values())
-    assert max(abs(x["delta"]) for x in sens["decks"].values()) == pytest.approx(2.0)
-    assert sens["stable"] is False
+    assert c["tau"] == pytest.approx(want, abs=1e-3) and c["tau_lo"] <= c["tau"] <= c["tau_hi"]
+    assert c["reversals"] == []  # sylvan vs everfrost: 2 points apart, not significant
+    assert c["verdict"] == st.UNDETERMINED
     text = s["at_a_glance"]["modes"][0]["stability"]["text"]
-    assert "no deck moved or changed its verdict" in text and "tau 0.67 < 0.86" in text
+    assert "tau 0.67 [" in text and "confident reversals: none" in text
+
+
+def test_a_flip_and_a_confident_reversal_are_named(tmp_path):
+    """imperial from 75% (favoured) to 25% (disfavoured): it flips (and sylvan and everfrost
+    the other way), and it changes places with every other deck, confidently."""
+    down = {k: (1 - v if "imperial" in k else v) for k, v in BASE.items()}
+    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": down}))
+    c = _only(s)
+    assert c["flipped"] == ["imperial", "sylvan", "everfrost"] and c["verdict"] == st.SENSITIVE
+    assert {tuple(r["decks"]) for r in c["reversals"]} >= {("imperial", "highland")}
+    text = s["at_a_glance"]["modes"][0]["stability"]["text"]
+    assert "favoured ↔ disfavoured: imperial (favoured → disfavoured)" in text
+    assert "confident reversals: imperial/highland" in text
 
 
 def test_head_to_head_ranks_the_players_and_the_budget_variant_is_compared(tmp_path):
     """Listed planner first (the study's order would make greedy the top player), but the
     planner beats greedy head to head; planner:width=12 is the planner with double its
-    width: its comparison moves imperial by 4 points."""
-    strong = _with(imperial__highland=0.79, imperial__sylvan=0.79, imperial__everfrost=0.79)
+    width: its comparison moves imperial by 12 points."""
     run = study(
         tmp_path / "run",
-        {"planner": BASE, "greedy": BASE, "planner:width=12": strong},
+        {"planner": BASE, "greedy": BASE, "planner:width=12": IMPERIAL_UP_12},
         cross=("planner", "greedy", 0.8),
     )
     s = analysis.analyze(run)
     m = s["sensitivity"]["modes"]["high-form"]
     assert m["ranked_by"] == "head-to-head" and m["ranking"] == ["planner", "greedy"]
-    assert m["variant"] == "planner:width=12"
+    assert m["variant"] == "planner:width=12" and m["verdict"] == st.SENSITIVE
     top, budget = m["comparisons"]
-    assert top["kind"] == "top_two" and top["players"] == ["planner", "greedy"] and top["stable"]
+    assert top["kind"] == "top_two" and top["players"] == ["planner", "greedy"]
+    assert top["verdict"] == st.UNDETERMINED  # 900 games a deck: no equivalence yet
     assert budget["kind"] == "budget" and budget["players"] == ["planner", "planner:width=12"]
-    assert budget["moved"] == ["imperial"] and not budget["stable"]
+    assert budget["beyond"] == ["imperial"] and budget["verdict"] == st.SENSITIVE
     sens = s["sensitivity"]
     assert sens["players"] == ["planner", "greedy"] and sens["variant"] == "planner:width=12"
-    assert sens["stable"] is False and sens["decks"]["imperial"]["delta"] == 4.0
-    assert (
-        "planner vs double budget planner:width=12"
-        in s["at_a_glance"]["modes"][0]["stability"]["text"]
-    )
+    assert sens["verdict"] == st.SENSITIVE and sens["decks"]["imperial"]["delta"] == 12.0
+    text = s["at_a_glance"]["modes"][0]["stability"]["text"]
+    assert text.startswith("player-sensitive: undetermined (planner vs greedy)")
+    assert "player-sensitive (planner vs double budget planner:width=12)" in text
 
 
 def test_families_and_budgets():
-    assert st.family("planner")[0] == st.family("planner:width=12")[0]
-    assert st.family("planner:width=12")[1] == 12 and st.family("planner")[1] == 6
-    assert st.family("mc:playouts=16")[0] == st.family("mc")[0]
-    assert st.family("mc:horizon=3")[0] != st.family("mc")[0]  # not only a larger budget
-    assert st.family("greedy")[1] is None
-    assert st.family("greedy-tuned")[0] != st.family("greedy")[0]  # other weights
-    assert st.family("no-such-player") == (("no-such-player",), None)
+    assert family("planner")[0] == family("planner:width=12")[0]
+    assert family("planner:width=12")[1] == 12 and family("planner")[1] == 6
+    assert family("mc:playouts=16")[0] == family("mc")[0]
+    assert family("mc:horizon=3")[0] != family("mc")[0]  # not only a larger budget
+    assert family("greedy")[1] is None
+    assert family("greedy-tuned")[0] != family("greedy")[0]  # other weights
+    assert family("no-such-player") == (("no-such-player",), None)
+
+
+def test_games_dealt_alike_are_compared_game_by_game(tmp_path):
+    """The same seeds for both players (mode, matchup, game index): every pairing pairs up,
+    and games that end alike leave no spread; the same games on other seeds do not pair."""
+    shared = analysis.analyze(
+        study(tmp_path / "a", {"greedy": BASE, "planner": IMPERIAL_UP_4}, shared=True)
+    )
+    apart = analysis.analyze(study(tmp_path / "b", {"greedy": BASE, "planner": IMPERIAL_UP_4}))
+    cs, ca = _only(shared), _only(apart)
+    assert cs["paired_pairings"] == 6 and ca["paired_pairings"] == 0
+    assert len(shared["policy_sensitivity"]["high-form"]["shared_deals"]) > 0
+    assert apart["policy_sensitivity"]["high-form"]["shared_deals"] == []
+    for d in DECKS:
+        assert cs["decks"][d]["delta"] == ca["decks"][d]["delta"]
+        assert cs["decks"][d]["se"] < 0.5 * ca["decks"][d]["se"]
+    # only imperial's games differ (12 of each of its pairings' 300): paired, far fewer
+    # games decide its +4 points
+    assert cs["verdict"] == ca["verdict"] == st.UNDETERMINED
+    assert cs["games_needed"] < 0.25 * ca["games_needed"]
+
+
+def test_the_margin_comes_from_the_spec_or_the_option(tmp_path):
+    run = study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_12})
+    s = analysis.analyze(run, margin=20)
+    sens = s["sensitivity"]
+    assert sens["margin"] == 20.0 and sens["rule"]["margin_points"] == 20.0
+    assert sens["verdict"] == st.STABLE  # +12 [+7, +17]: within ±20
+    assert "within ±20 points" in s["at_a_glance"]["modes"][0]["stability"]["text"]
+    manifest = json.loads((run / "study.json").read_text())
+    manifest["study"]["stability_margin"] = 20
+    (run / "study.json").write_text(json.dumps(manifest))
+    assert analysis.analyze(run)["sensitivity"]["margin"] == 20.0
 
 
 def test_summary_json_first_screen_and_compare_say_the_same(tmp_path):
-    strong = _with(imperial__highland=0.79, imperial__sylvan=0.79, imperial__everfrost=0.79)
-    run = study(tmp_path / "run", {"greedy": BASE, "planner": strong})
+    run = study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_12})
     r = make_report(run, tmp_path / "report")
     written = json.loads((tmp_path / "report" / "summary.json").read_text())["sensitivity"]
-    assert {"stable", "tau", "players", "decks"} <= set(written)
-    assert written["stable"] is False and written["players"] == ["planner", "greedy"]
-    assert written["decks"]["imperial"] == {"delta": 4.0, "flipped": False}
-    assert written["thresholds"] == {"max_move_points": 3.0, "min_tau": 0.86}
+    assert written["verdict"] == "player-sensitive" and written["players"] == ["planner", "greedy"]
+    imp = written["decks"]["imperial"]
+    assert imp["delta"] == 12.0 and imp["delta_lo"] < 12 < imp["delta_hi"]
+    assert written["rule"]["margin_points"] == 3.0 and written["rule"]["alpha"] == 0.05
     page = r["index"].read_text()
     first = page[page.index('id="at-a-glance"') : page.index('id="key-findings"')]
-    assert (
-        "<b class='weak'>Player-sensitive</b> (planner vs greedy): moved: imperial +4.0 pts"
-        in first
-    )
+    assert "<b class='weak'>Player-sensitive</b> (planner vs greedy): imperial +12.0 [" in first
     sens_section = page[page.index('<section id="sensitivity"') :]
-    assert "Δ greedy → planner" in sens_section and "+4.0 ⚠" in sens_section
+    assert "Δ greedy → planner [95%]" in sens_section and "+12.0 [" in sens_section
     (sa,) = stability_of(analysis.analyze(run), ["high-form"])  # kalarite compare's caveat
     assert sa["verdict"] == "player-sensitive" and sa["decks"] == ["imperial"]
     assert (
@@ -230,11 +295,26 @@ def test_summary_json_first_screen_and_compare_say_the_same(tmp_path):
     )
 
 
+def test_an_undetermined_first_screen_says_so_in_amber(tmp_path):
+    run = study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_4})
+    page = make_report(run, tmp_path / "report")["index"].read_text()
+    first = page[page.index('id="at-a-glance"') : page.index('id="key-findings"')]
+    assert "<b class='open'>Undetermined</b> (planner vs greedy)" in first
+    assert "player-sensitive" not in first.split("<p class='note'>")[0].lower()
+
+
 def test_one_player_cannot_be_judged(tmp_path):
     s = analysis.analyze(study(tmp_path / "run", {"planner": BASE}))
     sens = s["sensitivity"]
-    assert sens["judged"] is False and sens["stable"] is None and sens["decks"] == {}
-    assert sens["modes"]["high-form"] == {"stable": None, "why": "one player (planner)"}
+    assert sens["judged"] is False and sens["verdict"] is None and sens["decks"] == {}
+    assert sens["modes"]["high-form"]["why"] == "one player (planner)"
     stab = s["at_a_glance"]["modes"][0]["stability"]
     assert stab["text"] == "stability cannot be judged: one player (planner)"
     assert not stab["measured"] and {x["level"] for x in stab["by_deck"].values()} == {"unmeasured"}
+
+
+def test_player_tables_are_the_reports_counts(tmp_path):
+    s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": BASE}))
+    wins, draws = st.player_table(s, "high-form", "greedy", list(DECKS))
+    assert wins[0, 1] == round(0.75 * N) and wins[1, 0] == N - round(0.75 * N)
+    assert not draws.any() and np.trace(wins) == 0

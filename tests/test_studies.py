@@ -25,6 +25,7 @@ import pytest
 from cluster.runner import StudyFailed, StudyInterrupted, run_study
 from core import ENGINE_HASH
 from core import constants as K
+from results.layout import Layout
 from results.schema import COLUMN_DOCS, PARTITION_COLUMNS, SCHEMAS, TABLES
 from results.store import MANIFEST, StoreError, read_manifest, read_table
 from sim.app.cli import main
@@ -33,7 +34,6 @@ from sim.study import (
     StudyError,
     load_study,
     matchup_seed,
-    plan_chunks,
     policy_label,
     study_from_dict,
 )
@@ -210,6 +210,7 @@ def test_resume_reads_a_spec_stored_with_the_other_spelling(tmp_path):
         "engine_hash": info["engine_hash"],
         "content_hash": info["content_hash"],
         "study": {**info["study"], "policies": [["random", "random"]]},
+        "players": info["players"],  # (a dataset without them is never resumed)
         "chunk_size": 5,
     }
     (out / MANIFEST).write_text(json.dumps(old))
@@ -233,7 +234,7 @@ def test_matchup_seed_is_stable_and_distinct():
 @pytest.mark.parametrize("size", [1, 7, 37, 60, 1000])
 def test_chunks_cover_every_game_once(size):
     matchups = make_study().matchups()
-    chunks = plan_chunks(matchups, size)
+    chunks = Layout.of_matchups(matchups, size).chunks()
     seen = set()
     for c in chunks:
         assert 0 < c.n_games <= size

@@ -8,11 +8,10 @@ never on card content), also as a variant deck beside the original."""
 import numpy as np
 import pytest
 
-from core import constants as K
-from core.kernel import play_chunk
+from core.kernel import play
 from core.rows import CE_DRAWN
 from sim.content import load_content
-from sim.players import policy_codes, policy_params
+from sim.games import batch
 from sim.study import study_from_dict
 from sim.suggest.grammar import deck_edits
 from sim.suggest.skip import SKIP_EXACT_PLAYERS, skip_exact
@@ -46,10 +45,9 @@ def load_content_data(deck):
 
 
 def _play(content, deck, opp, mode, player, seed=77, n=GAMES):
-    decks = np.array([content.deck_index(deck), content.deck_index(opp)], np.int32)
-    pols = [player, player]
-    return play_chunk(content.tables, K.MODE_NAMES.index(mode), 2, decks, policy_codes(pols),
-                      policy_params(pols), 0, seed, 0, n, 200, 0, 0, 4000)  # fmt: skip
+    """(rows, card events) of games 0 .. n - 1 of one matchup under ``content``."""
+    out = play(batch(content, mode, (deck, opp), (player, player), seed), 0, n, ev_rows=4000)
+    return out.rows, out.card_events
 
 
 def _undrawn_identical(base, variants_, deck, player):
@@ -57,12 +55,12 @@ def _undrawn_identical(base, variants_, deck, player):
     opp = DECKS[deck]
     undrawn = same = 0
     for mode in ("high-form", "deathmatch"):
-        rb, cb, _ = _play(base, deck, opp, mode, player)
+        rb, cb = _play(base, deck, opp, mode, player)
         for c in variants_:
             load_content.cache_clear()
             vc = load_content(c.content_dir)
             load_content.cache_clear()
-            rv, _, _ = _play(vc, deck, opp, mode, player)
+            rv, _ = _play(vc, deck, opp, mode, player)
             ci = base.card_index(c.edit.card)
             drawn = set(cb[(cb[:, 3] == CE_DRAWN) & (cb[:, 2] == ci) & (cb[:, 1] == 0), 0])
             for g in range(GAMES):

@@ -31,6 +31,7 @@ from results.analysis.cards import card_stats
 from results.analysis.dataset import Dataset, DatasetError, study_content
 from results.analysis.deathmatch import deathmatch_points
 from results.analysis.decisiveness import decisiveness, weak_play_warnings
+from results.analysis.deck_moves import shared_deals_sql
 from results.analysis.duel import deck_vs_field_rates, first_player_rates, matchup_table
 from results.analysis.glance import at_a_glance
 from results.analysis.groups import group_index, register_groups
@@ -93,8 +94,19 @@ def _warnings(d: Dataset, data) -> list:
     return w
 
 
-def analyze(run_dir, allow_incomplete: bool = False) -> dict:
-    """Every number of the balance report of the study in ``run_dir``."""
+def _shared_deals(d: Dataset, groups) -> list:
+    """The games two self-play players of a mode were dealt alike (the stability rule pairs
+    them); none to look for unless a mode has two self-play players."""
+    modes = [g["mode"] for g in groups if g["symmetric"]]
+    if len(modes) == len(set(modes)):
+        return []
+    return d.rows(shared_deals_sql("g", "g", "a.seat0_policy <> b.seat0_policy"))
+
+
+def analyze(run_dir, allow_incomplete: bool = False, margin=None) -> dict:
+    """Every number of the balance report of the study in ``run_dir``; ``margin``: the
+    stability margin in points (--margin; default the spec's ``stability_margin``, else
+    results.analysis.stability.MARGIN_POINTS)."""
     d = Dataset(run_dir, allow_incomplete=allow_incomplete)
     m = d.manifest
     totals = d.rows(
@@ -158,8 +170,8 @@ def analyze(run_dir, allow_incomplete: bool = False) -> dict:
         "policies": policy_stats(d, groups, first_player),
         "multiplayer": multiplayer,
     }
-    summary["policy_sensitivity"] = sensitivity(summary)
-    summary["sensitivity"] = study_stability(summary)
+    summary["policy_sensitivity"] = sensitivity(summary, _shared_deals(d, groups))
+    summary["sensitivity"] = study_stability(summary, margin)
     summary["at_a_glance"] = at_a_glance(summary)
     if not tasks["display_recorded"]:
         summary["missing_data"].append({"what": "task display", "text": TASK_DISPLAY_NOTE})

@@ -5,7 +5,8 @@ ended (``results.analysis.decisiveness``). Everything here is taken from the res
 it is kept under ``summary["at_a_glance"]`` so the page and summary.json say the same."""
 
 from results.analysis.labels import MODE_LABELS
-from results.analysis.stability import mode_text, study_stability
+from results.analysis.stability import study_stability
+from results.analysis.stability_text import deck_label, mode_short, mode_text
 
 NOT_JUDGED_ONE = "stability cannot be judged: one player"
 
@@ -30,40 +31,35 @@ def how_games_ended(e) -> str:
     )
 
 
-def _deck_label(deck, comparisons) -> tuple:
-    """(label, level) of one deck: flips (its verdict changes in a comparison), moved (by
-    more than the rule allows), stable."""
-    rows = [(c, c["decks"][deck]) for c in comparisons if deck in c["decks"]]
-    if not rows:
-        return None
-    for c, x in rows:
-        if x["flipped"]:
-            a, b = c["players"]
-            return f"flips: {x['verdicts'][0]} → {x['verdicts'][1]} ({a} → {b})", "flips"
-    c, x = max(rows, key=lambda r: abs(r[1]["delta"]))
-    if deck in c["moved"]:
-        a, b = c["players"]
-        return f"moves {x['delta']:+.1f} points ({a} → {b})", "moved"
-    return f"stable: {x['verdicts'][1]}, moves at most {abs(x['delta']):.1f} points", "stable"
-
-
 def stability(summary: dict, mode: str, players: list) -> dict:
     """The mode's stability verdict (decided by results.analysis.stability): ``measured``,
-    ``stable`` (None when not measured), ``text`` (one line) and per deck a ``label`` and a
-    ``level`` (stable, moved, flips, unmeasured)."""
+    ``verdict`` (stable, player-sensitive, undetermined; None when not measured), ``stable``
+    (verdict == stable), ``text`` (one line), ``short`` (a few words, for the picture) and per
+    deck a ``label`` and a ``level`` (its
+    own verdict word, or unmeasured)."""
     sens = summary.get("sensitivity") or study_stability(summary)
     m = sens["modes"].get(mode)
-    if not m or m.get("stable") is None:
+    if not m or m.get("verdict") is None:
         text = mode_text(m) if m else NOT_JUDGED_ONE
-        return {"measured": False, "stable": None, "text": text, "players": players, "by_deck": {}}
+        return {
+            "measured": False,
+            "verdict": None,
+            "stable": None,
+            "text": text,
+            "short": text,
+            "players": players,
+            "by_deck": {},
+        }
     by_deck = {}
     for d in dict.fromkeys(d for c in m["comparisons"] for d in c["decks"]):
-        label, level = _deck_label(d, m["comparisons"])
+        label, level = deck_label(d, m["comparisons"])
         by_deck[d] = {"label": label, "level": level}
     return {
         "measured": True,
-        "stable": m["stable"],
+        "verdict": m["verdict"],
+        "stable": m["verdict"] == "stable",
         "text": mode_text(m),
+        "short": mode_short(m),
         "players": m["comparisons"][0]["players"],
         "by_deck": by_deck,
     }

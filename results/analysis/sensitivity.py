@@ -24,10 +24,13 @@ def verdict(wr) -> str:
     return "even"
 
 
-def sensitivity(summary: dict) -> dict:
+def sensitivity(summary: dict, shared_deals=()) -> dict:
     """``summary["policy_sensitivity"]``: mode -> players, decks (each with its record per
-    player, verdicts, the change between the first and last player, flags) and the rankings.
-    Only modes with two or more self-play players sharing two or more decks appear."""
+    player, verdicts, the change between the first and last player, flags), the rankings and
+    ``shared_deals``: the games two players were dealt alike (rows of
+    ``results.analysis.deck_moves.shared_deals_sql``: d0, d1, pa, pb, oa, ob, n), which the
+    stability rule compares game by game. Only modes with two or more self-play players
+    sharing two or more decks appear."""
     field = {f["group"]: f for f in summary.get("deck_vs_field", [])}
     out = {}
     for mode in dict.fromkeys(g["mode"] for g in summary.get("groups", [])):
@@ -87,6 +90,11 @@ def sensitivity(summary: dict) -> dict:
             "decks": rows,
             "ranking": ranking,
             "ranking_changes": len({tuple(r) for r in ranking.values()}) > 1,
+            "shared_deals": [
+                {k: v for k, v in r.items() if k != "mode"}
+                for r in shared_deals
+                if r["mode"] == mode and r["pa"] in players and r["pb"] in players
+            ],
         }
     return out
 
@@ -111,22 +119,32 @@ def html(summary: dict, table, esc, mode_labels: dict, Cell, rests_on) -> str:
         "(Newcombe interval, Holm-corrected across decks).</p>"
     ]
     from results.analysis import stability as st
+    from results.analysis.stability_text import mode_text, move
 
-    verdicts = (summary.get("sensitivity") or st.study_stability(summary))["modes"]
+    sens_all = summary.get("sensitivity") or st.study_stability(summary)
+    verdicts = sens_all["modes"]
+    margin = sens_all.get("margin", st.MARGIN_POINTS)
     parts.append(
         "<p class='note'>Stability under stronger play: the top two players (ranked "
         "head-to-head where the study plays them against each other, else in the order the "
         "study lists them, weakest first) and, where the study has it, the top one with at "
-        f"least {st.BUDGET_FACTOR}x its search budget (planner width, mc playouts). "
-        f"<b>Stable</b> when every deck moves at most {st.MAX_MOVE_POINTS:g} points, none "
-        f"changes its verdict and the deck ranking's Kendall tau is at least {st.MIN_TAU}; "
-        "else <b>player-sensitive</b>. The Δ columns: the stronger minus the weaker player, "
-        "in points.</p>"
+        f"least {st.BUDGET_FACTOR}x its search budget (planner width, mc playouts). Each "
+        "deck's move (Δ: the stronger minus the weaker player, in points) with its 95% "
+        "interval, its standard error stratified by deck pairing (paired game by game where "
+        f"the players were dealt the same games). <b>Stable</b>: every deck's 90% interval "
+        f"lies within ±{margin:g} points (an equivalence test per deck). "
+        f"<b>Player-sensitive</b>: some deck's move is confidently beyond ±{margin:g} "
+        "points (a one-sided test, Holm over the decks). Otherwise <b>undetermined</b>, "
+        "with the games a deck would need to decide it. Beside it: whether the players "
+        "differ at all (Wald chi-square over the decks' moves); Kendall tau of the deck "
+        "rankings with its bootstrap interval, confident reversals and verdicts flipping "
+        "between favoured and disfavoured are description, not part of the decision. Δ "
+        "cells: red when beyond the margin, yellow when undetermined.</p>"
     )
     for mode, s in sens.items():
         m = verdicts.get(mode) or {}
         comps = m.get("comparisons") or []
-        parts.append(f"<p><b>{esc(mode_labels.get(mode, mode))}</b>: {esc(st.mode_detail(m))}.</p>")
+        parts.append(f"<p><b>{esc(mode_labels.get(mode, mode))}</b>: {esc(mode_text(m))}.</p>")
         rows = []
         for r in s["decks"]:
             cells = [r["deck"]]
@@ -149,19 +167,13 @@ def html(summary: dict, table, esc, mode_labels: dict, Cell, rests_on) -> str:
                 if x is None:
                     cells.append(Cell("–", "small"))
                     continue
-                moved = r["deck"] in comp["moved"]
-                flag = "sig" if x["flipped"] else ("flag" if moved else "")
-                cells.append(Cell(f"{x['delta']:+.1f}" + (" ⚠" if flag else ""), flag))
+                flag = {st.SENSITIVE: "sig", st.UNDETERMINED: "flag"}.get(x["verdict"], "")
+                cells.append(Cell(esc(move(x)) + (" ⚠" if flag else ""), flag))
             cls = "sig" if r["flips"] else ("flag" if r["verdict_changes"] else "")
             cells[0] = Cell(esc(r["deck"]) + (" ⚠" if cls else ""), cls)
             rows.append(cells)
         first, last = s["players"][0], s["players"][-1]
-        heads = [
-            f"Δ {c['players'][1]} → {c['players'][0]}"
-            if c["kind"] == "top_two"
-            else f"Δ {c['players'][0]} → {c['players'][1]}"
-            for c in comps
-        ]
+        heads = [f"Δ {c['from_to'][0]} → {c['from_to'][1]} [95%]" for c in comps]
         parts.append(
             table(
                 ["deck", *s["players"], f"change {first} → {last}", *heads],

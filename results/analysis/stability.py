@@ -1,153 +1,345 @@
 """Is the study's balance answer stable under stronger play? The one owner of the rule.
 
 For a study that plays the same decks with two or more players, each in self-play
-(``summary["policy_sensitivity"]``, results/analysis/sensitivity.py), per two-seat mode:
+(``summary["policy_sensitivity"]``, results/analysis/sensitivity.py), per two-seat mode and
+comparison (the top two players, and the top one against its double budget:
+results/analysis/player_families.py), and for ``kalarite compare`` of two studies that differ
+only in their players or only in their seed (results/compare/stability.py):
 
-- **The players compared.** Players are grouped into *families*: the same player with the
-  same weights and settings except its search budget (``BUDGET_SETTINGS``: the planner's
-  ``width``, mc's ``playouts``), so ``planner`` and ``planner:width=12`` are one family. A
-  family is represented by its smallest budget. The families are ranked by strength: by
-  their mean head-to-head win rate against the other compared players where the study plays
-  every one of them against another (pairings of two different players, all decks, both
-  seats); otherwise in the order the study lists them, weakest first (as the ladder and
-  sim/studies/sensitivity.toml list them). The comparisons are the top family against the
-  second (``top_two``) and, where the study has it, the top player against its
-  double-budget variant (``budget``: the smallest budget of its family at least
-  ``BUDGET_FACTOR`` times its own).
-- **Per comparison.** Each deck's win rate against the field (mirror matches left out) under
-  the stronger minus under the weaker player (``delta``, in points: for ``top_two`` the top
-  minus the second, for ``budget`` the variant minus the top player); its verdict under
-  each (favoured, even, disfavoured: ``results.analysis.sensitivity.verdict``) and whether it
-  changes (``flipped``); the Kendall tau (tau-b) of the two deck rankings by win rate.
-- **The rule** (``is_stable``): stable when every deck moves at most ``MAX_MOVE_POINTS``,
-  no verdict changes and tau >= ``MIN_TAU``; otherwise *player-sensitive*. A mode is
-  stable when all its comparisons are, the study when all its modes are.
+- **Each deck's move** ``delta``: its win rate against the field (mirror matches left out)
+  under the second set of games minus under the first, in points, with its standard error
+  stratified by deck pairing, and paired game by game where the two share deals
+  (results/analysis/deck_moves.py), and its 95% interval (``delta_lo``, ``delta_hi``).
+- **The decision** (``decide``), with the margin M (``MARGIN_POINTS`` = 3 points unless the
+  study spec's ``stability_margin`` or ``--margin`` says otherwise) and alpha = 0.05:
 
-``kalarite compare`` (results/compare/caveats.py) and the first screen
-(results/analysis/glance.py) read this verdict; neither decides it.
+  - **stable** when every deck's 90% interval lies inside [-M, +M]: an equivalence test
+    (TOST) per deck; all of them must pass, and by the intersection-union principle that
+    needs no correction for the number of decks;
+  - **player-sensitive** when some deck's move is confidently beyond M: the one-sided test
+    of |delta| <= M (p = P(|D| >= |d| at |delta| = M), normal) rejects after Holm over the
+    decks;
+  - **undetermined** otherwise, with the games a deck would need to decide
+    (``games_needed``). From a deck's move d and standard error s at n games a deck, its SE
+    at N games is s sqrt(n / N), so its own question is decided with power ``POWER`` at
+
+        N = n * ((z_a + z_b) * s / |M - |d||) ** 2,
+
+    z_b = z(POWER) (1.28), z_a = z(1 - alpha) (1.645) for a deck on its way to "within"
+    (|d| < M), z(1 - alpha / K) for one on its way to "beyond" (|d| > M, Holm's first step
+    over K decks). The comparison needs its limiting deck: the fewest N of the decks
+    heading beyond M (one suffices), else the most N of the decks not yet within.
+    Because a move seen near M makes that projection long and noisy, the comparison also
+    says ``games_needed_no_move``: the games a deck at which, if no deck truly moves, every
+    deck's 90% interval lies within +-M with joint power POWER (each deck POWER ** (1 / K),
+    two-sided: N0 = n * ((z(1 - alpha) + z((1 + POWER ** (1 / K)) / 2)) * s / M) ** 2 for
+    the deck with the widest s).
+
+  No decision compares a point estimate with a threshold. Under two identical players the
+  rule says player-sensitive at most 5% of the time (its tests are at alpha = 0.05; far
+  less in practice: tests/test_stability_rule.py, benchmarks/stability_rule.py).
+- **Do the players differ at all?** (``players_differ``) A Wald chi-square test of the
+  moves on their K - 1 contrasts with their mean (the moves of a balanced study sum to
+  zero, so their mean carries nothing), with the covariance of the games the decks share;
+  shown beside the decision, not part of it. A difference smaller than M is possible.
+- **Description only** (results/analysis/ranking_change.py): Kendall tau of the two deck
+  rankings with a bootstrap interval, confident ranking reversals and verdicts flipping
+  between favoured and disfavoured.
+
+A mode is player-sensitive when one of its comparisons is, stable when all are, else
+undetermined; the study likewise over its modes (each comparison's tests are at 5%, so the
+study's chance of a false "player-sensitive" is at most 5% times its comparisons).
+``kalarite compare`` (results/compare/), the first screen (results/analysis/glance.py) and
+the sensitivity section read this verdict; none of them decides it.
 """
 
 import math
 
-from scipy.stats import kendalltau
+import numpy as np
+from scipy.linalg import helmert
+from scipy.stats import chi2, norm
 
-MAX_MOVE_POINTS = 3.0  # a deck's win rate may move this many points between the players
-MIN_TAU = 0.86  # the least Kendall tau between the two deck rankings
-BUDGET_SETTINGS = {"planner": "width", "mc": "playouts"}  # each player's search budget
-BUDGET_FACTOR = 2  # the budget variant has at least this many times the top player's budget
-STABLE, SENSITIVE = "stable", "player-sensitive"
+from results import stats
+from results.analysis import deck_moves, ranking_change
+from results.analysis.player_families import (  # noqa: F401 (the rule's players)
+    BUDGET_FACTOR,
+    BUDGET_SETTINGS,
+    family,
+    rank_players,
+)
+from results.analysis.sensitivity import verdict as deck_verdict
+from sim.study import DEFAULT_STABILITY_MARGIN, MAX_STABILITY_MARGIN, check_stability_margin
 
-
-def is_stable(deltas_points, flipped, tau) -> bool:
-    """THE rule: every deck moves at most MAX_MOVE_POINTS, none changes its verdict, and the
-    deck rankings agree (Kendall tau >= MIN_TAU; None, an undefined tau, does not count)."""
-    return (
-        all(abs(d) <= MAX_MOVE_POINTS + 1e-9 for d in deltas_points)
-        and not any(flipped)
-        and (tau is None or tau >= MIN_TAU)
-    )
-
-
-def family(spec: str) -> tuple:
-    """(family key, budget) of a player spec: the same player with the same weights and
-    settings but its budget has the same key; budget None for a player without one."""
-    from sim.players import resolve
-
-    try:
-        player, weights, settings = resolve(spec)
-    except ValueError:  # a player this build does not know (an older dataset): on its own
-        return (spec,), None
-    key = BUDGET_SETTINGS.get(player)
-    rest = tuple(sorted((k, v) for k, v in settings.items() if k != key))
-    return (player, tuple(sorted(weights.items())), rest), settings.get(key)
+MARGIN_POINTS = DEFAULT_STABILITY_MARGIN  # a deck's move that matters, in points
+MAX_MARGIN_POINTS = MAX_STABILITY_MARGIN
+ALPHA = stats.ALPHA  # every test of the rule
+POWER = 0.90  # the power games_needed plans for
+MAX_GAMES_NEEDED = 10**9  # a projection beyond this says only "more than"
+STABLE, SENSITIVE, UNDETERMINED = "stable", "player-sensitive", "undetermined"
+VERDICTS = (STABLE, SENSITIVE, UNDETERMINED)
+Z_EQUIVALENCE = float(norm.ppf(1 - ALPHA))  # the 90% interval of the equivalence test
+Z_INTERVAL = float(norm.ppf(1 - ALPHA / 2))  # the 95% interval shown
+Z_POWER = float(norm.ppf(POWER))
 
 
-def _head_to_head(summary, mode, players) -> dict | None:
-    """Each player's mean head-to-head win rate against the others of ``players`` (None when
-    one of them meets none of the others)."""
-    rates = {p: [] for p in players}
-    for m in (summary.get("policies") or {}).get("modes", []):
-        if m["mode"] != mode:
-            continue
-        for x in m["pairings"]:
-            p, q, rec = x["policy"], x["opponent"], x.get("record")
-            if x["self_play"] or p not in rates or q not in rates or not rec:
-                continue
-            rate = rec["win_rate"].get("rate")
-            if rate is not None:
-                rates[p].append(rate)
-                rates[q].append(1 - rate)
-    if any(not r for r in rates.values()):
-        return None
-    return {p: sum(r) / len(r) for p, r in rates.items()}
+def check_margin(value, what: str = "stability_margin") -> float:
+    """A margin in points (spec key ``stability_margin``, ``--margin``): a number above 0
+    and at most MAX_MARGIN_POINTS; raises ValueError (sim.study.StudyError) with one line."""
+    return check_stability_margin(value, what)
 
 
-def rank_players(summary, mode, players) -> dict:
-    """``families``: the representative of each family, strongest first; ``by``: how they
-    were ranked (head-to-head or the study's order); ``variant``: the double-budget variant
-    of the strongest, or None."""
-    fams = {}
-    for p in players:
-        key, budget = family(p)
-        fams.setdefault(key, []).append((budget, p))
-    reps = {key: min(m, key=lambda x: (x[0] is None, x[0] or 0))[1] for key, m in fams.items()}
-    order = list(reps.values())  # the study's order: weakest first
-    h2h = _head_to_head(summary, mode, order) if len(order) > 1 else None
-    if h2h:
-        ranked = sorted(order, key=lambda p: (-h2h[p], -order.index(p)))
-        by = "head-to-head"
-    else:
-        ranked = order[::-1]
-        by = "the study's order (weakest listed first)"
-    top = ranked[0]
-    key, budget = family(top)
-    variant = None
-    if budget:
-        bigger = sorted(
-            (b, p) for b, p in fams[key] if b is not None and b >= BUDGET_FACTOR * budget
+def games_needed(delta, se, games, margin: float, k: int):
+    """Per deck, the games a deck (per player) at which its own question (within or beyond
+    the margin) is decided with POWER at the observed move and SE (module docstring); nan
+    where it cannot be projected (a move of exactly M, or no spread)."""
+    a = np.abs(np.asarray(delta, float))
+    se = np.asarray(se, float)
+    z_a = np.where(a < margin, Z_EQUIVALENCE, float(norm.ppf(1 - ALPHA / max(k, 1))))
+    gap = np.abs(margin - a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = np.asarray(games, float) * ((z_a + Z_POWER) * se / gap) ** 2
+    return np.where((gap > 0) & (se > 0), np.minimum(n, MAX_GAMES_NEEDED), np.nan)
+
+
+def decide(delta, se, games, margin: float = MARGIN_POINTS) -> dict:
+    """THE rule for one comparison of K decks: moves ``delta`` and standard errors ``se`` in
+    points, ``games`` a deck. ``verdict``; per deck (arrays/lists in the decks' order)
+    ``within`` (90% interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
+    ``p_move`` (two-sided against 0, Holm-adjusted beside it); ``games_needed`` (the
+    comparison's, None unless undetermined) and ``deck_needed`` (per deck, None where that
+    deck is decided)."""
+    d = np.asarray(delta, float)
+    s = np.asarray(se, float)
+    k = len(d)
+    a = np.abs(d)
+    lo90, hi90 = d - Z_EQUIVALENCE * s, d + Z_EQUIVALENCE * s
+    within = (lo90 > -margin) & (hi90 < margin)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_beyond = np.where(
+            s > 0,
+            norm.sf((a - margin) / s) + norm.sf((a + margin) / s),
+            np.where(a > margin, 0.0, 1.0),
         )
-        variant = bigger[0][1] if bigger else None
-    return {"families": ranked, "by": by, "variant": variant, "head_to_head": h2h}
-
-
-def _tau(a: list, b: list) -> float | None:
-    if len(a) < 2:
-        return None
-    t = kendalltau(a, b).statistic
-    return None if t is None or math.isnan(t) else float(t)
-
-
-def compare_players(sens_mode: dict, weaker: str, stronger: str, kind: str) -> dict:
-    """One comparison of a mode's policy sensitivity entry: per deck ``delta`` (points,
-    stronger minus weaker), the two verdicts and ``flipped``; ``tau``; ``stable``."""
-    decks = {}
-    for r in sens_mode["decks"]:
-        a, b = r["by_player"].get(weaker), r["by_player"].get(stronger)
-        if a is None or b is None:
-            continue
-        decks[r["deck"]] = {
-            "delta": round(100 * (b["win_rate"]["rate"] - a["win_rate"]["rate"]), 2),
-            "verdicts": [a["verdict"], b["verdict"]],
-            "flipped": a["verdict"] != b["verdict"],
-            "rates": [a["win_rate"]["rate"], b["win_rate"]["rate"]],
-        }
-    names = list(decks)
-    tau = _tau([decks[d]["rates"][0] for d in names], [decks[d]["rates"][1] for d in names])
-    stable = is_stable(
-        [x["delta"] for x in decks.values()], [x["flipped"] for x in decks.values()], tau
-    )
+        p_within = np.where(
+            s > 0,
+            np.maximum(norm.sf((d + margin) / s), norm.sf((margin - d) / s)),
+            np.where(a < margin, 0.0, 1.0),
+        )
+        p_move = np.where(s > 0, 2 * norm.sf(a / s), np.where(a > 0, 0.0, 1.0))
+    holm_beyond = stats.holm([float(p) for p in p_beyond])
+    beyond = np.array([p is not None and p < ALPHA for p in holm_beyond], bool)
+    if beyond.any():
+        verdict = SENSITIVE
+    elif within.all():
+        verdict = STABLE
+    else:
+        verdict = UNDETERMINED
+    need = games_needed(d, s, games, margin, k)
+    open_ = ~within & ~beyond
+    deck_needed = [
+        int(math.ceil(n)) if o and np.isfinite(n) else None
+        for o, n in zip(open_, need, strict=True)
+    ]
+    needed = no_move = None
+    if verdict == UNDETERMINED:
+        z_all = float(norm.ppf((1 + POWER ** (1 / max(k, 1))) / 2))
+        n0 = np.asarray(games, float) * ((Z_EQUIVALENCE + z_all) * s / margin) ** 2
+        no_move = int(math.ceil(min(float(n0.max()), MAX_GAMES_NEEDED))) if k else None
+        heading_out = open_ & (a > margin) & np.isfinite(need)
+        heading_in = open_ & (a < margin) & np.isfinite(need)
+        if heading_out.any():
+            needed = int(math.ceil(need[heading_out].min()))
+        elif heading_in.any() and not (open_ & ~np.isfinite(need)).any():
+            needed = int(math.ceil(need[heading_in].max()))
     return {
-        "kind": kind,
-        "players": [stronger, weaker] if kind == "top_two" else [weaker, stronger],
-        "decks": decks,
-        "tau": tau,
-        "stable": stable,
-        "moved": [d for d, x in decks.items() if abs(x["delta"]) > MAX_MOVE_POINTS + 1e-9],
-        "flipped": [d for d, x in decks.items() if x["flipped"]],
+        "verdict": verdict,
+        "margin": float(margin),
+        "within": within,
+        "beyond": beyond,
+        "p_beyond": p_beyond,
+        "p_beyond_holm": holm_beyond,
+        "p_within": p_within,
+        "p_move": p_move,
+        "p_move_holm": stats.holm([float(p) for p in p_move]),
+        "lo90": lo90,
+        "hi90": hi90,
+        "lo95": d - Z_INTERVAL * s,
+        "hi95": d + Z_INTERVAL * s,
+        "games_needed": needed,
+        "games_needed_no_move": no_move,
+        "deck_needed": deck_needed,
     }
 
 
-def mode_stability(summary: dict, mode: str) -> dict | None:
+def players_differ(delta, cov) -> dict | None:
+    """Do the two sets of games differ at all? The Wald chi-square of the moves (fractions)
+    on their K - 1 Helmert contrasts (orthogonal to their mean), with the moves' covariance:
+    ``chi2``, ``df``, ``p_value``, ``differ`` (p < alpha). None for fewer than two decks."""
+    d = np.asarray(delta, float)
+    if len(d) < 2 or not np.all(np.isfinite(d)):
+        return None
+    h = helmert(len(d))  # (K - 1) x K, orthonormal rows orthogonal to the ones vector
+    x = h @ d
+    v = h @ np.asarray(cov, float) @ h.T
+    df = int(np.linalg.matrix_rank(v))
+    if df == 0:
+        return None
+    stat = float(x @ np.linalg.pinv(v) @ x)
+    p = float(chi2.sf(stat, df))
+    return {"chi2": stat, "df": df, "p_value": p, "differ": p < ALPHA}
+
+
+def _num(x, digits=2):
+    return None if x is None or not np.isfinite(x) else round(float(x), digits)
+
+
+def compare_tables(names, table_a, table_b, joint=None, margin: float = MARGIN_POINTS) -> dict:
+    """One comparison from two win tables ((wins, draws) K x K each, A then B, decks in
+    ``names`` order; ``joint``: the paired pairings, results.analysis.deck_moves). Moves are
+    B minus A. The comparison's ``verdict``, ``decks`` -> deck -> figures, ``differ`` (the
+    global test), ``games_needed``, and the description: ``tau`` [``tau_lo``, ``tau_hi``],
+    ``reversals``, ``flipped``."""
+    (wa, da), (wb, db) = table_a, table_b
+    m = deck_moves.moves(wa, da, wb, db, joint)
+    keep = [
+        i
+        for i in range(len(names))
+        if np.isfinite(m["rates_a"][i]) and np.isfinite(m["rates_b"][i])
+    ]
+    names = [names[i] for i in keep]
+    delta = 100 * m["delta"][keep]
+    cov = m["cov"][np.ix_(keep, keep)]
+    se = 100 * np.sqrt(np.maximum(np.diag(cov), 0.0))
+    games = m["games"][keep]
+    rule = decide(delta, se, games, margin)
+    wins_a, dec_a = wa.sum(axis=1), wa.sum(axis=1) + wa.sum(axis=0)
+    wins_b, dec_b = wb.sum(axis=1), wb.sum(axis=1) + wb.sum(axis=0)
+    decks, verdicts = {}, {}
+    for n, (i, name) in enumerate(zip(keep, names, strict=True)):
+        va = deck_verdict(stats.proportion(wins_a[i], dec_a[i]))
+        vb = deck_verdict(stats.proportion(wins_b[i], dec_b[i]))
+        verdicts[name] = [va, vb]
+        own = SENSITIVE if rule["beyond"][n] else STABLE if rule["within"][n] else UNDETERMINED
+        decks[name] = {
+            "delta": _num(delta[n]),
+            "se": _num(se[n], 3),
+            "delta_lo": _num(rule["lo95"][n]),
+            "delta_hi": _num(rule["hi95"][n]),
+            "within_lo": _num(rule["lo90"][n]),
+            "within_hi": _num(rule["hi90"][n]),
+            "verdict": own,
+            "p_beyond": float(rule["p_beyond"][n]),
+            "p_beyond_holm": rule["p_beyond_holm"][n],
+            "p_within": float(rule["p_within"][n]),
+            "p_move": float(rule["p_move"][n]),
+            "p_move_holm": rule["p_move_holm"][n],
+            "moved": bool(rule["p_move_holm"][n] < ALPHA),
+            "games": int(games[n]),
+            "rates": [float(m["rates_a"][i]), float(m["rates_b"][i])],
+            "verdicts": [va, vb],
+            "flipped": {"favoured", "disfavoured"} == {va, vb},
+        }
+        if rule["verdict"] == UNDETERMINED and rule["deck_needed"][n] is not None:
+            decks[name]["games_needed"] = rule["deck_needed"][n]
+    sub = np.ix_(keep, keep)
+    tau, tau_lo, tau_hi = ranking_change.bootstrap_tau(
+        wa[sub], da[sub], wb[sub], db[sub], _sub_joint(joint, keep)
+    )
+    ra, rb = m["rates_a"][keep], m["rates_b"][keep]
+    return {
+        "verdict": rule["verdict"],
+        "margin": rule["margin"],
+        "decks": decks,
+        "games": int(games.min()) if len(games) else 0,
+        "games_needed": rule["games_needed"],
+        "games_needed_no_move": rule["games_needed_no_move"],
+        "beyond": [x for x, d in decks.items() if d["verdict"] == SENSITIVE],
+        "paired_pairings": m["paired"],
+        "pairings": len(names) * (len(names) - 1) // 2,
+        "differ": players_differ(m["delta"][keep], cov),
+        "tau": _num(tau, 3),
+        "tau_lo": _num(tau_lo, 3),
+        "tau_hi": _num(tau_hi, 3),
+        "reversals": ranking_change.reversals(
+            names,
+            ra,
+            m["cov_a"][np.ix_(keep, keep)],
+            rb,
+            m["cov_b"][np.ix_(keep, keep)],
+        ),
+        "flipped": ranking_change.flips(verdicts),
+    }
+
+
+def _sub_joint(joint, keep):
+    if not joint:
+        return None
+    pos = {i: n for n, i in enumerate(keep)}
+    return {(pos[i], pos[j]): t for (i, j), t in joint.items() if i in pos and j in pos}
+
+
+def combine(verdicts) -> str | None:
+    """Several comparisons' (or modes') verdicts as one: player-sensitive when one is,
+    stable when all are, else undetermined (None for none)."""
+    verdicts = list(verdicts)
+    if not verdicts:
+        return None
+    if SENSITIVE in verdicts:
+        return SENSITIVE
+    return STABLE if all(v == STABLE for v in verdicts) else UNDETERMINED
+
+
+# --- a study's comparisons -------------------------------------------------------------------
+
+
+def study_margin(summary: dict, margin=None) -> float:
+    """The margin: ``margin`` (--margin) if given, else the study spec's
+    ``stability_margin``, else MARGIN_POINTS."""
+    if margin is not None:
+        return check_margin(margin, "--margin")
+    spec = ((summary.get("run") or {}).get("study")) or {}
+    value = spec.get("stability_margin")
+    return MARGIN_POINTS if value is None else check_margin(value)
+
+
+def player_table(summary: dict, mode: str, player: str, names) -> tuple | None:
+    """(wins, draws) of ``player``'s self-play games of ``mode`` over the decks ``names``,
+    from the report's matchup cells; None when the study has no such group."""
+    group = next(
+        (
+            g
+            for g in summary.get("groups", [])
+            if g["mode"] == mode and g["symmetric"] and g["policies"][0] == player
+        ),
+        None,
+    )
+    cells = next(
+        (m for m in summary.get("matchups", []) if group and m["group"] == group["id"]), None
+    )
+    if cells is None:
+        return None
+    return deck_moves.table_from_cells(cells["cells"], names)
+
+
+def _comparison(summary, mode, sens, first, second, kind, margin) -> dict | None:
+    """``second`` against ``first`` (moves: second minus first) in ``mode``."""
+    names = [
+        r["deck"] for r in sens["decks"] if first in r["by_player"] and second in r["by_player"]
+    ]
+    ta, tb = player_table(summary, mode, first, names), player_table(summary, mode, second, names)
+    if len(names) < 2 or ta is None or tb is None:
+        return None
+    rows = [r for r in sens.get("shared_deals", []) if r["pa"] == first and r["pb"] == second]
+    c = compare_tables(names, ta, tb, deck_moves.joint_tables(rows, names), margin)
+    if len(c["decks"]) < 2:
+        return None
+    c["kind"] = kind
+    c["players"] = [second, first] if kind == "top_two" else [first, second]
+    c["from_to"] = [first, second]
+    return c
+
+
+def mode_stability(summary: dict, mode: str, margin: float = MARGIN_POINTS) -> dict | None:
     """The verdict of one mode (None where its stability cannot be judged)."""
     sens = (summary.get("policy_sensitivity") or {}).get(mode)
     if not sens:
@@ -156,14 +348,17 @@ def mode_stability(summary: dict, mode: str) -> dict | None:
     comparisons = []
     if len(rank["families"]) >= 2:
         top, second = rank["families"][:2]
-        comparisons.append(compare_players(sens, second, top, "top_two"))
+        comparisons.append(_comparison(summary, mode, sens, second, top, "top_two", margin))
     if rank["variant"]:
-        comparisons.append(compare_players(sens, rank["families"][0], rank["variant"], "budget"))
-    comparisons = [c for c in comparisons if len(c["decks"]) >= 2]
+        top = rank["families"][0]
+        comparisons.append(_comparison(summary, mode, sens, top, rank["variant"], "budget", margin))
+    comparisons = [c for c in comparisons if c]
     if not comparisons:
         return None
+    verdict = combine(c["verdict"] for c in comparisons)
     return {
-        "stable": all(c["stable"] for c in comparisons),
+        "verdict": verdict,
+        "stable": verdict == STABLE,
         "ranked_by": rank["by"],
         "ranking": rank["families"],
         "variant": rank["variant"],
@@ -183,115 +378,77 @@ def why_not_judged(summary: dict, mode: str) -> str:
     return "fewer than two decks are played by two players"
 
 
-def study_stability(summary: dict) -> dict:
-    """``summary["sensitivity"]``: ``judged``; ``stable`` (None when not judged); ``tau``
-    (the least over the comparisons); ``players`` (the first comparison's two, stronger
-    first); ``variant``; ``decks`` -> deck -> ``delta`` (the largest move over the modes and
-    comparisons, in points) and ``flipped`` (in any); ``modes`` -> mode -> the details, or
-    ``why`` it cannot be judged; the thresholds."""
-    modes = list(dict.fromkeys(g["mode"] for g in summary.get("groups", [])))
-    per_mode = {}
-    for mode in modes:
-        per_mode[mode] = mode_stability(summary, mode) or {
-            "stable": None,
-            "why": why_not_judged(summary, mode),
-        }
-    judged = [m for m in per_mode.values() if m["stable"] is not None]
-    decks, taus = {}, []
-    for m in judged:
-        for c in m["comparisons"]:
-            if c["tau"] is not None:
-                taus.append(c["tau"])
-            for d, x in c["decks"].items():
-                e = decks.setdefault(d, {"delta": 0.0, "flipped": False})
-                if abs(x["delta"]) > abs(e["delta"]):
-                    e["delta"] = x["delta"]
-                e["flipped"] = e["flipped"] or x["flipped"]
-    first = judged[0]["comparisons"][0] if judged else None
+def rule_settings(margin: float) -> dict:
+    """The rule's settings, as summary.json and ``compare --json`` state them."""
     return {
-        "judged": bool(judged),
-        "stable": all(m["stable"] for m in judged) if judged else None,
-        "verdict": (STABLE if all(m["stable"] for m in judged) else SENSITIVE) if judged else None,
-        "tau": min(taus) if taus else None,
-        "players": first["players"] if first else [],
-        "variant": judged[0]["variant"] if judged else None,
-        "decks": decks,
-        "modes": per_mode,
-        "thresholds": {"max_move_points": MAX_MOVE_POINTS, "min_tau": MIN_TAU},
+        "margin_points": margin,
+        "alpha": round(ALPHA, 6),
+        "equivalence_interval": round(1 - 2 * ALPHA, 6),
+        "interval": round(1 - ALPHA, 6),
+        "power": POWER,
+        "bootstrap": ranking_change.BOOTSTRAP,
+        "bootstrap_seed": ranking_change.BOOTSTRAP_SEED,
     }
 
 
-def _who(c) -> str:
-    a, b = c["players"]
-    return f"{a} vs {b}" if c["kind"] == "top_two" else f"{a} vs double budget {b}"
+def summarize(per_mode: dict, margin: float) -> dict:
+    """The study-level block of ``summary["sensitivity"]`` (and of ``compare``'s
+    ``stability``) from its modes (mode -> ``mode_stability`` or {"verdict": None, "why"})."""
+    judged = [m for m in per_mode.values() if m.get("verdict") is not None]
+    verdict = combine(m["verdict"] for m in judged)
+    decks, taus, needed, no_move = {}, [], [], []
+    for mode, m in per_mode.items():
+        for c in m.get("comparisons", []) if m.get("verdict") else []:
+            if c["tau"] is not None:
+                taus.append(c["tau"])
+            if c["verdict"] == UNDETERMINED:
+                needed += [c["games_needed"]] if c["games_needed"] is not None else []
+                no_move += [c["games_needed_no_move"]] if c["games_needed_no_move"] else []
+            for d, x in c["decks"].items():
+                e = decks.get(d)
+                if e is None or abs(x["delta"]) > abs(e["delta"]):
+                    decks[d] = {
+                        k: x[k]
+                        for k in ("delta", "delta_lo", "delta_hi", "verdict", "games_needed")
+                        if k in x
+                    } | {"mode": mode, "flipped": bool(e and e["flipped"]) or x["flipped"]}
+                else:
+                    e["flipped"] = e["flipped"] or x["flipped"]
+    first = judged[0]["comparisons"][0] if judged else None
+    return {
+        "judged": bool(judged),
+        "verdict": verdict,
+        "stable": (verdict == STABLE) if judged else None,
+        "margin": margin,
+        "tau": min(taus) if taus else None,
+        "players": first["players"] if first else [],
+        "variant": judged[0].get("variant") if judged else None,
+        "games_needed": max(needed) if needed and verdict == UNDETERMINED else None,
+        "games_needed_no_move": max(no_move) if no_move and verdict == UNDETERMINED else None,
+        "decks": decks,
+        "modes": per_mode,
+        "rule": rule_settings(margin),
+    }
 
 
-def _tau_text(tau) -> str:
-    return "–" if tau is None else f"{tau:.2f}"
-
-
-def comparison_text(c: dict) -> str:
-    """One comparison in words: who, and what moved, flipped or reordered."""
-    if c["stable"]:
-        worst = max((abs(x["delta"]) for x in c["decks"].values()), default=0.0)
-        return (
-            f"{_who(c)}: largest move {worst:.1f} points, no verdict changes, "
-            f"tau {_tau_text(c['tau'])}"
-        )
-    parts = []
-    for d, x in c["decks"].items():
-        if x["flipped"]:
-            parts.append(f"{d} {x['delta']:+.1f} pts, {x['verdicts'][0]} → {x['verdicts'][1]}")
-        elif abs(x["delta"]) > MAX_MOVE_POINTS + 1e-9:
-            parts.append(f"{d} {x['delta']:+.1f} pts")
-    low = c["tau"] is not None and c["tau"] < MIN_TAU
-    parts.append(f"tau {_tau_text(c['tau'])}" + (f" < {MIN_TAU}" if low else ""))
-    return f"{_who(c)}: " + ", ".join(parts)
-
-
-def sensitive_decks(m: dict) -> list:
-    """The decks that moved more than MAX_MOVE_POINTS or changed their verdict in any of the
-    mode's comparisons, in the study's deck order."""
-    out = []
-    for c in m["comparisons"]:
-        out += [d for d in c["decks"] if d in c["moved"] or d in c["flipped"]]
-    return list(dict.fromkeys(out))
-
-
-def mode_text(m: dict | None) -> str:
-    """A mode's verdict in one short line (the first screen, ``kalarite compare``): stable,
-    or player-sensitive naming the decks, or why it cannot be judged."""
-    if not m or m.get("stable") is None:
-        return f"stability cannot be judged: {(m or {}).get('why', 'one player')}"
-    who = ", ".join(_who(c) for c in m["comparisons"])
-    taus = [c["tau"] for c in m["comparisons"] if c["tau"] is not None]
-    tau = f"tau {_tau_text(min(taus))}" if taus else "tau –"
-    if m["stable"]:
-        return (
-            f"stable ({who}): every deck within {MAX_MOVE_POINTS:g} points, no verdict "
-            f"changes, {tau}"
-        )
-    moved, flipped = {}, {}
-    for c in m["comparisons"]:
-        for d, x in c["decks"].items():
-            if x["flipped"]:
-                flipped.setdefault(d, f"{d} ({x['verdicts'][0]} → {x['verdicts'][1]})")
-            elif d in c["moved"] and abs(x["delta"]) > abs(moved.get(d, 0.0)):
-                moved[d] = x["delta"]
-    moved = {d: v for d, v in moved.items() if d not in flipped}
-    what = []
-    if moved:
-        what.append("moved: " + ", ".join(f"{d} {v:+.1f} pts" for d, v in moved.items()))
-    if flipped:
-        what.append("verdict changed: " + ", ".join(flipped.values()))
-    what = "; ".join(what) or "no deck moved or changed its verdict"
-    low = taus and min(taus) < MIN_TAU
-    return f"player-sensitive ({who}): {what}; {tau}" + (f" < {MIN_TAU}" if low else "")
-
-
-def mode_detail(m: dict | None) -> str:
-    """A mode's verdict with every comparison's figures (the report's sensitivity section)."""
-    if not m or m.get("stable") is None:
-        return mode_text(m)
-    word = STABLE if m["stable"] else SENSITIVE
-    return f"{word}: " + "; ".join(comparison_text(c) for c in m["comparisons"])
+def study_stability(summary: dict, margin=None) -> dict:
+    """``summary["sensitivity"]``: ``judged``; ``verdict`` (stable, player-sensitive,
+    undetermined; None when not judged) and ``stable`` (verdict == stable; None when not
+    judged); ``margin``; ``tau`` (the least over the comparisons); ``players`` (the first
+    comparison's two); ``variant``; ``games_needed`` (a deck, for every undetermined
+    comparison to be decided at the moves seen) and ``games_needed_no_move`` (for every
+    deck to show within the margin if none truly moves); ``decks`` -> deck -> ``delta``,
+    ``delta_lo``, ``delta_hi`` (points, 95%: the comparison where it moved most), its own
+    ``verdict``, ``games_needed`` (when undetermined), ``mode``, ``flipped`` (favoured <->
+    disfavoured anywhere); ``modes`` -> mode -> the details, or ``why`` it cannot be judged;
+    ``rule`` (the settings)."""
+    margin = study_margin(summary, margin)
+    modes = list(dict.fromkeys(g["mode"] for g in summary.get("groups", [])))
+    per_mode = {}
+    for mode in modes:
+        per_mode[mode] = mode_stability(summary, mode, margin) or {
+            "verdict": None,
+            "stable": None,
+            "why": why_not_judged(summary, mode),
+        }
+    return summarize(per_mode, margin)

@@ -20,6 +20,11 @@ The turn cap and beings-without-effects must be the same. Modes and decks may di
 groups and matchups both studies hold are compared, the others are named. The number of
 games and the study seed may differ.
 
+Two studies that differ only in their players, or only in their seed or number of games (the
+same player twice: an A/A check), also get the stability rule's verdict between them
+(results/compare/stability.py): stable, player-sensitive or undetermined, each deck's move
+with its interval (``stability``, shaped like a report's ``sensitivity``).
+
 Only two-seat games (high-form, deathmatch, new-player) are compared: the games of three or
 four seats (melee, team play) of either study are left out, and a note says how many.
 """
@@ -32,6 +37,8 @@ from results.compare.changes import changes, deck_map_of, format_changes, map_de
 from results.compare.paired_text import columns as _columns
 from results.compare.paired_text import format_paired
 from results.compare.same import game_overlap, relation, subset_note
+from results.compare.stability import between
+from results.compare.stability import format_lines as stability_lines
 from sim.study import canonical_spec
 
 FIXED = (
@@ -59,7 +66,7 @@ def same_study(run_a, run_b, ma: dict, mb: dict, overlap=None) -> str | None:
     (results/compare/same.py)."""
     if pathlib.Path(run_a).resolve() == pathlib.Path(run_b).resolve():
         return "A and B are the same dataset"
-    keys = ("content_hash", "engine_hash")
+    keys = ("content_hash", "engine_hash", "players_hash")
     if all(ma.get(k) == mb.get(k) for k in keys) and canonical_spec(
         ma.get("study")
     ) == canonical_spec(mb.get("study")):
@@ -116,6 +123,8 @@ def differences(ma: dict, mb: dict) -> list:
                 f"refusing to compare: the studies have {len(pa_)} and {len(pb_)} policy "
                 "pairings, which cannot be matched one to one"
             )
+    elif changed_players(ma, mb):
+        diff.append("policies")  # the same names, other parameters (a re-tuned profile)
     if len(diff) > 1:
         raise ComparisonError(
             "refusing to compare: the studies differ in more than one thing ("
@@ -123,6 +132,15 @@ def differences(ma: dict, mb: dict) -> list:
             + "); compare studies that differ in one thing only"
         )
     return diff
+
+
+def changed_players(ma: dict, mb: dict) -> list:
+    """The players both studies name whose resolved parameters differ (the manifests'
+    ``players`` digests, sim.games); [] when either study did not record them."""
+    a, b = ma.get("players"), mb.get("players")
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return []
+    return sorted(spec for spec in a.keys() & b.keys() if a[spec] != b[spec])
 
 
 def _decks(m) -> list:
@@ -168,13 +186,15 @@ def _side(run, m, games) -> dict:
         "content_dir": m.get("content_dir"),
         "engine_hash": m.get("engine_hash"),
         "policies": canonical_spec(st).get("policies"),
+        "players_hash": m.get("players_hash"),
         "seed": st.get("seed"),
     }
 
 
-def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict:
+def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=None) -> dict:
     """Compare study B with study A (the baseline); a JSON-ready dict. ``deck_map`` names
-    B's decks in A's terms ({"imperial-v2": "imperial"}), added to B's declared variants."""
+    B's decks in A's terms ({"imperial-v2": "imperial"}), added to B's declared variants;
+    ``margin``: the stability margin in points (--margin; default A's spec's, else 3)."""
     from results.compare.paired import paired_analysis
 
     da = analysis.Dataset(run_a, allow_incomplete=allow_incomplete)
@@ -472,8 +492,10 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None) -> dict
         "changes": changed,
         "paired": paired,
         "differs_in": differs,
+        "changed_players": changed_players(ma, mb),
         "methods": stats.METHODS,
         "players": players,
+        "stability": between(run_a, run_b, sa, sb, differs, part_of, margin),
         "unchecked": _unchecked(sa, sb),
         "notes": notes,
         "tables": tables,
@@ -529,6 +551,18 @@ def _fmt_row(r) -> list:
     ]
 
 
+def _players_detail(result: dict) -> str:
+    """What changed in the players: their names, or the same names with other parameters."""
+    a, b = result["a"], result["b"]
+    if a["policies"] != b["policies"] or not result.get("changed_players"):
+        return f"{_show(a['policies'])} -> {_show(b['policies'])}"
+    names = ", ".join(result["changed_players"])
+    return (
+        f"the same names, other parameters: {names}; players hash {a['players_hash']} -> "
+        f"{b['players_hash']}"
+    )
+
+
 def format_text(result: dict, show_all: bool = False) -> str:
     a, b = result["a"], result["b"]
     lines = [
@@ -547,7 +581,7 @@ def format_text(result: dict, show_all: bool = False) -> str:
         detail = {
             "content": f"content hash {a['content_hash']} -> {b['content_hash']}",
             "engine": f"engine hash {a['engine_hash']} -> {b['engine_hash']}",
-            "policies": f"{_show(a['policies'])} -> {_show(b['policies'])}",
+            "policies": _players_detail(result),
         }[what]
         lines.append(f"differs in: {what} ({detail})")
     else:
@@ -558,6 +592,7 @@ def format_text(result: dict, show_all: bool = False) -> str:
         lines.append(f"note: {n}")
     if result.get("players"):
         lines += format_caveats(result["players"])
+    lines += stability_lines(result.get("stability"))
     lines.append(
         "B - A in percentage points with its 95% Newcombe interval; p: score test; "
         "significant: Holm-adjusted p < 0.05 within each table"

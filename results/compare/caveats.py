@@ -8,14 +8,8 @@ more than the cards.
 
 from results.analysis.decisiveness import STRONG_PLAYER, weakness
 from results.analysis.labels import MODE_LABELS
-from results.analysis.stability import (
-    SENSITIVE,
-    STABLE,
-    mode_text,
-    sensitive_decks,
-    study_stability,
-    why_not_judged,
-)
+from results.analysis.stability import study_stability, why_not_judged
+from results.analysis.stability_text import mode_text, sensitive_decks
 
 STABILITY_HINT = (
     'a study with policies = [["random"], ["greedy"], ["planner"]] measures it '
@@ -69,13 +63,14 @@ def decisiveness_of(summary: dict, keys) -> list:
 def stability_of(summary: dict, modes) -> list:
     """Per compared mode, is the study's answer stable under stronger play? The verdict of
     ``results.analysis.stability`` (the one owner of the rule): ``stable``,
-    ``player-sensitive`` (naming the decks), or ``not measured`` (and why, e.g. one player)."""
+    ``player-sensitive`` (naming the decks beyond the margin), ``undetermined``, or ``not
+    measured`` (and why, e.g. one player)."""
     sens = summary.get("sensitivity") or study_stability(summary)
     out = []
     for mode in modes:
         label = MODE_LABELS.get(mode, mode)
-        m = sens["modes"].get(mode) or {"stable": None, "why": why_not_judged(summary, mode)}
-        if m["stable"] is None:
+        m = sens["modes"].get(mode) or {"verdict": None, "why": why_not_judged(summary, mode)}
+        if m.get("verdict") is None:
             groups = [g for g in summary.get("groups", []) if g["mode"] == mode]
             out.append(
                 {
@@ -89,7 +84,7 @@ def stability_of(summary: dict, modes) -> list:
         out.append(
             {
                 "mode": mode,
-                "verdict": STABLE if m["stable"] else SENSITIVE,
+                "verdict": m["verdict"],
                 "players": m["comparisons"][0]["players"],
                 "decks": sensitive_decks(m),
                 "text": f"{label}: {mode_text(m)}",

@@ -14,11 +14,13 @@ from results.analysis.labels import MODE_LABELS
 from results.compare import TITLES
 from results.compare.changes import format_changes
 from results.compare.paired_text import PAIRED_TITLES
+from results.compare.stability import html as stability_html
 from results.report import CSS, Cell, diff_cell, esc, pct, plots, table
 
 SECTIONS = (
     ("studies", "Studies"),
     ("players", "How the games ended · player stability"),
+    ("stability", "Stable, player-sensitive or undetermined between A and B"),
     ("changes", "What changed"),
     ("significant", "Significant differences"),
     ("paired", "Paired analysis"),
@@ -188,7 +190,7 @@ class _Page:
             "(random players end nearly every game so), a difference describes the players "
             "more than the cards. Player stability: whether a study's deck win rates and "
             "verdicts against the field hold between its top two players (the report's first "
-            "screen: stable, or player-sensitive naming the decks).</p>"
+            "screen: stable, player-sensitive naming the decks, or undetermined).</p>"
         )
         rows = []
         for side in "ab":
@@ -246,6 +248,11 @@ class _Page:
                 )
             )
         self.w("</section>")
+
+    def stability(self):
+        """The stability rule between A and B (results/compare/stability.py)."""
+        self.h2("stability")
+        self.w(stability_html(self.r.get("stability"), esc, table, Cell), "</section>")
 
     def changes(self):
         self.h2("changes")
@@ -471,6 +478,7 @@ class _Page:
             return "\n".join(self.parts)
         self.studies()
         self.players()
+        self.stability()
         self.changes()
         self.significant()
         self.paired()

@@ -3,11 +3,12 @@ the same spec, or with a part of itself (its first 2,000 games, an unfinished ru
 change to find: every difference it flagged would be noise.
 
 A game is known by its matchup (mode, seat decks, seat players), its game index and its
-64-bit seed; with the same content and engine (and turn cap, beings-without-effects) such a
-game is played the same wherever it runs. Two studies hold the same games when every game of
-one has its twin in the other with the same outcome (winner, end reason, turns, the two
-scores: a check that the determinism held); one holds a subset of the other's games when all
-of its games have a twin and the other has more.
+64-bit seed; with the same content, engine and players' parameters (the players hash; and
+turn cap, beings-without-effects) such a game is played the same wherever it runs. Two
+studies hold the same games when every game of one has its twin in the other with the same
+outcome (winner, end reason, turns, the two scores: a check that the determinism held); one
+holds a subset of the other's games when all of its games have a twin and the other has
+more.
 """
 
 import duckdb
@@ -23,6 +24,7 @@ def _same_setup(ma: dict, mb: dict) -> bool:
     return (
         ma.get("content_hash") == mb.get("content_hash")
         and ma.get("engine_hash") == mb.get("engine_hash")
+        and ma.get("players_hash") == mb.get("players_hash")  # the players' resolved rows
         and sa.get("turn_cap") == sb.get("turn_cap")
         and bool(sa.get("beings_without_effects")) == bool(sb.get("beings_without_effects"))
     )

@@ -347,7 +347,9 @@ def write_report(summary: dict, out) -> dict:
     return {"index": index, "summary_json": sj, "plots": b.pngs}
 
 
-def make_report(run_dir, out, allow_incomplete: bool = False) -> dict:
-    summary = analysis.analyze(run_dir, allow_incomplete=allow_incomplete)
+def make_report(run_dir, out, allow_incomplete: bool = False, margin=None) -> dict:
+    """Analyse the study in ``run_dir`` and write its report into ``out`` (``margin``: the
+    stability margin in points, --margin)."""
+    summary = analysis.analyze(run_dir, allow_incomplete=allow_incomplete, margin=margin)
     paths = write_report(summary, out)
     return {"summary": summary, **paths}

@@ -3,18 +3,19 @@ played, how the games ended and how stable each verdict is under other players),
 per mode saying the same in words. A mixin of the report builder (results.report): it writes
 through ``self.w`` and reads ``self.s["at_a_glance"]`` (results.analysis.glance)."""
 
-from results.analysis.stability import MAX_MOVE_POINTS, MIN_TAU
+from results.analysis.stability import SENSITIVE, UNDETERMINED
 from results.report.html import esc
 from results.report.plot_glance import deck_vs_field_overview
 
 
 def _stability(stab) -> str:
-    """The stability line, its verdict word in bold (red when player-sensitive)."""
+    """The stability line, its verdict word in bold (red when player-sensitive, amber when
+    undetermined)."""
     text = stab["text"][:1].upper() + stab["text"][1:]
-    if stab.get("stable") is None:
+    if stab.get("verdict") is None:
         return esc(text)
     word, rest = text.split(" ", 1)
-    cls = "" if stab["stable"] else " class='weak'"
+    cls = {SENSITIVE: " class='weak'", UNDETERMINED: " class='open'"}.get(stab["verdict"], "")
     return f"<b{cls}>{esc(word)}</b> {esc(rest)}"
 
 
@@ -60,12 +61,15 @@ class GlanceSection:
             "</ul>",
             "<p class='note'>Filled dot: the interval excludes 50%. Stability under stronger "
             "play compares the top two players of the study (and the top one with double its "
-            "search budget where the study has it): <b>stable</b> when every deck's win rate "
-            f"moves at most {MAX_MOVE_POINTS:g} points, no verdict (favoured, even, "
-            f"disfavoured) changes and the deck ranking's Kendall tau is at least {MIN_TAU}; "
-            "else <b>player-sensitive</b>. Per deck on the right: <b>stable</b>, <b>moves "
-            f"&gt; {MAX_MOVE_POINTS:g} pts</b>, <b>FLIPS</b> (its verdict changes); see "
-            "<a href='#sensitivity'>Policy sensitivity</a>, "
+            "search budget where the study has it), deck by deck, with the margin M given in "
+            "each line (3 points unless the spec's <code>stability_margin</code> or "
+            "<code>--margin</code> says otherwise): <b>stable</b> when every deck's move lies "
+            "within ±M with 90% confidence, <b>player-sensitive</b> when some deck's move is "
+            "confidently beyond ±M (Holm over the decks), else <b>undetermined</b>, with the "
+            "games a deck would need to decide it. Each line also says whether the players "
+            "differ at all, and describes the rankings (tau with its interval, confident "
+            "reversals, verdicts flipping between favoured and disfavoured). Per deck on the "
+            "right: its own word. See <a href='#sensitivity'>Policy sensitivity</a>, "
             "<a href='#decisiveness'>Decisiveness</a> and <a href='#deck-vs-field'>Deck vs "
             "field</a>. Click the picture to enlarge it.</p>",
             "</section>",

@@ -8,13 +8,12 @@ import textwrap
 
 import numpy as np
 
-from results.analysis.stability import MAX_MOVE_POINTS
+from results.analysis.stability import SENSITIVE, STABLE, UNDETERMINED
 from results.report.plots import BLUE, DPI, GREEN, GREY, ORANGE, RED, _figure
 
 WIDTH_IN = 11.2  # about 1,230 px at DPI: shown 1:1 in the page at 1280 px
 SERIES = (BLUE, ORANGE, GREEN, "#805ad5", GREY)
-TAGS = {"stable": ("stable", GREEN), "moved": (f"moves > {MAX_MOVE_POINTS:g} pts", ORANGE)}
-TAGS["flips"] = ("FLIPS", RED)
+TAGS = {STABLE: (STABLE, GREEN), UNDETERMINED: (UNDETERMINED, ORANGE), SENSITIVE: (SENSITIVE, RED)}
 FONT = 8.5
 
 
@@ -77,7 +76,7 @@ def _panel(ax, m):
     if m["weak_play"]:
         head = f"⚠ weak play · {head}"
     players = "players: " + ("; ".join(m["players"]) if k == 1 else f"{k} pairings (legend)")
-    lines = [head, players, _short_ended(m["decisiveness"]), stab["text"]]
+    lines = [head, players, _short_ended(m["decisiveness"]), stab.get("short", stab["text"])]
     ax.set_title(
         "\n".join(x for line in lines for x in textwrap.wrap(line, 72)),
         fontsize=FONT,

@@ -12,7 +12,7 @@ designer takes an edit to the table. Each item is {"item", "ok": True / False / 
    across it: undetermined), beside the share of deals whose result the edit changed;
 4. the two strongest players agree: both effects' 95% intervals on the same side of 0, and
    the 90% interval of their difference inside the report's stability margin
-   (results.analysis.stability.MAX_MOVE_POINTS: an equivalence test at 5%); opposite signs
+   (results.analysis.stability.MARGIN_POINTS: an equivalence test at 5%); opposite signs
    or a difference surely beyond the margin: they disagree; otherwise undetermined;
 5. not from the tie-breakers: without the deals in which either game was decided by the
    tie-breakers (equal scores) the effect's 95% interval still excludes 0 on the goal's side;
@@ -27,7 +27,7 @@ import numpy as np
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
-from results.analysis.stability import MAX_MOVE_POINTS
+from results.analysis.stability import MARGIN_POINTS
 from results.suggest.data import seat0_cards
 
 MIN_PLAYED = 0.10
@@ -127,7 +127,7 @@ def _agreement(ob: dict, players) -> dict:
     difference between them inside [-M, M] (an equivalence test at 5%), beyond it: they
     differ; otherwise undetermined."""
     a, b = (ob[p] for p in players[:2])
-    m = MAX_MOVE_POINTS / 100
+    m = MARGIN_POINTS / 100
     sign = (a["lo"] > 0 and b["lo"] > 0) or (a["hi"] < 0 and b["hi"] < 0)
     opposite = (a["lo"] > 0 and b["hi"] < 0) or (a["hi"] < 0 and b["lo"] > 0)
     se = math.hypot(*(_se(x) for x in (a, b)))
@@ -141,7 +141,7 @@ def _agreement(ob: dict, players) -> dict:
                      for p in players[:2])  # fmt: skip
     text += (
         f"; difference {_pts(diff)} points, 90% [{_pts(dlo)}, {_pts(dhi)}] against the "
-        f"margin ±{MAX_MOVE_POINTS:g}: "
+        f"margin ±{MARGIN_POINTS:g}: "
         + ("they agree" if ok else "they disagree" if ok is False else "undetermined")
     )
     return _item("the two strongest players agree", ok, text)

@@ -6,7 +6,8 @@ A designer's variant (``--content DIR``) can combine ops in ways no test saw; th
 check to run before trusting a study of it. The games are a study's (sim.study): matchups of
 every deck pairing or seating per mode (melee with 3 and 4 seats, new-player with its two
 Imperial decks), the matchup seeds of a study with the same seed, and the study runner's
-deterministic chunks, played on Ray (cluster.check_worker) after compiling the checked kernel
+deterministic chunks (results.layout), played by the study's own chunk scheduler and worker
+(cluster.scheduler, cluster.worker with ``checked`` set) after compiling the checked kernel
 once in the driver. A game's verdict depends only on (seed, matchup, game index), never on the
 workers or the chunking. ``--games`` is spread evenly over the mode groups (duel High Form,
 duel Deathmatch, melee of 3, melee of 4, team High Form, team Deathmatch, new player) and
@@ -165,34 +166,26 @@ def replay_command(mu, game: int, *, turn_cap=200, content_dir=None, bwe=False) 
     return " ".join(shlex.quote(x) for x in parts)
 
 
-def _jobs(study, matchups, content, chunk_size=None):
-    from cluster.check_worker import CheckJob
+def _jobs(study, matchups, content, chunk_size=None) -> list:
+    """The checked chunks of the check's matchups: the study runner's chunks
+    (results.layout), the one worker's jobs with ``checked`` set, the players resolved once
+    here and shipped with every chunk."""
+    from cluster.worker import ChunkJob
     from core import ENGINE_HASH
+    from results.layout import Layout
     from sim.chunking import choose_chunk_size
-    from sim.study import plan_chunks
+    from sim.games import players_digests, resolve_players
 
     size = choose_chunk_size(matchups, chunk_size)
-    jobs = []
-    for ch in plan_chunks(matchups, size):
-        mu = matchups[ch.matchup]
-        jobs.append(
-            CheckJob(
-                matchup=ch.matchup,
-                chunk_index=ch.index,
-                mode=mu.mode,
-                decks=mu.decks,
-                policies=mu.policies,
-                seed=mu.seed,
-                first_game=ch.first_game,
-                n_games=ch.n_games,
-                turn_cap=study.turn_cap,
-                beings_without_effects=study.beings_without_effects,
-                engine_hash=ENGINE_HASH,
-                content_hash=content.content_hash,
-                content_dir=study.content,
-            )
-        )
-    return jobs
+    players = resolve_players(p for mu in matchups for p in mu.policies)
+    info = {
+        "engine_hash": ENGINE_HASH,
+        "content_hash": content.content_hash,
+        "players": players_digests(players),
+    }
+    rows = {spec: p.to_json() for spec, p in players.items()}
+    chunks = Layout.of_matchups(matchups, size).chunks()
+    return [ChunkJob.of(ch, matchups[ch.matchup], study, info, rows, checked=True) for ch in chunks]
 
 
 class ChunkFailed(RuntimeError):
@@ -200,64 +193,52 @@ class ChunkFailed(RuntimeError):
 
 
 def _play(jobs, workers, address, progress):
-    """Play every job on Ray (or in this process with ``workers=0``); returns (results in
-    job order, seconds compiling, seconds starting Ray, seconds playing, workers)."""
+    """Play every job through the chunk scheduler (cluster.scheduler) on Ray, or in this
+    process with ``workers=0``; returns (results in job order, seconds compiling, seconds
+    starting Ray, seconds playing, workers). Ctrl-C finishes the chunks in flight, then
+    KeyboardInterrupt."""
     from cluster import progress as plain
-    from cluster.check_worker import check_chunk
-    from cluster.runner import _display, _Ray, _say
+    from cluster import scheduler
+    from cluster.session import open_session
     from cluster.warmup import warm_up
+    from cluster.worker import run_chunk
     from sim.invariant_names import short_name
 
-    display = _display(progress)
+    display = plain.display_for(progress)
     quiet = display is plain.NoProgress
     compile_s = warm_up((lambda text, final: None) if quiet else None, checked=True)
     t0 = time.perf_counter()
-    if workers == 0:
-        from cluster.inprocess import InProcessSession
-
-        session = InProcessSession()
-    else:
-        session = _Ray(workers, address, None if quiet else _say)
+    session = open_session(workers, address, None if quiet else plain.say)
     start_s = time.perf_counter() - t0
-    ray = session.ray
+    index = {id(j): i for i, j in enumerate(jobs)}
     results = [None] * len(jobs)
+    prog = None
+
+    def keep(job, res):
+        results[index[id(job)]] = res
+        for game, code, turn, _ in res["broken"]:  # seen at once
+            prog.note(
+                f"broken: {short_name(code)} in {job.mode} {' vs '.join(job.decks)}, "
+                f"game {game}, turn {turn} (replay commands at the end)"
+            )
+        prog.started()
+        prog.advance(job.n_games)
+
+    def acknowledge():
+        text = "Ctrl-C: stopping once the chunks in flight are played (Ctrl-C again stops at once)"
+        (prog.note if prog is not None else plain.say)(text)
+
     try:
-        remote = ray.remote(num_cpus=1, max_retries=3, retry_exceptions=False)(check_chunk)
-        pending = iter(range(len(jobs)))
-        inflight = {}
         t_play = time.perf_counter()
         total = sum(j.n_games for j in jobs)
-        with display(total, 0, start=t_play) as prog:
-            while True:
-                while len(inflight) < session.window:
-                    i = next(pending, None)
-                    if i is None:
-                        break
-                    inflight[remote.remote(jobs[i])] = i
-                if not inflight:
-                    break
-                prog.tick()
-                ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
-                for ref in ready:
-                    i = inflight.pop(ref)
-                    try:
-                        results[i] = ray.get(ref)
-                    except ray.exceptions.RayError as e:
-                        from cluster.runner import _error_text
-
-                        j = jobs[i]
-                        raise ChunkFailed(
-                            f"chunk {j.chunk_index} of {j.mode} {'-'.join(j.decks)} failed: "
-                            f"{_error_text(e)}"
-                        ) from None
-                    for game, code, turn, _ in results[i]["broken"]:  # seen at once
-                        j = jobs[i]
-                        prog.note(
-                            f"broken: {short_name(code)} in {j.mode} {' vs '.join(j.decks)}, "
-                            f"game {game}, turn {turn} (replay commands at the end)"
-                        )
-                    prog.started()
-                    prog.advance(jobs[i].n_games)
+        with scheduler.CtrlC(acknowledge) as stop, display(total, 0, start=t_play) as prog:
+            try:
+                scheduler.run_chunks(session, run_chunk, jobs, keep, tick=prog.tick, stop=stop)
+            except scheduler.ChunkFailed as e:
+                j = e.job
+                raise ChunkFailed(
+                    f"chunk {j.chunk_index} of {j.mode} {'-'.join(j.decks)} failed: {e}"
+                ) from None
         play_s = time.perf_counter() - t_play
     finally:
         session.close()

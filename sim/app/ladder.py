@@ -24,8 +24,6 @@ import itertools
 import json
 import time
 
-import numpy as np
-
 LADDER_PLAYERS = ("random", "greedy", "mc", "planner")
 LADDER_MODES = ("high-form", "deathmatch")
 SPEED_DECKS = ("imperial", "highland")
@@ -98,32 +96,21 @@ def ladder_study(content, players, games: int, seed: int, decks=None, name: str 
 def measure_speed(content, spec: str, min_seconds: float = 5.0, max_games: int = 4000) -> dict:
     """Games per second of CPU time of ``spec`` playing itself in High Form on one core
     (Imperial vs Highland, as ``kalarite bench``), after a warm-up game."""
-    from core import constants as K
-    from core.kernel import play_chunk
-    from sim.players import policy_codes, policy_params
+    from core.kernel import play
+    from sim.games import batch
 
-    specs = [spec, spec]
-    args = (
-        content.tables,
-        K.MODE_NAMES.index("high-form"),
-        2,
-        np.array([content.deck_index(d) for d in SPEED_DECKS], np.int32),
-        policy_codes(specs),
-        policy_params(specs),
-        0,
-        11,
-    )
-    play_chunk(*args, 0, 1, 200, 0, 0, 0)
+    b = batch(content, "high-form", SPEED_DECKS, (spec, spec), 11)
+    play(b, 0, 1)  # compile or load the kernel outside the timing
     games = 0
     t0 = time.process_time()
-    batch = 1
+    n = 1
     while True:
-        play_chunk(*args, games, batch, 200, 0, 0, 0)
-        games += batch
+        play(b, games, n)
+        games += n
         dt = time.process_time() - t0
         if dt >= min_seconds or games >= max_games:
             break
-        batch = min(max_games - games, max(1, int(games / max(dt, 1e-3) * 0.5)))
+        n = min(max_games - games, max(1, int(games / max(dt, 1e-3) * 0.5)))
     return {"games": games, "cpu_seconds": round(dt, 3), "games_per_s_per_core": games / dt}
 
 

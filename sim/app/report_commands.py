@@ -21,7 +21,7 @@ def cmd_report(args):
 
     out = report_dir(args.run, args.out)
     print("kalarite: writing the report...", file=sys.stderr, flush=True)
-    r = make_report(args.run, out, allow_incomplete=args.allow_incomplete)
+    r = make_report(args.run, out, allow_incomplete=args.allow_incomplete, margin=args.margin)
     s = r["summary"]
     for w in s["warnings"]:
         print(f"kalarite: warning: {w['text']}")
@@ -39,7 +39,13 @@ def cmd_compare(args):
     from results.compare.page import write_compare_page
 
     deck_map = parse_map(args.map)
-    result = compare(args.a, args.b, allow_incomplete=args.allow_incomplete, deck_map=deck_map)
+    result = compare(
+        args.a,
+        args.b,
+        allow_incomplete=args.allow_incomplete,
+        deck_map=deck_map,
+        margin=args.margin,
+    )
     nothing = result.get("nothing_to_compare")
     # nothing to compare: the page only where --html asks for it (not beside B by default)
     target = compare_dir(args.a, args.b, args.html) if (args.html or not nothing) else None
@@ -56,6 +62,34 @@ def cmd_compare(args):
     return 0
 
 
+def _margin(text: str) -> float:
+    """--margin: a number of points, checked by the stability rule's own check."""
+    from argparse import ArgumentTypeError
+
+    from results.analysis.stability import check_margin
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"must be a number of points, got {text!r}") from None
+    try:
+        return check_margin(value, "--margin")
+    except ValueError as e:
+        raise ArgumentTypeError(str(e).removeprefix("--margin ")) from None
+
+
+def _margin_option(parser):
+    parser.add_argument(
+        "--margin",
+        type=_margin,
+        default=None,
+        metavar="POINTS",
+        help="the stability rule's margin: a deck's move that matters, in points of win rate "
+        "(default: the spec's stability_margin, else 3). Stable: every deck's move within "
+        "it; player-sensitive: some deck's move confidently beyond it; else undetermined",
+    )
+
+
 def add_report_commands(subparsers):
     """Register ``report`` and ``compare`` on an argparse subparsers object."""
     summary = "write the balance report of a study: index.html, PNG plots, summary.json"
@@ -67,6 +101,7 @@ def add_report_commands(subparsers):
         action="store_true",
         help="report on an unfinished study (the report says so)",
     )
+    _margin_option(report)
     report.set_defaults(func=cmd_report)
 
     summary = (
@@ -98,5 +133,6 @@ def add_report_commands(subparsers):
     comp.add_argument(
         "--allow-incomplete", action="store_true", help="compare unfinished studies too"
     )
+    _margin_option(comp)
     comp.set_defaults(func=cmd_compare)
     return report, comp

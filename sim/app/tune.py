@@ -16,8 +16,8 @@ import itertools
 
 import numpy as np
 
-from core import constants as K
 from core.players.evaluate import WEIGHT_NAMES
+from sim.games import resolve_players
 from sim.players import Profile, load_profiles, resolve, save_profile
 
 # `win` is a scale, not a preference; `pending` only matters for Etherweave, which the tuner
@@ -46,35 +46,23 @@ def _deals(games, decks):
     return out
 
 
-def play_games(cand_spec, opp_spec, deals, seed) -> tuple:
+def play_deals(candidate, opponent, deals, seed) -> tuple:
     """(points of the candidate: 1 a win, 0.5 shared, games) over ``deals``; runs in a Ray
-    worker (cluster.fanout) or here."""
-    from core.kernel import play_chunk
+    worker (cluster.fanout) or here. ``candidate`` and ``opponent``: players resolved in the
+    driver (sim.games.Player), so every worker plays the same rows whatever its profile
+    file says."""
+    from core.kernel import play
+    from core.rows import R_WINNER
     from sim.content import load_content
+    from sim.games import batch
 
     content = load_content()
-    from sim.players import policy_codes, policy_params
-
+    players = {candidate.spec: candidate, opponent.spec: opponent}
     pts = 0.0
     for mode, decks, seat, gi in deals:
-        specs = [cand_spec, opp_spec] if seat == 0 else [opp_spec, cand_spec]
-        rows, _, _ = play_chunk(
-            content.tables,
-            K.MODE_NAMES.index(mode),
-            2,
-            np.array([content.deck_index(d) for d in decks], np.int32),
-            policy_codes(specs),
-            policy_params(specs),
-            0,
-            seed,
-            gi,
-            1,
-            200,
-            0,
-            0,
-            0,
-        )
-        w = int(rows[0, 0])
+        specs = [candidate.spec, opponent.spec] if seat == 0 else [opponent.spec, candidate.spec]
+        rows = play(batch(content, mode, decks, specs, seed, players), gi, 1).rows
+        w = int(rows[0, R_WINNER])
         pts += 0.5 if w < 0 else (1.0 if w == seat else 0.0)
     return pts, len(deals)
 
@@ -103,7 +91,8 @@ def tune(
     mean = np.array([weights[k] for k in TUNED_WEIGHTS])
     spread = np.maximum(np.abs(mean) * 0.5, MIN_SPREAD)
     history = []
-    with fan_out(play_games, workers) as run:
+    opp = resolve_players([opponent], profiles)[opponent]  # the driver's profiles, not the workers'
+    with fan_out(play_deals, workers) as run:
         for it in range(iterations):
             cands = [mean] + [
                 mean + spread * rng.standard_normal(mean.size) for _ in range(population - 1)
@@ -115,7 +104,8 @@ def tune(
                 for c in cands
             ]
             chunks = [deals[i::4] for i in range(4)]
-            done = run([(s, opponent, ch, it_seed) for s in specs for ch in chunks])
+            rows = resolve_players(specs, profiles)
+            done = run([(rows[s], opp, ch, it_seed) for s in specs for ch in chunks])
             scores = [
                 sum(p for p, _ in done[i * len(chunks) : (i + 1) * len(chunks)]) / games
                 for i in range(len(specs))
@@ -139,7 +129,8 @@ def tune(
         deals = _deals(validation, BASE_DECKS)
         spec = _spec(player, settings, final)
         vseed = seed * 1000 + 999
-        res = run([(spec, opponent, deals[i::8], vseed) for i in range(8)])
+        final_rows = resolve_players([spec], profiles)[spec]
+        res = run([(final_rows, opp, deals[i::8], vseed) for i in range(8)])
     win = sum(p for p, _ in res) / validation
     log(f"tune: validation: {win:.3f} of {validation} games against {opponent}")
     prof = Profile(

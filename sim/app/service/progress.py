@@ -1,6 +1,7 @@
 """How far a study is, read from its dataset on disk: the manifest (``study.json``) says the
-chunk size and the matchups, and a chunk is done when its ``games`` file exists (the runner
-writes it last, atomically). No runner hook and no shared memory: it works the same for a
+chunk size and the matchups (results.layout reads them: where each chunk's file is and how
+many games it holds), and a chunk is done when its ``games`` file exists (the runner writes
+it last, atomically). No runner hook and no shared memory: it works the same for a
 study the service started and one it resumed after a restart.
 
 games/s counts the games of chunks written since the service started the current run, over
@@ -13,6 +14,7 @@ import os
 import threading
 import time
 
+from results.layout import Layout, parse_part
 from results.store import MANIFEST
 
 _CACHE_S = 0.5  # status reads within this window share one directory scan
@@ -24,27 +26,24 @@ def scan(dataset_dir, since: float | None = None) -> dict:
     try:
         with open(os.path.join(dataset_dir, MANIFEST)) as f:
             manifest = json.load(f)
-        size = int(manifest["chunk_size"])
-        matchups = manifest["matchups"]
+        layout = Layout.of_manifest(manifest)
     except (OSError, ValueError, KeyError, TypeError):
         return {"games_done": 0, "games_this_run": 0, "run_started": since, "complete": False}
     done = this_run = 0
-    for m in matchups:
-        part = f"mode={m['mode']}/matchup={m['matchup']}/policies={m['policies']}"
+    for m in range(len(layout)):
         try:
-            entries = list(os.scandir(os.path.join(dataset_dir, "games", part)))
+            entries = list(os.scandir(layout.directory(dataset_dir, "games", m)))
         except OSError:
             continue
         for e in entries:
-            name = e.name
-            if not (name.startswith("part-") and name.endswith(".parquet")):
+            c = parse_part(e.name)
+            if c is None:
                 continue
             try:
-                c = int(name[5:-8])
-                n = max(0, min(size, int(m["games"]) - c * size))
                 mtime = e.stat().st_mtime
-            except (ValueError, OSError):
+            except OSError:
                 continue
+            n = layout.games_in(m, c)
             done += n
             if since is not None and mtime >= since:
                 this_run += n

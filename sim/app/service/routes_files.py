@@ -71,10 +71,11 @@ def write_merged(dataset, table: str, out):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from results.layout import CHUNK_KEY
     from results.store import open_table
 
     data = open_table(dataset, table)
-    md = {k: v for k, v in (data.schema.metadata or {}).items() if k != b"kalarite.chunk"}
+    md = {k: v for k, v in (data.schema.metadata or {}).items() if k != CHUNK_KEY}
     schema = data.schema.with_metadata(md)  # the chunk's own metadata: not the whole table's
     fd, tmp = tempfile.mkstemp(prefix=f".{table}-", suffix=".tmp", dir=out.parent)
     os.close(fd)

@@ -229,9 +229,9 @@ def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=
     out = prepare_out(goal, out)
     session = None
     if workers != 0:  # one Ray session for every study and check of the suggestion
-        from cluster.runner import _Ray
+        from cluster.session import open_session
 
-        session = _Ray(workers, address, None if quiet else _say)
+        session = open_session(workers, address, None if quiet else _say)
     try:
         return _run(goal, out, workers, address, progress, quiet)
     finally:

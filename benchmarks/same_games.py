@@ -1,0 +1,113 @@
+"""Do this checkout and another play the very same games into a dataset? A small study of
+every mode, base and expansion decks, random and greedy players, with sampled positions, is
+run by each checkout's own `kalarite study` (in a fresh process, in its own directory), and
+every table of the two datasets is compared row by row (the data, not the files' metadata,
+which names each checkout's engine).
+
+    python -m benchmarks.same_games --baseline ../kalarite-25b763c
+
+Prints one JSON object (``same_games``: every table identical) and exits 1 when a table
+differs. This is the check behind "games identical to main" for a change that must not
+change a game; ``kalarite bench --baseline`` compares the kernel's result rows the same way.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+from benchmarks.side_by_side import _git_commit, cli_module
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+SPEC = """
+name = "same games"
+decks = [
+    ["imperial", "etherweave"], ["nethervoid", "everfrost"], ["sylvan", "highland"],
+    ["imperial", "imperial"], ["etherweave", "nethervoid", "everfrost"],
+    ["imperial", "highland", "etherweave", "everfrost"],
+]
+modes = "all"
+policies = [["random"], ["greedy", "random"]]
+games = 5
+seed = 3
+positions = 3
+chunk_size = 2
+"""
+SORT = ("mode", "matchup", "policies", "game_index")
+
+
+def run_study(root, spec_path, out) -> None:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    cmd = [sys.executable, "-m", cli_module(str(root)), "study", str(spec_path), "--out", str(out)]
+    r = subprocess.run([*cmd, "--workers", "0"], cwd=root, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"`kalarite study` failed in {root}:\n{r.stderr[-3000:]}")
+
+
+def _table(out, table):
+    """One table of a dataset, sorted, its dictionary columns decoded (the encoding may
+    differ between files), without the metadata."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    path = pathlib.Path(out) / table
+    if not path.exists():
+        return None
+    t = ds.dataset(path, format="parquet", partitioning="hive").to_table()
+    keys = [k for k in SORT if k in t.column_names]
+    if "turn" in t.column_names:
+        keys.append("turn")
+    if "seat" in t.column_names:
+        keys.append("seat")
+    t = t.sort_by([(k, "ascending") for k in keys])
+    plain = [
+        f.with_type(f.type.value_type) if pa.types.is_dictionary(f.type) else f for f in t.schema
+    ]
+    return t.cast(pa.schema(plain)).replace_schema_metadata(None)
+
+
+def compare(baseline, this=REPO) -> dict:
+    res = {
+        "baseline": str(baseline),
+        "baseline_commit": _git_commit(str(baseline)),
+        "this_commit": _git_commit(str(this)),
+        "tables": {},
+    }
+    with tempfile.TemporaryDirectory(prefix="kalarite-same-") as tmp:
+        spec = pathlib.Path(tmp) / "spec.toml"
+        spec.write_text(SPEC)
+        outs = {}
+        for side, root in (("baseline", baseline), ("this", this)):
+            outs[side] = pathlib.Path(tmp) / side
+            run_study(root, spec, outs[side])
+        for table in ("games", "card_events", "task_claims", "positions"):
+            a, b = _table(outs["baseline"], table), _table(outs["this"], table)
+            if a is None and b is None:
+                continue
+            same = a is not None and b is not None and a.equals(b)
+            res["tables"][table] = {
+                "rows": [None if a is None else a.num_rows, None if b is None else b.num_rows],
+                "same": same,
+            }
+    res["same_games"] = all(t["same"] for t in res["tables"].values())
+    return res
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--baseline", required=True, help="the other checkout (e.g. of 25b763c)")
+    a = p.parse_args(argv)
+    if not (pathlib.Path(a.baseline) / "core").is_dir():
+        raise SystemExit(f"--baseline {a.baseline!r} is not a kalarite checkout (no core/)")
+    res = compare(pathlib.Path(a.baseline).resolve())
+    print(json.dumps(res, indent=1))
+    return 0 if res["same_games"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Where chunks are played: a Ray session (reused, connected to, or started and later
+stopped) or this process (``workers=0``, cluster/inprocess.py). Studies and `kalarite check`
+open one the same way (``open_session``) and hand it to the chunk scheduler
+(cluster/scheduler.py).
+
+- An existing Ray session of this process is used as it is (and left running); ``address``
+  (or ``RAY_ADDRESS``) connects to an existing cluster; otherwise a local Ray starts with
+  ``workers`` CPUs and stops at ``close``. Workers of a cluster must run the same kalarite
+  (the worker checks the engine, content and players of every chunk).
+- ``window``: chunks in flight. At most ``2 * workers`` (and at most ``workers`` run at
+  once), so memory stays bounded whatever the number of games.
+"""
+
+import logging
+import os
+import socket
+
+IN_FLIGHT_PER_WORKER = 2
+
+
+class RayStartError(ValueError):
+    """Ray could not start or be reached (one line, exit status 2; nothing written)."""
+
+
+def _check_reachable(address: str, timeout: float = 5.0):
+    """Fail fast on a GCS address nobody listens at (ray.init would retry for minutes)."""
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return  # ray://, "auto" and the like: left to Ray
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise RayStartError(f"cannot reach Ray at {address}: {e.strerror or e}") from None
+
+
+class RaySession:
+    """The Ray session for one run: reuse, connect, or start (and then stop) one."""
+
+    def __init__(self, workers: int | None, address: str | None, say=None):
+        import ray
+
+        self.ray = ray
+        self.owned = False
+        address = address or os.environ.get("RAY_ADDRESS") or None
+        say = say or (lambda text: None)
+        try:
+            if ray.is_initialized():
+                pass
+            elif address:
+                _check_reachable(address)
+                say(f"connecting to Ray at {address}...")
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+                self.owned = True
+            else:
+                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+                n = workers or os.cpu_count() or 1
+                say(f"starting Ray (local, {n} worker{'s' * (n != 1)})...")
+                ray.init(
+                    address="local",
+                    num_cpus=n,
+                    include_dashboard=False,
+                    logging_level=logging.ERROR,
+                    log_to_driver=False,
+                )
+                self.owned = True
+        except (KeyboardInterrupt, RayStartError):
+            raise
+        except Exception as e:
+            where = f"at {address}" if address else "locally"
+            text = " ".join(str(e).split())[:300]
+            raise RayStartError(f"cannot start or reach Ray {where}: {text}") from None
+        self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.workers = workers or self.cpus
+
+    @property
+    def window(self) -> int:
+        """Chunks in flight. Ray runs at most one chunk per CPU; when the session has more
+        CPUs than ``workers``, the window itself keeps the concurrency at ``workers``."""
+        if self.workers >= self.cpus:
+            return IN_FLIGHT_PER_WORKER * self.workers
+        return self.workers
+
+    def close(self):
+        if self.owned:
+            self.ray.shutdown()
+
+
+def open_session(workers: int | None, address: str | None = None, say=None):
+    """This process (``workers=0``) or a Ray session (``say(text)``: its start-up message).
+    Raises RayStartError when Ray cannot start or be reached."""
+    if workers == 0:
+        from cluster.inprocess import InProcessSession
+
+        return InProcessSession()
+    return RaySession(workers, address, say)

@@ -1,0 +1,196 @@
+"""Stable, player-sensitive or undetermined *between* two studies: ``kalarite compare A B``
+of two studies that differ only in their players (A's player against B's), or only in their
+seed or number of games (a replicate: the same player twice, an A/A check that should come
+out stable or undetermined, and player-sensitive at most 5% of the time).
+
+Per two-seat mode, each self-play player of A is set against one of B (the same player in
+a replicate; otherwise in the order the studies list them) and the stability rule
+(results/analysis/stability.py, the one owner) decides on each deck's move B - A of its
+win rate against the field, with the same numbers as a study's own ``sensitivity``: games
+dealt alike in A and B (same mode, matchup, game index and seed) are compared game by game.
+``compare``'s ``stability`` block has the shape of ``summary["sensitivity"]``, plus
+``kind`` (replicate or players) and ``why`` where it cannot be judged.
+"""
+
+import duckdb
+
+from results.analysis import deck_moves
+from results.analysis.labels import MODE_LABELS
+from results.analysis.stability import (
+    combine,
+    compare_tables,
+    player_table,
+    study_margin,
+    summarize,
+)
+from results.analysis.stability_text import mode_text
+from results.store import open_table
+
+KINDS = {
+    "replicate": "the same players on another seed or number of games: an A/A check",
+    "players": "other players, everything else the same",
+}
+
+
+def _selfplay(summary: dict, mode: str) -> list:
+    return [
+        g["policies"][0] for g in summary.get("groups", []) if g["mode"] == mode and g["symmetric"]
+    ]
+
+
+def _decks(summary, mode, player) -> list:
+    g = next(
+        g
+        for g in summary["groups"]
+        if g["mode"] == mode and g["symmetric"] and g["policies"][0] == player
+    )
+    return g["decks"]
+
+
+def _pairs(pa: list, pb: list, kind: str) -> list:
+    """Which player of A is compared with which of B."""
+    if kind == "replicate":
+        return [(p, p) for p in pa if p in pb]
+    rest_a = [p for p in pa if p not in pb]
+    rest_b = [p for p in pb if p not in pa]
+    return list(zip(rest_a, rest_b, strict=False)) if len(rest_a) == len(rest_b) else []
+
+
+def _shared_deals(run_a, run_b) -> list:
+    """The games A and B were dealt alike (results.analysis.deck_moves.shared_deals_sql)."""
+    con = duckdb.connect()
+    try:
+        con.register("a_games", open_table(run_a, "games"))
+        con.register("b_games", open_table(run_b, "games"))
+        cols = {r[0] for r in con.execute("DESCRIBE SELECT * FROM a_games").fetchall()}
+        cols &= {r[0] for r in con.execute("DESCRIBE SELECT * FROM b_games").fetchall()}
+        two = "a.n_players = 2 AND b.n_players = 2" if "n_players" in cols else "TRUE"
+        cur = con.execute(deck_moves.shared_deals_sql("a_games", "b_games", two))
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    finally:
+        con.close()
+
+
+def why_not(differs: list, part_of) -> str | None:
+    """Why the rule does not apply between A and B, or None."""
+    other = [d for d in differs if d != "policies"]
+    if other:
+        return (
+            f"the studies differ in their {' and '.join(other)}: the rule sets two players (or "
+            "one player twice) side by side on the same cards"
+        )
+    if part_of:
+        return "one study's games are a part of the other's: they are not two samples"
+    return None
+
+
+def between(run_a, run_b, sa: dict, sb: dict, differs: list, part_of, margin=None) -> dict:
+    """``compare``'s ``stability`` block (shaped like ``summary["sensitivity"]``)."""
+    margin = study_margin(sa, margin)
+    kind = "players" if "policies" in differs else "replicate"
+    why = why_not(differs, part_of)
+    modes = [g["mode"] for g in sa.get("groups", [])]
+    modes = [m for m in dict.fromkeys(modes) if any(g["mode"] == m for g in sb["groups"])]
+    if why:
+        out = summarize({}, margin)
+        return {**out, "kind": kind, "why": why}
+    shared = None
+    per_mode = {}
+    for mode in modes:
+        pairs = _pairs(_selfplay(sa, mode), _selfplay(sb, mode), kind)
+        comparisons = []
+        for pa, pb in pairs:
+            names = [d for d in _decks(sa, mode, pa) if d in _decks(sb, mode, pb)]
+            ta, tb = player_table(sa, mode, pa, names), player_table(sb, mode, pb, names)
+            if len(names) < 2 or ta is None or tb is None:
+                continue
+            if shared is None:
+                shared = _shared_deals(run_a, run_b)
+            rows = [r for r in shared if r["mode"] == mode and r["pa"] == pa and r["pb"] == pb]
+            c = compare_tables(names, ta, tb, deck_moves.joint_tables(rows, names), margin)
+            if len(c["decks"]) < 2:
+                continue
+            c.update(kind=kind, players=[pa, pb], from_to=[f"{pa} (A)", f"{pb} (B)"])
+            comparisons.append(c)
+        if comparisons:
+            verdict = combine(c["verdict"] for c in comparisons)
+            per_mode[mode] = {
+                "verdict": verdict,
+                "stable": verdict == "stable",
+                "comparisons": comparisons,
+            }
+        else:
+            per_mode[mode] = {
+                "verdict": None,
+                "stable": None,
+                "why": "no player plays against itself in both studies with two decks in common"
+                if kind == "replicate"
+                else "the self-play players of A and B cannot be matched one to one",
+            }
+    return {**summarize(per_mode, margin), "kind": kind}
+
+
+def format_lines(block: dict | None) -> list:
+    """The text lines of ``kalarite compare``."""
+    if not block:
+        return []
+    head = (
+        f"stability between A and B ({KINDS[block['kind']]}; margin ±{block['margin']:g} points):"
+    )
+    if block.get("why"):
+        return [head, f"  not judged: {block['why']}"]
+    lines = [head]
+    for mode, m in block["modes"].items():
+        lines.append(f"  {MODE_LABELS.get(mode, mode)}: {mode_text(m)}")
+    if block["judged"]:
+        lines.append(f"  between the studies: {block['verdict']}")
+    return lines
+
+
+def html(block: dict | None, esc, table, Cell) -> str:
+    """The compare page's section: per mode the verdict line and each deck's move."""
+    if not block:
+        return "<p>Not computed.</p>"
+    parts = [
+        f"<p class='note'>Between A and B ({esc(KINDS[block['kind']])}): each deck's move "
+        "B − A of its win rate against the field (mirror matches left out), in points, with "
+        "its 95% interval (standard error stratified by deck pairing, paired game by game "
+        f"where A and B were dealt the same games). <b>Stable</b>: every deck's 90% interval "
+        f"within ±{block['margin']:g} points; <b>player-sensitive</b>: some deck's move "
+        "confidently beyond it (Holm over the decks); else <b>undetermined</b>, with the "
+        "games a deck would need (the same rule as a report's first screen, "
+        "results/analysis/stability.py).</p>"
+    ]
+    if block.get("why"):
+        return "\n".join([*parts, f"<p>Not judged: {esc(block['why'])}.</p>"])
+    for mode, m in block["modes"].items():
+        label = MODE_LABELS.get(mode, mode)
+        parts.append(f"<p><b>{esc(label)}</b>: {esc(mode_text(m))}.</p>")
+        for c in m.get("comparisons", []):
+            rows = []
+            for deck, x in c["decks"].items():
+                cls = {"player-sensitive": "sig", "undetermined": "flag"}.get(x["verdict"], "")
+                rows.append(
+                    [
+                        deck,
+                        f"{100 * x['rates'][0]:.1f}%",
+                        f"{100 * x['rates'][1]:.1f}%",
+                        f"{x['delta']:+.1f} [{x['delta_lo']:+.1f}, {x['delta_hi']:+.1f}]",
+                        f"[{x['within_lo']:+.1f}, {x['within_hi']:+.1f}]",
+                        Cell(esc(x["verdict"]), cls),
+                        f"{x['games_needed']:,}" if x.get("games_needed") else "–",
+                    ]
+                )
+            a, b = c["from_to"]
+            parts.append(
+                table(
+                    ["deck", a, b, "B − A [95%]", "90% interval", "verdict", "games a deck"],
+                    rows,
+                    f"{esc(label)}: {esc(a)} → {esc(b)}, {c['games']:,} games a deck.",
+                    left=1,
+                )
+            )
+    if block["judged"]:
+        parts.append(f"<p>Between the studies: <b>{esc(block['verdict'])}</b>.</p>")
+    return "\n".join(parts)
