@@ -13,9 +13,12 @@ Dataset contract and shared statistics:
 - ``schema``: the tables' Arrow schemas, and one chunk's tables from kernel output.
 - ``pandas_meta``: the Parquet files' pandas metadata (nullable dtypes).
 - ``stats``: the report's statistics (statsmodels, scipy).
+- ``shown``: how an interval is printed beside its verdict (outward, never contradicting it).
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
 - ``learn``: the win-probability fit on a study's positions (``kalarite learn``).
+- ``checked``: the records of content ``kalarite check`` played clean, and the warning of a
+  dataset whose content was never checked.
 - ``competence``: the paired gap between a player and its restricted twin (``kalarite
   competence``).
 
@@ -29,8 +32,9 @@ Dataset contract and shared statistics:
   ``sensitivity``, ``stability`` (the one owner of the stable / player-sensitive /
   undetermined rule, with ``deck_moves``: each deck's move and its covariance, stratified or
   paired; ``ranking_change``: tau, reversals and flips, description only; ``player_families``:
-  which players are compared; ``stability_text``: the verdict in words), ``glance`` (the
-  first screen); ``findings``: the key findings.
+  which players are compared; ``stability_text``: the verdict in words), ``mechanics`` (each
+  expansion mechanic's use beside its deck's win rate), ``glance`` (the first screen);
+  ``findings``: the key findings.
 
 ``suggest/`` (`kalarite suggest`'s statistics): ``race`` (the race's and the confirmation's
 decision rules with their error rates), ``data`` (per game: the goal deck's win share and its

@@ -27,6 +27,22 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 - ``suggest/``: `kalarite suggest`'s library side: goals, the card grammar, each edit as its
   own content copy (and every candidate as a variant deck of one race content), the players
   for which a deal without the edited card is provably unchanged.
+- ``learned``: a learned win-probability model as a profile holds it, compiled into the
+  parameter row (one model per mode, a coefficient per feature name).
+- ``invariant_names``: the names of the codes a checked game can end with (a broken
+  invariant or an engine error), for the commands that report them.
 - ``data/``: the card, deck and task files (see data/README.md).
 - ``app/``: the application layer (CLI, demo, service, ladder, tune, text views).
 """
+
+
+def version() -> str:
+    """The installed package's version ("unknown" in a checkout that was never installed):
+    what ``kalarite --version`` prints and every dataset records. Light on purpose: the
+    version must not cost the report's or the engine's imports."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("kalarite")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"

@@ -48,9 +48,9 @@ from core.layout import (
 )
 from core.ops import I_OP, OP_CAPTURE
 from core.rules.modes import has_tasks, n_colours
+from core.rules.options import action_options, flare_halves
 from core.rules.setup import blank_state, legendary_pool, pool_size
 from core.rules.tasks import task_holds
-from core.rules.turn import action_options, flare_halves
 from core.summon.patterns import pattern_squares
 from sim import inputs
 from sim.content import ContentError
@@ -297,6 +297,11 @@ def _turn_counters(s, T, turn, mover, path):
             s[SUMMONED_GREEN] += 1
         if b["rank"] == "legendary":
             s[LEGENDS_SUMMONED] += 1
+
+
+# the compiled functions the moves query calls from Python: numba compiles and caches each on
+# its own the first time it is called (`kalarite moves` says so while it happens)
+QUERY_KERNELS = (action_options, pattern_squares, flare_halves, task_holds)
 
 
 def legal_moves(s, content) -> dict:

@@ -3,10 +3,17 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
 
 - ``cli``: the ``kalarite`` command line (entry point ``sim.app.cli:main``); ``cli_help``:
   the lists of valid decks, modes and players at the end of a subcommand's ``--help``.
-- ``report_commands``: the ``report`` and ``compare`` subcommands.
+- ``report_commands``: the ``report`` and ``compare`` subcommands; ``progress_line``: the one
+  progress line of a long step that plays no game (the report, a first compile of ``moves``).
 - ``demo``: ``kalarite demo``, the default study and its report.
 - ``ladder``: ``kalarite ladder``, the round-robin between players with their ratings
   (results.ratings) and speeds.
+- ``check``: ``kalarite check``, games with the invariant checker after every option, each
+  broken invariant with the command that replays it.
+- ``competence``: ``kalarite competence``, each expansion mechanic's worth against the
+  restricted twin that never uses it.
+- ``learn``: ``kalarite learn``, a win-probability model fitted on a study's positions, stored
+  as a planner profile.
 - ``tune``: ``kalarite tune``, a player's weights searched by play (on cluster.fanout).
 - ``cards_view``: the text of ``kalarite cards``; ``players_view``: of ``kalarite players``.
 - ``suggest/``: ``kalarite suggest``, from a balance goal to ranked, confirmed card edits

@@ -6,6 +6,8 @@ flares. Errors are ContentError with one line naming the file and the card.
 The pipeline's files:
 - ``__init__`` (this module): ``load_content``: the deck, legend, flare and board files into
   Tables, with every pattern compiled and every value checked.
+- ``schema``: the type and range checks of every value of the card, flare, task and board
+  files, before anything is compiled.
 - ``ops``: a card's or flare's TOML op list into rows of the ops table (and back to text).
 - ``tasks``: the High Form task list (sim/data/tasks.toml) into core's arrays.
 - ``copies``: a designer's own copy of the card files (``--content DIR``).
@@ -33,7 +35,14 @@ from core.ops import (
     OP_SHOOT,
     R_BEING_RELATIVE,
 )
-from core.summon.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
+from core.summon.orientations import (
+    ARROW_BASE,
+    MARK,
+    MARK2,
+    MAX_CELLS,
+    MAX_MARKS,
+    compile_orientations,
+)
 from core.tables import Tables
 from sim.content.ops import OpError, check_card_programs, compile_ops
 from sim.content.schema import (
