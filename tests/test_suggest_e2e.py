@@ -105,9 +105,9 @@ def test_play_command_replays_the_game_where_the_edit_mattered(tiny):
     assert want in end, end
 
 
-def test_workers_and_resume_give_the_same_result(tiny, tmp_path, monkeypatch):
-    """Two Ray workers, interrupted in the race's first round and started again: the very
-    result of the one-process run."""
+def test_workers_and_resume_give_the_same_result(ray_session, tiny, tmp_path, monkeypatch):
+    """Two Ray workers (the suite's shared Ray of 2 CPUs), interrupted in the race's first
+    round and started again: the very result of the one-process run."""
     out = tmp_path / "ray"
     play = suggest_context.Context.play
 

@@ -229,20 +229,15 @@ def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=
     out = prepare_out(goal, out)
     session = None
     if workers != 0:  # one Ray session for every study and check of the suggestion
+        from cluster.progress import step_printer
         from cluster.session import open_session
 
-        session = open_session(workers, address, None if quiet else _say)
+        session = open_session(workers, address, None if quiet else step_printer())
     try:
         return _run(goal, out, workers, address, progress, quiet)
     finally:
         if session is not None:
             session.close()
-
-
-def _say(text):
-    import sys
-
-    print(f"kalarite: suggest: {text}", file=sys.stderr, flush=True)
 
 
 def _run(goal, out, workers, address, progress, quiet) -> dict:
