@@ -128,6 +128,7 @@ class Matchup:
             ),
         }
 
+
 @dataclass
 class Study:
     """A validated, expanded study: what is played. ``chunk_size`` is how the work is split
