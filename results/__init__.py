@@ -36,6 +36,11 @@ Dataset contract and shared statistics:
   expansion mechanic's use beside its deck's win rate), ``glance`` (the first screen);
   ``findings``: the key findings.
 
+``suggest/`` (`kalarite suggest`'s statistics): ``race`` (the race's and the confirmation's
+decision rules with their error rates), ``data`` (per game: the goal deck's win share and its
+seat's cards), ``effects`` (paired effects per matchup, mode and goal), ``checklist`` (the
+trust checklist of a replayed edit).
+
 ``report/`` (the balance report, see REPORT.md):
 - ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json) and
   the one ``SECTIONS`` registry (id, title, summary key, mixin, render) the page follows.

@@ -373,7 +373,8 @@ class DatasetStore:
             if n == 0:
                 continue  # not a chunk of this study (never played: ignored)
             paths = {t: self.chunk_path(t, m, c) for t in self.tables}
-            problem = chunk_problem(paths, layout.first_game(c), n)
+            first, last = layout.first_game(m, c), layout.last_game(m, c)
+            problem = chunk_problem(paths, first, n, last)
             if problem is None:
                 done.add((m, c))
                 continue
@@ -386,8 +387,8 @@ class DatasetStore:
     def damaged_text(self) -> list:
         """One line per damaged chunk found by the check (at most 10, then a count)."""
         lines = [
-            f"chunk {c} of {self.layout.partition(m)} (games {self.layout.first_game(c):,}..): "
-            f"{why}: replaying it"
+            f"chunk {c} of {self.layout.partition(m)} (games "
+            f"{self.layout.first_game(m, c):,}..): {why}: replaying it"
             for m, c, why in self.damaged[:10]
         ]
         if len(self.damaged) > 10:

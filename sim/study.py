@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 
 from core import constants as K
 from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
-from sim.inputs import InputError, read_document
+from sim.inputs import InputError, is_int, read_document
 from sim.spec import (  # noqa: F401 (re-exported: the spec's keys and limits are sim.spec's)
     DEFAULT_POLICY,
     DEFAULT_STABILITY_MARGIN,
@@ -99,6 +99,8 @@ class Matchup:
     policies: tuple  # policy name per seat
     seed: int  # 64-bit matchup seed
     games: int
+    # the game indices played, sorted (``Study.game_lists``); empty: games 0 .. games - 1
+    game_list: tuple = ()
 
     @property
     def matchup(self) -> str:
@@ -117,6 +119,13 @@ class Matchup:
             "seat_policies": list(self.policies),
             "seed": self.seed,
             "games": self.games,
+            # a game list (a study of some games): its span (the lists are in no file; the
+            # spec's game_lists digest identifies them)
+            **(
+                {"game_list": {"first": self.game_list[0], "last": self.game_list[-1]}}
+                if self.game_list
+                else {}
+            ),
         }
 
 
@@ -140,6 +149,11 @@ class Study:
     seed_names: dict = field(default_factory=dict, compare=False)
     positions: int = 0  # the positions table: about one turn end in this many; 0 off
     stability_margin: float = DEFAULT_STABILITY_MARGIN  # read by the report, not the games
+    # {(mode, seat decks, seat policies): sorted game indices}: the study plays exactly
+    # these games of those matchups (and no other matchup); None: games 0 .. games - 1 of
+    # every matchup. Made by ``with_game_lists`` (the Python API; no spec key), so that a
+    # study can play a later window of games, or only some of them, with the same seeds.
+    game_lists: dict | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict:
         """The normalized spec: stored in the dataset metadata and compared on resume."""
@@ -161,6 +175,7 @@ class Study:
                 if self.stability_margin != DEFAULT_STABILITY_MARGIN
                 else {}
             ),
+            **({"game_lists": game_lists_digest(self.game_lists)} if self.game_lists else {}),
         }
 
     def to_json(self) -> str:
@@ -175,6 +190,12 @@ class Study:
                     if not self.plays(mode, decks, pols):
                         continue
                     seat_pols = tuple(pols) * len(decks) if len(pols) == 1 else tuple(pols)
+                    games, game_list = self.games, ()
+                    if self.game_lists is not None:
+                        game_list = self.game_lists.get((mode, tuple(decks), seat_pols), ())
+                        if not game_list:
+                            continue
+                        games = len(game_list)
                     out.append(
                         Matchup(
                             mode=mode,
@@ -186,7 +207,8 @@ class Study:
                                 [self.seed_names.get(d, d) for d in decks],
                                 [seed_policy(p) for p in seat_pols],
                             ),
-                            games=self.games,
+                            games=games,
+                            game_list=game_list,
                         )
                     )
         return out
@@ -197,7 +219,7 @@ class Study:
 
     @property
     def total_games(self) -> int:
-        return self.games * len(self.matchups())
+        return sum(m.games for m in self.matchups())
 
 
 def plays(mode: str, decks, policies, melee_players) -> bool:
@@ -283,6 +305,60 @@ def matchup_seed(study_seed: int, mode: str, decks, policies) -> int:
         separators=(",", ":"),
     )
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+
+
+def with_game_lists(study: Study, lists: dict) -> Study:
+    """``study`` playing only the given games: ``lists`` maps (mode, seat decks, seat
+    policies) of the study's matchups to game indices (any order, no repeats, each in
+    0 .. MAX_GAMES - 1); matchups not named (or with no games) are not played. The games
+    keep their matchup seeds, so game ``i`` is the same game as in the whole study."""
+    import dataclasses
+
+    known = {(m.mode, m.decks, m.policies) for m in study.matchups()}
+    clean = {}
+    for key, games in lists.items():
+        key = (key[0], tuple(key[1]), tuple(key[2]))
+        if key not in known:
+            raise StudyError(f"game lists: the study plays no matchup {key!r}")
+        games = sorted(games)
+        if len(set(games)) != len(games):
+            raise StudyError(f"game lists: {key!r} names a game twice")
+        if games and not all(is_int(g) and 0 <= g < MAX_GAMES for g in games):
+            raise StudyError(f"game lists: {key!r} names a game outside 0..{MAX_GAMES - 1:,}")
+        if games:
+            clean[key] = tuple(int(g) for g in games)
+    if not clean:
+        raise StudyError("game lists: no game to play")
+    if study.positions:
+        raise StudyError("game lists: a study that samples positions plays whole ranges")
+    games = max(len(g) for g in clean.values())
+    return dataclasses.replace(study, games=games, game_lists=clean)
+
+
+def _runs(games) -> list:
+    """Sorted game indices as [first, last] runs of consecutive games."""
+    out = []
+    for g in games:
+        if out and g == out[-1][1] + 1:
+            out[-1][1] = g
+        else:
+            out.append([g, g])
+    return out
+
+
+def _runs_text(games) -> str:
+    """``0-99,120,130-199``: a game list as text (the manifest's matchup entries)."""
+    return ",".join(f"{a}" if a == b else f"{a}-{b}" for a, b in _runs(games))
+
+
+def game_lists_digest(lists: dict) -> dict:
+    """What a study's game lists add to its spec (and so to resume's identity check): the
+    games in all and a hash of every list, not the lists (they go into every Parquet file)."""
+    h = hashlib.sha256()
+    for key in sorted(lists, key=repr):
+        h.update(repr(key).encode())
+        h.update(_runs_text(lists[key]).encode())
+    return {"games": sum(len(g) for g in lists.values()), "sha256": h.hexdigest()[:16]}
 
 
 # --- parsing ---------------------------------------------------------------------------------

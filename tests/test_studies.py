@@ -487,7 +487,7 @@ def test_schema_and_metadata(reference):
         assert (g["seat0_deck"][i], g["seat1_deck"][i]) == (deck0, deck1)
         assert g["seat0_policy"][i] == g["seat1_policy"][i] == "random"
     ev = set(read_table(reference, "card_events", columns=["event"]).column(0).to_pylist())
-    assert ev <= {"drawn", "summoned", "discarded", "returned", "flare-played"}
+    assert ev <= {"drawn", "summoned", "discarded", "returned", "flare-played", "thawed", "warped"}
 
 
 def test_results_readme_documents_every_column():

@@ -16,5 +16,9 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
   as a planner profile.
 - ``tune``: ``kalarite tune``, a player's weights searched by play (on cluster.fanout).
 - ``cards_view``: the text of ``kalarite cards``; ``players_view``: of ``kalarite players``.
+- ``suggest/``: ``kalarite suggest``, from a balance goal to ranked, confirmed card edits
+  (the race and the confirmation on the study runner, suggest.json and the page).
+- ``check``: ``kalarite check``; ``competence``: ``kalarite competence``; ``learn``:
+  ``kalarite learn``.
 - ``service/``: ``kalarite serve``, the HTTP API and web page over the study runner.
 """

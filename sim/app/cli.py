@@ -850,6 +850,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_check_command(sub, _sub)
 
+    from sim.app.suggest.command import add_suggest_command
+
+    add_suggest_command(sub, _sub)
+
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument(
         "--quick", action="store_true", help="the short version (a few minutes: cold compile)"
