@@ -25,6 +25,7 @@ after each chunk it writes for as long as that file exists (writing and submitti
 meanwhile; Ctrl-C ends the wait), so a test can hold a study part-way by construction.
 """
 
+import dataclasses
 import os
 import sys
 import tempfile
@@ -36,7 +37,7 @@ from cluster import session as sessions
 from cluster.scheduler import ChunkFailed, CtrlC, run_chunks
 from cluster.session import RayStartError  # noqa: F401  (re-exported: the runner's errors)
 from cluster.worker import ChunkJob, run_chunk
-from results.store import DatasetStore, dataset_info, job_info
+from results.store import DatasetStore, dataset_info, job_info, stored_deals
 from sim.chunking import choose_chunk_size
 from sim.study_size import DiskSpaceError, big_study_warning, check_free_disk
 
@@ -151,6 +152,8 @@ def run_study(
     t0 = time.perf_counter()  # wall time includes compiling and starting Ray
     if workers is not None and workers < 0:
         raise ValueError("--workers must be at least 1 (0: in this process, without Ray)")
+    if not overwrite:
+        study = dealt_as_stored(study, out)
     matchups = study.matchups()
     info = dataset_info(study, content)  # the players are resolved here, once
     size = choose_chunk_size(matchups, chunk_size or study.chunk_size)
@@ -198,6 +201,15 @@ def run_study(
         )
     finally:
         session.close()
+
+
+def dealt_as_stored(study, out):
+    """``study`` dealt as the dataset in ``out`` was (its ``deals``), unless the spec named
+    its own: a dataset started before shared deals resumes with the seeds it started with."""
+    stored = stored_deals(out)
+    if study.deals_given or stored is None or stored == study.deals:
+        return study
+    return dataclasses.replace(study, deals=stored)
 
 
 def _games_left(store, missing) -> list:

@@ -121,6 +121,19 @@ def read_manifest(out) -> dict:
     return read_document(path, str(path), "JSON", ValueError, max_bytes=MANIFEST_BYTES)
 
 
+def stored_deals(out) -> str | None:
+    """How the games of the dataset in ``out`` were dealt (its spec's ``deals``; per-player
+    for one stored before the key), or None where ``out`` holds no readable study."""
+    from sim.study import canonical_spec
+
+    try:
+        m = read_manifest(out)
+    except (OSError, ValueError):
+        return None
+    spec = canonical_spec(m.get("study")) if isinstance(m, dict) else None
+    return spec.get("deals") if isinstance(spec, dict) else None
+
+
 def open_table(out, table: str) -> ds.Dataset:
     """One table of a study as a pyarrow dataset (partition columns as strings)."""
     if table not in ALL_TABLES:
@@ -326,6 +339,7 @@ class DatasetStore:
             "content_changes": self.info.get("content_changes"),
             "content": self.info.get("content_record"),
             "study": self.info["study"],
+            "deals": self.info["study"]["deals"],  # sim.study: how its matchups are seeded
             "players_hash": self.info["players_hash"],
             "players": self.info["players"],
             "player_rows": self.info["player_rows"],

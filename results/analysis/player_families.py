@@ -1,7 +1,8 @@
 """Which players a stability comparison sets side by side (results/analysis/stability.py).
 
 Players are grouped into *families*: the same player with the same weights and settings
-except its search budget (``BUDGET_SETTINGS``: the planner's ``width``, mc's ``playouts``),
+except its search budget (the setting ``sim.players.BUDGET`` names: the planner's ``width``,
+mc's ``playouts``),
 so ``planner`` and ``planner:width=12`` are one family, represented by its smallest budget.
 The families are ranked by strength: by their mean head-to-head win rate against the other
 compared players where the study plays every one of them against another (pairings of two
@@ -12,20 +13,19 @@ player against its double-budget variant (``budget``: the smallest budget of its
 least ``BUDGET_FACTOR`` times its own).
 """
 
-BUDGET_SETTINGS = {"planner": "width", "mc": "playouts"}  # each player's search budget
 BUDGET_FACTOR = 2  # the budget variant has at least this many times the top player's budget
 
 
 def family(spec: str) -> tuple:
     """(family key, budget) of a player spec: the same player with the same weights and
     settings but its budget has the same key; budget None for a player without one."""
-    from sim.players import resolve
+    from sim.players import BUDGET, resolve
 
     try:
         player, weights, settings = resolve(spec)
     except ValueError:  # a player this build does not know (an older dataset): on its own
         return (spec,), None
-    key = BUDGET_SETTINGS.get(player)
+    key = BUDGET.get(player)
     rest = tuple(sorted((k, v) for k, v in settings.items() if k != key))
     return (player, tuple(sorted(weights.items())), rest), settings.get(key)
 

@@ -63,7 +63,6 @@ from results import stats
 from results.analysis import deck_moves, ranking_change
 from results.analysis.player_families import (  # noqa: F401 (the rule's players)
     BUDGET_FACTOR,
-    BUDGET_SETTINGS,
     family,
     rank_players,
 )
