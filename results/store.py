@@ -351,6 +351,7 @@ class DatasetStore:
                 for m, mu in enumerate(self.matchups)
             ],
             "games": sum(m.games for m in self.matchups),
+            **self._until(),
             "created": (self.manifest or {}).get("created", _now()),
             "completed": None,
             "runs": runs,
@@ -358,6 +359,23 @@ class DatasetStore:
         self._write_manifest()
         self._created = []  # from now on the dataset is the user's
         return done
+
+    def _until(self) -> dict:
+        """A study played ``--until``: its looks and the error spent over them, before any
+        look is read (each run reads them again: results/looks.py)."""
+        spec = self.info["study"]
+        if not spec.get("until"):
+            return {}
+        from results.looks import block
+
+        return {"until": block(spec["until"], spec["games"])}
+
+    def record_look(self, rec: dict, stopped: dict | None):
+        """Record a look of a study played ``--until`` (and where it stopped)."""
+        until = self.manifest["until"]
+        until["results"] = [r for r in until["results"] if r["look"] < rec["look"]] + [rec]
+        until["stopped"] = stopped
+        self._write_manifest()
 
     def _finished_chunks(self) -> set:
         """The chunks on disk that count as done: all of its files there and sound

@@ -556,6 +556,8 @@ def validate(study: Study, content, where: str = "study", flags=None):
             )
     if study.deals not in DEALS:
         raise StudyError(f"{where}: deals must be one of {', '.join(DEALS)}, got {study.deals!r}")
+    if study.until:
+        _check_until(study, where, flags)
     for pair in study.policies:
         for p in pair:
             try:
@@ -606,6 +608,28 @@ def validate(study: Study, content, where: str = "study", flags=None):
             ) from None
 
 
+def _check_until(study: Study, where: str, flags=None):
+    """``until`` needs something to decide on: ``decided`` two players each in self-play (the
+    stability rule compares them; a trace has them), ``width=W`` one, in a duel mode with
+    two different decks (results/looks.py reads them)."""
+    label = SPEC["until"].label(where, flags)
+    duel = [m for m in study.modes if m in TRACE_MODES]
+    pairs = [d for d in study.decks if len(d) == 2 and d[0] != d[1]]
+    selfplay = [p for p in study.policies if len(set(p)) == 1]
+    if not duel or not pairs:
+        raise StudyError(
+            f"{label} = {study.until}: needs a duel mode ({', '.join(TRACE_MODES)}) with two "
+            "different decks"
+        )
+    if study.until == "decided" and len(selfplay) < 2:
+        raise StudyError(
+            f"{label} = decided: needs two players each in self-play (the stability rule "
+            "compares them), or a trace"
+        )
+    if not selfplay:
+        raise StudyError(f"{label} = {study.until}: needs a player in self-play")
+
+
 def load_study(
     path,
     content=None,
@@ -613,17 +637,18 @@ def load_study(
     content_dir=None,
     positions=None,
     games=None,
+    until=None,
 ) -> Study:
     """Read and validate a study spec file; ``beings_without_effects`` (the command-line flag)
-    forces that key on, ``positions`` (--positions) and ``games`` (--games) replace those
-    keys' values. The content played is ``content_dir`` (--content) if given, else the spec's
+    forces that key on, ``positions`` (--positions), ``games`` (--games) and ``until``
+    (--until) replace those keys' values. The content played is ``content_dir`` (--content) if given, else the spec's
     ``content`` key (relative to the spec file), else ``content`` (default: the installed
     card files)."""
     p = pathlib.Path(path)
     data = read_document(p, p.name, "TOML", StudyError)
     if not isinstance(data, dict):  # tomllib gives a table, but a caller may not
         raise StudyError(f"{p.name}: a study spec is a TOML table of keys")
-    given = {"positions": positions, "games": games}
+    given = {"positions": positions, "games": games, "until": until}
     for key, value in given.items():  # a flag's value, checked and named as the flag
         if value is not None:
             data[key] = SPEC[key].check(value, p.name, StudyError, FLAGS)

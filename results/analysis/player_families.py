@@ -53,7 +53,16 @@ def _head_to_head(summary, mode, players) -> dict | None:
 def rank_players(summary, mode, players) -> dict:
     """``families``: the representative of each family, strongest first; ``by``: how they
     were ranked (head-to-head or the study's order); ``variant``: the double-budget variant
-    of the strongest, or None."""
+    of the strongest, or None. A skill trace (its spec's ``trace``) compares its two top
+    levels: the one below the top, and the top as its budget variant."""
+    levels = trace_levels(summary)
+    if levels and all(p in players for p in levels[-2:]):
+        return {
+            "families": [levels[-2]],
+            "by": "the trace's two top levels",
+            "variant": levels[-1],
+            "head_to_head": None,
+        }
     fams = {}
     for p in players:
         key, budget = family(p)
@@ -76,3 +85,12 @@ def rank_players(summary, mode, players) -> dict:
         )
         variant = bigger[0][1] if bigger else None
     return {"families": ranked, "by": by, "variant": variant, "head_to_head": h2h}
+
+
+def trace_levels(summary) -> list:
+    """The player spec of each level of the study's skill trace, lowest budget first ([]
+    for a study without one): its self-play policies, in the spec's order."""
+    spec = (summary.get("run") or {}).get("study") or {}
+    if not spec.get("trace"):
+        return []
+    return [p[0] for p in spec.get("policies", []) if len(p) == 1]
