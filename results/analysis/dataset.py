@@ -133,8 +133,8 @@ class Dataset:
                 raise DatasetError(
                     f"the dataset in {str(self.root)!r} holds a game twice in {'/'.join(key)}"
                 )
-        if allow_incomplete:
-            return
+        if allow_incomplete and self.max_games is None:
+            return  # (a look's games are all there before it is read: checked below)
         for mu in self.manifest.get("matchups", []):
             key = (mu["mode"], mu["matchup"], mu["policies"])
             n = have.get(key, (0, 0))[0]
