@@ -368,9 +368,7 @@ def trace_of(value: dict, where: str) -> dict:
             f"{with_budget})"
         )
     if any(p.partition("=")[0].strip() == setting for p in player.split(":")[1:]):
-        raise StudyError(
-            f"{where}: 'trace': give {base} without its {setting}; the levels set it"
-        )
+        raise StudyError(f"{where}: 'trace': give {base} without its {setting}; the levels set it")
     trace = {"player": player, "setting": setting, "levels": list(value["levels"])}
     for spec in trace_players(trace):
         try:
@@ -641,9 +639,9 @@ def load_study(
 ) -> Study:
     """Read and validate a study spec file; ``beings_without_effects`` (the command-line flag)
     forces that key on, ``positions`` (--positions), ``games`` (--games) and ``until``
-    (--until) replace those keys' values. The content played is ``content_dir`` (--content) if given, else the spec's
-    ``content`` key (relative to the spec file), else ``content`` (default: the installed
-    card files)."""
+    (--until) replace those keys' values. The content played is ``content_dir`` (--content)
+    if given, else the spec's ``content`` key (relative to the spec file), else ``content``
+    (default: the installed card files)."""
     p = pathlib.Path(path)
     data = read_document(p, p.name, "TOML", StudyError)
     if not isinstance(data, dict):  # tomllib gives a table, but a caller may not

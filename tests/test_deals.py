@@ -41,7 +41,7 @@ def test_shared_deals_name_no_player():
         by_decks.setdefault((mode, decks), set()).add(seed)
     assert all(len(s) == 1 for s in by_decks.values()) and len(by_decks) == 6
     assert len(set(new.values())) == 6  # each pairing its own deals
-    for (mode, decks, pols), seed in new.items():
+    for (mode, decks, _), seed in new.items():
         assert seed == matchup_seed(11, mode, list(decks))
     old = seeds(study(deals="per-player"))
     for (mode, decks, pols), seed in old.items():

@@ -5,9 +5,9 @@ ended (``results.analysis.decisiveness``). Everything here is taken from the res
 it is kept under ``summary["at_a_glance"]`` so the page and summary.json say the same."""
 
 from results.analysis.labels import MODE_LABELS
-from results.credibility import answer_text
 from results.analysis.stability import study_stability
 from results.analysis.stability_text import deck_label, mode_short, mode_text
+from results.credibility import answer_text
 
 NOT_JUDGED_ONE = "stability cannot be judged: one player"
 

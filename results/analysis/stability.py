@@ -104,7 +104,8 @@ def games_needed(delta, se, games, margin: float, k: int, alpha: float = ALPHA):
 def decide(delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA) -> dict:
     """THE rule for one comparison of K decks: moves ``delta`` and standard errors ``se`` in
     points, ``games`` a deck; ``alpha`` the error of each of its tests (less than ALPHA at a
-    look of ``kalarite study --until``: results/looks.py). ``verdict``; per deck (arrays/lists in the decks' order)
+    look of ``kalarite study --until``: results/looks.py). ``verdict``; per deck
+    (arrays/lists in the decks' order)
     ``within`` (90% interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
     ``p_move`` (two-sided against 0, Holm-adjusted beside it); ``games_needed`` (the
     comparison's, None unless undetermined) and ``deck_needed`` (per deck, None where that
@@ -355,9 +356,7 @@ def mode_stability(
     comparisons = []
     if len(rank["families"]) >= 2:
         top, second = rank["families"][:2]
-        comparisons.append(
-            _comparison(summary, mode, sens, second, top, "top_two", margin, alpha)
-        )
+        comparisons.append(_comparison(summary, mode, sens, second, top, "top_two", margin, alpha))
     if rank["variant"]:
         top = rank["families"][0]
         comparisons.append(

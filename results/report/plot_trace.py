@@ -56,9 +56,7 @@ def strength_trace(path, title, strength: list, setting: str):
         ax.plot([n, n], [r["lo"], r["hi"]], color=COLOURS[0], lw=2)
         ax.plot([n], [r["rate"]], "o", color=COLOURS[0], ms=5)
     ax.axhline(0.5, color=GREY, lw=1, ls="--")
-    ax.set_xticks(
-        range(len(strength)), [f"{r['to']} vs {r['from']}" for r in strength], fontsize=8
-    )
+    ax.set_xticks(range(len(strength)), [f"{r['to']} vs {r['from']}" for r in strength], fontsize=8)
     ax.set_xlim(-0.5, len(strength) - 0.5)
     ax.set_xlabel(f"{setting}: the larger budget against the smaller", fontsize=8)
     ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")

@@ -25,7 +25,8 @@ def joint_text(joint) -> str:
         if joint["depends"]
         else "no dependence of balance on strength shown"
     )
-    return f"{verdict} (likelihood-ratio χ² {joint['chi2']:.1f} on {joint['df']} df, p {joint['p_value']:.3g})"
+    test = f"likelihood-ratio χ² {joint['chi2']:.1f} on {joint['df']} df"
+    return f"{verdict} ({test}, p {joint['p_value']:.3g})"
 
 
 def strength_text(strength) -> str:
