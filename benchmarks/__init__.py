@@ -10,5 +10,8 @@ another checkout. Part of the application layer (the CLI calls it); it may impor
 - ``positions``: a fixed set of mid-game positions for the summon-search bench.
 - ``compile_profile``: where a cold compile's CPU goes.
 - ``study_bytes``: the Parquet bytes per game that sim/study_size.py's estimate stores.
+- ``stability_rule``: the stability rule's error rates and power on simulated studies.
+- ``trace_power``: the skill trace's joint test (A/A and power) and slope coverage, simulated.
+- ``credibility``: the credibility study's record and the README's decided table.
 - ``results/``: saved benchmark output (``make bench``).
 """

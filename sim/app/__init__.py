@@ -5,6 +5,7 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
   the lists of valid decks, modes and players at the end of a subcommand's ``--help``.
 - ``report_commands``: the ``report`` and ``compare`` subcommands.
 - ``demo``: ``kalarite demo``, the default study and its report.
+- ``trace``: ``kalarite trace``, a player's skill trace as a study (its budgets and spec).
 - ``ladder``: ``kalarite ladder``, the round-robin between players with their ratings
   (results.ratings) and speeds.
 - ``tune``: ``kalarite tune``, a player's weights searched by play (on cluster.fanout).
