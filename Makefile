@@ -7,14 +7,16 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: demo test lint bench fuzz clean
 
-# The install says what it does, then stays quiet unless something fails: setuptools' notice
-# about editable installs (a block of asterisks that reads like an error) is filtered out by
-# its message; pip's real warnings and errors still show.
+# The install says what it does and keeps one status line while pip works (what it is doing,
+# the packages checked, downloaded and installed, the elapsed time: scripts/pip_progress.py),
+# instead of minutes of silence or pip's hundreds of lines; pip's warnings and errors still
+# show, and the end of its output if it fails. setuptools' notice about editable installs (a
+# block of asterisks that reads like an error) is filtered out by its message.
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@echo "kalarite: installing kalarite into $(VENV) (about a minute the first time)..."
-	@$(PY) -m pip install --quiet --upgrade pip
-	@PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet -e ".[dev]"
+	@echo "kalarite: installing kalarite into $(VENV) (a few minutes the first time: numba, Ray, pyarrow and the rest, about 1.3 GB installed)..."
+	@$(PY) scripts/pip_progress.py "upgrading pip" -- $(PY) -m pip install --upgrade pip
+	@PYTHONWARNINGS="ignore:Editable installation" $(PY) scripts/pip_progress.py "installing kalarite and its dependencies" -- $(PY) -m pip install -e ".[dev]"
 	@touch $(STAMP)
 	@echo "kalarite: installed into $(VENV)"
 

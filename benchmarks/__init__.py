@@ -9,6 +9,8 @@ another checkout. Part of the application layer (the CLI calls it); it may impor
 - ``same_games``: a small study's tables, this checkout against another: the same games?
 - ``positions``: a fixed set of mid-game positions for the summon-search bench.
 - ``compile_profile``: where a cold compile's CPU goes.
+- ``command_cpu``: each command that plays nothing (``--version``, ``cards``...), warm, in CPU
+  seconds of a fresh process, against another checkout.
 - ``study_bytes``: the Parquet bytes per game that sim/study_size.py's estimate stores.
 - ``stability_rule``: the stability rule's error rates and power on simulated studies.
 - ``trace_power``: the skill trace's joint test (A/A and power) and slope coverage, simulated.

@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 
-import httpx
+import httpx2
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "benchmarks" / "results" / "soak_service.json"
@@ -83,9 +83,9 @@ class Service:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"kalarite serve exited: {self.log.read_text()[-2000:]}")
             try:
-                if httpx.get(self.url + "/healthz", timeout=5).status_code == 200:
+                if httpx2.get(self.url + "/healthz", timeout=5).status_code == 200:
                     return
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"kalarite serve did not answer within {timeout:.0f} s")
@@ -149,11 +149,11 @@ class Soak:
             t = time.perf_counter()
             try:
                 r = await client.request(method, path, headers=headers, **kw)
-            except httpx.ConnectError:
+            except httpx2.ConnectError:
                 self.refused += 1
                 await asyncio.sleep(0.1)
                 continue
-            except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError):
+            except (httpx2.ReadError, httpx2.RemoteProtocolError, httpx2.WriteError):
                 self.cut += 1
                 if retry_cut:
                     continue
@@ -246,7 +246,7 @@ class Soak:
                             self.events += 1
                         if self.stop_reading.is_set():
                             return
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 await asyncio.sleep(0.2)
 
     async def killer(self, client):
@@ -275,8 +275,8 @@ class Soak:
         raise RuntimeError(f"studies still active after {self.args.settle_s:.0f} s")
 
     async def run(self) -> list:
-        limits = httpx.Limits(max_connections=64)
-        async with httpx.AsyncClient(
+        limits = httpx2.Limits(max_connections=64)
+        async with httpx2.AsyncClient(
             base_url=self.svc.url + "/api/v1", timeout=REQUEST_TIMEOUT_S, limits=limits
         ) as client:
             readers = [asyncio.create_task(self.reader(client)) for _ in range(self.args.readers)]

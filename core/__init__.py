@@ -25,6 +25,13 @@ kernel changes in another file, and would then run stale machine code. So the ca
 is keyed by a hash of every source file under core/ (``ENGINE_HASH``): any engine edit starts
 a fresh cache. Set KALARITE_NUMBA_CACHE to choose where the caches live.
 
+Importing core does not import numba (about a second of CPU): the cache directory goes to
+numba through ``NUMBA_CACHE_DIR``, which numba reads when it is first imported, so commands
+that play nothing (``kalarite cards``, ``players``, ``--version``) never load it. The modules
+those commands read (constants, layout, ops, tables, rows, ``rules/task_codes``,
+``summon/orientations``, ``players/weights``, ``players/feature_names``) import no numba;
+tests/test_cli_imports.py keeps it so.
+
 Reference counting: numba's runtime (NRT) increments and decrements the reference count of
 every array an engine function receives, on every call; with the tables passed down to small
 helpers hundreds of times per action, those atomic updates took about three quarters of all
@@ -39,8 +46,7 @@ import ``njit`` from core.jit (one compiled version per function).
 import hashlib
 import os
 import pathlib
-
-import numba
+import sys
 
 
 def _engine_hash(root: pathlib.Path = pathlib.Path(__file__).parent) -> str:
@@ -59,4 +65,7 @@ _root = os.environ.get("KALARITE_NUMBA_CACHE") or str(
 )
 # a profiled build (core.jit.profile) has timers compiled in: its own cache
 _flavour = "-profile" if os.environ.get("KALARITE_PROFILE", "") == "1" else ""
-numba.config.CACHE_DIR = os.path.join(_root, ENGINE_HASH + _flavour)
+CACHE_DIR = os.path.join(_root, ENGINE_HASH + _flavour)
+os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR  # numba reads it at its import
+if "numba" in sys.modules:  # numba was imported first: tell it directly
+    sys.modules["numba"].config.CACHE_DIR = CACHE_DIR

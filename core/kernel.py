@@ -69,7 +69,8 @@ from core.layout import (
     WINNER,
 )
 from core.players.choose import choose
-from core.players.features import N_FEATURES, features
+from core.players.feature_names import N_FEATURES
+from core.players.features import features
 from core.players.lookahead import advance_turn, begin
 from core.players.planner import FWORK_ROWS, WOPTS_ROWS, WORK_ROWS, reset_plan
 from core.players.random_action import advance_deciding, random_seats

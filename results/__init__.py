@@ -13,6 +13,7 @@ Dataset contract and shared statistics:
 - ``schema``: the tables' Arrow schemas, and one chunk's tables from kernel output.
 - ``pandas_meta``: the Parquet files' pandas metadata (nullable dtypes).
 - ``stats``: the report's statistics (statsmodels, scipy).
+- ``shown``: how an interval is printed beside its verdict (outward, never contradicting it).
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
 - ``learn``: the win-probability fit on a study's positions (``kalarite learn``).

@@ -19,7 +19,6 @@ finished chunks and plays the damaged ones again.
 """
 
 import datetime
-import importlib.metadata
 import json
 import os
 import pathlib
@@ -57,10 +56,9 @@ def _write_atomic(path: pathlib.Path, data: bytes):
 
 
 def engine_version() -> str:
-    try:
-        return importlib.metadata.version("kalarite")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
+    from sim import version
+
+    return version()
 
 
 def dataset_info(study, content, players=None) -> dict:

@@ -27,3 +27,15 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 - ``data/``: the card, deck and task files (see data/README.md).
 - ``app/``: the application layer (CLI, demo, service, ladder, tune, text views).
 """
+
+
+def version() -> str:
+    """The installed package's version ("unknown" in a checkout that was never installed):
+    what ``kalarite --version`` prints and every dataset records. Light on purpose: the
+    version must not cost the report's or the engine's imports."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("kalarite")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.players.evaluate import WEIGHT_NAMES
 from core.players.params import (
     MODEL_STRIDE,
     PP_MC_CANDIDATES,
@@ -32,6 +31,7 @@ from core.players.params import (
     PP_RESTRICT,
     PP_WIDTH,
 )
+from core.players.weights import WEIGHT_NAMES
 
 
 @dataclass(frozen=True)

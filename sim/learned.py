@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from core import constants as K
-from core.players.features import FEATURE_NAMES
+from core.players.feature_names import FEATURE_NAMES
 from core.players.params import MODEL_STRIDE
 
 MODEL_PLAYERS = ("planner",)  # the players whose search reads a learned value

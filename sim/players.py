@@ -4,7 +4,7 @@ kernel's arrays.
 Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `planner`, `mc`, or the name
 of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pairs, e.g.
 `greedy:points=12:material=1`, `planner:width=8` or `mc:playouts=32:horizon=4`.
-Keys: the evaluation weights (core.players.evaluate WEIGHT_NAMES) for every player but random, and
+Keys: the evaluation weights (core.players.weights WEIGHT_NAMES) for every player but random, and
 the settings of the player (SETTINGS: integers; CHOICES: one of a few names, e.g.
 `planner:restrict=frozen`, the restricted twin that never thaws). A profile is a player with
 its weights and settings stored as data, with the provenance of how they were found
@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core import constants as K
-from core.players.evaluate import N_WEIGHTS, WEIGHT_NAMES
 from core.players.params import (
     MODEL_STRIDE,
     PP_MC_CANDIDATES,
@@ -38,6 +37,7 @@ from core.players.params import (
     PP_WIDTH,
     RESTRICT_NAMES,
 )
+from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
 from sim.inputs import read_document
 from sim.learned import MODEL_PLAYERS, check_models, model_block
 

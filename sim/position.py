@@ -299,6 +299,11 @@ def _turn_counters(s, T, turn, mover, path):
             s[LEGENDS_SUMMONED] += 1
 
 
+# the compiled functions the moves query calls from Python: numba compiles and caches each on
+# its own the first time it is called (`kalarite moves` says so while it happens)
+QUERY_KERNELS = (action_options, pattern_squares, flare_halves, task_holds)
+
+
 def legal_moves(s, content) -> dict:
     """Every legal action of the seat to move, as plain data for JSON."""
     T = content.tables

@@ -1,8 +1,7 @@
 """Helpers for the service tests: a `kalarite serve` process on 127.0.0.1, waiting with a
-deadline, and a small Chrome DevTools Protocol client to drive headless Chromium."""
+deadline, and the system's headless Chromium driven by Playwright. The tests' one HTTP
+client is httpx2, the one FastAPI's test client (starlette.testclient) runs on."""
 
-import base64
-import json
 import os
 import pathlib
 import shutil
@@ -12,7 +11,7 @@ import subprocess
 import sys
 import time
 
-import httpx
+import httpx2
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -90,8 +89,8 @@ class LiveService:
             if self.proc.poll() is not None:
                 return "exited"
             try:
-                return httpx.get(self.url + "/healthz", timeout=5).status_code == 200
-            except httpx.HTTPError:
+                return httpx2.get(self.url + "/healthz", timeout=5).status_code == 200
+            except httpx2.HTTPError:
                 return False
 
         if wait_for(up, timeout, "the service to answer /healthz") is True:
@@ -101,8 +100,8 @@ class LiveService:
             return False
         raise AssertionError(f"kalarite serve exited: {text[-2000:]}")
 
-    def client(self, **kw) -> httpx.Client:
-        return httpx.Client(base_url=self.url + "/api/v1", timeout=120, **kw)
+    def client(self, **kw) -> httpx2.Client:
+        return httpx2.Client(base_url=self.url + "/api/v1", timeout=120, **kw)
 
     def kill9(self):
         os.kill(self.proc.pid, signal.SIGKILL)
@@ -119,7 +118,7 @@ class LiveService:
             return self.proc.wait(30)
 
 
-def wait_state(client: httpx.Client, sid: str, states, timeout: float) -> dict:
+def wait_state(client: httpx2.Client, sid: str, states, timeout: float) -> dict:
     states = (states,) if isinstance(states, str) else tuple(states)
 
     def check():
@@ -143,105 +142,83 @@ def our_processes(marker: str) -> list:
     return found
 
 
-# --- headless Chromium over the DevTools protocol -----------------------------------------------
+# --- headless Chromium, driven by Playwright ----------------------------------------------------
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
 def chromium_path() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
+    """The system's Chromium (Debian: apt-get install chromium): Playwright drives it, and
+    never downloads a browser of its own."""
+    for name in BROWSERS:
         path = shutil.which(name)
         if path:
             return path
     return None
 
 
+def browser_or_skip():
+    """Skip a test where no Chromium is installed, with the reason; under CI (``CI=true``,
+    where .ci/run installs it) a missing browser fails instead, so the browser tests cannot
+    quietly stop running."""
+    import pytest
+
+    if chromium_path() is None:
+        message = "Chromium is not installed (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message + ": CI must run the browser tests")
+        pytest.skip(message + ": the browser tests skip")
+
+
 class Browser:
-    """Headless Chromium driven through the Chrome DevTools Protocol (one page)."""
+    """Headless system Chromium with one page, through Playwright (``playwright`` is a dev
+    dependency; its own browser downloads are never used)."""
 
-    def __init__(self, profile_dir):
-        import websocket
+    def __init__(self, width: int = 1280, height: int = 900):
+        from playwright.sync_api import sync_playwright
 
-        profile = pathlib.Path(profile_dir)
-        self.log = open(profile.parent / "chromium.log", "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [
-                chromium_path(),
-                "--headless",
-                "--no-sandbox",  # tests may run as root
-                "--disable-gpu",
-                "--no-first-run",
-                "--window-size=1280,900",
-                f"--user-data-dir={profile_dir}",
-                "--remote-debugging-port=0",  # Chromium picks a free port and writes it down
-                "--remote-allow-origins=*",
-                "about:blank",
-            ],
-            stdin=subprocess.DEVNULL,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-        def port():
-            try:
-                first = (profile / "DevToolsActivePort").read_text().splitlines()[0]
-            except (OSError, IndexError):
-                return None
-            return int(first) if first.isdigit() and int(first) > 0 else None
-
-        self.port = wait_for(port, 180, "Chromium's DevToolsActivePort file")
-        base = f"http://127.0.0.1:{self.port}"
-
-        def page():
-            try:
-                pages = httpx.get(base + "/json/list", timeout=5).json()
-            except (httpx.HTTPError, ValueError):
-                return None
-            return next((p for p in pages if p.get("type") == "page"), None)
-
-        target = wait_for(page, 180, "Chromium's DevTools endpoint")
-        self.ws = websocket.create_connection(target["webSocketDebuggerUrl"], timeout=180)
-        self._id = 0
-
-    def call(self, method: str, **params) -> dict:
-        self._id += 1
-        self.ws.send(json.dumps({"id": self._id, "method": method, "params": params}))
-        while True:
-            msg = json.loads(self.ws.recv())
-            if msg.get("id") == self._id:
-                if "error" in msg:
-                    raise AssertionError(f"{method}: {msg['error']}")
-                return msg.get("result", {})
+        self._playwright = sync_playwright().start()
+        try:
+            self._browser = self._playwright.chromium.launch(
+                executable_path=chromium_path(),
+                headless=True,
+                # tests may run as root (CI containers); /dev/shm may be small there
+                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+            )
+            self.page = self._browser.new_page(viewport={"width": width, "height": height})
+        except BaseException:
+            self._playwright.stop()
+            raise
 
     def eval(self, expression: str):
-        r = self.call(
-            "Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True
-        )
-        if "exceptionDetails" in r:
-            raise AssertionError(f"{expression}: {r['exceptionDetails']}")
-        return r["result"].get("value")
+        """The value of a JavaScript expression in the page (a promise is awaited). A page
+        that is navigating (a click that opens another page) is waited for, then asked."""
+        from playwright.sync_api import Error
+
+        for _ in range(20):
+            try:
+                return self.page.evaluate(expression)
+            except Error as e:
+                if "context was destroyed" not in str(e) and "navigat" not in str(e):
+                    raise
+                self.page.wait_for_load_state("load")
+        return self.page.evaluate(expression)
 
     def goto(self, url: str, timeout: float = 180.0):
-        self.call("Page.navigate", url=url)
-        wait_for(
-            lambda: (
-                self.eval("location.href") == url and self.eval("document.readyState") == "complete"
-            ),
-            timeout,
-            f"{url} to load",
-        )
+        self.page.goto(url, timeout=timeout * 1000, wait_until="load")
+
+    def insert_text(self, text: str):
+        """Text typed into the focused field (the input events of typing)."""
+        self.page.keyboard.insert_text(text)
+
+    def resize(self, width: int, height: int):
+        self.page.set_viewport_size({"width": width, "height": height})
 
     def screenshot(self, path, full: bool = False):
-        data = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=full)["data"]
-        pathlib.Path(path).write_bytes(base64.b64decode(data))
+        self.page.screenshot(path=str(path), full_page=full)
 
     def close(self):
         try:
-            self.ws.close()
+            self._browser.close()
         finally:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-            self.log.close()
+            self._playwright.stop()

@@ -1,7 +1,8 @@
-"""The report and the compare page in a real browser (headless Chromium from the system
-packages: `apt-get install chromium`), at 1280 and 800 px wide: the page never scrolls
+"""The report and the compare page in a real browser (the system's headless Chromium, driven by
+Playwright: `apt-get install chromium`), at 1280 and 800 px wide: the page never scrolls
 sideways (wide tables scroll inside their own box, first column sticky) and every image
-loads. Skipped, with the reason, where Chromium is missing.
+loads. Skipped, with the reason, where Chromium is missing (failed under CI, which installs
+it).
 
 `python tests/test_browser.py screenshot [RUN]` retakes docs/demo-report.png from the demo
 report (RUN defaults to runs/demo) and records its layout fingerprint beside it.
@@ -10,22 +11,23 @@ report (RUN defaults to runs/demo) and records its layout fingerprint beside it.
 import hashlib
 import json
 import pathlib
-import re
-import shutil
-import subprocess
 import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+if __name__ == "__main__":  # run as a script (screenshot): the repository root on the path
+    sys.path.insert(0, str(ROOT))
+
+from tests.service_support import Browser, browser_or_skip  # noqa: E402
+
 WIDTHS = (1280, 800)
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-CHECK = """<script>
-window.addEventListener('load', () => {
+# what the page looks like once loaded, measured in the page
+CHECK = """() => {
   const d = document.documentElement;
   const boxes = [...document.querySelectorAll('.scroll')];
   const first = document.querySelector('.scroll td');
-  const r = {
+  return {
     scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, innerWidth: window.innerWidth,
     images: [...document.images].map(i => i.complete && i.naturalWidth > 0),
     boxes: boxes.length,
@@ -52,68 +54,35 @@ window.addEventListener('load', () => {
       e => e.getBoundingClientRect().right > d.clientWidth + 1 && !e.closest('.scroll')
     ).slice(0, 5).map(e => e.tagName + '.' + e.className),
   };
-  const p = document.createElement('pre');
-  p.id = 'kalarite-check';
-  p.textContent = JSON.stringify(r);
-  document.body.appendChild(p);
-});
-</script>"""
+}"""
 
 
-def browser() -> str | None:
-    for name in BROWSERS:
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def _flags(width, height=1000):
-    return [
-        "--headless",
-        "--no-sandbox",  # the test may run as root (CI containers)
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        f"--window-size={width},{height}",
-        "--virtual-time-budget=10000",
-    ]
-
-
-def measure(html: pathlib.Path, width: int) -> dict:
-    """Open a copy of ``html`` with the check script at ``width`` px; the measurements."""
-    probe = html.with_name(f".probe-{width}-{html.name}")
-    probe.write_text(html.read_text(encoding="utf-8").replace("</body>", CHECK + "</body>"))
+@pytest.fixture(scope="module")
+def chromium():
+    browser_or_skip()
+    b = Browser(1280, 1000)
     try:
-        p = subprocess.run(
-            [browser(), *_flags(width), "--dump-dom", probe.resolve().as_uri()],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        yield b
     finally:
-        probe.unlink()
-    m = re.search(r'<pre id="kalarite-check">(.*?)</pre>', p.stdout, re.S)
-    assert m, f"no measurement from the browser: {p.stderr[-2000:]}"
-    return json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+        b.close()
 
 
-needs_browser = pytest.mark.skipif(
-    browser() is None,
-    reason="Chromium is not installed (apt-get install chromium): the browser checks of the "
-    "report and the compare page are skipped",
-)
+def measure(b: Browser, html: pathlib.Path, width: int) -> dict:
+    """Open ``html`` at ``width`` px (1000 px high); the measurements."""
+    b.resize(width, 1000)
+    b.goto(pathlib.Path(html).resolve().as_uri())
+    return b.eval(CHECK)
 
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
     """A report with wide tables (three decks, two modes, two policy pairings) and a compare
     page."""
-    from test_report import random_dataset
-
     from results.compare import compare
     from results.compare.page import write_compare_page
     from results.report import make_report
     from results.report_dirs import report_dir
+    from tests.test_report import random_dataset
 
     tmp = tmp_path_factory.mktemp("browser")
     kw = dict(games=300, policies=(("random", "random"), ("greedy", "random")))
@@ -126,11 +95,10 @@ def pages(tmp_path_factory):
     return {"report": report, "compare": page}
 
 
-@needs_browser
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("which", ["report", "compare"])
-def test_no_sideways_scroll_and_every_image_loads(pages, which, width):
-    r = measure(pages[which], width)
+def test_no_sideways_scroll_and_every_image_loads(chromium, pages, which, width):
+    r = measure(chromium, pages[which], width)
     assert r["innerWidth"] == width
     assert r["scrollWidth"] <= r["clientWidth"], f"the page scrolls sideways: {r}"
     assert r["images"] and all(r["images"]), f"an image did not load: {r['images']}"
@@ -139,12 +107,11 @@ def test_no_sideways_scroll_and_every_image_loads(pages, which, width):
         assert r["scrollingBoxes"] > 0, "expected wide tables to scroll inside their box"
 
 
-@needs_browser
-def test_first_screen_is_the_deck_picture_and_the_heatmap_is_legible(pages):
+def test_first_screen_is_the_deck_picture_and_the_heatmap_is_legible(chromium, pages):
     """At 1280 px: the deck-vs-field picture fills the first screen (top 800 px) with text of
     at least 11 px; every visible heatmap's cell text is at least 11 px and a click shows it at
     full size; the folded page stays short."""
-    r = measure(pages["report"], 1280)
+    r = measure(chromium, pages["report"], 1280)
     g = r["glance"]
     assert g and g["top"] < 400 and g["bottom"] <= 800, g  # below the weak-play banners
     assert g["textPx"] >= 11, g
@@ -156,37 +123,29 @@ def test_first_screen_is_the_deck_picture_and_the_heatmap_is_legible(pages):
     assert r["scrollWidth"] <= r["clientWidth"]
 
 
-@needs_browser
-def test_the_check_sees_a_page_that_scrolls_sideways(tmp_path):
+def test_the_check_sees_a_page_that_scrolls_sideways(chromium, tmp_path):
     """The measurement itself: a page with an over-wide block and a broken image fails it."""
     bad = tmp_path / "bad.html"
     bad.write_text(
         '<html><body><div style="width:2000px">wide</div>'
         '<img src="data:image/png;base64,AAAA"></body></html>'
     )
-    r = measure(bad, 800)
+    r = measure(chromium, bad, 800)
     assert r["scrollWidth"] > r["clientWidth"] and r["images"] == [False]
 
 
 def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=800):
     """Retake the README's screenshot from ``run``'s report and record its fingerprint."""
-    from test_cli_conventions import layout_fingerprint
-
     from results.report import CSS, NAV
+    from tests.test_cli_conventions import layout_fingerprint
 
     index = pathlib.Path(run) / "report" / "index.html"
-    subprocess.run(
-        [
-            browser(),
-            *_flags(width, height),
-            "--hide-scrollbars",
-            f"--screenshot={png}",
-            index.resolve().as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
+    b = Browser(width, height)
+    try:
+        b.goto(index.resolve().as_uri())
+        b.screenshot(png)
+    finally:
+        b.close()
     meta = {
         "source": "kalarite demo report (make demo), headless Chromium",
         "width": width,
@@ -200,19 +159,15 @@ def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=80
 
 if __name__ == "__main__":
     if len(sys.argv) >= 2 and sys.argv[1] == "screenshot":
-        sys.path.insert(0, str(ROOT))
-        sys.path.insert(0, str(ROOT / "tests"))
         print(screenshot(sys.argv[2] if len(sys.argv) > 2 else ROOT / "runs" / "demo"))
 
 
-@needs_browser
-def test_a_player_sensitive_first_screen_still_fits(tmp_path):
+def test_a_player_sensitive_first_screen_still_fits(chromium, tmp_path):
     """Three players in self-play (greedy, planner, planner:width=12), the answer
     player-sensitive in both comparisons: the stability line and the per-deck tags keep the
     picture on the first screen and the page short."""
-    from test_stability import BASE, IMPERIAL_UP_12, study
-
     from results.report import make_report
+    from tests.test_stability import BASE, IMPERIAL_UP_12, study
 
     down = {k: (1 - v if "imperial" in k else v) for k, v in BASE.items()}
     run = study(
@@ -221,7 +176,7 @@ def test_a_player_sensitive_first_screen_still_fits(tmp_path):
     r = make_report(run, tmp_path / "rep")
     modes = r["summary"]["sensitivity"]["modes"]
     assert [c["verdict"] for c in modes["high-form"]["comparisons"]] == ["player-sensitive"] * 2
-    m = measure(r["index"], 1280)
+    m = measure(chromium, r["index"], 1280)
     g = m["glance"]
     assert g and g["top"] < 400 and g["bottom"] <= 800, g
     assert m["height"] < 15000, f"the page is {m['height']} px long"

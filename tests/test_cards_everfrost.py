@@ -44,7 +44,7 @@ from core.layout import (
     STOCK,
     TURN_NO,
 )
-from core.summon.patterns import MARK
+from core.summon.orientations import MARK
 
 C, H, L = K.COMMON, K.HEROIC, K.LEGENDARY
 N, NE, E, SE, S, SW, W, NW = range(8)

@@ -27,7 +27,8 @@ from core.layout import (
     TASK_PTS,
     TURN_NO,
 )
-from core.players.features import FEATURE_NAMES, FL_GATEWAY_BLIND, N_FEATURES, features
+from core.players.feature_names import FEATURE_NAMES, FL_GATEWAY_BLIND, N_FEATURES
+from core.players.features import features
 from core.players.params import MODEL_STRIDE, PP_MODEL
 from core.rows import R_ERROR
 from core.rules.scoring import DUEL_TARGET, HIGH_FORM_TARGET

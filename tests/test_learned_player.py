@@ -11,7 +11,7 @@ from core import constants as K
 from core.kernel import R_ERROR, workspace
 from core.layout import CUR, RNG
 from core.players.choose import choose
-from core.players.features import FEATURE_NAMES, N_FEATURES
+from core.players.feature_names import FEATURE_NAMES, N_FEATURES
 from core.players.params import MODEL_STRIDE, PP_MODEL, PP_WIDTH
 from core.rows import P_FEATURES, P_GAME, P_SEAT, P_TURN, POSITIONS_PER_GAME
 from core.rules.turn import advance

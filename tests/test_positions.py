@@ -108,7 +108,7 @@ def test_bad_positions_flag_is_one_error_line(capsys, tmp_path):
 
 def test_feature_docs_name_the_engine_features():
     """results/ reads no engine module, so it names the features once more: the same list."""
-    from core.players.features import FEATURE_NAMES, N_FEATURES
+    from core.players.feature_names import FEATURE_NAMES, N_FEATURES
 
     assert tuple(FEATURE_DOCS) == FEATURE_NAMES
     assert SCHEMAS["positions"].names == ["game_index", "turn", "seat", *FEATURE_COLUMNS]

@@ -9,12 +9,13 @@ import pytest
 from core import constants as K
 from core.kernel import Batch, play, workspace
 from core.layout import CONTROL, CUR, LOOKAHEAD, PHASE, RNG, STATE_SIZE, TURN_NO
-from core.players.evaluate import N_WEIGHTS, evaluate
+from core.players.evaluate import evaluate
 from core.players.mc import _playout
 from core.players.params import PP_WIDTH
 from core.players.random_action import DECIDED, random_action
 from core.players.random_player import choose_random
 from core.players.restrict import count_allowed, nth_allowed
+from core.players.weights import N_WEIGHTS
 from core.rules.rng import rand_below
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option

@@ -1143,7 +1143,14 @@ def test_first_screen_numbers(tmp_path):
         for f in s.get("key_findings")
         or make_report(run, tmp_path / "r")["summary"]["key_findings"]
     ]
-    assert kinds[0] == "players_caveat" and "strongest_deck" in kinds and "weakest_deck" in kinds
+    assert kinds[0] == "players_caveat"
+    # a deck is named strongest (weakest) only when its interval lies above (below) 50%
+    (field,) = s["deck_vs_field"]
+    rates = sorted((r["combined"]["win_rate"] for r in field["rows"]), key=lambda w: w["rate"])
+    assert ("strongest_deck" in kinds) == (rates[-1]["lo"] > 0.5)
+    assert ("weakest_deck" in kinds) == (rates[0]["hi"] < 0.5)
+    stands_out = "strongest_deck" in kinds or "weakest_deck" in kinds
+    assert ("no_deck_stands_out" in kinds) == (not stands_out)
 
 
 def _respell_players(run, policies):

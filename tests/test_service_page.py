@@ -4,8 +4,9 @@ study the service stores is the one the form showed. Also /docs with no internet
 from the service itself.
 
 The service here has no Ray to reach (``--address 127.0.0.1:9``), so its studies fail at once
-and cost no game: what is checked is what was submitted and stored. Skipped, with the reason,
-where Chromium is missing (CI installs it).
+and cost no game: what is checked is what was submitted and stored. The system's Chromium,
+driven by Playwright; skipped, with the reason, where it is missing (CI installs it, and
+fails without it).
 
 ``python tests/test_service_page.py screenshot DIR`` takes DIR/service-page.png and
 DIR/service-submitted.png at 1280 px from a service with a local Ray (one worker), where the
@@ -16,20 +17,13 @@ import pathlib
 import sys
 import tomllib
 
-import httpx
+import httpx2
 import pytest
 
 if __name__ == "__main__":  # run as a script (screenshot): the repository root on the path
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from tests.service_support import Browser, LiveService, chromium_path, wait_for  # noqa: E402
-
-pytestmark = [
-    pytest.mark.skipif(
-        chromium_path() is None,
-        reason="Chromium is not installed (apt-get install chromium): the page tests skip",
-    ),
-]
+from tests.service_support import Browser, LiveService, browser_or_skip, wait_for  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +37,9 @@ def service(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    pytest.importorskip("websocket", reason="websocket-client (dev extra) drives Chromium")
-    b = Browser(tmp_path_factory.mktemp("chromium") / "profile")
+def browser():
+    browser_or_skip()
+    b = Browser()
     try:
         yield b
     finally:
@@ -106,7 +100,7 @@ def choose(b: Browser, select: str, value: str):
 def type_into(b: Browser, field: str, text: str):
     """Replace a field's text the way typing does: focus, select all, insert the text."""
     js(b, f"const f = $({field!r}); f.focus(); f.select();")
-    b.call("Input.insertText", text=text)
+    b.insert_text(text)
 
 
 def submit(b: Browser) -> str:
@@ -122,7 +116,7 @@ def test_the_page_starts_with_the_planner(service, browser):
     s = state(browser)
     assert s["player"] == "planner" and "planner in every seat" in text
     assert "strongest" in s["playerNote"] and "deck exhaustion" not in s["playerNote"]
-    with httpx.Client(base_url=service.url + "/api/v1") as c:
+    with httpx2.Client(base_url=service.url + "/api/v1") as c:
         rated = [p for p in c.get("/options").json()["players"] if p["rating"] is not None]
     assert max(rated, key=lambda p: p["rating"])["name"] == "planner"
     choose(browser, "player", "random")
@@ -161,7 +155,7 @@ def test_form_edits_are_what_is_submitted_and_stored(service, browser):
     assert js(browser, "return $('submit-message').textContent") == f"submitted {sid} (90 games)"
     shown = js(browser, "return $('submitted').textContent")
     assert "30 per matchup × 3 matchups = 90 games" in shown and "greedy in every seat" in shown
-    with httpx.Client(base_url=service.url + "/api/v1") as c:
+    with httpx2.Client(base_url=service.url + "/api/v1") as c:
         study = c.get(f"/studies/{sid}").json()
         stored_toml = c.get(f"/studies/{sid}/spec").text
     assert stored_toml == s["toml"]  # the TOML the page showed, byte for byte
@@ -256,15 +250,8 @@ def screenshot(out: pathlib.Path):
     out.mkdir(parents=True, exist_ok=True)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="kalarite-shots-"))
     svc = LiveService(tmp / "data", "--workers", "1").start(timeout=120)
-    b = Browser(tmp / "profile")
+    b = Browser(1280, 1000)
     try:
-        b.call(
-            "Emulation.setDeviceMetricsOverride",
-            width=1280,
-            height=1000,
-            deviceScaleFactor=1,
-            mobile=False,
-        )
         open_page(b, svc.url)
         tick(b, "decks", "imperial")
         tick(b, "decks", "sylvan")

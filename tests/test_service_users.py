@@ -13,7 +13,7 @@ import json
 import sqlite3
 import threading
 
-import httpx
+import httpx2
 import pytest
 import uvicorn
 from fastapi.testclient import TestClient
@@ -72,9 +72,9 @@ class InProcess:
         self.server.should_exit = True
         self.thread.join(60)
 
-    def client(self, token: str | None) -> httpx.Client:
+    def client(self, token: str | None) -> httpx2.Client:
         headers = {"authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=60)
+        return httpx2.Client(base_url=self.url, headers=headers, timeout=60)
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +177,7 @@ def test_who_is_who(svc):
     with svc.client("klr_" + "x" * 43) as c:
         assert c.get("/studies").json()["error"] == "wrong token"
     # the page's cookie opens reads only
-    with httpx.Client(base_url=svc.url, cookies={"kalarite_token": svc.tokens["alice"]}) as c:
+    with httpx2.Client(base_url=svc.url, cookies={"kalarite_token": svc.tokens["alice"]}) as c:
         assert c.get("/studies").status_code == 200
         assert c.post("/studies", json=SPEC).status_code == 401
 

@@ -19,7 +19,7 @@ from core.layout import (
     SUMMONED_N,
     SUMMONED_RED,
 )
-from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
+from core.rules.task_codes import TASK_CHECK_NAMES, TASK_TYPE_NAMES
 from sim.content.tasks import DEFAULT_PATH, load_tasks
 
 EMPTY = """

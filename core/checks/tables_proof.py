@@ -25,8 +25,8 @@ import numpy as np
 from core import constants as K
 from core import ops as O
 from core.layout import N_TASKS, NSQ, SHARED_CAP
-from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
-from core.summon.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS
+from core.rules.task_codes import TASK_CHECK_NAMES, TASK_TYPE_NAMES
+from core.summon.orientations import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS
 
 SIZE = 9
 DECK_SIZE = 18  # deck_cards columns: a deck file's beings

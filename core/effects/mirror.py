@@ -29,7 +29,7 @@ from core.layout import (
 )
 from core.ops import I_RANKS
 from core.rules.events import log_event
-from core.summon.patterns import MARK, MARK2
+from core.summon.orientations import MARK, MARK2
 
 
 @njit(cache=True, _nrt=False)

@@ -91,7 +91,7 @@ from core.ops import (
     X_BEING,
     X_GATEWAY,
 )
-from core.summon.patterns import ARROW_BASE, MARK, MARK2
+from core.summon.orientations import ARROW_BASE, MARK, MARK2
 
 
 @njit(cache=True, _nrt=False)

@@ -9,13 +9,15 @@ of the option list, so every player plays by the same rules.
 - ``mc``: flat Monte Carlo: random playouts from the best greedy candidates.
 - ``lookahead``: the copy of the game a player plays its own turn on.
 - ``hidden``: samples the cards a seat cannot see, for play past the end of its turn.
-- ``evaluate``: the static evaluation of a position for one seat, with the seat's weights.
+- ``evaluate``: the static evaluation of a position for one seat, with the seat's weights;
+  ``weights``: the weights' indices and names (no numba: ``kalarite players`` reads them).
 - ``eval_delta``: the evaluation of many options' positions, reusing the decision's own.
 - ``summon_reach``: the evaluation's summon questions: can a card be summoned, which single
   placement would make it summonable.
 - ``task_reach``: the squares a High Form task condition reads (the greedy placement shortcut).
 - ``params``: the columns of a seat's parameter row (weights, then search settings).
-- ``features``: a position's feature vector (the positions table, the learned value).
+- ``features``: a position's feature vector (the positions table, the learned value);
+  ``feature_names``: the features' names and indices (no numba: sim.learned reads them).
 - ``learned``: the learned leaf value: a fitted model's logit over the features.
 - ``restrict``: what a restricted twin may not pick (never thaws, never warps).
 """

@@ -32,28 +32,24 @@ from core.layout import (
     WINNER,
 )
 from core.players.summon_reach import hand_bits, slot_summonable
+from core.players.weights import (
+    W_CENTRE,
+    W_CLAIMABLE,
+    W_DESTROYED,
+    W_EXPOSED,
+    W_LEGENDARY,
+    W_LEGENDS_READY,
+    W_MATERIAL,
+    W_OPP_CLAIMABLE,
+    W_PENDING,
+    W_POINTS,
+    W_SUMMONABLE,
+    W_UPGRADED,
+    W_WIN,
+)
 from core.rules.modes import has_tasks, n_colours
 from core.rules.tasks import task_holds
 from core.summon.patterns import occupied_bits
-
-W_POINTS = 0  # score difference (High Form: tasks + legends on the board)
-W_CLAIMABLE = 1  # points of the best task you could claim now (High Form)
-W_DESTROYED = 2  # enemy pieces destroyed this turn, weighted 1 / 2 / 4 by rank
-W_UPGRADED = 3  # your heroic pieces minus the opponent's
-W_LEGENDARY = 4  # your legendary pieces minus the opponent's
-W_MATERIAL = 5  # your pieces minus the opponent's
-W_SUMMONABLE = 6  # beings in your hand you could summon now
-W_LEGENDS_READY = 7  # legend cards in your hand you could summon now
-W_WIN = 8  # game over: +1 won, -1 lost, 0 shared
-W_OPP_CLAIMABLE = 9  # points of the best task an opponent could claim now (High Form)
-W_CENTRE = 10  # your pieces on the nine central squares minus the opponent's
-W_EXPOSED = 11  # your pieces next to an enemy piece of at least their rank, minus theirs
-W_PENDING = 12  # Etherweave: a pending being is charged this many points (times W_POINTS)
-N_WEIGHTS = 13
-WEIGHT_NAMES = (
-    "points", "claimable", "destroyed", "upgraded", "legendary", "material", "summonable",
-    "legends_ready", "win", "opp_claimable", "centre", "exposed", "pending",
-)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)

@@ -46,7 +46,6 @@ from core.layout import (
 )
 from core.players.eval_delta import child_value, prepare
 from core.players.evaluate import (
-    N_WEIGHTS,
     W_CENTRE,
     W_CLAIMABLE,
     W_EXPOSED,
@@ -60,6 +59,7 @@ from core.players.lookahead import advance_turn, begin, board_hash, key_of, squa
 from core.players.restrict import first_allowed, forbid, forbidden_kind
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
 from core.players.task_reach import common_matters, enemy_piece_ignored, own_piece_only_helps
+from core.players.weights import N_WEIGHTS
 from core.rules.modes import has_tasks, n_colours
 from core.rules.rng import rand_below
 from core.rules.tasks import task_holds

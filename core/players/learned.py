@@ -10,7 +10,8 @@ is worth a certain win or loss, far beyond any fitted logit.
 from core.jit import njit
 from core.jit.profile import P_LEARNED, enter, leave
 from core.layout import COLOUR, GAME_OVER, MODE, WINNER
-from core.players.features import FL_GATEWAY_BLIND, FL_PEEK, N_FEATURES, features
+from core.players.feature_names import FL_GATEWAY_BLIND, FL_PEEK, N_FEATURES
+from core.players.features import features
 from core.players.params import MODEL_STRIDE, PP_MODEL, PP_PEEK, PP_RESTRICT, RESTRICT_GATEWAY
 
 WIN_LOGIT = 40.0  # a game already won (lost): no fitted position comes near

@@ -9,7 +9,7 @@ import numpy as np
 from core.constants import PH_ACTION
 from core.jit import njit
 from core.layout import CONTROL, CUR, GAME_OVER, LOOKAHEAD, PHASE, RNG, TURN_NO
-from core.players.evaluate import N_WEIGHTS, evaluate
+from core.players.evaluate import evaluate
 from core.players.greedy import option_value
 from core.players.hidden import determinize
 from core.players.lookahead import copy_row
@@ -17,6 +17,7 @@ from core.players.params import PP_MC_CANDIDATES, PP_MC_HORIZON, PP_MC_PLAYOUTS
 from core.players.random_action import advance_deciding
 from core.players.random_player import choose_random
 from core.players.restrict import FORBIDDEN, count_allowed, forbidden_kind, nth_allowed
+from core.players.weights import N_WEIGHTS
 from core.rules.rng import _store, rand_below
 from core.rules.turn import apply_option
 

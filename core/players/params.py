@@ -3,8 +3,8 @@ weights first, then the Monte Carlo and turn planner settings, the restriction o
 restricted twin, and a learned model's coefficients per mode (sim.learned compiles them)."""
 
 from core.constants import MODE_NAMES
-from core.players.evaluate import N_WEIGHTS
-from core.players.features import N_FEATURES
+from core.players.feature_names import N_FEATURES
+from core.players.weights import N_WEIGHTS
 
 PP_MC_PLAYOUTS = N_WEIGHTS
 PP_MC_HORIZON = N_WEIGHTS + 1

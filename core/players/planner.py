@@ -22,13 +22,14 @@ import numpy as np
 from core.constants import MAX_OPTIONS
 from core.jit import njit
 from core.layout import CUR, STATE_SIZE
-from core.players.evaluate import N_WEIGHTS, evaluate
-from core.players.features import N_FEATURES
+from core.players.evaluate import evaluate
+from core.players.feature_names import N_FEATURES
 from core.players.greedy import ST_OVER, choose_greedy, score_options
 from core.players.learned import has_model, learned_value
 from core.players.lookahead import advance_turn, begin, copy_row, state_key
 from core.players.params import PP_PLAN_WIDTH
 from core.players.restrict import FORBIDDEN, forbid, forbidden_kind
+from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
 
 MAX_WIDTH = 12  # beam width limit (the buffers are sized for it)

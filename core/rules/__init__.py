@@ -8,7 +8,8 @@
 - ``events``: the game log, one row per event, which the kernel turns into dataset rows.
 - ``rng``: per-game random numbers kept in the state row, so a game depends on its seed only.
 - ``piles``: card piles: decks, hands, discard piles, the shared legend and flare decks.
-- ``tasks``: High Form task conditions, one compiled check driven by the task tables.
+- ``tasks``: High Form task conditions, one compiled check driven by the task tables;
+  ``task_codes``: the criteria and task types as codes (no numba: sim.content reads them).
 - ``task_display``: the High Form display of available and next tasks.
 - ``frozen``: Everfrost's frozen effects and the lost action, on the turn's side.
 - ``gateway``: Nethervoid's Gateway: which piece of a seat it is and what moves it.

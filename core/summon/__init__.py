@@ -1,8 +1,9 @@
 """Summon search: which (orientation, target square) pairs of a card are legal summons now.
 
-- ``patterns``: patterns compiled to orientations (plain Python, for sim.content) and the
-  compiled searches the turn loop uses: anchored, on bitboards, and the wide search for
-  borrowed pieces and melee improvisation.
+- ``orientations``: a card's pattern compiled to its orientations (plain Python, no numba:
+  sim.content reads the cards through it).
+- ``patterns``: the compiled searches the turn loop uses: anchored, on bitboards, and the wide
+  search for borrowed pieces and melee improvisation.
 - ``possessed``: Possessed Summoner's search, built from an enemy colour's pieces.
 - ``detached``: detached patterns (Time Traveler): the being enters an empty colourless square
   while its pattern stands anywhere.

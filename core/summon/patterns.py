@@ -1,7 +1,8 @@
 """Summoning patterns: orientations compiled once, legal summons found fast.
 
-Compilation (plain Python) turns a card grid into offsets relative to the target square for
-each distinct orientation among the 8 symmetries; marks and arrows turn with the pattern.
+Compilation (plain Python, core.summon.orientations, which loads no numba) turns a card grid
+into offsets relative to the target square for each distinct orientation among the 8
+symmetries; marks and arrows turn with the pattern.
 
 Search (compiled): a pattern's first cell must sit on one of your pieces, so instead of
 sliding every orientation over all 69 squares we anchor that cell on each of your pieces of
@@ -23,57 +24,6 @@ from core.board.geometry import BM_ONBOARD
 from core.constants import COMMON, HEROIC, LEGENDARY, OPT_SUMMON, SCRATCH_ROWS
 from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, NSQ, STOCK
-
-MAX_CELLS = 12
-MAX_MARKS = 24
-
-# mark kinds in or_marks[..., 2]: 1 marked square, 2 second marking, 10 + d arrow direction d
-MARK = 1
-MARK2 = 2
-ARROW_BASE = 10
-
-
-def _transform(dr, dc, sym):
-    """Symmetry ``sym`` (0..7): mirror left-right if sym >= 4, then turn clockwise sym % 4 times."""
-    if sym >= 4:
-        dc = -dc
-    for _ in range(sym % 4):
-        dr, dc = dc, -dr
-    return dr, dc
-
-
-def compile_orientations(cells, target_req, marks):
-    """Distinct orientations of one pattern.
-
-    ``cells``: [(d_row, d_col, min_rank)] relative to the target; ``target_req``: 0, or the
-    minimum rank of your own piece that must stand on the target; ``marks``: [(d_row, d_col,
-    kind)] where an arrow kind is ARROW_BASE + direction index. Returns a list of
-    (sym, cells, marks) with duplicates of symmetric patterns removed.
-    """
-    from core.constants import DIRS
-
-    seen = set()
-    out = []
-    for sym in range(8):
-        oc = []
-        for dr, dc, r in cells:
-            tr, tc = _transform(dr, dc, sym)
-            oc.append((tr, tc, r))
-        om = []
-        for dr, dc, kind in marks:
-            tr, tc = _transform(dr, dc, sym)
-            if kind >= ARROW_BASE:
-                vr, vc = _transform(*DIRS[kind - ARROW_BASE], sym)
-                kind = ARROW_BASE + DIRS.index((vr, vc))
-            om.append((tr, tc, kind))
-        oc.sort(key=lambda x: (-x[2], x[0], x[1]))  # highest rank first: the anchor cell
-        om.sort()
-        key = (tuple(sorted(oc)), tuple(om), target_req)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((sym, oc, om))
-    return out
 
 
 @njit(cache=True, _nrt=False)
@@ -601,17 +551,3 @@ def pattern_squares(T, o, target, out):
         out[m] = _square_at(target, T.or_cells[o, k, 0], T.or_cells[o, k, 1])
         m += 1
     return m
-
-
-def rank_code(letter: str) -> int:
-    return {"c": COMMON, "h": HEROIC, "l": LEGENDARY}[letter]
-
-
-def empty_pattern_arrays(n_orient: int):
-    return (
-        np.zeros(n_orient, np.int8),
-        np.zeros((n_orient, MAX_CELLS, 3), np.int8),
-        np.zeros(n_orient, np.int8),
-        np.zeros(n_orient, np.int8),
-        np.zeros((n_orient, MAX_MARKS, 3), np.int8),
-    )

@@ -89,6 +89,15 @@ def matchup_table(d: Dataset, groups) -> list:
 
 
 def deck_vs_field_rates(d: Dataset, groups) -> list:
+    """Each deck against the others, mirror matches left out. ``games`` counts games (each
+    once); ``deck_games`` adds up the rows: in a group of one player each game is in two rows,
+    once for each of its decks."""
+    non_mirror = {
+        (r["mode"], r["pairing"]): int(r["n"])
+        for r in d.rows(
+            "SELECT mode, pairing, count(*) AS n FROM g WHERE seat0_deck <> seat1_deck GROUP BY ALL"
+        )
+    }
     recs = records_by(
         d.rows(
             f"SELECT mode, pairing, deck, first, {RESULT_COUNTS} FROM sg "
@@ -127,7 +136,8 @@ def deck_vs_field_rates(d: Dataset, groups) -> list:
         out.append(
             {
                 "group": g["id"],
-                "games": sum(r["combined"]["games"] for r in rows),
+                "games": non_mirror.get(group_key(g), 0),
+                "deck_games": sum(r["combined"]["games"] for r in rows),
                 "note": "each deck against every other deck, mirror matches left out"
                 + ("" if g["symmetric"] else f"; decks played by {g['policies'][0]}"),
                 "rows": rows,
@@ -177,6 +187,8 @@ def first_player_rates(d: Dataset, groups, field) -> list:
             {
                 "group": g["id"],
                 "games": g["games"],
+                "games_non_mirror": field_by[g["id"]]["games"],
+                "deck_games": field_by[g["id"]]["deck_games"],
                 "first_mover": overall[group_key(g)],
                 "matchups": matchups,
                 "per_deck": per_deck,

@@ -13,8 +13,10 @@ For each matchup, task and card the difference B − A of the two rates, its 95%
 interval, the score test's p-value and Holm's correction within each table (a row is
 *significant* when its Holm-adjusted p-value is below 0.05, so a table of 60 cards with no real
 change reports no difference 95% of the time). The two studies' games are treated as
-independent samples; with the same study seed they are positively correlated, which only
-makes the test conservative.
+independent samples; games that pair up (dealt from the same seed) are positively
+correlated, which only makes that test conservative. Whether games pair up is said once
+(``pairing_note``, or the paired analysis's ``why_not``): the same study seed alone does not
+make them pair, since a matchup's deals also depend on its decks and players.
 
 The turn cap and beings-without-effects must be the same. Modes and decks may differ: the
 groups and matchups both studies hold are compared, the others are named. The number of
@@ -31,9 +33,15 @@ four seats (melee, team play) of either study are left out, and a note says how 
 
 import pathlib
 
-from results import analysis, stats
+from results import analysis, shown, stats
 from results.compare.caveats import caveats, format_caveats
-from results.compare.changes import changes, deck_map_of, format_changes, map_decks
+from results.compare.changes import (
+    changes,
+    compare_title,
+    deck_map_of,
+    format_changes,
+    map_decks,
+)
 from results.compare.paired_text import columns as _columns
 from results.compare.paired_text import format_paired
 from results.compare.same import game_overlap, relation, subset_note
@@ -210,6 +218,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         return {
             "kalarite_compare": 1,
             "nothing_to_compare": True,
+            "title": compare_title(ma, mb, changes(ma, mb, {})),
             "reason": why,
             "a": _side(run_a, ma, na),
             "b": _side(run_b, mb, nb),
@@ -433,11 +442,6 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         )
     if false_positives:
         notes.append(false_positives)
-    elif sta.get("seed") == stb.get("seed"):
-        notes.append(
-            "same study seed: the games of A and B are correlated (common random numbers), "
-            "which makes the independent-samples test conservative"
-        )
     if not display:
         notes.append(
             "the task display is not recorded in "
@@ -474,16 +478,13 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         )
     if sa["data"]["beings_without_effects"] or sb["data"]["beings_without_effects"]:
         notes.append("beings without effects: these results are not those of the real game")
-    paired = paired_analysis(run_a, run_b, dmap)
-    if paired["paired"] and not part_of:
-        notes = [n for n in notes if not n.startswith("same study seed")]
-        notes.append(
-            f"{paired['pairs']:,} games of B pair up with a game of A (dealt from the same "
-            "seed): the paired analysis compares them game by game"
-        )
+    paired = paired_analysis(run_a, run_b, dmap, studies=(sta, stb))
+    if paired["paired"] and not part_of:  # (not paired: the paired section says why)
+        notes.append(pairing_note(paired))
     return {
         "kalarite_compare": 1,
         "nothing_to_compare": False,
+        "title": compare_title(ma, mb, changed),
         "a": _side(run_a, ma, sa["data"]["games_analyzed"]),
         "b": _side(run_b, mb, sb["data"]["games_analyzed"]),
         "part_of": part_of,
@@ -501,6 +502,17 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         "tables": tables,
         "significant": {name: sum(r["significant"] for r in rows) for name, rows in tables.items()},
     }
+
+
+def pairing_note(paired: dict) -> str:
+    """What ``compare`` says of games that pair up: the one place it speaks of correlated
+    games (common random numbers), since only games dealt from the same seed are."""
+    return (
+        f"{paired['pairs']:,} games of B pair up with a game of A (dealt from the same seed: "
+        "common random numbers, so their outcomes are correlated): the paired analysis "
+        "compares them game by game, and the independent-samples tests below, which ignore "
+        "the correlation, are conservative"
+    )
 
 
 def _unchecked(sa: dict, sb: dict) -> list:
@@ -534,7 +546,8 @@ def _p(x):
 def _fmt_row(r) -> list:
     d = r["diff"]
     if d:
-        diff = f"{100 * d['diff']:+.1f} [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}]"
+        ci = shown.interval(d["lo"], d["hi"], 0.0, unit="", signed=True)
+        diff = f"{100 * d['diff']:+.1f} {ci}"
         p = f"{d['p_value']:.3g}"
         ph = f"{d['p_holm']:.3g}" if d.get("p_holm") is not None else "–"
     else:

@@ -4,6 +4,8 @@ the modes, the seeds and the sizes; and the deck map (``--map variant=original``
 ``variant_of`` of B's deck files) that names B's decks in A's terms.
 """
 
+import pathlib
+
 from sim.content.diff import diff_records, format_diff, is_empty
 from sim.study import canonical_spec
 
@@ -113,6 +115,36 @@ def changes(ma: dict, mb: dict, deck_map: dict) -> dict:
         if sa.get(key) != sb.get(key):
             out[key] = [sa.get(key), sb.get(key)]
     return out
+
+
+def _setting(study: dict) -> str:
+    """A study by what it plays, its players left out: its name, or for a study of
+    ``kalarite simulate`` its decks and mode."""
+    from results.analysis.labels import study_title
+
+    return study_title({**study, "policies": None})
+
+
+def compare_title(ma: dict, mb: dict, ch: dict) -> str:
+    """A comparison titled by what differs between A and B ("highland vs imperial, High Form:
+    installed cards → my-cards"; "... : planner (both seats) → greedy (both seats)"), not by
+    the studies' names, which a simulate study shares with every other."""
+    from results.analysis.labels import players_title
+
+    sa, sb = ma["study"], mb["study"]
+    base = _setting(sa) if _setting(sa) == _setting(sb) else f"{_setting(sa)} / {_setting(sb)}"
+    parts = []
+    if "content_hashes" in ch:
+        a, b = (pathlib.Path(d).name if d else "installed cards" for d in ch["content_dirs"])
+        parts.append(f"{a} → {b}" if a != b else "content " + " → ".join(ch["content_hashes"]))
+    if "engine" in ch:
+        parts.append("engine " + " → ".join(ch["engine"]))
+    if "players" in ch:
+        parts.append(" → ".join(players_title(p) for p in ch["players"]))
+    for key in ("seed", "games"):
+        if key in ch and not parts:
+            parts.append(f"{key} " + " → ".join(f"{v:,}" for v in ch[key]))
+    return f"{base}: {'; '.join(parts)}" if parts else base
 
 
 def format_changes(ch: dict) -> list:

@@ -10,12 +10,13 @@ import pathlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from results import shown
 from results.analysis.labels import MODE_LABELS
 from results.compare import TITLES
 from results.compare.changes import format_changes
 from results.compare.paired_text import PAIRED_TITLES
 from results.compare.stability import html as stability_html
-from results.report import CSS, Cell, diff_cell, esc, pct, plots, table
+from results.report import CSS, Cell, diff_cell, esc, pct, plots, prose, table
 
 SECTIONS = (
     ("studies", "Studies"),
@@ -98,6 +99,26 @@ def _p(x) -> str:
     return "< 1e-300" if x == 0 else f"{x:.2g}"
 
 
+def _diff_ci(d, share) -> str:
+    """A paired difference and its interval, the bounds printed so that they agree with the
+    significance beside them (results.shown)."""
+    ci = shown.interval(
+        d["lo"],
+        d["hi"],
+        0.0,
+        digits=1 if share else 2,
+        scale=100.0 if share else 1.0,
+        unit="",
+        signed=True,
+    )
+    return f"{_v(d['diff'], share)} {ci}"
+
+
+def _where(side: dict) -> str:
+    """How the page names a study: its dataset's directory (its id in the service)."""
+    return side.get("path") or f"study {side.get('id', '?')}"
+
+
 def _v(x, share, signed=True):
     if x is None:
         return "–"
@@ -128,25 +149,27 @@ class _Page:
 
     def header(self):
         a, b = self.r["a"], self.r["b"]
-        name = f"{b['name'] or pathlib.Path(b['path']).name} vs {a['name'] or a['path']}"
+        name = self.r.get("title") or f"{b['name']} vs {a['name']}"
         self.w(
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>kalarite comparison — {esc(name)}</title>",
             f"<style>{CSS}{EXTRA_CSS}</style></head><body>",
-            f"<h1>Comparison: B = {esc(b['path'])} against A = {esc(a['path'])}</h1>",
+            f"<h1>Comparison: {esc(name)}</h1>",
+            f"<p class='note'>B = {esc(_where(b))} against A (the baseline) = "
+            f"{esc(_where(a))}.</p>",
         )
         if self.r.get("nothing_to_compare"):
-            self.w(f'<div class="banner">Nothing to compare: {esc(self.r["reason"])}.</div>')
+            self.w(f'<div class="banner">Nothing to compare: {prose(self.r["reason"])}.</div>')
             return
         for text in self.r.get("unchecked", []):
-            self.w(f'<div class="banner" id="banner-unchecked">⚠ {esc(text)}</div>')
+            self.w(f'<div class="banner" id="banner-unchecked">⚠ {prose(text)}</div>')
         warning = (self.r.get("players") or {}).get("warning")
         if warning:
-            self.w(f'<div class="banner">⚠ {esc(warning)}.</div>')
+            self.w(f'<div class="banner">⚠ {prose(warning)}.</div>')
         if self.r.get("false_positives_only"):
-            self.w(f'<div class="banner">⚠ {esc(self.r["false_positive_note"])}.</div>')
+            self.w(f'<div class="banner">⚠ {prose(self.r["false_positive_note"])}.</div>')
         self.w(
             "<nav><ul>",
             *[f'<li><a href="#{sid}">{esc(t)}</a></li>' for sid, t in SECTIONS],
@@ -341,7 +364,7 @@ class _Page:
             if paired:
                 a, b = _v(r["a_mean"], share, False), _v(r["b_mean"], share, False)
                 cell = Cell(
-                    esc(f"{_v(d['diff'], share)} [{_v(d['lo'], share)}, {_v(d['hi'], share)}]"),
+                    esc(_diff_ci(d, share)),
                     "sig",
                 )
                 n = f"{r['pairs']:,} pairs"
@@ -406,8 +429,7 @@ class _Page:
                         f"{_v(r['a_mean'], share, False)} → {_v(r['b_mean'], share, False)}",
                         Cell(
                             esc(
-                                f"{_v(d['diff'], share)} [{_v(d['lo'], share)}, "
-                                f"{_v(d['hi'], share)}]"
+                                _diff_ci(d, share)
                                 + (f" (Holm p {_p(d['p_holm'])})" if r["significant"] else "")
                             ),
                             "sig" if r["significant"] else "",

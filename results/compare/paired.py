@@ -164,8 +164,36 @@ def _pol_text(p0, p1) -> str:
     return "" if p0 == p1 else f" ({p0} vs {p1})"
 
 
-def paired_analysis(run_a, run_b, deck_map=None) -> dict:
-    """The paired tables of a comparison; ``paired`` is False when no game pairs up."""
+def why_not_paired(study_a: dict, study_b: dict) -> str:
+    """Why no game of B pairs with one of A, from the two study specs: the one statement
+    ``compare`` makes about pairing when nothing pairs up (and then it says nothing about
+    correlated games: games dealt from other seeds are independent samples)."""
+    from results.compare import two_seat_players
+
+    seed_a, seed_b = study_a.get("seed"), study_b.get("seed")
+    players_a, players_b = two_seat_players(study_a), two_seat_players(study_b)
+    if seed_a != seed_b:
+        reason = f"A and B have other study seeds ({seed_a} and {seed_b})"
+    elif sorted(players_a) != sorted(players_b):
+        a, b = ("; ".join(" vs ".join(p) for p in ps) for ps in (players_a, players_b))
+        reason = (
+            f"both have study seed {seed_a}, but a matchup's deals depend on its players "
+            f"({a} in A, {b} in B)"
+        )
+    else:
+        reason = (
+            "their matchups differ (other decks or modes, or a renamed deck without "
+            "variant_of or --map)"
+        )
+    return (
+        f"no game of B was dealt from the same seed as a game of A: {reason}; the studies are "
+        "compared as independent samples only"
+    )
+
+
+def paired_analysis(run_a, run_b, deck_map=None, studies=None) -> dict:
+    """The paired tables of a comparison; ``paired`` is False when no game pairs up, and
+    ``why_not`` says why (from ``studies``, the two study specs, where given)."""
     g, total_b = paired_games(run_a, run_b, deck_map)
     n = len(g["mode"]) if g else 0
     out = {
@@ -176,11 +204,7 @@ def paired_analysis(run_a, run_b, deck_map=None) -> dict:
         "tables": {"matchups": [], "first_player": [], "turns": []},
     }
     if not n:
-        out["why_not"] = (
-            "no game of B was dealt from the same seed as a game of A (another study seed, "
-            "other players, or a renamed deck without variant_of): the studies are compared "
-            "as independent samples only"
-        )
+        out["why_not"] = why_not_paired(*(studies or ({}, {})))
         return out
     mode, d0, d1 = g["mode"], g["d0"], g["d1"]
     p0, p1 = g["p0"], g["p1"]

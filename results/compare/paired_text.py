@@ -1,6 +1,8 @@
 """The paired analysis as text (``kalarite compare``): one table per kind of row with the
 paired interval, the unpaired one and the ratio of their widths."""
 
+from results import shown
+
 
 def columns(rows) -> str:
     """Rows of cells as aligned text: the first column left, the others right."""
@@ -31,7 +33,16 @@ def _paired_cells(r) -> list:
     return [
         r["label"],
         f"{r['pairs']:,}",
-        f"{v(d['diff'])} [{v(d['lo'])}, {v(d['hi'])}]",
+        f"{v(d['diff'])} "
+        + shown.interval(
+            d["lo"],
+            d["hi"],
+            0.0,
+            digits=1 if share else 2,
+            scale=100.0 if share else 1.0,
+            unit="",
+            signed=True,
+        ),
         f"[{v(d['unpaired_lo'])}, {v(d['unpaired_hi'])}]",
         "–" if ratio is None else f"{ratio:.2f}",
         f"{d['p_value']:.3g}",

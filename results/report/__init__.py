@@ -3,6 +3,7 @@ PNG data), the plots as PNG files, and ``summary.json`` (every number shown: the
 ``results.analysis.analyze``). See results/REPORT.md for what each section means."""
 
 import base64
+import hashlib
 import json
 import pathlib
 import struct
@@ -11,6 +12,7 @@ from typing import NamedTuple
 from results import analysis
 from results.analysis.findings import key_findings
 from results.analysis.glance import at_a_glance
+from results.analysis.labels import study_title
 from results.report.cards import CardSections
 from results.report.deathmatch import DeathmatchSection
 from results.report.decisiveness import DecisivenessSection
@@ -25,6 +27,7 @@ from results.report.html import (  # noqa: F401 (the report's public names)
     esc,
     pct,
     policy_list,
+    prose,
     rests_on,
     seats_label,
     slug_of,
@@ -49,6 +52,8 @@ class _Page:
         self.groups = analysis.group_index(summary)
         self.pngs = []
         self.parts = []
+        self.progress = None  # progress(text): told of each section and plot (build())
+        self.step = ""
 
     def w(self, *chunks):
         self.parts.extend(chunks)
@@ -60,6 +65,8 @@ class _Page:
         path = self.out / f"{slug_of(name)}.png"
         info = draw(path, *args) or {}
         self.pngs.append(path)
+        if self.progress:
+            self.progress(f"{self.step}, {len(self.pngs)} plots drawn")
         raw = path.read_bytes()
         data = base64.b64encode(raw).decode("ascii")
         width, height = struct.unpack(">II", raw[16:24])  # the PNG header's IHDR
@@ -98,7 +105,7 @@ class _Page:
 
     def header(self):
         run = self.s["run"]
-        name = run["name"] or pathlib.Path(run["path"]).name
+        name = study_title(run["study"]) or pathlib.Path(run["path"]).name
         self.w(
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
@@ -115,7 +122,7 @@ class _Page:
             )
         for w in self.s["warnings"]:
             if w["severe"] and w["kind"] != "beings_without_effects":
-                self.w(f'<div class="banner compact">⚠ {esc(w["text"])}</div>')
+                self.w(f'<div class="banner compact">⚠ {prose(w["text"])}</div>')
 
     def contents(self):
         self.w("<nav><ul>")
@@ -237,7 +244,7 @@ class _Page:
         if not ws:
             self.w("<p>No warnings: every game was played to its end with every card's effect.</p>")
         for w in ws:
-            self.w(f'<div class="warn"><b>{esc(w["kind"])}</b>: {esc(w["text"])}</div>')
+            self.w(f'<div class="warn"><b>{esc(w["kind"])}</b>: {prose(w["text"])}</div>')
         for m in self.s["missing_data"]:
             self.w(
                 f'<div class="missing"><b>Missing data — {esc(m["what"])}</b>: '
@@ -324,16 +331,23 @@ NAV = tuple((s.id, s.title) for s in SECTIONS if s.title)  # the page's nav: (id
 class _Builder(*dict.fromkeys(s.mixin for s in SECTIONS if s.mixin is not _Page), _Page):
     """Writes the report page: the header, then every entry of ``SECTIONS`` in order."""
 
-    def build(self) -> str:
+    def build(self, progress=None) -> str:
+        self.progress = progress
         self.header()
+        titled = [s for s in SECTIONS if s.title]
         for s in SECTIONS:
+            if s.title:
+                self.step = f"section {titled.index(s) + 1} of {len(titled)} ({s.title})"
+                if progress:
+                    progress(self.step)
             getattr(self, s.render)()
         self.w("</body></html>")
         return "\n".join(self.parts)
 
 
-def write_report(summary: dict, out) -> dict:
-    """Write index.html, the PNG plots and summary.json into ``out``; returns their paths."""
+def write_report(summary: dict, out, progress=None) -> dict:
+    """Write index.html, the PNG plots and summary.json into ``out``; returns their paths.
+    ``progress(text)`` hears of each section as it is drawn."""
     out = pathlib.Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -342,7 +356,7 @@ def write_report(summary: dict, out) -> dict:
     summary.setdefault("at_a_glance", at_a_glance(summary))
     summary.setdefault("key_findings", key_findings(summary))
     b = _Builder(summary, out)
-    page = b.build()
+    page = b.build(progress)
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
     sj = out / "summary.json"
@@ -350,9 +364,47 @@ def write_report(summary: dict, out) -> dict:
     return {"index": index, "summary_json": sj, "plots": b.pngs}
 
 
-def make_report(run_dir, out, allow_incomplete: bool = False, margin=None) -> dict:
+def report_inputs(run_dir) -> dict:
+    """What a report is made from: the dataset's manifest (it changes whenever games are
+    added, repaired or replayed) and the code that reads and draws them (every source file of
+    results/, and the package version). A report whose summary.json holds the same inputs
+    would be written again byte for byte, so ``kalarite demo`` keeps it."""
+    from results.store import MANIFEST
+    from sim import version
+
+    code = hashlib.sha256(version().encode())
+    root = pathlib.Path(__file__).resolve().parent.parent
+    for path in sorted(root.rglob("*.py")):
+        code.update(path.relative_to(root).as_posix().encode())
+        code.update(path.read_bytes())
+    manifest = pathlib.Path(run_dir) / MANIFEST
+    return {
+        "dataset": hashlib.sha256(manifest.read_bytes()).hexdigest()[:16],
+        "code": code.hexdigest()[:16],
+    }
+
+
+def report_is_current(run_dir, out, margin=None) -> bool:
+    """Does ``out`` hold a complete report of ``run_dir`` made from the same inputs (and the
+    same stability ``margin``)?"""
+    out = pathlib.Path(out)
+    try:
+        old = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+        same = old.get("report_inputs") == {**report_inputs(run_dir), "margin": margin}
+    except (OSError, ValueError, AttributeError):
+        return False
+    return same and (out / "index.html").is_file()
+
+
+def make_report(run_dir, out, allow_incomplete: bool = False, margin=None, progress=None) -> dict:
     """Analyse the study in ``run_dir`` and write its report into ``out`` (``margin``: the
-    stability margin in points, --margin)."""
+    stability margin in points, --margin). ``progress(text)`` is told each step (reading the
+    games, then each section drawn): a large study's report takes a minute, and a caller
+    shows where it stands."""
+    if progress:
+        progress("reading and analysing the games")
+    inputs = {**report_inputs(run_dir), "margin": margin}
     summary = analysis.analyze(run_dir, allow_incomplete=allow_incomplete, margin=margin)
-    paths = write_report(summary, out)
+    summary["report_inputs"] = inputs
+    paths = write_report(summary, out, progress)
     return {"summary": summary, **paths}

@@ -50,7 +50,7 @@ class DuelSections:
                     zoom=True,
                 )
             self.unfold()
-            self.fold(f"the matchup table ({len(m['cells'])} matchups)")
+            self.fold(matchup_table_title(g["matchups"], len(m["cells"])))
             rows = []
             for c in m["cells"]:
                 label = f"{c['deck']} vs {c['opp_deck']}"
@@ -103,7 +103,7 @@ class DuelSections:
                 heads.append("mechanic use per game")
                 for row, cell in zip(rows, use, strict=True):
                     row.append(cell)
-            self.w(table(heads, rows, rests_on(f["games"])))
+            self.w(table(heads, rows, rests_on(f["games"], extra=deck_games_note(f))))
             if use:
                 self.w(
                     "<p class='note'>Mechanic use: the deck's own seat in the same games, mean "
@@ -191,10 +191,6 @@ class DuelSections:
                     ]
                     for r in f["per_deck"]
                 ]
-                n = sum(
-                    (r["first"] or {}).get("games", 0) + (r["second"] or {}).get("games", 0)
-                    for r in f["per_deck"]
-                )
                 self.w(
                     table(
                         [
@@ -204,7 +200,10 @@ class DuelSections:
                             "first minus second",
                         ],
                         drows,
-                        rests_on(n, "deck-games (mirror matches left out)"),
+                        rests_on(
+                            f["games_non_mirror"],
+                            extra="Mirror matches left out. " + deck_games_note(f),
+                        ),
                     )
                 )
                 prow = []
@@ -239,6 +238,25 @@ class DuelSections:
                 )
             self.unfold()
         self.end()
+
+
+def matchup_table_title(matchups: int, rows: int) -> str:
+    """The fold of a group's matchup table: its matchups as the Study table counts them, and
+    why there are more rows (a matchup of two decks played by one player reads from both)."""
+    title = f"the matchup table ({matchups:,} matchup{'s' * (matchups != 1)}"
+    if rows > matchups:
+        title += f"; {rows:,} rows: each matchup of two different decks from both decks' sides"
+    return title + ")"
+
+
+def deck_games_note(f: dict) -> str:
+    """What a per-deck table's rows add up to when a game is in two of them."""
+    if f["deck_games"] == f["games"]:
+        return ""
+    return (
+        f"Each game counts once for each of its two decks: the rows add up to "
+        f"{f['deck_games']:,} deck-games."
+    )
 
 
 def mechanic_cells(mechanics: dict, rows, group: str) -> list:

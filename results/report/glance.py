@@ -72,6 +72,8 @@ class GlanceSection:
                 f"How the games ended: {esc(m['ended'])}. {_stability(m['stability'])}."
                 f"{extra}{weak}</li>"
             )
+        # the per-deck labels are drawn only beside a panel whose stability was measured
+        per_deck = any(m["stability"]["measured"] for m in g["modes"])
         self.w(
             '<ul class="glance note">',
             *lines,
@@ -85,8 +87,9 @@ class GlanceSection:
             "confidently beyond ±M (Holm over the decks), else <b>undetermined</b>, with the "
             "games a deck would need to decide it. Each line also says whether the players "
             "differ at all, and describes the rankings (tau with its interval, confident "
-            "reversals, verdicts flipping between favoured and disfavoured). Per deck on the "
-            "right: its own word. See <a href='#sensitivity'>Policy sensitivity</a>, "
+            "reversals, verdicts flipping between favoured and disfavoured). "
+            + ("Per deck on the right: its own word. " if per_deck else "")
+            + "See <a href='#sensitivity'>Policy sensitivity</a>, "
             "<a href='#decisiveness'>Decisiveness</a> and <a href='#deck-vs-field'>Deck vs "
             "field</a>. Click the picture to enlarge it.</p>",
             "</section>",

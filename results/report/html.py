@@ -4,6 +4,7 @@ and shared labels (the section titles: ``SECTIONS`` in results/report/__init__.p
 import html
 import re
 
+from results import shown
 from results.stats import SMALL_SAMPLE
 
 SMALL_MARK = "†"
@@ -63,6 +64,12 @@ def pct(x, digits=1) -> str:
     return f"{100 * x:.{digits}f}%"
 
 
+def prose(text) -> str:
+    """A sentence written for the terminal as HTML: escaped, its `commands` set as code
+    (a banner shows ``kalarite players``, not literal backticks)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(text))
+
+
 def num(x, digits=2) -> str:
     if x is None:
         return "–"
@@ -72,9 +79,10 @@ def num(x, digits=2) -> str:
 
 
 def interval(r, digits=1) -> str:
+    """A rate's interval, its bounds never contradicting the flag beside it (results.shown)."""
     if not r or r.get("lo") is None:
         return ""
-    return f" [{pct(r['lo'], digits)}, {pct(r['hi'], digits)}]"
+    return " " + shown.interval(r["lo"], r["hi"], shown.rate_fair(r), digits)
 
 
 class Cell:
@@ -110,7 +118,7 @@ def diff_cell(d) -> Cell:
         return Cell("–", "small")
     txt = f"{100 * d['diff']:+.1f} pts"
     if d.get("lo") is not None:
-        txt += f" [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}]"
+        txt += " " + shown.interval(d["lo"], d["hi"], 0.0, unit="", signed=True)
     cls = "small" if d.get("small") else ""
     if d.get("small"):
         txt += " " + SMALL_MARK

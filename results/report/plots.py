@@ -8,6 +8,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
+from results import shown
+
 DPI = 110
 BLUE = "#2b6cb0"
 ORANGE = "#dd6b20"
@@ -98,7 +100,7 @@ def matchup_matrix(path, title, decks, cells, key="combined", scale=2):
             small = " †" if wr["small"] else ""
             txt = f"{head}{_pct(wr['rate'])}{star}"
             if say == "full":
-                txt += f"\n[{_pct(wr['lo'])}, {_pct(wr['hi'])}]\nn={wr['n']}{small}"
+                txt += f"\n{shown.interval(wr['lo'], wr['hi'], 0.5)}\nn={wr['n']}{small}"
             ax.text(
                 j,
                 i,
@@ -368,8 +370,8 @@ def policy_matrix(path, title, names, cells):
             ax.text(
                 j,
                 i,
-                f"{head}{_pct(wr['rate'])}{star}\n[{_pct(wr['lo'])}, "
-                f"{_pct(wr['hi'])}]\nn={wr['n']}",
+                f"{head}{_pct(wr['rate'])}{star}\n{shown.interval(wr['lo'], wr['hi'], 0.5)}"
+                f"\nn={wr['n']}",
                 ha="center",
                 va="center",
                 fontsize=8,

@@ -3,7 +3,8 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
 
 - ``cli``: the ``kalarite`` command line (entry point ``sim.app.cli:main``); ``cli_help``:
   the lists of valid decks, modes and players at the end of a subcommand's ``--help``.
-- ``report_commands``: the ``report`` and ``compare`` subcommands.
+- ``report_commands``: the ``report`` and ``compare`` subcommands; ``progress_line``: the one
+  progress line of a long step that plays no game (the report, a first compile of ``moves``).
 - ``demo``: ``kalarite demo``, the default study and its report.
 - ``trace``: ``kalarite trace``, a player's skill trace as a study (its budgets and spec).
 - ``ladder``: ``kalarite ladder``, the round-robin between players with their ratings

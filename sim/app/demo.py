@@ -1,13 +1,15 @@
 """`kalarite demo`: run the default study (sim/studies/demo.toml) and write its report.
 
 Like any study, running it again only plays what is missing; a directory that holds another
-study (or the demo with another --games) is replaced only with --overwrite."""
+study (or the demo with another --games) is replaced only with --overwrite. A report made
+from the same dataset by the same code is kept, not written again (about a minute)."""
 
 import pathlib
 import sys
 
-from results.report import make_report
+from results.report import report_is_current
 from results.report_dirs import report_dir
+from sim.app.report_commands import write_report_with_progress
 from sim.content import load_content
 from sim.study import load_study
 
@@ -25,8 +27,13 @@ def run_demo(out: str, games: int | None, workers: int | None, overwrite: bool =
         print(f"kalarite: interrupted: {e.summary.line()}", file=sys.stderr)
         return 130
     print(f"kalarite: {summary.line()}")
-    target = report_dir(out, None)
-    print("kalarite: writing the report...", file=sys.stderr, flush=True)
-    r = make_report(out, target)
+    kept = pathlib.Path(out) / "report"  # (looked at before report_dir clears its plots)
+    if report_is_current(out, kept):
+        print(
+            f"kalarite: demo report -> {kept / 'index.html'} (up to date: the same games "
+            f"and report code; `kalarite report {out}` writes it again)"
+        )
+        return 0
+    r = write_report_with_progress(out, report_dir(out, None))
     print(f"kalarite: demo report -> {r['index']}")
     return 0

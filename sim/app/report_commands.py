@@ -7,21 +7,36 @@ input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 
 import json
 import pathlib
-import sys
 
 from results.report_dirs import compare_dir, report_dir
+from sim.app.progress_line import ProgressLine
 
 # results.report and results.compare (pyarrow.dataset, pandas) are imported inside the
 # handlers: the CLI builds its parser on every command, and `kalarite play` should not pay a
 # second for the report's imports
 
 
-def cmd_report(args):
+def write_report_with_progress(run, out, allow_incomplete: bool = False, margin=None) -> dict:
+    """Check the dataset first (a refused one prints only its error), then write its report
+    saying where it stands (``margin``: the stability margin, --margin)."""
+    from results.analysis.dataset import Dataset
     from results.report import make_report
 
+    Dataset(run, allow_incomplete=allow_incomplete).con.close()  # refuses a bad dataset
+    progress = ProgressLine("writing the report")
+    try:
+        return make_report(
+            run, out, allow_incomplete=allow_incomplete, margin=margin, progress=progress
+        )
+    finally:
+        progress.close()
+
+
+def cmd_report(args):
     out = report_dir(args.run, args.out)
-    print("kalarite: writing the report...", file=sys.stderr, flush=True)
-    r = make_report(args.run, out, allow_incomplete=args.allow_incomplete, margin=args.margin)
+    r = write_report_with_progress(
+        args.run, out, allow_incomplete=args.allow_incomplete, margin=args.margin
+    )
     s = r["summary"]
     for w in s["warnings"]:
         print(f"kalarite: warning: {w['text']}")

@@ -16,7 +16,7 @@ import itertools
 
 import numpy as np
 
-from core.players.evaluate import WEIGHT_NAMES
+from core.players.weights import WEIGHT_NAMES
 from sim.games import resolve_players
 from sim.players import Profile, load_profiles, resolve, save_profile
 

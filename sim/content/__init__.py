@@ -33,7 +33,14 @@ from core.ops import (
     OP_SHOOT,
     R_BEING_RELATIVE,
 )
-from core.summon.patterns import ARROW_BASE, MARK, MARK2, MAX_CELLS, MAX_MARKS, compile_orientations
+from core.summon.orientations import (
+    ARROW_BASE,
+    MARK,
+    MARK2,
+    MAX_CELLS,
+    MAX_MARKS,
+    compile_orientations,
+)
 from core.tables import Tables
 from sim.content.ops import OpError, check_card_programs, compile_ops
 from sim.content.schema import (

@@ -10,7 +10,7 @@ import pathlib
 import numpy as np
 
 from core.layout import N_AVAIL, N_TASKS
-from core.rules.tasks import TASK_CHECK_NAMES, TASK_TYPE_NAMES
+from core.rules.task_codes import TASK_CHECK_NAMES, TASK_TYPE_NAMES
 from sim.content.schema import (
     ContentError,
     is_int,

@@ -11,9 +11,12 @@
     compares/<a>-<b>/          ``kalarite compare`` output (compare.json, compare.txt)
     content/<name>/            content variants a spec may name (``content = "<name>"``)
 
-Every path comes from a generated id or a fixed name, never from a request.
+Every path comes from a generated id or a fixed name, never from a request; and no answer
+names one (``ServiceConfig.public``): a study's dataset is named by the study's id, a
+content variant by its name, anything else by its path inside the data directory.
 """
 
+import functools
 import ipaddress
 import os
 import pathlib
@@ -119,6 +122,44 @@ class ServiceConfig:
             "max_active_studies_per_user": self.max_active_per_user or None,
             "disk_quota_bytes": self.disk_quota or None,
         }
+
+    # --- what answers may say ------------------------------------------------------------
+
+    @functools.cached_property
+    def _public_rules(self) -> list:
+        """(pattern, replacement) pairs over the data directory's spellings (as given and
+        resolved), most specific first; text rules and the same as bytes."""
+        rules = []
+        for d in dict.fromkeys((str(self.data), str(self.data.resolve()))):
+            root = re.escape(d)
+            # the whole path, not the start of a longer one (a full stop may follow it)
+            end = r"(?![\w/-])(?!\.[\w/])"
+            rules += [
+                (rf"{root}/studies/([0-9a-f]{{12}})/dataset{end}", r"\1"),
+                (rf"{root}/content/([\w.-]+){end}", r"\1"),
+                (rf"{root}/", ""),
+                (rf"{root}{end}", "."),
+            ]
+        return [(re.compile(p), r, re.compile(p.encode()), r.encode()) for p, r in rules]
+
+    def public(self, value):
+        """``value`` (text, bytes, or dicts and lists of them) as the service may answer it:
+        no path of this server. The children write the server's paths into what they make
+        (a report names its dataset, a manifest its content directory, a log its output), so
+        every answer read from the data directory goes through here."""
+        if isinstance(value, str):
+            for pattern, repl, _, _ in self._public_rules:
+                value = pattern.sub(repl, value)
+            return value
+        if isinstance(value, bytes):
+            for _, _, pattern, repl in self._public_rules:
+                value = pattern.sub(repl, value)
+            return value
+        if isinstance(value, dict):
+            return {k: self.public(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.public(v) for v in value]
+        return value
 
     # --- layout ----------------------------------------------------------------------------
 

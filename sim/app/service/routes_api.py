@@ -89,7 +89,7 @@ def get_row(request: Request, sid: str):
 
 def _view(request: Request, row) -> dict:
     s = request.app.state
-    return study_view(row, s.config, s.progress)
+    return s.config.public(study_view(row, s.config, s.progress))
 
 
 # The reads below are async and answer with JSONResponse: a registry lookup and a cached
@@ -278,8 +278,9 @@ def resume(request: Request, sid: str, who: Submitter):
 @router.get("/studies/{sid}/spec", summary="The spec as the study reads it (TOML)")
 def spec(request: Request, sid: str):
     get_row(request, sid)
-    path = request.app.state.config.study_dir(sid) / SPEC_FILE
-    return Response(path.read_text(encoding="utf-8"), media_type="application/toml")
+    config = request.app.state.config
+    text = (config.study_dir(sid) / SPEC_FILE).read_text(encoding="utf-8")
+    return Response(config.public(text), media_type="application/toml")
 
 
 @router.delete(

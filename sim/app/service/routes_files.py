@@ -2,7 +2,9 @@
 manifest and its log; and the comparison of two studies (``kalarite compare``).
 
 Every path is built from a generated id and fixed names; nothing from a request reaches the
-filesystem."""
+filesystem. What the children wrote names the server's paths (a report its dataset, a
+manifest its content directory, a log its output): every answer goes through
+``ServiceConfig.public``, which names studies by id instead."""
 
 import asyncio
 import json
@@ -10,7 +12,7 @@ import os
 import tempfile
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from sim.app.service.config import TABLES, study_tables
 from sim.app.service.logs import error_line
@@ -20,6 +22,11 @@ from sim.app.service.views import API
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 COMPARE_TIMEOUT_S = 600.0
+
+
+def _public_file(request: Request, path, media_type: str) -> Response:
+    """A file the service's children wrote, without the server's paths."""
+    return Response(request.app.state.config.public(path.read_bytes()), media_type=media_type)
 
 
 def _finished(request: Request, sid: str):
@@ -33,14 +40,14 @@ def _finished(request: Request, sid: str):
 def summary(request: Request, sid: str):
     _finished(request, sid)
     path = request.app.state.config.report_dir(sid) / "summary.json"
-    return FileResponse(path, media_type="application/json")
+    return _public_file(request, path, "application/json")
 
 
 @router.get("/studies/{sid}/report", summary="The report (self-contained HTML, once finished)")
 def report(request: Request, sid: str):
     _finished(request, sid)
     path = request.app.state.config.report_dir(sid) / "index.html"
-    return FileResponse(path, media_type="text/html")
+    return _public_file(request, path, "text/html")
 
 
 @router.get("/studies/{sid}/manifest", summary="The dataset's manifest (study.json)")
@@ -49,7 +56,7 @@ def manifest(request: Request, sid: str):
     path = request.app.state.config.dataset_dir(sid) / "study.json"
     if not path.is_file():
         raise HTTPException(409, f"study {sid} has no dataset yet")
-    return FileResponse(path, media_type="application/json")
+    return _public_file(request, path, "application/json")
 
 
 @router.get("/studies/{sid}/log", summary="The end of the study's output (study and report)")
@@ -62,12 +69,13 @@ def log(request: Request, sid: str):
             text = f.read().decode("utf-8", "replace")
     except FileNotFoundError:
         text = ""
-    return PlainTextResponse(text)
+    return PlainTextResponse(request.app.state.config.public(text))
 
 
-def write_merged(dataset, table: str, out):
+def write_merged(dataset, table: str, out, public=lambda value: value):
     """One Parquet file with every chunk of ``table`` (partition columns included), written
-    batch by batch to a temporary name and renamed: memory stays bounded."""
+    batch by batch to a temporary name and renamed: memory stays bounded. ``public``
+    rewrites the metadata's values (the study spec names its content directory)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -75,7 +83,7 @@ def write_merged(dataset, table: str, out):
     from results.store import open_table
 
     data = open_table(dataset, table)
-    md = {k: v for k, v in (data.schema.metadata or {}).items() if k != CHUNK_KEY}
+    md = {k: public(v) for k, v in (data.schema.metadata or {}).items() if k != CHUNK_KEY}
     schema = data.schema.with_metadata(md)  # the chunk's own metadata: not the whole table's
     fd, tmp = tempfile.mkstemp(prefix=f".{table}-", suffix=".tmp", dir=out.parent)
     os.close(fd)
@@ -106,7 +114,8 @@ def table(request: Request, sid: str, table: str):
     out_dir.mkdir(exist_ok=True)
     out = out_dir / f"{table}.parquet"
     if not out.is_file():
-        write_merged(request.app.state.config.dataset_dir(sid), table, out)
+        config = request.app.state.config
+        write_merged(config.dataset_dir(sid), table, out, config.public)
     return FileResponse(
         out, media_type="application/vnd.apache.parquet", filename=f"{sid}-{table}.parquet"
     )
@@ -124,9 +133,12 @@ async def _compare(request: Request, a: str, b: str) -> dict:
     async with s.compare_locks.setdefault((a, b), asyncio.Lock()):
         if not (result.is_file() and page.is_file()):
             await _run_compare(s, a, b, d)
+    answer = s.config.public(json.loads(result.read_text(encoding="utf-8")))
+    for side, sid in (("a", a), ("b", b)):  # the study by its id, not its dataset's path
+        answer[side] = {"id": sid, **{k: v for k, v in answer[side].items() if k != "path"}}
     return {
-        "result": json.loads(result.read_text(encoding="utf-8")),
-        "text": text.read_text(encoding="utf-8", errors="replace"),
+        "result": answer,
+        "text": s.config.public(text.read_text(encoding="utf-8", errors="replace")),
         "page": page,
     }
 
@@ -143,7 +155,8 @@ async def _run_compare(s, a, b, d):
     out = text.read_text(encoding="utf-8", errors="replace") if text.exists() else ""
     if rc != 0 or not result.is_file():
         result.unlink(missing_ok=True)
-        raise HTTPException(409, error_line(out) or f"compare failed (exit status {rc})")
+        why = error_line(out) or f"compare failed (exit status {rc})"
+        raise HTTPException(409, s.config.public(why))
 
 
 @router.get("/compare/{a}/{b}", summary="Compare two finished studies (kalarite compare A B)")
@@ -161,4 +174,4 @@ async def compare_text(request: Request, a: str, b: str):
     summary="The compare page (self-contained HTML, as kalarite compare --html writes it)",
 )
 async def compare_page(request: Request, a: str, b: str):
-    return FileResponse((await _compare(request, a, b))["page"], media_type="text/html")
+    return _public_file(request, (await _compare(request, a, b))["page"], "text/html")
