@@ -13,7 +13,7 @@ COLOURS = ("#2b6cb0", "#dd6b20", "#2f855a", "#c53030", "#6b46c1", "#b7791f", "#3
 def deck_trace(path, title, trace_mode: dict, levels: list, setting: str, small=False):
     """One line per deck: its win rate against the field at each level (x: log2 of the
     budget), with its 95% Wilson band; the legend names each deck's slope per doubling."""
-    fig = _figure(4.6 if small else 7.5, 3.0 if small else 4.2)
+    fig = _figure(6.2 if small else 9.0, 3.0 if small else 4.2)
     ax = fig.subplots()
     xs_all = np.log2(np.asarray(levels, float))
     for n, (deck, d) in enumerate(trace_mode["decks"].items()):
@@ -40,8 +40,13 @@ def deck_trace(path, title, trace_mode: dict, levels: list, setting: str, small=
     ax.tick_params(labelsize=8)
     ax.set_title(title, fontsize=9 if small else 10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=6.5 if small else 7.5, loc="best", title="slope, points per doubling",
-              title_fontsize=6.5 if small else 7.5)  # fmt: skip
+    ax.legend(
+        fontsize=6.5 if small else 7.5,
+        loc="center left",
+        bbox_to_anchor=(1.01, 0.5),
+        title="slope, points\nper doubling [95%]",
+        title_fontsize=6.5 if small else 7.5,
+    )
     _save(fig, path)
 
 
