@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint bench fuzz clean
+.PHONY: demo test test-fast lint bench fuzz clean
 
 # The install says what it does and keeps one status line while pip works (what it is doing,
 # the packages checked, downloaded and installed, the elapsed time: scripts/pip_progress.py),
@@ -23,10 +23,17 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/kalarite demo
 
-# The suite runs on every core (pytest-xdist): 11 minutes on 2 cores, about 20 in one process.
+# The suite runs on every core (pytest-xdist), everything: the figures are in
+# docs/developer.md ("The test suite"). CI runs this.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q -n auto
+
+# Daily work: the suite without the service, browser, soak and cluster tests and the doc
+# snippets (markers system and docs: tests/conftest.py TIERS). `make test` still runs them.
+test-fast: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -q -n auto -m "not system and not docs"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

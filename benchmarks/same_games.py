@@ -6,9 +6,11 @@ which names each checkout's engine).
 
     python -m benchmarks.same_games --baseline ../kalarite-25b763c
 
-Prints one JSON object (``same_games``: every table identical) and exits 1 when a table
-differs. This is the check behind "games identical to main" for a change that must not
-change a game; ``kalarite bench --baseline`` compares the kernel's result rows the same way.
+Prints one JSON object (``same_games``: every table identical; for a table that is not,
+``differences``: each column that differs, with the rows it differs in and its first values,
+baseline then this) and exits 1 when a table differs. This is the check behind "games
+identical to main" for a change that must not change a game; ``kalarite bench --baseline``
+compares the kernel's result rows the same way.
 """
 
 import argparse
@@ -86,6 +88,24 @@ def _table(out, table):
     return t.cast(pa.schema(plain)).replace_schema_metadata(None)
 
 
+def differences(a, b) -> dict:
+    """Where two versions of a table differ: {column: rows that differ} (columns only one
+    side has: "missing"), or {"rows": [n, m]} when their row counts differ; with the rows in
+    the order ``_table`` sorts them, the first differing values of each column."""
+    if a.num_rows != b.num_rows:
+        return {"rows": [a.num_rows, b.num_rows]}
+    out = {}
+    for name in dict.fromkeys(a.column_names + b.column_names):
+        if name not in a.column_names or name not in b.column_names:
+            out[name] = "missing"
+            continue
+        x, y = a.column(name).to_pylist(), b.column(name).to_pylist()
+        rows = [i for i, (u, v) in enumerate(zip(x, y, strict=True)) if u != v]
+        if rows:
+            out[name] = {"rows": len(rows), "first": [[x[i], y[i]] for i in rows[:3]]}
+    return out
+
+
 def compare(baseline, this=REPO) -> dict:
     res = {
         "baseline": str(baseline),
@@ -109,6 +129,8 @@ def compare(baseline, this=REPO) -> dict:
                 "rows": [None if a is None else a.num_rows, None if b is None else b.num_rows],
                 "same": same,
             }
+            if not same and a is not None and b is not None:
+                res["tables"][table]["differences"] = differences(a, b)
     res["same_games"] = all(t["same"] for t in res["tables"].values())
     return res
 

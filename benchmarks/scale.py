@@ -8,14 +8,19 @@ random players over every pairing of the installed decks in High Form and Deathm
 samples every second the memory of that process and everything it starts (the Ray head, its
 raylet and workers): the peak of the summed resident sets (RSS, which counts a shared page in
 each process that maps it) and of the summed proportional sets (PSS, which splits it; the
-honest "all processes together" figure). It then sums the dataset's bytes on disk.
+honest "all processes together" figure), and the CPU seconds of the workers and of the
+command itself. It then sums the dataset's bytes on disk, and plays the same matchups with
+the kernel alone (``kernel_alone``): ``vs_kernel_alone`` is the study's games per worker
+CPU-second over the kernel's (issue 38: at least 0.85); ``benchmarks/chunk_cost.py`` splits
+a chunk's cost.
 
 ``nodes`` starts a local Ray cluster with ``ray start`` twice in a row: one node with 2 CPUs,
 then two nodes on this machine with 1 CPU each (a head and a worker node, each its own raylet
 and object store), runs the same study on each through ``--address``, and reports games per
 CPU-second of the Ray worker processes (their user + system time, read from /proc while they
 run), so the figure says what a second node costs in coordination, not how busy the machine
-was. Nothing here is asserted in tests.
+was; it counts every Ray process on the machine, so no other Ray may run there. ``study``
+counts only the processes the command started. Nothing here is asserted in tests.
 """
 
 import argparse
@@ -54,11 +59,16 @@ class _Sampler:
     """Every second: the summed RSS and PSS of a process tree plus any Ray process, and the
     CPU seconds of each Ray worker (kept per pid, so a worker that ended still counts)."""
 
-    def __init__(self, root_pid: int | None):
+    def __init__(self, root_pid: int | None, anywhere: bool = False):
         self.root_pid = root_pid
+        # also every Ray process on the machine (a cluster started by `ray start` is not the
+        # command's child): only on a machine with no other Ray running
+        self.anywhere = anywhere
         self.peak_rss = self.peak_pss = 0
         self.samples = 0
         self.worker_cpu: dict[int, float] = {}
+        self.worker_title: dict[int, str] = {}  # its last process title (ray::IDLE, ...)
+        self.driver_cpu = 0.0  # the command's own process (it writes every chunk)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
@@ -72,6 +82,8 @@ class _Sampler:
                     seen[c.pid] = c
             except psutil.NoSuchProcess:
                 pass
+        if not self.anywhere:  # a local Ray: the command's own children, nobody else's Ray
+            return seen.values()
         for p in psutil.process_iter(["cmdline"]):
             cmd = " ".join(p.info["cmdline"] or [])
             if any(k in cmd for k in ("ray::", "default_worker.py", "raylet", "gcs_server")):
@@ -83,12 +95,16 @@ class _Sampler:
             rss = pss = 0
             for p in self._procs():
                 try:
+                    if p.pid == self.root_pid:
+                        t = p.cpu_times()
+                        self.driver_cpu = t.user + t.system
                     rss += p.memory_info().rss
                     pss += p.memory_full_info().pss
                     cmd = " ".join(p.cmdline())
                     if "ray::" in cmd or "default_worker.py" in cmd:
                         t = p.cpu_times()
                         self.worker_cpu[p.pid] = t.user + t.system
+                        self.worker_title[p.pid] = cmd.split()[0][:60]
                 except (psutil.NoSuchProcess, psutil.AccessDenied):
                     continue
             self.peak_rss = max(self.peak_rss, rss)
@@ -105,13 +121,13 @@ class _Sampler:
         self._thread.join()
 
 
-def _run_study(spec_text: str, out: str, args: list[str], env=None) -> dict:
+def _run_study(spec_text: str, out: str, args: list[str], env=None, anywhere=False) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
         f.write(spec_text)
     cmd = [sys.executable, "-m", "sim.app.cli", "study", f.name, "--out", out, *args]
     w0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
-    with _Sampler(proc.pid) as s:
+    with _Sampler(proc.pid, anywhere) as s:
         stdout, _ = proc.communicate()
     wall = time.perf_counter() - w0
     os.unlink(f.name)
@@ -126,6 +142,12 @@ def _run_study(spec_text: str, out: str, args: list[str], env=None) -> dict:
         "memory_samples": s.samples,
         "dataset_bytes": size,
         "worker_cpu_s": round(sum(s.worker_cpu.values()), 1),
+        # each Ray worker process: its last title and CPU seconds (idle workers included)
+        "worker_processes": sorted(
+            ([s.worker_title.get(pid, ""), round(cpu, 1)] for pid, cpu in s.worker_cpu.items()),
+            key=lambda x: -x[1],
+        ),
+        "driver_cpu_s": round(s.driver_cpu, 1),
         "stdout_tail": stdout.strip().splitlines()[-3:],
     }
 
@@ -136,13 +158,50 @@ def _decks() -> list[str]:
     return list(load_content().decks)
 
 
+def kernel_alone(spec_text: str, games_per_matchup: int = 2000) -> dict:
+    """The kernel alone on the study's own matchups, in this process: ``core.kernel.play``
+    as a worker calls it (with the study's event log), ``games_per_matchup`` games of each
+    (the first of each matchup's games), timed in CPU seconds after the kernel is loaded."""
+    import tomllib
+
+    from cluster.worker import EV_ROWS
+    from core.kernel import play
+    from sim.content import load_content
+    from sim.games import batch
+    from sim.study import study_from_dict
+
+    content = load_content()
+    study = study_from_dict(tomllib.loads(spec_text), content)
+    batches = [batch(content, m.mode, m.decks, m.policies, m.seed) for m in study.matchups()]
+    play(batches[0], 0, 1, ev_rows=EV_ROWS)  # load the kernel first, as a worker does
+    n = min(games_per_matchup, study.matchups()[0].games)
+    c0 = time.process_time()
+    for b in batches:
+        play(b, 0, n, turn_cap=study.turn_cap, ev_rows=EV_ROWS)
+    cpu = time.process_time() - c0
+    games = n * len(batches)
+    return {"games": games, "cpu_s": round(cpu, 2), "games_per_cpu_s": round(games / cpu, 1)}
+
+
 def study(games: int, workers: int, seed: int) -> dict:
+    """The real command on a big random study; then the kernel alone on the same matchups:
+    issue 38's end-to-end figure is ``vs_kernel_alone``, the study's games per worker
+    CPU-second over the kernel's games per CPU-second (target: at least 0.85)."""
     text, n = _spec(games, _decks(), seed)
     with tempfile.TemporaryDirectory(prefix="kalarite-scale-", dir=os.environ.get("TMPDIR")) as d:
         out = os.path.join(d, "run")
         res = _run_study(text, out, ["--workers", str(workers)])
     res.update(games=n, spec=text, bytes_per_game=round(res["dataset_bytes"] / n, 1))
     res["games_per_s_wall"] = round(n / res["wall_s"])
+    res["games_per_worker_cpu_s"] = round(n / res["worker_cpu_s"], 1)
+    res["games_per_cpu_s_workers_and_driver"] = round(
+        n / (res["worker_cpu_s"] + res["driver_cpu_s"]), 1
+    )
+    alone = res["kernel_alone"] = kernel_alone(text)
+    res["vs_kernel_alone"] = round(res["games_per_worker_cpu_s"] / alone["games_per_cpu_s"], 3)
+    res["vs_kernel_alone_with_driver"] = round(
+        res["games_per_cpu_s_workers_and_driver"] / alone["games_per_cpu_s"], 3
+    )
     return res
 
 
@@ -167,7 +226,7 @@ def nodes(games: int, seed: int) -> dict:
             for c in cpus[1:]:
                 _ray("start", f"--address={address}", f"--num-cpus={c}", env=env)
             out = os.path.join(tmp, "run")
-            r = _run_study(text, out, ["--address", address], env=env)
+            r = _run_study(text, out, ["--address", address], env=env, anywhere=True)
         finally:
             subprocess.run([RAY, "stop", "--force"], stdout=subprocess.DEVNULL, env=env)
             shutil.rmtree(tmp, ignore_errors=True)

@@ -1,16 +1,18 @@
 """Progress of a running study or check: a bar on a terminal (``RichProgress``), plain lines
 where there is none (logs, pipes, ``make demo`` under CI) and a notebook cell; ``display_for``
-picks one.
+picks one. ``Step``: a stretch before play (compiling, starting Ray) counted while it lasts.
 
-Every display is built as ``Display(total, done, start=...)`` (``start``: the runner's start of
-play, so the rate shown and the summary line's agree) and has the runner's interface: a
-context manager with ``started()``,
-``advance(games)``, ``tick()`` (called about twice a second, also when nothing finished) and
-``note(text)`` (a message that must show at once, e.g. the Ctrl-C acknowledgement).
+Every display is built as ``Display(total, done, start=..., workers=..., chunks=...)``
+(``start``: when the runner submitted the first chunk) and has the runner's interface: a
+context manager with ``started()``, ``advance(games, play_s)`` (a chunk landed, with its
+worker's seconds playing it), ``tick()`` (called about twice a second, also when nothing
+finished) and ``note(text)`` (a message that must show at once, e.g. the Ctrl-C
+acknowledgement). ``clock``: the time source, a fake one in tests.
 """
 
 import os
 import sys
+import threading
 import time
 
 
@@ -21,35 +23,81 @@ def _clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-class _Counter:
-    """Games done and the rate: games played by this run over the time since play started
-    (``start``: when the runner submitted the first chunk, after compiling and starting Ray),
-    the same definition as the run's summary line. A chunk's games count when it arrives, so
-    early on the rate errs low, never high."""
+class Estimate:
+    """Games done, games/s and the time left, from playing time only.
 
-    def __init__(self, total: int, done: int, start: float | None = None):
+    The rate is the workers' own: games over the seconds the workers spent playing them
+    (each chunk's ``play_s``, measured in the worker), times the workers playing at once.
+    Starting Ray and the workers (process start, imports, loading the kernel) is no part of
+    it: it is shown apart, as ``starting workers`` until the first chunk lands. Counting it
+    made the early ETA 3-8x too long (38:48 shown for 12:23 real), and an ETA computed from
+    the wall time since play started climbed while no chunk landed.
+
+    Until the first chunks land (one per worker, or every chunk of a smaller run) the
+    display says ``estimating``: one chunk is one matchup's cost. The time left is computed
+    when a chunk lands and counts down from there, so it never climbs between landings."""
+
+    def __init__(self, total, done, start=None, workers=1, chunks=None, clock=None):
+        self.clock = clock or time.perf_counter
         self.total = total
         self.done = done
-        self.done0 = done  # finished by an earlier run: not this run's rate
-        self.start = time.perf_counter() if start is None else start
+        self.start = self.clock() if start is None else start  # the first chunk submitted
+        self.workers = max(1, int(workers or 1))
+        # chunks this run plays (None: unknown); the estimate waits for the first wave
+        self.wave = self.workers if chunks is None else max(1, min(self.workers, chunks))
+        self.landed = 0  # chunks of this run that landed
+        self.games = 0  # games of this run that landed
+        self.busy_s = 0.0  # the workers' seconds playing them
+        self.first_at = None  # when the first chunk landed
+        self.last_at = None  # when the last one did
+        self.left_at_last = None  # the time left, estimated when the last chunk landed
 
-    def advance(self, games: int):
+    def advance(self, games: int, play_s: float | None = None):
+        now = self.clock()
+        if self.first_at is None:
+            self.first_at = now
+        self.last_at = now
         self.done += games
+        self.games += games
+        self.landed += 1
+        # a worker that did not measure (an older one): its share of the wall time
+        self.busy_s += play_s if play_s is not None else (now - self.start) / self.landed
+        r = self.rate()
+        self.left_at_last = max(0, self.total - self.done) / r if r else None
+
+    def starting(self) -> bool:
+        """No chunk of this run has landed yet: the workers are starting."""
+        return self.first_at is None
 
     def rate(self) -> float | None:
-        dt = time.perf_counter() - self.start
-        played = self.done - self.done0
-        return played / dt if dt > 0 and played > 0 else None
+        """Games a second, once the first wave landed (None before)."""
+        if self.landed < self.wave or self.busy_s <= 0:
+            return None
+        return self.workers * self.games / self.busy_s
+
+    def left_s(self) -> float | None:
+        """Seconds left: the estimate at the last landing, less the time since."""
+        if self.left_at_last is None:
+            return None
+        return max(0.0, self.left_at_last - (self.clock() - self.last_at))
+
+    def status(self) -> str:
+        """What the rate column says: starting, estimating, or the rate and time left."""
+        if self.starting():
+            return f"starting workers ({_clock(self.clock() - self.start)})"
+        r = self.rate()
+        if r is None:
+            return f"estimating ({self.landed} of {self.wave} first chunks in)"
+        left = self.left_s()
+        if self.done >= self.total:
+            return f"{r:,.0f} games/s"
+        return f"{r:,.0f} games/s, " + (
+            f"about {_clock(left)} left" if left >= 1 else "finishing the last chunks"
+        )
 
     def text(self) -> str:
         pct = 100.0 * self.done / self.total if self.total else 100.0
-        text = f"{self.done:,} of {self.total:,} games ({pct:.0f}%)"
-        r = self.rate()
-        if r:
-            text += f", {r:,.0f} games/s, about {_clock((self.total - self.done) / r)} left"
-        else:
-            text += f", waiting for the first chunk ({_clock(time.perf_counter() - self.start)})"
-        return text
+        return f"{self.done:,} of {self.total:,} games ({pct:.0f}%), {self.status()}"
 
 
 class NoProgress:
@@ -65,7 +113,7 @@ class NoProgress:
     def started(self):
         pass
 
-    def advance(self, games: int):
+    def advance(self, games: int, play_s: float | None = None):
         pass
 
     def tick(self):
@@ -79,29 +127,29 @@ class LineProgress(NoProgress):
     """One plain line on stderr every ``every`` seconds (default 5; the environment variable
     KALARITE_PROGRESS_EVERY sets it), and one when the study's last chunk arrives."""
 
-    def __init__(self, total: int, done: int, every: float | None = None, stream=None, start=None):
-        self.counter = _Counter(total, done, start)
+    def __init__(self, total, done, every=None, stream=None, start=None, clock=None, **kw):
+        self.counter = Estimate(total, done, start, clock=clock, **kw)
         env = os.environ.get("KALARITE_PROGRESS_EVERY")
         self.every = every if every is not None else float(env) if env else 5.0
         self.stream = stream or sys.stderr
-        self.last = time.perf_counter()
+        self.last = self.counter.clock()
 
     def _line(self):
         self.stream.write(f"kalarite: {self.counter.text()}\n")
         self.stream.flush()
-        self.last = time.perf_counter()
+        self.last = self.counter.clock()
 
     def __enter__(self):
         self._line()
         return self
 
-    def advance(self, games: int):
-        self.counter.advance(games)
+    def advance(self, games: int, play_s: float | None = None):
+        self.counter.advance(games, play_s)
         if self.counter.done >= self.counter.total:
             self._line()
 
     def tick(self):
-        if time.perf_counter() - self.last >= self.every:
+        if self.counter.clock() - self.last >= self.every:
             self._line()
 
     def note(self, text: str):
@@ -113,8 +161,8 @@ class NotebookProgress(NoProgress):
     """One line in a notebook cell, updated in place (IPython's display handles: no widget
     library needed)."""
 
-    def __init__(self, total: int, done: int, display=None, start=None):
-        self.counter = _Counter(total, done, start)
+    def __init__(self, total, done, display=None, start=None, clock=None, **kw):
+        self.counter = Estimate(total, done, start, clock=clock, **kw)
         self._display = display
         self.handle = None
         self.last = 0.0
@@ -131,17 +179,17 @@ class NotebookProgress(NoProgress):
         return f"kalarite: {self.counter.text()}{extra}"
 
     def _show(self, extra=""):
-        self.last = time.perf_counter()
+        self.last = self.counter.clock()
         if self.handle is not None:
             self.handle.update(self._text(extra))
 
-    def advance(self, games: int):
-        self.counter.advance(games)
-        if time.perf_counter() - self.last > 0.5 or self.counter.done >= self.counter.total:
+    def advance(self, games: int, play_s: float | None = None):
+        self.counter.advance(games, play_s)
+        if self.counter.clock() - self.last > 0.5 or self.counter.done >= self.counter.total:
             self._show()
 
     def tick(self):
-        if time.perf_counter() - self.last > 1.0:
+        if self.counter.clock() - self.last > 1.0:
             self._show()
 
     def note(self, text: str):
@@ -161,11 +209,11 @@ def in_notebook() -> bool:
 
 
 class RichProgress:
-    """Games done, games/s and ETA on a terminal: the rate of ``_Counter`` (games this run
-    played over the time since play started, as in the summary line), not rich's own
-    estimate, which starts at the first update and read 5-10x high early on."""
+    """Games done, games/s and the time left on a terminal: ``Estimate``'s (playing time
+    only, start-up shown apart), not rich's own estimate, which starts at the first update
+    and read 5-10x high early on."""
 
-    def __init__(self, total: int, done: int, start: float | None = None):
+    def __init__(self, total, done, start=None, clock=None, **kw):
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -176,15 +224,11 @@ class RichProgress:
         )
         from rich.text import Text
 
-        counter = self.counter = _Counter(total, done, start)
+        counter = self.counter = Estimate(total, done, start, clock=clock, **kw)
 
         class _Rate(ProgressColumn):
             def render(self, task):
-                r = counter.rate()
-                if not r:
-                    return Text("- games/s ETA -")
-                left = _clock((counter.total - counter.done) / r)
-                return Text(f"{r:,.0f} games/s ETA {left}")
+                return Text(counter.status())
 
         self._progress = Progress(
             TextColumn("{task.description}"),
@@ -195,7 +239,7 @@ class RichProgress:
             TimeElapsedColumn(),
             transient=True,
         )
-        self._task = self._progress.add_task("starting workers", total=total, completed=done)
+        self._task = self._progress.add_task("playing", total=total, completed=done)
 
     def __enter__(self):
         self._progress.start()
@@ -206,10 +250,10 @@ class RichProgress:
         return False
 
     def started(self):
-        self._progress.update(self._task, description="playing")
+        pass
 
-    def advance(self, games: int):
-        self.counter.advance(games)
+    def advance(self, games: int, play_s: float | None = None):
+        self.counter.advance(games, play_s)
         self._progress.advance(self._task, games)
 
     def tick(self):
@@ -232,3 +276,106 @@ def display_for(progress):
 def say(text: str):
     """A message of the run before (or outside) the progress display: one line on stderr."""
     print(f"kalarite: {text}", file=sys.stderr, flush=True)
+
+
+def step_printer(stream=None):
+    """``say(text, final)`` for a ``Step``: on a terminal one line redrawn in place (ended by
+    the final message), otherwise one line per message."""
+    stream = stream or sys.stderr
+    tty = stream.isatty()
+
+    def say_step(text, final):
+        if tty:
+            stream.write(f"\r\x1b[2Kkalarite: {text}{chr(10) if final else ''}")
+        else:
+            stream.write(f"kalarite: {text}\n")
+        stream.flush()
+
+    say_step.redraws = tty
+    return say_step
+
+
+class Step:
+    """A stretch the user waits for before any game counts (compiling the engine, starting
+    Ray), counted while it lasts so that no stretch is silent: ``say(text, final)`` gets
+    "TEXT..." (at once, or after ``quiet_s`` for a step that is usually short, so a quick one
+    says nothing), then "TEXT: M:SS elapsed" every ``every`` seconds (default: every second
+    on a terminal, else every 5 s), and ``done(text)`` says the last line. ``retitle``
+    changes what the step is called (a warm-up that finds the cache cold), from then on.
+
+    A thread calls ``tick`` while the step lasts; ``clock`` is the time source. Tests pass a
+    fake clock and ``thread=False`` and call ``tick`` themselves."""
+
+    def __init__(self, text, say=None, *, quiet_s=0.0, every=None, clock=None, thread=True):
+        self.text = text
+        self.say = say or step_printer()
+        self.clock = clock or time.perf_counter
+        self.quiet_s = quiet_s
+        tty = getattr(self.say, "redraws", False)
+        self.every = every if every is not None else (1.0 if tty else 5.0)
+        self.thread = thread
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self.spoken = False  # said anything
+        self.ended = False  # said its last line
+        self.t0 = None
+        self.next_at = quiet_s  # elapsed seconds at which the next line is due
+        self._thread = None
+
+    def elapsed(self) -> float:
+        return self.clock() - self.t0
+
+    def _speak(self, text, final=False):
+        with self._lock:
+            if self.ended:
+                return
+            self.spoken = True
+            self.ended = final
+            self.say(text, final)
+
+    def __enter__(self):
+        self.t0 = self.clock()
+        self.tick()
+        if self.thread:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def _run(self):
+        while not self._stop.wait(max(0.01, min(1.0, self.next_at - self.elapsed()))):
+            self.tick()
+
+    def tick(self):
+        """Say what is due now: the first line once ``quiet_s`` passed, then the elapsed
+        time every ``every`` seconds."""
+        t = self.elapsed()
+        if t < self.next_at:
+            return
+        self._speak(f"{self.text}: {_clock(t)} elapsed" if self.spoken else f"{self.text}...")
+        self.next_at = t + self.every
+
+    def retitle(self, text: str):
+        """From now on the step is ``text``, said at once."""
+        self.text = text
+        self._speak(f"{text}...")
+        self.next_at = self.elapsed() + self.every
+
+    def done(self, text: str):
+        """The last line (on a terminal it ends the redrawn one)."""
+        self._finish()
+        self._speak(text, True)
+
+    def _finish(self):
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __exit__(self, exc_type, *exc):
+        self._finish()
+        if not self.spoken:
+            return False
+        if exc_type is None:  # a step that spoke says it is over
+            self._speak(f"{self.text}: done in {_clock(self.elapsed())}", True)
+        elif getattr(self.say, "redraws", False):  # ends the redrawn line before the error
+            self._speak(f"{self.text}: stopped after {_clock(self.elapsed())}", True)
+        return False

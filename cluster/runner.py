@@ -63,7 +63,8 @@ class RunSummary:
     workers: int
     start_s: float = 0.0  # of which: starting or connecting to Ray
     compile_s: float = 0.0  # of which: compiling the engine (first run of an engine version)
-    play_s: float = 0.0  # of which: playing, from the first chunk submitted to the last written
+    play_s: float = 0.0  # of which: from the first chunk submitted to the last written
+    workers_start_s: float = 0.0  # of play_s: the workers starting, before the first chunk
     nothing_to_do: bool = False  # the study was finished already, nothing was missing
     refilled: bool = False  # the study was finished, and chunks it had lost were played again
     errors: int = 0  # games with a non-zero error code
@@ -75,15 +76,17 @@ class RunSummary:
 
     @property
     def playing_s(self) -> float:
-        """The time spent playing (``play_s``; for a summary built without it, the wall time
+        """The time spent playing: from the first chunk submitted to the last one written,
+        less the workers' start-up (for a summary built without ``play_s``, the wall time
         less compiling and starting Ray)."""
-        return self.play_s or max(0.0, self.wall_s - self.start_s - self.compile_s)
+        play = self.play_s or max(0.0, self.wall_s - self.start_s - self.compile_s)
+        return max(0.0, play - self.workers_start_s)
 
     @property
     def games_per_s(self) -> float:
-        """Games this run played over the time spent playing: from the first chunk submitted
-        (Ray up, engine compiled; the workers loading the kernel included) to the last one
-        written. The progress display's rate has the same definition."""
+        """Games this run played over the time spent playing (Ray up, engine compiled,
+        workers started: all three are shown apart). The progress display's rate is the
+        same rate seen from the workers (their seconds playing each chunk)."""
         play = self.playing_s
         return self.games_played / play if play > 0 else 0.0
 
@@ -107,6 +110,8 @@ class RunSummary:
             text += f" of {self.games}"
         where = "in this process" if self.workers == 0 else f"{self.start_s:.1f} s starting Ray"
         compiled = f"{self.compile_s:.1f} s compiling the engine, " if self.compile_s else ""
+        if self.workers_start_s >= 0.05:
+            where += f", {self.workers_start_s:.1f} s starting workers"
         text += (
             f" in {self.wall_s:.1f} s ({compiled}{where}, {self.playing_s:.1f} s playing), "
             f"{self.games_per_s:,.0f} games/s, {max(self.workers, 1)} "
@@ -197,7 +202,8 @@ def run_study(
         say = None if display is not plain_progress.NoProgress else (lambda text, final: None)
         compile_s = warm_up(say)
         t1 = time.perf_counter()
-        session = sessions.open_session(workers, address, None if say else plain_progress.say)
+        shown = None if say else plain_progress.step_printer()
+        session = sessions.open_session(workers, address, shown)
     except BaseException:
         store.rollback()
         raise
@@ -289,6 +295,7 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
             "ray_start_s": round(summary.start_s, 3),
             "compile_s": round(summary.compile_s, 3),
             "play_s": round(summary.play_s, 3),
+            "workers_start_s": round(summary.workers_start_s, 3),
         }
 
     prog = None
@@ -314,12 +321,15 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
                 f"cannot write chunk {job.chunk_index} of {where}: {e.strerror or e}"
             ) from None
         del res["files"]
+        if summary.chunks_played == 0:  # the workers' start-up: shown apart from playing
+            waited = time.perf_counter() - t_play
+            summary.workers_start_s = max(0.0, waited - res.get("play_s", 0.0))
         summary.games_played += job.n_games
         summary.errors += res["errors"]
         summary.worker_pids.add(res["pid"])
         summary.chunks_played += 1
         prog.started()
-        prog.advance(job.n_games)
+        prog.advance(job.n_games, res.get("play_s"))
         if interrupt_after is not None and summary.chunks_played >= interrupt_after:
             raise KeyboardInterrupt
         if hold_file:
@@ -345,7 +355,10 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
 
     try:
         t_play = time.perf_counter()  # the start of play: the rate shown and the summary's
-        with stop, display(summary.games, skipped_games, start=t_play) as prog:
+        shown = display(
+            summary.games, skipped_games, start=t_play, workers=session.workers, chunks=len(todo)
+        )
+        with stop, shown as prog:
             if study.until:  # doubling looks: play up to each, stop at the first that decides
                 summary.stopped = play_looks(study, store, done, play, prog.note)
                 summary.games = summary.games_played + summary.games_skipped

@@ -7,6 +7,9 @@ open one the same way (``open_session``) and hand it to the chunk scheduler
   (or ``RAY_ADDRESS``) connects to an existing cluster; otherwise a local Ray starts with
   ``workers`` CPUs and stops at ``close``. Workers of a cluster must run the same kalarite
   (the worker checks the engine, content and players of every chunk).
+- Starting or connecting is counted on screen while it lasts (a ``Step``), and its seconds
+  are the run's ``start_s``; the workers' own start-up (process, imports, kernel load) is
+  counted by the progress display until the first chunk lands.
 - ``window``: chunks in flight. At most ``2 * workers`` (and at most ``workers`` run at
   once), so memory stays bounded whatever the number of games.
 """
@@ -14,6 +17,8 @@ open one the same way (``open_session``) and hand it to the chunk scheduler
 import logging
 import os
 import socket
+
+from cluster.progress import Step
 
 IN_FLIGHT_PER_WORKER = 2
 
@@ -42,26 +47,29 @@ class RaySession:
         self.ray = ray
         self.owned = False
         address = address or os.environ.get("RAY_ADDRESS") or None
-        say = say or (lambda text: None)
+        say = say or (lambda text, final: None)
         try:
             if ray.is_initialized():
                 pass
             elif address:
                 _check_reachable(address)
-                say(f"connecting to Ray at {address}...")
-                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+                with Step(f"connecting to Ray at {address}", say) as step:
+                    ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+                    step.done(f"connected to Ray at {address} in {step.elapsed():.1f} s")
                 self.owned = True
             else:
                 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
                 n = workers or os.cpu_count() or 1
-                say(f"starting Ray (local, {n} worker{'s' * (n != 1)})...")
-                ray.init(
-                    address="local",
-                    num_cpus=n,
-                    include_dashboard=False,
-                    logging_level=logging.ERROR,
-                    log_to_driver=False,
-                )
+                what = f"Ray (local, {n} worker{'s' * (n != 1)})"
+                with Step(f"starting {what}", say) as step:
+                    ray.init(
+                        address="local",
+                        num_cpus=n,
+                        include_dashboard=False,
+                        logging_level=logging.ERROR,
+                        log_to_driver=False,
+                    )
+                    step.done(f"started {what} in {step.elapsed():.1f} s")
                 self.owned = True
         except (KeyboardInterrupt, RayStartError):
             raise
@@ -86,7 +94,8 @@ class RaySession:
 
 
 def open_session(workers: int | None, address: str | None = None, say=None):
-    """This process (``workers=0``) or a Ray session (``say(text)``: its start-up message).
+    """This process (``workers=0``) or a Ray session (``say(text, final)``: its start-up,
+    counted while it lasts: cluster.progress ``Step``, ``step_printer``).
     Raises RayStartError when Ray cannot start or be reached."""
     if workers == 0:
         from cluster.inprocess import InProcessSession

@@ -7,18 +7,22 @@ side by side (on a busy 2-core machine: 24 minutes instead of 2) while the progr
 the cache in a fraction of a second.
 
 ``warm_up()`` is the one call the runner makes: point it at another entry point (one that
-compiles less, say) without touching the runner.
+compiles less, say) without touching the runner. The engine has two compiled variants:
+the kernel every study plays, and the same loop with the invariant checker
+(``warm_up(checked=True)``: `kalarite check`, ``play --check`` and the tests), each compiled
+once on its first use, each saying so (the second names itself) and keeping its own
+estimate. The count starts at the first moment, before numba is even imported.
 """
 
 import json
 import pathlib
 import sys
-import threading
 import time
 
 DEFAULT_COMPILE_S = 60.0  # a cold compile on the 2-core development machine (about 50 s)
 _TICK_S = 1.0  # terminal: how often the elapsed time is redrawn
-_LINE_S = 15.0  # not a terminal: how often a line is printed
+_LINE_S = 5.0  # not a terminal: how often a line is printed
+_QUIET_S = 2.0  # a warm load says nothing unless it takes longer than this
 
 
 def _kernel(checked: bool = False):
@@ -45,19 +49,29 @@ def _estimate_file() -> pathlib.Path:
     return pathlib.Path(numba.config.CACHE_DIR).parent / "compile-seconds.json"
 
 
-def compile_estimate_s() -> float:
-    """The last cold compile measured on this machine, else the development machine's."""
+def compile_estimate_s(checked: bool = False) -> float:
+    """The last cold compile of this variant measured on this machine, else the development
+    machine's."""
     try:
-        return float(json.loads(_estimate_file().read_text())["seconds"])
+        return float(json.loads(_estimate_file().read_text())[_KEY[checked]])
     except (OSError, ValueError, KeyError, TypeError):
         return DEFAULT_COMPILE_S
 
 
-def _remember(seconds: float):
+_KEY = {False: "seconds", True: "checked_seconds"}
+
+
+def _remember(seconds: float, checked: bool = False):
     try:
         path = _estimate_file()
+        try:
+            known = json.loads(path.read_text())
+            known = known if isinstance(known, dict) else {}
+        except (OSError, ValueError):
+            known = {}
+        known[_KEY[checked]] = round(seconds, 1)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"seconds": round(seconds, 1)}))
+        path.write_text(json.dumps(known))
     except OSError:
         pass
 
@@ -75,59 +89,47 @@ def _play_one_game(checked: bool = False):
 
 
 def warm_up(say=None, checked: bool = False) -> float:
-    """Compile (or load) the engine in this process. On a cold cache ``say(text, final)``
-    gets the message "compiling the engine (first run only, about N minutes)" with the elapsed
-    time, every second on a terminal, else every 15 s, and once more when done. Returns the
-    seconds spent compiling (0.0 when the cache was warm). ``checked``: the kernel with the
-    invariant checker (`kalarite check`)."""
-    cached = engine_is_cached(True) if checked else engine_is_cached()
-    play = (lambda: _play_one_game(True)) if checked else _play_one_game
-    if cached is not False:
+    """Compile (or load) the engine in this process, counted from the first moment (a
+    ``cluster.progress.Step``): "loading the engine" after 2 s of loading, and on a cold
+    cache at once "compiling the engine (first run only, about N minutes)", with the elapsed
+    time every second on a terminal, else every 5 s, and a last line when done. ``say(text,
+    final)``: where the lines go (default: stderr). Returns the seconds spent compiling (0.0
+    when the cache was warm). ``checked``: the kernel with the invariant checker (`kalarite
+    check`, `play --check`), a second engine variant with its own first compile, which says
+    so and keeps its own estimate."""
+    from cluster.progress import Step
+
+    what = _WHAT[checked]
+    step = Step(f"loading {what}", say, quiet_s=_QUIET_S, every=_every(say))
+    with step:
+        cached = engine_is_cached(checked)
+        if cached is False:
+            minutes = max(1, round(compile_estimate_s(checked) / 60))
+            step.retitle(
+                f"compiling {what} ({_FIRST[checked]}, about {minutes} minute{'s' * (minutes > 1)})"
+            )
         t0 = time.perf_counter()
-        play()
+        _play_one_game(checked)
         spent = time.perf_counter() - t0
-        return spent if spent > 10 else 0.0
-    say = say or _stderr_printer()
-    minutes = max(1, round(compile_estimate_s() / 60))
-    head = f"compiling the engine (first run only, about {minutes} minute{'s' * (minutes > 1)})"
-    t0 = time.perf_counter()
-    done = threading.Event()
+        if cached is False:
+            _remember(step.elapsed(), checked)
+            step.done(
+                f"compiled {what} in {_clock(step.elapsed())}; later runs load it in about a second"
+            )
+            return step.elapsed()
+    return spent if spent > 10 else 0.0
 
-    def ticker():
-        tty = sys.stderr.isatty()
-        every = _TICK_S if tty else _LINE_S
-        say(f"{head}...", False)
-        while not done.wait(every):
-            say(f"{head}: {_clock(time.perf_counter() - t0)} elapsed", False)
 
-    thread = threading.Thread(target=ticker, daemon=True)
-    thread.start()
-    try:
-        play()
-    finally:
-        done.set()
-        thread.join()
-    spent = time.perf_counter() - t0
-    _remember(spent)
-    say(f"compiled the engine in {_clock(spent)}; later runs load it in about a second", True)
-    return spent
+_WHAT = {False: "the engine", True: "the engine with the invariant checker"}
+_FIRST = {False: "first run only", True: "first `kalarite check` or `play --check` only"}
+
+
+def _every(say) -> float:
+    """Seconds between elapsed-time lines: redrawn every second on a terminal, else a line
+    every 5 s (no silent stretch longer than that)."""
+    return _TICK_S if say is None and sys.stderr.isatty() else _LINE_S
 
 
 def _clock(seconds: float) -> str:
     m, s = divmod(int(seconds), 60)
     return f"{m}:{s:02d}"
-
-
-def _stderr_printer():
-    """Terminal: one line redrawn in place; otherwise one line per message."""
-    tty = sys.stderr.isatty()
-
-    def say(text, final):
-        if tty:
-            end = "\n" if final else ""
-            sys.stderr.write(f"\r\x1b[2Kkalarite: {text}{end}")
-        else:
-            sys.stderr.write(f"kalarite: {text}\n")
-        sys.stderr.flush()
-
-    return say

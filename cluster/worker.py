@@ -26,6 +26,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 EV_ROWS = 4000  # per-game log rows of a study's chunk: enough for card events and task claims
@@ -139,17 +140,46 @@ def run_chunk(job: ChunkJob, ignore_sigint: bool = True) -> dict:
     """Play one chunk. A study's chunk returns {"files": {table: Parquet bytes}, "games",
     "errors", "pid", "node_id"}; a checked chunk {"matchup", "chunk", "games", "broken":
     [(game index, code, turn, actions done), ...], "replayed": games played again with the
-    long log, "pid"}. ``ignore_sigint=False`` when the chunk is played in the driver itself
-    (workers=0)."""
+    long log, "pid"}; both with "start_s" (the worker process's start-up, in its first
+    chunk) and "play_s" (seconds playing the chunk). ``ignore_sigint=False`` when the chunk
+    is played in the driver itself (workers=0)."""
     # Ctrl-C is the driver's business: it stops the run; a worker interrupted by the same
     # signal mid-chunk (worse: mid-import of numba, which leaves it half-imported for good)
     # only makes Ray retry work that is about to be dropped. Ignore it before any import.
     if ignore_sigint and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    t0 = time.perf_counter()
     _maybe_die(job.kill_marker)
     content = _content(job.content_dir)
     b = _checked_batch(job, content)
-    return _play_checked(job, b) if job.checked else _play_files(job, b, content)
+    _start_up(b, job.checked)
+    t1 = time.perf_counter()
+    res = _play_checked(job, b) if job.checked else _play_files(job, b, content)
+    res["start_s"] = t1 - t0  # this process's start-up, paid by its first chunk
+    res["play_s"] = time.perf_counter() - t1  # playing the chunk: the progress display's rate
+    return res
+
+
+_STARTED = set()
+
+
+def _start_up(b, checked: bool):
+    """What a worker process does once, before its first chunk's games: load the kernel
+    (numba's cache: a batch of no games calls it with the one signature every chunk uses)
+    and, for a study's chunks, the tables' pandas metadata (pandas' import). Kept out of
+    ``play_s``, so the rate a display shows is the rate of playing."""
+    if checked in _STARTED:
+        return
+    from core.kernel import play
+
+    play(b, 0, 0, ev_rows=CHECK_EV_ROWS if checked else EV_ROWS, checked=checked)
+    if not checked:
+        from results.pandas_meta import pandas_metadata
+        from results.schema import TABLES
+
+        for table in TABLES:
+            pandas_metadata(table)
+    _STARTED.add(checked)
 
 
 def _play_files(job: ChunkJob, b, content) -> dict:

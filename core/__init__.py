@@ -17,7 +17,8 @@ The engine, by part:
 - ``summon/``: which summons are legal now.
 - ``effects/``: the interpreter of card effect programs and its op families.
 - ``players/``: the players inside the engine and their search and evaluation.
-- ``checks/``: the invariant checker and the search oracles the tests use.
+- ``checks/``: the invariant checker and the load-time proofs of the tables and the op
+  dispatch.
 - ``jit/``: ``njit`` and the numba plumbing.
 
 The kernel cache: numba's on-disk cache does not notice when a function *called* by a cached

@@ -35,6 +35,11 @@ from core.constants import (
     LEGENDARY,
     MAX_OPTIONS,
     OPT_WIDTH,
+    SR_DESTRUCTION,
+    SR_FLARE,
+    SR_LEGEND,
+    SR_PENALTY,
+    SR_TASK,
 )
 from core.jit import njit
 from core.jit.profile import start_timers
@@ -195,6 +200,12 @@ def _record(out, g, s, T, n_players, err):
         out[g, b + S_GATEWAY_TURNS] = s[N_GATEWAY_TURNS + p]
 
 
+# a score event's reason is its points-by-source column (``_extract``); the penalty has none
+assert (S_PTS_TASK, S_PTS_DESTRUCTION, S_PTS_LEGEND, S_PTS_FLARE) == tuple(
+    S_PTS_TASK + r for r in (SR_TASK, SR_DESTRUCTION, SR_LEGEND, SR_FLARE)
+)
+
+
 @njit(cache=True, _nrt=True)
 def _extract(s, ev, g, out, cev, nce, tcl, ntc):
     """Card events and task claims of game ``g`` from its log."""
@@ -218,8 +229,10 @@ def _extract(s, ev, g, out, cev, nce, tcl, ntc):
             tcl[ntc, 3] = ev[i, 1]
             tcl[ntc, 4] = ev[i, 4]
             ntc += 1
-        elif kind == EV_SCORE:
-            # team play logs the team (colour); both of its seats get the points
+        elif kind == EV_SCORE and ev[i, 4] != SR_PENALTY:
+            # points by source: column S_PTS_TASK + reason. The causality penalty is no
+            # source of points scored (its reason would land on col0): ``pending_at_end``
+            # records it. Team play logs the team (colour); both of its seats get the points.
             for p in range(ev[i, 2], s[N_PLAYERS], 2 if is_team(s[MODE]) else s[N_PLAYERS]):
                 out[g, R_SEAT + p * R_SEAT_WIDTH + S_PTS_TASK + ev[i, 4]] += ev[i, 3]
         if what >= 0 and nce < cev.shape[0]:

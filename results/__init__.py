@@ -17,6 +17,8 @@ Dataset contract and shared statistics:
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
 - ``learn``: the win-probability fit on a study's positions (``kalarite learn``).
+- ``checked``: the records of content ``kalarite check`` played clean, and the warning of a
+  dataset whose content was never checked.
 - ``competence``: the paired gap between a player and its restricted twin (``kalarite
   competence``).
 - ``looks``: the doubling looks of a study played ``--until`` and the error spent over them;
@@ -35,8 +37,9 @@ Dataset contract and shared statistics:
   and the joint test), ``stability`` (the one owner of the stable / player-sensitive /
   undetermined rule, with ``deck_moves``: each deck's move and its covariance, stratified or
   paired; ``ranking_change``: tau, reversals and flips, description only; ``player_families``:
-  which players are compared; ``stability_text``: the verdict in words), ``glance`` (the
-  first screen); ``findings``: the key findings.
+  which players are compared; ``stability_text``: the verdict in words), ``mechanics`` (each
+  expansion mechanic's use beside its deck's win rate), ``glance`` (the first screen);
+  ``findings``: the key findings.
 
 ``report/`` (the balance report, see REPORT.md):
 - ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json) and

@@ -114,7 +114,7 @@ class Layout:
 def encode(tables: dict, chunk: dict) -> dict:
     """Finish one chunk's files: each table (pyarrow, its schema metadata already holding
     the dataset's identity) gets the chunk's own metadata under ``CHUNK_KEY`` and is written
-    as zstd Parquet; returns {table: bytes}."""
+    as zstd Parquet (``parquet_options``); returns {table: bytes}."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -123,6 +123,29 @@ def encode(tables: dict, chunk: dict) -> dict:
     for name, t in tables.items():
         t = t.replace_schema_metadata({**(t.schema.metadata or {}), CHUNK_KEY: md})
         sink = pa.BufferOutputStream()
-        pq.write_table(t, sink, compression=COMPRESSION)
+        pq.write_table(t, sink, **parquet_options(t.schema))
         out[name] = sink.getvalue().to_pybytes()
     return out
+
+
+DELTA_COLUMNS = ("game_index", "turn")  # ascending or slowly changing integers
+
+
+def parquet_options(schema) -> dict:
+    """How a chunk's table is written. The values are the same whatever the options; these
+    spend less CPU (a random study's chunk is a tenth Parquet): ``game_index`` and ``turn``
+    delta-encoded (smaller and faster than a dictionary of their values), the other columns
+    dictionary-encoded; min/max statistics only for the numbers (``game_index``'s are what
+    results.chunk_check reads), not for the dictionary strings and booleans, where they cost
+    the most and help no query."""
+    import pyarrow as pa
+
+    names = [f.name for f in schema]
+    delta = [n for n in names if n in DELTA_COLUMNS]
+    plain = [f.name for f in schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
+    return {
+        "compression": COMPRESSION,
+        "use_dictionary": [n for n in names if n not in delta],
+        "column_encoding": dict.fromkeys(delta, "DELTA_BINARY_PACKED"),
+        "write_statistics": plain,
+    }

@@ -64,7 +64,8 @@ _SEAT_DOCS = {
     "upgraded_end": "upgraded (heroic or legendary) pieces on the board at the end",
     "pieces_end": "pieces on the board at the end",
     "legends_end": "legendary pieces on the board at the end",
-    "pts_task": "points scored from tasks",
+    "pts_task": "points scored from tasks (the pts_ columns: points scored by source; the "
+    "causality penalty is none of them, see pending_at_end)",
     "pts_destruction": "points scored for destroying enemy pieces (Deathmatch)",
     "pts_legend": "points scored for summoning legends (Deathmatch)",
     "pts_flare": "points received when the opponent played a flare (Deathmatch)",
@@ -74,7 +75,8 @@ _SEAT_DOCS = {
     "col3": "melee: points in colour 3's column (0 in other modes)",
     "thaws": "Everfrost: stored frozen effects the seat resolved (thawed)",
     "warps": "Etherweave: warp effects the seat played",
-    "pending_at_end": "Etherweave: 1 when the seat held a pending being at the end (-2 points)",
+    "pending_at_end": "Etherweave: 1 when the seat held a pending being at the end: the "
+    "causality penalty, 2 points off its score (melee: off each opponent's column)",
     "gateway_turns": "Nethervoid: the seat's turn ends at which it held a Gateway on the board",
 }
 assert tuple(_SEAT_DOCS) == tuple(SEAT_COLUMNS)
@@ -272,10 +274,12 @@ def dataset_tables(spec: dict) -> tuple:
 
 
 def _names(codes, names, what):
-    codes = np.asarray(codes, np.int32)
+    """A dictionary column from the kernel's codes, checked once here (so Arrow's own pass
+    over the indices is skipped)."""
+    codes = np.ascontiguousarray(codes, np.int32)
     if len(codes) and (codes.min() < 0 or codes.max() >= len(names)):
         raise ValueError(f"{what} code out of range: {codes.min()}..{codes.max()}")
-    return pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(list(names)))
+    return pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(list(names)), safe=False)
 
 
 def _repeat(value, n, ty):
@@ -304,27 +308,31 @@ def chunk_tables(
     positions=None,
 ) -> dict:
     """The three tables of one chunk from ``core.kernel.play`` output (its rows, card events
-    and task claims), and the ``positions`` table from its position rows when given."""
+    and task claims), and the ``positions`` table from its position rows when given.
+
+    Column by column, never game by game: each kernel array is transposed once (a row per
+    column, contiguous), and every column goes to Arrow as one numpy array."""
     n = len(rows)
     n_players = len(decks)
     team = mode in TEAM_MODES
     bwe = bool(beings_without_effects)
-    winner = rows[:, R_WINNER].astype(np.int8)
+    r = np.ascontiguousarray(np.asarray(rows).T, dtype=np.int32)  # r[k]: column k, contiguous
+    winner = r[R_WINNER].astype(np.int8)
     no_winner = pa.nulls(n, pa.int8())
     g = {
         "game_index": pa.array(np.arange(first_game, first_game + n, dtype=np.int64)),
         "seed": _repeat(seed, n, pa.uint64()),
         "n_players": _repeat(n_players, n, pa.int8()),
-        "first_seat": pa.array(rows[:, R_FIRST].astype(np.int8)),
+        "first_seat": pa.array(r[R_FIRST].astype(np.int8)),
         "winner": no_winner if team else pa.array(winner),
         "winning_team": pa.array(winner) if team else no_winner,
-        "turns": pa.array(rows[:, R_TURNS].astype(np.int32)),
-        "end_reason": _names(rows[:, R_END_REASON], K.END_NAMES, "end reason"),
-        "actions": pa.array(rows[:, R_ACTIONS].astype(np.int32)),
-        "decisions": pa.array(rows[:, R_DECISIONS].astype(np.int32)),
-        "error": pa.array(rows[:, R_ERROR].astype(np.int32)),
-        "log_lost": pa.array(rows[:, R_LOG_LOST].astype(np.int32)),
-        "tasks_shown": pa.array(rows[:, R_TASKS_SHOWN].astype(np.int32)),
+        "turns": pa.array(r[R_TURNS]),
+        "end_reason": _names(r[R_END_REASON], K.END_NAMES, "end reason"),
+        "actions": pa.array(r[R_ACTIONS]),
+        "decisions": pa.array(r[R_DECISIONS]),
+        "error": pa.array(r[R_ERROR]),
+        "log_lost": pa.array(r[R_LOG_LOST]),
+        "tasks_shown": pa.array(r[R_TASKS_SHOWN]),
         "turn_cap": _repeat(turn_cap, n, pa.int32()),
         "beings_without_effects": _repeat(bwe, n, pa.bool_()),
     }
@@ -341,24 +349,24 @@ def chunk_tables(
         g[f"seat{s}_won"] = pa.array(winner == (s % 2 if team else s))
         base = R_SEAT + s * R_SEAT_WIDTH
         for k, c in enumerate(SEAT_COLUMNS):
-            g[f"seat{s}_{c}"] = pa.array(rows[:, base + k].astype(np.int32))
-    ce = card_events
+            g[f"seat{s}_{c}"] = pa.array(r[base + k])
+    ce = np.ascontiguousarray(np.asarray(card_events).reshape(-1, 5).T, dtype=np.int32)
     c = {
-        "game_index": pa.array(ce[:, 0].astype(np.int64) + first_game),
-        "seat": pa.array(ce[:, 1].astype(np.int8)),
-        "card": _names(ce[:, 2], card_ids, "card"),
-        "event": _names(ce[:, 3], CARD_EVENT_NAMES, "card event"),
-        "turn": pa.array(ce[:, 4].astype(np.int32)),
-        "beings_without_effects": _repeat(bwe, len(ce), pa.bool_()),
+        "game_index": pa.array(ce[0].astype(np.int64) + first_game),
+        "seat": pa.array(ce[1].astype(np.int8)),
+        "card": _names(ce[2], card_ids, "card"),
+        "event": _names(ce[3], CARD_EVENT_NAMES, "card event"),
+        "turn": pa.array(ce[4]),
+        "beings_without_effects": _repeat(bwe, ce.shape[1], pa.bool_()),
     }
-    tc = task_claims
+    tc = np.ascontiguousarray(np.asarray(task_claims).reshape(-1, 5).T, dtype=np.int32)
     t = {
-        "game_index": pa.array(tc[:, 0].astype(np.int64) + first_game),
-        "seat": pa.array(tc[:, 1].astype(np.int8)),
-        "task": _names(tc[:, 2], task_names, "task"),
-        "turn": pa.array(tc[:, 3].astype(np.int32)),
-        "points": pa.array(tc[:, 4].astype(np.int32)),
-        "beings_without_effects": _repeat(bwe, len(tc), pa.bool_()),
+        "game_index": pa.array(tc[0].astype(np.int64) + first_game),
+        "seat": pa.array(tc[1].astype(np.int8)),
+        "task": _names(tc[2], task_names, "task"),
+        "turn": pa.array(tc[3]),
+        "points": pa.array(tc[4]),
+        "beings_without_effects": _repeat(bwe, tc.shape[1], pa.bool_()),
     }
     parts = [("games", g), ("card_events", c), ("task_claims", t)]
     if positions is not None:

@@ -24,6 +24,10 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 - ``single_game``: one game from Python with its event log, and the board the log rebuilds;
   ``render``: the board and the events as text (each event's line from the event table,
   core.constants EVENTS).
+- ``learned``: a learned win-probability model as a profile holds it, compiled into the
+  parameter row (one model per mode, a coefficient per feature name).
+- ``invariant_names``: the names of the codes a checked game can end with (a broken
+  invariant or an engine error), for the commands that report them.
 - ``data/``: the card, deck and task files (see data/README.md).
 - ``app/``: the application layer (CLI, demo, service, ladder, tune, text views).
 """

@@ -48,9 +48,9 @@ from core.layout import (
 )
 from core.ops import I_OP, OP_CAPTURE
 from core.rules.modes import has_tasks, n_colours
+from core.rules.options import action_options, flare_halves
 from core.rules.setup import blank_state, legendary_pool, pool_size
 from core.rules.tasks import task_holds
-from core.rules.turn import action_options, flare_halves
 from core.summon.patterns import pattern_squares
 from sim import inputs
 from sim.content import ContentError

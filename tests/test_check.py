@@ -142,7 +142,7 @@ def test_the_text_report_lists_each_broken_game_and_the_counts(broken_variant, c
     assert lines[-1].startswith("kalarite: broken: INV_VOID x")
 
 
-def test_verdicts_do_not_depend_on_workers_or_chunking(broken_check, broken_variant):
+def test_verdicts_do_not_depend_on_workers_or_chunking(broken_check, broken_variant, ray_session):
     from sim.app.check import run_check
 
     _, res = broken_check

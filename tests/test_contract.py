@@ -31,10 +31,16 @@ from core.rows import (
     R_LOG_LOST,
     R_SEAT,
     R_SEAT_WIDTH,
+    R_TASKS_SHOWN,
     R_TURNS,
     R_WINNER,
     S_COLUMN,
     S_LEGENDS_END,
+    S_PENDING_END,
+    S_PTS_DESTRUCTION,
+    S_PTS_FLARE,
+    S_PTS_LEGEND,
+    S_PTS_TASK,
     S_SCORE,
 )
 from sim.app.check import group_of, plan
@@ -49,6 +55,7 @@ GAMES = 2  # per matchup: every pairing or seating of every deck in every mode
 EV_ROWS = 20_000
 SEED = 20260517
 EXCLUDED = []  # (mode, seat decks) left out of the contract: must stay empty
+POINT_SOURCES = (S_PTS_TASK, S_PTS_DESTRUCTION, S_PTS_LEGEND, S_PTS_FLARE)
 
 STUDY, MATCHUPS = plan(CONTENT, games=1, seed=SEED)
 GROUPS = {}
@@ -79,11 +86,31 @@ def _error_name(code):
 
 
 def _game_columns(rows):
-    """The columns that describe the game itself: not the points by source, which only a
-    kept log records, nor col0, into which that record spills (test_col0_...)."""
-    kept = [*range(S_SCORE, S_LEGENDS_END + 1), *range(S_COLUMN + 1, R_SEAT_WIDTH)]
+    """Every column of the result rows but what only a kept log records: the points by
+    source, and the events that did not fit the log (the plain kernel of the comparison
+    keeps none)."""
+    kept = [*range(S_SCORE, S_LEGENDS_END + 1), *range(S_COLUMN, R_SEAT_WIDTH)]
     seats = [R_SEAT + p * R_SEAT_WIDTH + k for p in range(4) for k in kept]
-    return rows[:, [R_WINNER, R_FIRST, R_END_REASON, R_TURNS, R_ACTIONS, R_DECISIONS, *seats]]
+    assert len(kept) == R_SEAT_WIDTH - len(POINT_SOURCES)
+    head = [R_WINNER, R_FIRST, R_END_REASON, R_TURNS, R_ACTIONS, R_DECISIONS, R_ERROR]
+    assert len(head) + 2 == R_SEAT and R_LOG_LOST not in head
+    return rows[:, [*head, R_TASKS_SHOWN, *seats]]
+
+
+def _sources_problem(mode, row, n) -> str | None:
+    """Deathmatch: the points by source, less the causality penalty (2 for each seat of
+    the side that held a pending being at the end), add up to each seat's score."""
+    if mode not in ("deathmatch", "team-deathmatch"):
+        return None  # High Form's score is derived from the board; melee's is a column
+    seat = [R_SEAT + p * R_SEAT_WIDTH for p in range(n)]
+    side = [[q for q in range(n) if q % 2 == p % 2] if mode == "team-deathmatch" else [p]
+            for p in range(n)]  # fmt: skip
+    for p in range(n):
+        points = sum(int(row[seat[p] + c]) for c in POINT_SOURCES)
+        penalty = 2 * sum(int(row[seat[q] + S_PENDING_END]) for q in side[p])
+        if points - penalty != row[seat[p] + S_SCORE]:
+            return f"seat {p}: sources {points} - penalty {penalty} != score {row[seat[p]]}"
+    return None
 
 
 def _board_problem(mu, s, events) -> str | None:
@@ -121,6 +148,9 @@ def _play_matchup(mu) -> list:
             problems.append(f"{game}: the log's board differs from the engine's: {bad_board}")
         if check_state(s, T, events) != 0:
             problems.append(f"{game}: the final state fails the checker with its own log")
+        bad_sources = _sources_problem(mu.mode, row, n)
+        if bad_sources:
+            problems.append(f"{game}: {bad_sources}")
         if n == 2 and mu.mode in ("high-form", "deathmatch", "new-player"):
             scores = [row[R_SEAT + p * R_SEAT_WIDTH + S_SCORE] for p in range(2)]
             w = int(row[R_WINNER])
@@ -142,18 +172,26 @@ def test_every_configuration_keeps_the_contract(group):
     assert not problems, f"{len(problems)} problems, the first: " + "; ".join(problems[:8])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known defect, left for its own change (it changes datasets' col0): core.kernel "
-    "_extract adds a score event's points to S_PTS_TASK + reason, and the Etherweave "
-    "causality penalty's reason SR_PENALTY (4) lands on S_COLUMN, the col0 column",
-)
 def test_col0_holds_no_penalty_points():
-    """col0 is melee's colour-0 column (0 in other modes), the same with or without a log;
-    a deathmatch game whose Etherweave seat paid the causality penalty shows it."""
+    """col0 is melee's colour-0 column (0 in other modes), the same with or without a log:
+    the causality penalty is not a source of points (core.kernel ``_extract``), so it never
+    lands in a points column; a deathmatch game whose Etherweave seat paid it shows it."""
     mu = next(m for m in GROUPS["deathmatch"] if m.decks == ("etherweave", "etherweave"))
     b = batch(CONTENT, mu.mode, mu.decks, mu.policies, mu.seed)
-    logged, plain = play(b, 0, GAMES, ev_rows=EV_ROWS).rows, play(b, 0, GAMES).rows
+    games = 40
+    logged, plain = play(b, 0, games, ev_rows=EV_ROWS).rows, play(b, 0, games).rows
+    pending = [R_SEAT + p * R_SEAT_WIDTH + S_PENDING_END for p in range(2)]
+    assert plain[:, pending].sum() > 0  # the sample holds games that paid the penalty
     col0 = [R_SEAT + p * R_SEAT_WIDTH + S_COLUMN for p in range(2)]
     assert (plain[:, col0] == 0).all()
     assert np.array_equal(logged[:, col0], plain[:, col0])
+    assert np.array_equal(_game_columns(logged), _game_columns(plain))
+
+
+def test_every_score_reason_is_a_source_or_the_penalty():
+    """A score event's reason is its points-by-source column (S_PTS_TASK + reason), but for
+    the causality penalty, which has none: a new reason needs its column."""
+    reasons = {v for k, v in vars(K).items() if k.startswith("SR_")}
+    sources = {c - S_PTS_TASK for c in POINT_SOURCES}
+    assert reasons == sources | {K.SR_PENALTY}
+    assert K.SR_PENALTY not in sources

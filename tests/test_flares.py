@@ -22,7 +22,7 @@ from core.layout import (
     SCORE,
     STOCK,
 )
-from core.rules.turn import flare_halves
+from core.rules.options import flare_halves
 
 MODES = ["high-form", "deathmatch"]
 FLARES = [c.id for c in CONTENT.cards if c.kind == K.CK_FLARE]

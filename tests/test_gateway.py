@@ -12,6 +12,7 @@ test_warp.py, the Merchant of Time's stasis in test_etherweave_copy_stasis.py.)
 import numpy as np
 import pytest
 from harness import CONTENT, Game, T, board_with, sq, summon, summon_key, target
+from oracles import reference_possessed
 from test_patterns import (
     ONBOARD,
     ORACLE_PATTERNS,
@@ -25,7 +26,6 @@ from test_patterns import (
 from core import constants as K
 from core.board.pieces import convert, destroy, downgrade, pick_up, upgrade
 from core.checks.invariants import INV_GATEWAY, INV_OK, _check_gateways
-from core.checks.reference_search import reference_possessed
 from core.effects.apply import apply_instruction
 from core.effects.etherweave_pending import swap
 from core.layout import (

@@ -125,31 +125,68 @@ def test_warm_up_says_what_it_does_on_a_cold_cache(monkeypatch, tmp_path):
     time follows, the measured time is remembered for the next estimate."""
     said = []
 
-    def compiling():  # "compiles" until the elapsed time was shown at least once
-        time.sleep(0.35)
+    def compiling(checked):  # "compiles" until the elapsed time was shown at least once
         wait_for(lambda: any(t.endswith("elapsed") for t, _ in said), 120, "an elapsed line")
 
-    monkeypatch.setattr(warmup, "engine_is_cached", lambda: False)
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda checked=False: False)
     monkeypatch.setattr(warmup, "_play_one_game", compiling)
     monkeypatch.setattr(warmup, "_estimate_file", lambda: tmp_path / "compile-seconds.json")
-    monkeypatch.setattr(warmup, "_LINE_S", 0.1)
-    monkeypatch.setattr(warmup, "_TICK_S", 0.1)
+    monkeypatch.setattr(warmup, "_LINE_S", 0.01)
     t0 = time.perf_counter()
     spent = warmup.warm_up(lambda text, final: said.append((text, final)))
-    assert 0.35 <= spent <= time.perf_counter() - t0
+    assert 0 < spent <= time.perf_counter() - t0
     assert said[0] == ("compiling the engine (first run only, about 1 minute)...", False)
     assert any(re.fullmatch(r".*: \d+:\d\d elapsed", t) for t, _ in said[1:-1])
     assert said[-1][1] is True and said[-1][0].startswith("compiled the engine in ")
+    assert [f for _, f in said].count(True) == 1  # one last line
     remembered = json.loads((tmp_path / "compile-seconds.json").read_text())["seconds"]
     assert remembered == round(spent, 1)
     assert warmup.compile_estimate_s() == remembered  # the next estimate is this machine's
 
 
+def test_the_checked_kernel_says_it_is_a_second_variant(monkeypatch, tmp_path):
+    """`kalarite check` compiles the engine with the invariant checker: its first compile
+    names that variant (not a second "first run only"), and keeps its own estimate."""
+    said = []
+    estimate = tmp_path / "compile-seconds.json"
+    estimate.write_text(json.dumps({"seconds": 50.0}))
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda checked=False: not checked)
+    monkeypatch.setattr(warmup, "_play_one_game", lambda checked: None)
+    monkeypatch.setattr(warmup, "_estimate_file", lambda: estimate)
+    assert warmup.warm_up(lambda *a: said.append(a)) == 0.0 and said == []  # plain: warm
+    warmup.warm_up(lambda text, final: said.append((text, final)), checked=True)
+    assert said[0][0] == (
+        "compiling the engine with the invariant checker (first `kalarite check` or "
+        "`play --check` only, about 1 minute)..."
+    )
+    assert said[-1][0].startswith("compiled the engine with the invariant checker in ")
+    known = json.loads(estimate.read_text())
+    assert known["seconds"] == 50.0 and known["checked_seconds"] >= 0  # each its own
+    assert warmup.compile_estimate_s(True) == known["checked_seconds"]
+
+
 def test_warm_up_is_silent_on_a_warm_cache(monkeypatch):
-    monkeypatch.setattr(warmup, "engine_is_cached", lambda: True)
-    monkeypatch.setattr(warmup, "_play_one_game", lambda: None)
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda checked=False: True)
+    monkeypatch.setattr(warmup, "_play_one_game", lambda checked: None)
     said = []
     assert warmup.warm_up(lambda *a: said.append(a)) == 0.0 and said == []
+
+
+def test_a_slow_warm_load_is_counted_too(monkeypatch):
+    """No silent stretch: a load from a warm cache that takes longer than a moment (imports
+    on a busy machine) says so, with the elapsed time, and ends its line."""
+    said = []
+
+    def slow(checked):
+        wait_for(lambda: any("elapsed" in t for t, _ in said), 120, "an elapsed line")
+
+    monkeypatch.setattr(warmup, "engine_is_cached", lambda checked=False: True)
+    monkeypatch.setattr(warmup, "_play_one_game", slow)
+    monkeypatch.setattr(warmup, "_QUIET_S", 0.0)
+    monkeypatch.setattr(warmup, "_LINE_S", 0.01)
+    warmup.warm_up(lambda text, final: said.append((text, final)))
+    assert said[0] == ("loading the engine...", False)
+    assert said[-1][0].startswith("loading the engine: done in ") and said[-1][1] is True
 
 
 def test_the_real_cache_is_detected():
@@ -197,26 +234,36 @@ def test_games_per_second_leaves_compiling_and_starting_out():
     assert (
         "(120.0 s compiling the engine, 5.0 s starting Ray, 5.0 s playing), 200 games/s, 2" in line
     )
+    s.play_s, s.workers_start_s = 12.0, 2.0  # 2 s of it the workers starting: shown apart
+    assert s.games_per_s == pytest.approx(100.0)
+    assert "5.0 s starting Ray, 2.0 s starting workers, 10.0 s playing), 100 games/s" in s.line()
 
 
 # --- progress and Ctrl-C -------------------------------------------------------------------
 
 
 def test_plain_progress_lines():
+    now = [0.0]
     out = io.StringIO()
-    with progress.LineProgress(1000, 100, every=0.0, stream=out) as p:
+    with progress.LineProgress(
+        1000, 100, every=5.0, stream=out, clock=lambda: now[0], workers=1
+    ) as p:
+        now[0] = 3.0
+        p.tick()  # not yet 5 s: no line
+        now[0] = 6.0
         p.tick()
-        p.advance(400)
+        p.advance(400, play_s=8.0)  # 50 games/s: 500 left, 10 s
+        now[0] = 12.0  # 6 s later: 4 s left, counting down
         p.tick()
         p.note("a message")
-        p.advance(500)
+        p.advance(500, play_s=5.0)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith(
-        "kalarite: 100 of 1,000 games (10%), waiting for the first chunk (0:0"
-    )
-    assert "kalarite: 500 of 1,000 games (50%)" in lines[2]
-    assert "kalarite: a message" in lines
-    assert lines[-1].startswith("kalarite: 1,000 of 1,000 games (100%)")
+    assert lines[0] == "kalarite: 100 of 1,000 games (10%), starting workers (0:00)"
+    assert lines[1] == "kalarite: 100 of 1,000 games (10%), starting workers (0:06)"
+    assert lines[2] == "kalarite: 500 of 1,000 games (50%), 50 games/s, about 0:04 left"
+    assert lines[3] == "kalarite: a message"
+    assert lines[-1] == "kalarite: 1,000 of 1,000 games (100%), 69 games/s"  # 900 in 13 s
+    assert len(lines) == 5
     quiet = io.StringIO()
     with progress.LineProgress(10, 0, every=3600, stream=quiet) as p:
         p.tick()
@@ -327,31 +374,38 @@ def test_demo_refuses_to_replace_another_study(capsys, tmp_path):
 # --- figures a benchmarker can trust, and no silent stretch ---------------------------------
 
 
-def test_progress_rate_counts_from_the_start_of_play():
-    """The first chunk's games count over the whole time since play started (counting them
-    from their own arrival made early rates 5-10x too high)."""
-    import time
-
+def test_progress_rate_counts_playing_time_only():
+    """The rate is the workers' playing time (each chunk's ``play_s``), not the time since
+    play started: the workers' start-up is shown apart, as "starting workers" (counting it
+    made early ETAs 3-8x too long)."""
+    now = [0.0]
     out = io.StringIO()
-    start = time.perf_counter() - 10.0  # play started 10 s ago
-    with progress.LineProgress(1000, 100, every=3600, stream=out, start=start) as p:
-        p.advance(900)  # the one chunk arrives now
+    with progress.LineProgress(
+        1000, 100, every=3600, stream=out, start=-40.0, clock=lambda: now[0], workers=1
+    ) as p:
+        p.advance(900, play_s=10.0)  # the one chunk: 10 s of play after 40 s of start-up
+    assert out.getvalue().splitlines()[0].endswith("starting workers (0:40)")
     last = out.getvalue().splitlines()[-1]
-    assert last.startswith("kalarite: 1,000 of 1,000 games (100%), 90 games/s"), last
+    assert last == "kalarite: 1,000 of 1,000 games (100%), 90 games/s", last
 
 
 def test_progress_and_summary_rates_agree(capsys, tmp_path, monkeypatch):
-    """The last progress line and the summary line give the same games/s: the same games over
-    the same time since play started."""
+    """The last progress line and the summary line agree on games/s: the summary's games over
+    the time spent playing (the workers' start-up, measured until the first chunk landed,
+    shown apart), the display's the same games over the worker's seconds playing them."""
     import re
 
     monkeypatch.setenv("KALARITE_PROGRESS_EVERY", "3600")
     s = run_study(tiny(games=400), CONTENT, tmp_path / "o", workers=0, chunk_size=50)
     err = capsys.readouterr().err
     shown = float(re.findall(r"([\d,]+) games/s", err)[-1].replace(",", ""))
-    assert s.play_s > 0 and s.games_per_s == pytest.approx(s.games_played / s.play_s)
+    assert 0 <= s.workers_start_s < s.play_s
+    assert s.playing_s == pytest.approx(s.play_s - s.workers_start_s)
+    assert s.games_per_s == pytest.approx(s.games_played / s.playing_s)
     assert shown == pytest.approx(s.games_per_s, rel=0.25), (shown, s.line())
-    assert f"{s.play_s:.1f} s playing), {s.games_per_s:,.0f} games/s" in s.line()
+    assert f"{s.playing_s:.1f} s playing), {s.games_per_s:,.0f} games/s" in s.line()
+    run = read_manifest(tmp_path / "o")["runs"][-1]
+    assert run["workers_start_s"] == round(s.workers_start_s, 3)
 
 
 def test_a_study_over_10_gb_says_so_with_its_time_before_it_starts(capsys, tmp_path, monkeypatch):

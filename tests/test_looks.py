@@ -4,7 +4,6 @@ the looks (simulation, through the rule's own functions), and real studies that 
 same look with the same figures with 0, 1 and 2 workers and after a kill -9 and resume."""
 
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -213,22 +212,6 @@ def test_until_is_checked_before_anything_is_played(tmp_path):
     with pytest.raises(StudyError, match="needs a duel mode"):
         study(modes=["melee"], decks=[["imperial", "highland", "sylvan"]], mirrors=True)
     study(policies="random", until="width=20")  # one player suffices for a width
-
-
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.ERROR,
-        log_to_driver=False,
-    )
-    yield ray
-    ray.shutdown()
 
 
 @pytest.mark.parametrize("workers", [1, 2])

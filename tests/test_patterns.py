@@ -11,9 +11,9 @@ import pathlib
 import numpy as np
 import pytest
 from harness import CONTENT, EMPTY_BOARD, Game, T, sq
+from oracles import reference_summons
 
 from core import constants as K
-from core.checks.reference_search import reference_summons
 from core.layout import (
     ACTIONS_LEFT,
     BOARD,

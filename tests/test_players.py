@@ -124,37 +124,33 @@ def test_games_do_not_depend_on_how_they_are_chunked():
 # --- positions from real games ------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _collect(T, mode, decks, codes, params, n_games, every, out):
-    """States at every ``every``-th decision with two or more options."""
+def positions(mode, decks, specs=("greedy", "greedy"), games=6, every=3, cap=400):
+    """States at every ``every``-th decision with two or more options of ``games`` real
+    games, played through the engine's own entries (``advance``, ``choose``,
+    ``apply_option``) as tests/harness.py plays, not a compiled test helper of its own."""
+    specs = list(specs) + [specs[-1]] * (len(decks) - len(specs))
+    codes, params = player_rows(specs)
+    seats = _decks(decks)
     work, wopts, ev0, fwork = workspace()
     s = np.zeros(STATE_SIZE, np.int32)
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     ev = np.zeros((0, K.EV_WIDTH), np.int32)
-    m = 0
+    out = []
     step = 0
-    for g in range(n_games):
-        init_game(s, T, ev, mode, decks.shape[0], decks, g % decks.shape[0], 0, 77, g, 200, 0)
+    for g in range(games):
+        mode_code = K.MODE_NAMES.index(mode)
+        init_game(s, T, ev, mode_code, len(seats), seats, g % len(seats), 0, 77, g, 200, 0)
         n = advance(s, T, ev, opts)
         while n > 0:
             seat = s[CONTROL]
             if n >= 2:
                 step += 1
-                if step % every == 0 and m < out.shape[0]:
-                    out[m] = s
-                    m += 1
+                if step % every == 0 and len(out) < cap:
+                    out.append(s.copy())
             k = choose(s, T, opts, n, codes[seat], params[seat], work, wopts, ev0, fwork)
             apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
             n = advance(s, T, ev, opts)
-    return m
-
-
-def positions(mode, decks, specs=("greedy", "greedy"), games=6, every=3, cap=400):
-    specs = list(specs) + [specs[-1]] * (len(decks) - len(specs))
-    out = np.zeros((cap, STATE_SIZE), np.int32)
-    codes, params = player_rows(specs)
-    m = _collect(T, K.MODE_NAMES.index(mode), _decks(decks), codes, params, games, every, out)
-    return out[:m]
+    return np.array(out, np.int32).reshape(-1, STATE_SIZE)
 
 
 @njit(cache=True)

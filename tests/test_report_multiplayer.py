@@ -15,9 +15,7 @@ The multiplayer numbers are recomputed here from the Parquet rows, by plain Pyth
 
 import html.parser
 import json
-import logging
 import math
-import os
 import pathlib
 import re
 import subprocess
@@ -115,34 +113,18 @@ def wilson(k, n):
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    import ray
-
-    owned = not ray.is_initialized()
-    if owned:
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        ray.init(
-            address="local",
-            num_cpus=2,
-            include_dashboard=False,
-            logging_level=logging.ERROR,
-            log_to_driver=False,
-        )
+def runs(ray_session, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("mp")
     out = {}
-    try:
-        for name, spec in (("mp", MP_SPEC), ("policies", POLICIES_SPEC), ("hf", HF_SPEC)):
-            out[name] = tmp / name
-            study = study_from_dict(spec, CONTENT)
-            summary = run_study(study, CONTENT, out[name], workers=2, progress=False)
-            assert summary.errors == 0
-        toml = tmp / "mixed.toml"
-        toml.write_text(MIXED_TOML)
-        out["mixed"] = tmp / "mixed"
-        assert main(["study", str(toml), "--out", str(out["mixed"]), "--workers", "2"]) == 0
-    finally:
-        if owned:
-            ray.shutdown()
+    for name, spec in (("mp", MP_SPEC), ("policies", POLICIES_SPEC), ("hf", HF_SPEC)):
+        out[name] = tmp / name
+        study = study_from_dict(spec, CONTENT)
+        summary = run_study(study, CONTENT, out[name], workers=2, progress=False)
+        assert summary.errors == 0
+    toml = tmp / "mixed.toml"
+    toml.write_text(MIXED_TOML)
+    out["mixed"] = tmp / "mixed"
+    assert main(["study", str(toml), "--out", str(out["mixed"]), "--workers", "2"]) == 0
     return out
 
 

@@ -23,10 +23,10 @@ from harness import (
     target,
     targets,
 )
+from oracles import reference_summons
 from test_patterns import ONBOARD, ORACLE_PATTERNS, PATTERN_CARDS, cid, three_colour_board
 
 from core import constants as K
-from core.checks.reference_search import reference_summons
 from core.layout import (
     BOARD,
     BORROW_ENEMY,

@@ -2,7 +2,9 @@
 of the option list, so every player plays by the same rules.
 
 - ``choose``: the dispatch on a seat's policy code, the one call the kernel makes.
-- ``random_player``: uniform over the kinds of option, then over the options of that kind.
+- ``random_player``: uniform over the kinds of option, then over the options of that kind;
+  ``random_action``: its action-phase choice made while the options are listed (only the
+  drawn kind's rows are built).
 - ``greedy``: one-ply lookahead scored by the evaluation; also the option values the other
   players build on.
 - ``planner``: searches whole turns, beam-pruned by the same evaluation.

@@ -57,9 +57,10 @@ from core.layout import (
     TDECK_CNT,
     TURN_NO,
 )
+from core.rules.options import phase_options
 from core.rules.rng import _mix32
 from core.rules.scoring import pieces_on_board
-from core.rules.turn import _effect_done, apply_option, end_turn, finish_turn, phase_options
+from core.rules.turn import _effect_done, apply_option, end_turn, finish_turn
 
 EFFECT_PROBE = 3  # two targets and a skip row: enough to tell a decision from none or one
 

@@ -48,10 +48,11 @@ from core.layout import (
     VOID_CELLS,
 )
 from core.players.random_player import choose_random
+from core.rules.options import action_options, free_rows, phase_options
 from core.rules.piles import hand_card
 from core.rules.rng import rand_below
 from core.rules.scoring import pieces_on_board
-from core.rules.turn import action_options, free_rows, phase_options, settle
+from core.rules.turn import settle
 from core.rules.warp import is_pending
 from core.summon.patterns import any_summon_bits, find_summons_bits, own_bits
 

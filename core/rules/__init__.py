@@ -1,7 +1,9 @@
 """The rules of the game as a state machine over one int32 state row (core.layout).
 
-- ``turn``: the turn loop: the legal options of the pending decision (``advance``) and applying
-  one (``apply_option``); everything else here serves it.
+- ``turn``: the turn loop: runs to the next decision (``advance``) and applies one option
+  (``apply_option``); everything else here serves it.
+- ``options``: the legal options of the pending decision (actions, free rows, claims, the
+  choices inside an effect, melee set-up); listing only, it changes nothing.
 - ``setup``: a new game: stocks, shuffled decks, opening hands, tasks or starting pieces.
 - ``scoring``: scores, end triggers and the winner, for every mode.
 - ``modes``: which rule family a mode follows (tasks, destruction points, teams).

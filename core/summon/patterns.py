@@ -13,7 +13,7 @@ sets shifted by each cell's offset, for all targets at once (``find_summons_bits
 borrowed piece or improvisation the same AND over the pieces of every colour gives the
 candidate targets, each then tested exactly (``find_summons_wide``). Both list the anchor
 search's rows in its order; the anchor search stays as their yardstick for order, and
-``core.checks.reference_search.reference_summons`` is the plain full scan all of them are
+``reference_summons`` (tests/oracles.py) is the plain full scan all of them are
 tested against.
 """
 

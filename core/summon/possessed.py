@@ -11,7 +11,7 @@ being oversummons (BGA foundPattern counts the target as a pattern cell). In mel
 still have, which spends it, offered only where the possessed colour alone does not fit
 (BGA foundPattern; the card text is silent). Your own pieces never fit, and a borrowed
 enemy piece (War Summoner) never meets a possession.
-``core.checks.reference_search.reference_possessed`` is the plain full scan the anchored search
+``reference_possessed`` (tests/oracles.py) is the plain full scan the anchored search
 is tested against.
 """
 

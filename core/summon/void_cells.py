@@ -14,7 +14,7 @@ stand there as a borrowed piece may). The empty squares receive nothing: the pat
 satisfied. A heroic cell still needs a real piece. Borrowed enemy pieces (War Summoner) and
 melee improvisation combine with void cells, each with its own allowance, so the search is
 a full scan: an anchor cell may itself be empty. With no void cell allowed it lists exactly
-what ``core.checks.reference_search.reference_summons`` lists (the tests hold it to that).
+what ``reference_summons`` (tests/oracles.py) lists (the tests hold it to that).
 """
 
 from core.board.bits import pop_square

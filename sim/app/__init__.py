@@ -9,6 +9,12 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
 - ``trace``: ``kalarite trace``, a player's skill trace as a study (its budgets and spec).
 - ``ladder``: ``kalarite ladder``, the round-robin between players with their ratings
   (results.ratings) and speeds.
+- ``check``: ``kalarite check``, games with the invariant checker after every option, each
+  broken invariant with the command that replays it.
+- ``competence``: ``kalarite competence``, each expansion mechanic's worth against the
+  restricted twin that never uses it.
+- ``learn``: ``kalarite learn``, a win-probability model fitted on a study's positions, stored
+  as a planner profile.
 - ``tune``: ``kalarite tune``, a player's weights searched by play (on cluster.fanout).
 - ``cards_view``: the text of ``kalarite cards``; ``players_view``: of ``kalarite players``.
 - ``service/``: ``kalarite serve``, the HTTP API and web page over the study runner.

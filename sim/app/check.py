@@ -208,7 +208,7 @@ def _play(jobs, workers, address, progress):
     quiet = display is plain.NoProgress
     compile_s = warm_up((lambda text, final: None) if quiet else None, checked=True)
     t0 = time.perf_counter()
-    session = open_session(workers, address, None if quiet else plain.say)
+    session = open_session(workers, address, None if quiet else plain.step_printer())
     start_s = time.perf_counter() - t0
     index = {id(j): i for i, j in enumerate(jobs)}
     results = [None] * len(jobs)
@@ -222,7 +222,7 @@ def _play(jobs, workers, address, progress):
                 f"game {game}, turn {turn} (replay commands at the end)"
             )
         prog.started()
-        prog.advance(job.n_games)
+        prog.advance(job.n_games, res.get("play_s"))
 
     def acknowledge():
         text = "Ctrl-C: stopping once the chunks in flight are played (Ctrl-C again stops at once)"
@@ -231,7 +231,8 @@ def _play(jobs, workers, address, progress):
     try:
         t_play = time.perf_counter()
         total = sum(j.n_games for j in jobs)
-        with scheduler.CtrlC(acknowledge) as stop, display(total, 0, start=t_play) as prog:
+        shown = display(total, 0, start=t_play, workers=session.workers, chunks=len(jobs))
+        with scheduler.CtrlC(acknowledge) as stop, shown as prog:
             try:
                 scheduler.run_chunks(session, run_chunk, jobs, keep, tick=prog.tick, stop=stop)
             except scheduler.ChunkFailed as e:

@@ -6,6 +6,8 @@ flares. Errors are ContentError with one line naming the file and the card.
 The pipeline's files:
 - ``__init__`` (this module): ``load_content``: the deck, legend, flare and board files into
   Tables, with every pattern compiled and every value checked.
+- ``schema``: the type and range checks of every value of the card, flare, task and board
+  files, before anything is compiled.
 - ``ops``: a card's or flare's TOML op list into rows of the ops table (and back to text).
 - ``tasks``: the High Form task list (sim/data/tasks.toml) into core's arrays.
 - ``copies``: a designer's own copy of the card files (``--content DIR``).

@@ -1,6 +1,7 @@
 """Test oracles for the summon searches: plain full scans, written independently of the
 anchored and bitboard searches in core.summon, that the tests hold those searches to (same
-rows, same order of legality). Nothing in the engine calls them.
+rows, same order of legality). Nothing in the engine calls them, so they live with the tests:
+editing one does not change the engine hash (core/__init__.py) or recompile the kernels.
 """
 
 from core.constants import LEGENDARY
