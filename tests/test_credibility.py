@@ -3,18 +3,24 @@ README's decided table from a study's datasets (benchmarks/credibility.py), and 
 screen of a study that cannot decide its own stability, which names the record's answer or
 says it is not yet run (results/credibility.py)."""
 
+import html
 import json
+import pathlib
+import tomllib
 
 import pytest
 
 from benchmarks import credibility as cred
 from cluster.runner import run_study
 from results import analysis
-from results.credibility import answer_text
+from results.credibility import RECORD, answer_text, load_record
+from results.report import make_report
 from sim.content import load_content
 from sim.study import load_study, study_from_dict
 
 CONTENT = load_content()
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOT_RUN = "the credibility study that decides it (sim/studies/credibility.toml) is not yet run"
 
 
 def test_the_shipped_specs():
@@ -89,7 +95,47 @@ def test_the_record_and_the_readme_table(datasets, tmp_path, monkeypatch):
     )
     monkeypatch.setenv("KALARITE_CREDIBILITY_RECORD", str(tmp_path / "none.json"))
     (g,) = analysis.analyze(one)["at_a_glance"]["modes"]
-    assert g["stability"]["text"].endswith(
-        "the credibility study that decides it (sim/studies/credibility.toml) is not yet run"
-    )
+    assert g["stability"]["text"].endswith(NOT_RUN)
     assert "player-sensitive" not in g["stability"]["text"]
+
+
+def test_the_demo_first_screen_and_the_docs_say_what_the_record_holds(tmp_path, monkeypatch):
+    """What the checked-in record holds decides what the demo's first screen, the README and
+    docs/studies.md say. No record (the credibility study not yet run): each says so, with
+    the command, and none claims a decided answer. A record: the README holds its table and
+    the first screen names its verdict per mode."""
+    monkeypatch.delenv("KALARITE_CREDIBILITY_RECORD", raising=False)
+    spec = tomllib.loads((ROOT / "sim/studies/demo.toml").read_text())
+    spec["games"] = 2  # the demo's decks, modes and player, two games a matchup
+    out = tmp_path / "demo"
+    run_study(study_from_dict(spec, CONTENT), CONTENT, out, workers=0, progress=False)
+    glance = analysis.analyze(out)["at_a_glance"]["modes"]
+    assert [g["mode"] for g in glance] == ["high-form", "deathmatch"]
+    page = html.unescape(make_report(out, out / "report")["index"].read_text(encoding="utf-8"))
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index(cred.BEGIN) : readme.index(cred.END)]
+    studies = (ROOT / "docs/studies.md").read_text()
+    if not RECORD.exists():  # not yet run
+        for g in glance:
+            st = g["stability"]
+            assert st["verdict"] is None and st["text"].startswith("undetermined by this study")
+            assert st["text"].endswith(NOT_RUN)
+            assert " says " not in st["text"]
+        assert "is not yet run" in page
+        assert "not yet recorded" in block and "has not been run" in block
+        assert "kalarite study sim/studies/credibility.toml" in block
+        assert "| High Form |" not in block  # no decided table without a record
+        assert "Its answer is not yet recorded" in studies
+        assert "kalarite study sim/studies/credibility.toml --out runs/credibility" in studies
+    else:
+        rec = load_record()
+        assert rec is not None, f"{RECORD} is not a readable credibility record"
+        for g in glance:
+            m = rec["modes"].get(g["mode"])
+            assert m and f"says {m['verdict']}" in g["stability"]["text"]
+        assert "**The decided answer**" in block and "not yet recorded" not in block
+        assert "not yet recorded" not in studies
+
+
+def test_the_readme_stays_under_300_lines():
+    assert len((ROOT / "README.md").read_text().splitlines()) < 300
