@@ -12,5 +12,8 @@ another checkout. Part of the application layer (the CLI calls it); it may impor
 - ``command_cpu``: each command that plays nothing (``--version``, ``cards``...), warm, in CPU
   seconds of a fresh process, against another checkout.
 - ``study_bytes``: the Parquet bytes per game that sim/study_size.py's estimate stores.
+- ``stability_rule``: the stability rule's error rates and power on simulated studies.
+- ``trace_power``: the skill trace's joint test (A/A and power) and slope coverage, simulated.
+- ``credibility``: the credibility study's record and the README's decided table.
 - ``results/``: saved benchmark output (``make bench``).
 """

@@ -118,6 +118,19 @@ def read_manifest(out) -> dict:
     return read_document(path, str(path), "JSON", ValueError, max_bytes=MANIFEST_BYTES)
 
 
+def stored_deals(out) -> str | None:
+    """How the games of the dataset in ``out`` were dealt (its spec's ``deals``; per-player
+    for one stored before the key), or None where ``out`` holds no readable study."""
+    from sim.study import canonical_spec
+
+    try:
+        m = read_manifest(out)
+    except (OSError, ValueError):
+        return None
+    spec = canonical_spec(m.get("study")) if isinstance(m, dict) else None
+    return spec.get("deals") if isinstance(spec, dict) else None
+
+
 def open_table(out, table: str) -> ds.Dataset:
     """One table of a study as a pyarrow dataset (partition columns as strings)."""
     if table not in ALL_TABLES:
@@ -323,6 +336,7 @@ class DatasetStore:
             "content_changes": self.info.get("content_changes"),
             "content": self.info.get("content_record"),
             "study": self.info["study"],
+            "deals": self.info["study"]["deals"],  # sim.study: how its matchups are seeded
             "players_hash": self.info["players_hash"],
             "players": self.info["players"],
             "player_rows": self.info["player_rows"],
@@ -334,6 +348,7 @@ class DatasetStore:
                 for m, mu in enumerate(self.matchups)
             ],
             "games": sum(m.games for m in self.matchups),
+            **self._until(),
             "created": (self.manifest or {}).get("created", _now()),
             "completed": None,
             "runs": runs,
@@ -341,6 +356,23 @@ class DatasetStore:
         self._write_manifest()
         self._created = []  # from now on the dataset is the user's
         return done
+
+    def _until(self) -> dict:
+        """A study played ``--until``: its looks and the error spent over them, before any
+        look is read (each run reads them again: results/looks.py)."""
+        spec = self.info["study"]
+        if not spec.get("until"):
+            return {}
+        from results.looks import block
+
+        return {"until": block(spec["until"], spec["games"])}
+
+    def record_look(self, rec: dict, stopped: dict | None):
+        """Record a look of a study played ``--until`` (and where it stopped)."""
+        until = self.manifest["until"]
+        until["results"] = [r for r in until["results"] if r["look"] < rec["look"]] + [rec]
+        until["stopped"] = stopped
+        self._write_manifest()
 
     def _finished_chunks(self) -> set:
         """The chunks on disk that count as done: all of its files there and sound

@@ -40,6 +40,7 @@ GROUPS = {
     "test_report_multiplayer": "ray",
     "test_check": "ray",
     "test_suggest_e2e": "ray",
+    "test_looks": "ray",
     "test_service_api": "service_api",
     "test_service_page": "service_page",
     "test_service_users": "service_users",

@@ -6,6 +6,7 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
 - ``report_commands``: the ``report`` and ``compare`` subcommands; ``progress_line``: the one
   progress line of a long step that plays no game (the report, a first compile of ``moves``).
 - ``demo``: ``kalarite demo``, the default study and its report.
+- ``trace``: ``kalarite trace``, a player's skill trace as a study (its budgets and spec).
 - ``ladder``: ``kalarite ladder``, the round-robin between players with their ratings
   (results.ratings) and speeds.
 - ``check``: ``kalarite check``, games with the invariant checker after every option, each
