@@ -42,6 +42,21 @@ chunk_size = 2
 SORT = ("mode", "matchup", "policies", "game_index")
 
 
+def knows_deals(root) -> bool:
+    """Does this checkout's spec have the ``deals`` key (shared deals, sim.study)?"""
+    spec = pathlib.Path(root) / "sim" / "spec.py"
+    return spec.is_file() and '"deals"' in spec.read_text()
+
+
+def deals_line(root, baseline) -> str:
+    """A baseline from before shared deals dealt every study per player: both sides deal so
+    (the key only where the checkout knows it), so the comparison asks about the engine, not
+    the deliberate change of seeds."""
+    if knows_deals(baseline) or not knows_deals(root):
+        return ""
+    return 'deals = "per-player"\n'
+
+
 def run_study(root, spec_path, out) -> None:
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
@@ -99,10 +114,10 @@ def compare(baseline, this=REPO) -> dict:
         "tables": {},
     }
     with tempfile.TemporaryDirectory(prefix="kalarite-same-") as tmp:
-        spec = pathlib.Path(tmp) / "spec.toml"
-        spec.write_text(SPEC)
         outs = {}
         for side, root in (("baseline", baseline), ("this", this)):
+            spec = pathlib.Path(tmp) / f"{side}.toml"
+            spec.write_text(SPEC + deals_line(root, baseline))
             outs[side] = pathlib.Path(tmp) / side
             run_study(root, spec, outs[side])
         for table in ("games", "card_events", "task_claims", "positions"):

@@ -3,7 +3,10 @@ store, schema, pandas_meta). Imports core, sim and results; only the application
 (sim/app/, sim/api.py, benchmarks/) imports the runner.
 
 - ``runner``: ``run_study``, a study's chunks played and each written as it arrives;
-  resumable, with progress and a summary.
+  resumable, with progress and a summary; a dataset started before shared deals resumes
+  with its own seeds.
+- ``until``: a study played ``--until``: its chunks look by look, each look read from the
+  dataset (results/looks.py), stopping at the first that decides.
 - ``scheduler``: the one chunk scheduler of studies and ``kalarite check``: the window of
   chunks in flight, retries, Ctrl-C.
 - ``session``: where chunks are played: Ray (reused, connected or started) or this process.

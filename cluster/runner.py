@@ -25,6 +25,7 @@ after each chunk it writes for as long as that file exists (writing and submitti
 meanwhile; Ctrl-C ends the wait), so a test can hold a study part-way by construction.
 """
 
+import dataclasses
 import os
 import sys
 import tempfile
@@ -35,8 +36,10 @@ from cluster import progress as plain_progress
 from cluster import session as sessions
 from cluster.scheduler import ChunkFailed, CtrlC, run_chunks
 from cluster.session import RayStartError  # noqa: F401  (re-exported: the runner's errors)
+from cluster.until import play_looks
 from cluster.worker import ChunkJob, run_chunk
-from results.store import DatasetStore, dataset_info, job_info
+from results.looks import plan as plan_looks
+from results.store import DatasetStore, dataset_info, job_info, stored_deals
 from sim.chunking import choose_chunk_size
 from sim.study_size import DiskSpaceError, big_study_warning, check_free_disk
 
@@ -69,6 +72,7 @@ class RunSummary:
     max_in_flight: int = 0  # most chunks submitted and not yet written at once
     worker_pids: set = field(default_factory=set)
     tables: tuple = ("games", "card_events", "task_claims")  # what the dataset holds
+    stopped: dict | None = None  # a study played --until: where it stopped and why
 
     @property
     def playing_s(self) -> float:
@@ -87,10 +91,11 @@ class RunSummary:
         return self.games_played / play if play > 0 else 0.0
 
     def line(self) -> str:
+        stopped = f"; stopped: {self.stopped['why']}" if self.stopped else ""
         if self.nothing_to_do:
             return (
                 f"nothing to do: {self.out} already holds this finished study "
-                f"({self.games:,} games in {self.chunks:,} chunks)"
+                f"({self.games:,} games in {self.chunks:,} chunks){stopped}"
             )
         done = self.games_played + self.games_skipped
         text = f"{done} games"
@@ -114,7 +119,7 @@ class RunSummary:
         )
         if self.errors:
             text += f", {self.errors} games with engine errors"
-        return f"{text} -> {self.out} ({', '.join(self.tables)})"
+        return f"{text} -> {self.out} ({', '.join(self.tables)}){stopped}"
 
 
 class StudyInterrupted(KeyboardInterrupt):
@@ -156,9 +161,13 @@ def run_study(
     t0 = time.perf_counter()  # wall time includes compiling and starting Ray
     if workers is not None and workers < 0:
         raise ValueError("--workers must be at least 1 (0: in this process, without Ray)")
+    if not overwrite:
+        study = dealt_as_stored(study, out)
     matchups = study.matchups()
     info = dataset_info(study, content)  # the players are resolved here, once
     size = choose_chunk_size(matchups, chunk_size or study.chunk_size)
+    if study.until and not (chunk_size or study.chunk_size):  # a chunk within the first look
+        size = min(size, plan_looks(study.games)[0])
     store = DatasetStore.prepare(out, info, matchups, size, overwrite=overwrite)
     display = plain_progress.display_for(progress)
     missing = None
@@ -204,6 +213,15 @@ def run_study(
         )
     finally:
         session.close()
+
+
+def dealt_as_stored(study, out):
+    """``study`` dealt as the dataset in ``out`` was (its ``deals``), unless the spec named
+    its own: a dataset started before shared deals resumes with the seeds it started with."""
+    stored = stored_deals(out)
+    if study.deals_given or stored is None or stored == study.deals:
+        return study
+    return dataclasses.replace(study, deals=stored)
 
 
 def _games_left(store, missing) -> list:
@@ -319,25 +337,34 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
 
     stop = CtrlC(acknowledge)
     t_play = time.perf_counter()
+
+    def play(chunks):
+        try:
+            run_chunks(
+                session,
+                run_chunk,
+                _jobs(study, store, chunks),
+                write,
+                tick=prog.tick,
+                stop=stop,
+                on_submit=submitted,
+            )
+        except ChunkFailed as e:
+            where = store.layout.partition(e.job.matchup)
+            raise StudyFailed(f"chunk {e.job.chunk_index} of {where} failed: {e}") from None
+
     try:
         t_play = time.perf_counter()  # the start of play: the rate shown and the summary's
         shown = display(
             summary.games, skipped_games, start=t_play, workers=session.workers, chunks=len(todo)
         )
         with stop, shown as prog:
-            try:
-                run_chunks(
-                    session,
-                    run_chunk,
-                    _jobs(study, store, todo),
-                    write,
-                    tick=prog.tick,
-                    stop=stop,
-                    on_submit=submitted,
-                )
-            except ChunkFailed as e:
-                where = store.layout.partition(e.job.matchup)
-                raise StudyFailed(f"chunk {e.job.chunk_index} of {where} failed: {e}") from None
+            if study.until:  # doubling looks: play up to each, stop at the first that decides
+                summary.stopped = play_looks(study, store, done, play, prog.note)
+                summary.games = summary.games_played + summary.games_skipped
+                summary.chunks = len(done)
+            else:
+                play(todo)
     except KeyboardInterrupt:
         summary.status = "interrupted"
         store.end_run("interrupted", **stats())
@@ -353,6 +380,7 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
         store.end_run("complete", **stats())
     except OSError as e:
         raise StudyFailed(f"cannot write the dataset manifest: {e.strerror or e}") from None
+    summary.nothing_to_do = bool(study.until and store.finished_before and not summary.games_played)
     return summary
 
 

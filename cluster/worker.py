@@ -55,6 +55,7 @@ class ChunkJob:
     positions: int = 0  # sample about one turn end in this many (the positions table); 0: off
     checked: bool = False  # `kalarite check`: the invariant checker, only broken games back
     kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
+    games: tuple = ()  # the chunk's game indices (a study of listed games); (): a range
 
     @classmethod
     def of(cls, chunk, mu, study, info: dict, rows: dict, **extra) -> "ChunkJob":
@@ -75,6 +76,7 @@ class ChunkJob:
             info=info,
             players={p: rows[p] for p in mu.policies},
             content_dir=study.content,
+            games=getattr(chunk, "games", ()),
             **extra,
         )
 
@@ -190,19 +192,25 @@ def _play_files(job: ChunkJob, b, content) -> dict:
     from results.layout import encode
     from results.schema import chunk_tables
 
-    out = play(
-        b,
-        job.first_game,
-        job.n_games,
-        turn_cap=job.turn_cap,
-        allow_no_effect=job.beings_without_effects,
-        ev_rows=EV_ROWS,
-        positions_every=job.positions,  # samples draw none of the games' random numbers
-    )
+    kw = {"turn_cap": job.turn_cap, "allow_no_effect": job.beings_without_effects}
+    if job.games:  # listed games: one kernel call per run of consecutive games
+        rows, cev, tcl = _play_runs(play, b, job.games, kw)
+        positions = None
+    else:
+        out = play(
+            b,
+            job.first_game,
+            job.n_games,
+            ev_rows=EV_ROWS,
+            positions_every=job.positions,  # samples draw none of the games' random numbers
+            **kw,
+        )
+        rows, cev, tcl = out.rows, out.card_events, out.task_claims
+        positions = out.positions if job.positions else None
     tables = chunk_tables(
-        out.rows,
-        out.card_events,
-        out.task_claims,
+        rows,
+        cev,
+        tcl,
         first_game=job.first_game,
         seed=job.seed,
         mode=job.mode,
@@ -213,16 +221,40 @@ def _play_files(job: ChunkJob, b, content) -> dict:
         card_ids=[c.id for c in content.cards],
         task_names=content.task_names,
         metadata=job.info,
-        positions=out.positions if job.positions else None,
+        positions=positions,
+        game_indices=np.array(job.games, np.int64) if job.games else None,
     )
     where = where_played()
     return {
         "files": encode(tables, {"matchup": job.matchup, "chunk": job.chunk_index, **where}),
-        "games": int(len(out.rows)),
-        "errors": int(np.count_nonzero(out.rows[:, R_ERROR])),
+        "games": int(len(rows)),
+        "errors": int(np.count_nonzero(rows[:, R_ERROR])),
         "pid": os.getpid(),
         "node_id": where["node_id"],
     }
+
+
+def _play_runs(play, b, games, kw) -> tuple:
+    """(rows, card events, task claims) of the listed games (sorted): one kernel call per
+    run of consecutive games, stacked, the events' game offsets renumbered to each game's
+    place in the list (as a range's are numbered from its first game)."""
+    import numpy as np
+
+    runs = []
+    for g in games:
+        if runs and g == runs[-1][0] + runs[-1][1]:
+            runs[-1][1] += 1
+        else:
+            runs.append([g, 1])
+    parts, offset = [], 0
+    for first, n in runs:
+        out = play(b, first, n, ev_rows=EV_ROWS, **kw)
+        cev, tcl = out.card_events.copy(), out.task_claims.copy()
+        cev[:, 0] += offset
+        tcl[:, 0] += offset
+        parts.append((out.rows, cev, tcl))
+        offset += n
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
 
 
 def _play_checked(job: ChunkJob, b) -> dict:

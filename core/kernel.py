@@ -31,6 +31,8 @@ from core.constants import (
     EV_RETURN,
     EV_SCORE,
     EV_SUMMON,
+    EV_THAW,
+    EV_WARP,
     HEROIC,
     LEGENDARY,
     MAX_OPTIONS,
@@ -86,6 +88,8 @@ from core.rows import (  # noqa: F401  (re-exported: callers import the layout f
     CE_FLARE_PLAYED,
     CE_RETURNED,
     CE_SUMMONED,
+    CE_THAWED,
+    CE_WARPED,
     ERR_LOG,
     ERR_POLICY,
     P_FEATURES,
@@ -222,6 +226,10 @@ def _extract(s, ev, g, out, cev, nce, tcl, ntc):
             what = CE_RETURNED
         elif kind == EV_FLARE:
             what = CE_FLARE_PLAYED
+        elif kind == EV_THAW:
+            what = CE_THAWED
+        elif kind == EV_WARP:
+            what = CE_WARPED
         elif kind == EV_CLAIM and ntc < tcl.shape[0]:
             tcl[ntc, 0] = g
             tcl[ntc, 1] = ev[i, 2]

@@ -47,7 +47,11 @@ CE_SUMMONED = 1
 CE_DISCARDED = 2
 CE_RETURNED = 3
 CE_FLARE_PLAYED = 4
-CARD_EVENT_NAMES = ("drawn", "summoned", "discarded", "returned", "flare-played")
+CE_THAWED = 5  # the seat's stored frozen effect (this card's frozen program) ran
+CE_WARPED = 6  # this card's warp program was played from the hand
+CARD_EVENT_NAMES = (
+    "drawn", "summoned", "discarded", "returned", "flare-played", "thawed", "warped",
+)  # fmt: skip
 # task claim rows: (game offset, seat, task, turn, points)
 
 # position rows (the opt-in positions table): (game offset in batch, turn, seat, then the

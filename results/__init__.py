@@ -22,6 +22,10 @@ Dataset contract and shared statistics:
   dataset whose content was never checked.
 - ``competence``: the paired gap between a player and its restricted twin (``kalarite
   competence``).
+- ``looks``: the doubling looks of a study played ``--until`` and the error spent over them;
+  each look's decision.
+- ``credibility``: the credibility study's checked-in record, which the first screen of a
+  study that cannot decide its own stability names.
 
 ``analysis/`` (the numbers of the report, see README.md and REPORT.md):
 - ``__init__``: ``analyze``, the summary of a dataset; ``dataset``: the tables as DuckDB
@@ -30,12 +34,18 @@ Dataset contract and shared statistics:
 - one file per section family: ``duel`` (matchups, deck vs field, first player), ``length``
   (game length, end reasons), ``tasks``, ``cards`` (with ``card_contrast``: a card against its
   deck-mates), ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
-  ``sensitivity``, ``stability`` (the one owner of the stable / player-sensitive /
+  ``sensitivity``, ``skill_trace`` (a trace's strength and deck traces, slopes per doubling
+  and the joint test), ``stability`` (the one owner of the stable / player-sensitive /
   undetermined rule, with ``deck_moves``: each deck's move and its covariance, stratified or
   paired; ``ranking_change``: tau, reversals and flips, description only; ``player_families``:
   which players are compared; ``stability_text``: the verdict in words), ``mechanics`` (each
   expansion mechanic's use beside its deck's win rate), ``glance`` (the first screen);
   ``findings``: the key findings.
+
+``suggest/`` (`kalarite suggest`'s statistics): ``race`` (the race's and the confirmation's
+decision rules with their error rates), ``data`` (per game: the goal deck's win share and its
+seat's cards), ``effects`` (paired effects per matchup, mode and goal), ``checklist`` (the
+trust checklist of a replayed edit).
 
 ``report/`` (the balance report, see REPORT.md):
 - ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json) and
@@ -44,7 +54,9 @@ Dataset contract and shared statistics:
   screen's picture.
 - one file per section family with the same names as in ``analysis/``: ``duel``, ``length``,
   ``tasks``, ``cards``, ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
-  ``sensitivity``, ``glance``, ``findings`` (each a mixin of the page builder).
+  ``sensitivity``, ``glance``, ``findings`` (each a mixin of the page builder);
+  ``skill_trace`` (the skill trace and the looks of a study played ``--until``) with its
+  pictures in ``plot_trace``.
 
 ``compare/`` (two studies side by side):
 - ``__init__``: ``compare``, ``kalarite compare``'s numbers, and its text; ``changes``: what

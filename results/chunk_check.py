@@ -20,10 +20,12 @@ import pyarrow.parquet as pq
 from results.schema import POSITIONS, SCHEMAS
 
 
-def chunk_problem(paths: dict, first_game: int, n_games: int) -> str | None:
+def chunk_problem(paths: dict, first_game: int, n_games: int, last_game=None) -> str | None:
     """Why the chunk whose files are ``paths`` (path by table: the study's tables) does not
     count as done, or None when it does. The reason names the table and what is wrong with
-    its file."""
+    its file. ``last_game``: the chunk's last game when its games are listed (not a range)."""
+    if last_game is None:
+        last_game = first_game + n_games - 1
     for table in paths:
         path = paths[table]
         try:
@@ -40,16 +42,16 @@ def chunk_problem(paths: dict, first_game: int, n_games: int) -> str | None:
             if rows != n_games:
                 return f"games file has {rows:,} rows, the chunk {n_games:,} games"
             span = _index_span(meta)
-            if span is not None and span != (first_game, first_game + n_games - 1):
+            if span is not None and span != (first_game, last_game):
                 return (
                     f"games file holds games {span[0]:,}..{span[1]:,}, the chunk "
-                    f"{first_game:,}..{first_game + n_games - 1:,}"
+                    f"{first_game:,}..{last_game:,}"
                 )
         elif table == "card_events" and n_games > 0 and rows == 0:
             return "card_events file has no rows"
         elif table == POSITIONS and rows > 0:
             span = _index_span(meta)
-            last = first_game + n_games - 1
+            last = last_game
             if span is not None and (span[0] < first_game or span[1] > last):
                 return (
                     f"positions file holds games {span[0]:,}..{span[1]:,}, the chunk "

@@ -11,7 +11,8 @@ Layout of a dataset (``--out``)::
 
 ``<table>``: games, card_events, task_claims (and positions when the study samples them).
 Chunk ``c`` of a matchup holds its games ``c * chunk_size ..`` (sim.chunking: the chunk
-arithmetic). Each file's schema metadata holds the dataset's identity (results.schema
+arithmetic), or, for a study of listed games (sim.study.with_game_lists), those places of its
+list. Each file's schema metadata holds the dataset's identity (results.schema
 ``file_metadata``) and, under ``CHUNK_KEY``, which chunk it is and where it was played.
 """
 
@@ -21,6 +22,24 @@ import pathlib
 from dataclasses import dataclass
 
 from sim.chunking import chunks_in, games_in_chunk
+
+MANIFEST = "study.json"  # a dataset's manifest, in its root (results.store writes it)
+
+
+def missing_dataset(root) -> str | None:
+    """Why ``root`` holds no dataset (one line), or None: read before any of the report's
+    libraries are imported, so a mistyped path is refused at once."""
+    root = pathlib.Path(root)
+    if not root.exists():
+        return f"no dataset at {str(root)!r}"
+    if not root.is_dir():
+        return f"{str(root)!r} is not a dataset directory"
+    if not (root / MANIFEST).is_file():
+        return (
+            f"{str(root)!r} holds no kalarite study ({MANIFEST} is missing); "
+            "run `kalarite study` or `kalarite simulate` with --out there first"
+        )
+    return None
 
 CHUNK_KEY = b"kalarite.chunk"  # a file's own metadata: matchup, chunk, node, host, pid
 COMPRESSION = "zstd"
@@ -33,6 +52,7 @@ class Chunk:
     index: int  # chunk number within the matchup
     first_game: int
     n_games: int
+    games: tuple = ()  # its game indices, when the matchup plays listed games
 
 
 def partition(mode: str, matchup: str, policies: str) -> str:
@@ -56,17 +76,21 @@ class Layout:
     """The files of one dataset: its matchups (each with ``mode``, ``matchup`` (decks),
     ``policies`` (the directory name of its players) and ``games``) and its chunk size."""
 
-    def __init__(self, matchups, chunk_size: int):
+    def __init__(self, matchups, chunk_size: int, game_lists=None):
         if chunk_size <= 0:
             raise ValueError("the chunk size must be a positive integer")
         self.chunk_size = int(chunk_size)
         self._parts = [partition(m["mode"], m["matchup"], m["policies"]) for m in matchups]
         self._games = [int(m["games"]) for m in matchups]
+        # a matchup of listed games (sim.study.with_game_lists): chunk c holds its games
+        # c * chunk_size .. of the list; () or None: games 0 .. games - 1
+        self._lists = [tuple(x or ()) for x in (game_lists or [()] * len(self._games))]
 
     @classmethod
     def of_matchups(cls, matchups, chunk_size: int) -> "Layout":
-        """From a study's matchups (sim.study.Matchup)."""
-        return cls([m.to_dict() for m in matchups], chunk_size)
+        """From a study's matchups (sim.study.Matchup), with their game lists."""
+        lists = [getattr(m, "game_list", ()) for m in matchups]
+        return cls([m.to_dict() for m in matchups], chunk_size, lists)
 
     @classmethod
     def of_manifest(cls, manifest: dict) -> "Layout":
@@ -85,15 +109,25 @@ class Layout:
     def chunks_of(self, m: int) -> int:
         return chunks_in(self._games[m], self.chunk_size)
 
-    def first_game(self, chunk: int) -> int:
-        return chunk * self.chunk_size
+    def listed(self, m: int, chunk: int) -> tuple:
+        """The game indices of chunk ``chunk`` of a matchup of listed games, else ()."""
+        start = chunk * self.chunk_size
+        return self._lists[m][start : start + self.chunk_size]
+
+    def first_game(self, m: int, chunk: int) -> int:
+        listed = self.listed(m, chunk)
+        return listed[0] if listed else chunk * self.chunk_size
+
+    def last_game(self, m: int, chunk: int) -> int:
+        listed = self.listed(m, chunk)
+        return listed[-1] if listed else self.first_game(m, chunk) + self.games_in(m, chunk) - 1
 
     def games_in(self, m: int, chunk: int) -> int:
         """Games of chunk ``chunk`` of matchup ``m`` (0 for a chunk the matchup has not)."""
         return games_in_chunk(self._games[m], self.chunk_size, chunk)
 
     def chunk(self, m: int, c: int) -> Chunk:
-        return Chunk(m, c, self.first_game(c), self.games_in(m, c))
+        return Chunk(m, c, self.first_game(m, c), self.games_in(m, c), self.listed(m, c))
 
     def chunks(self) -> list:
         """Every chunk of every matchup, round-robin over the matchups (so a partial study

@@ -6,13 +6,10 @@ may differ). Used by the ``report``/``compare`` commands, the API and the demo.
 import json
 import pathlib
 
-# results.store (pyarrow.dataset, pandas) is imported inside the functions: the CLI builds its
-# parser on every command, and `kalarite play` should not pay a second for the report's imports
+from results.layout import MANIFEST  # light: no pyarrow, pandas or numba
 
 
 def report_dir(run, out) -> pathlib.Path:
-    from results.store import MANIFEST
-
     out = pathlib.Path(out) if out else pathlib.Path(run) / "report"
     if out.exists() and not out.is_dir():
         raise OSError(f"--out {str(out)!r} exists and is not a directory")
@@ -36,8 +33,6 @@ def report_dir(run, out) -> pathlib.Path:
 
 def compare_dir(a, b, out) -> pathlib.Path:
     """Where the compare page goes: --html, else B/compare-vs-<A's directory name>."""
-    from results.store import MANIFEST
-
     if out:
         d = pathlib.Path(out)
     else:

@@ -2,7 +2,8 @@
 
 Three tables, each a hive-partitioned Parquet dataset in its own folder of the study's
 ``--out``: ``games`` (one row a game), ``card_events`` (one row a card drawn, summoned,
-discarded, returned or played as a flare) and ``task_claims`` (one row a task claimed); and
+discarded, returned, played as a flare, thawed (its frozen program ran) or warped) and
+``task_claims`` (one row a task claimed); and
 the opt-in fourth, ``positions`` (one row a sampled turn end: the feature vector of the seat
 that just moved; a study spec's ``positions`` key turns it on, ``dataset_tables``).
 The partition columns ``mode``, ``matchup`` and ``policies`` come from the directory names
@@ -318,13 +319,19 @@ def chunk_tables(
     task_names,
     metadata: dict,
     positions=None,
+    game_indices=None,
 ) -> dict:
     """The three tables of one chunk from ``core.kernel.play`` output (its rows, card events
     and task claims), and the ``positions`` table from its position rows when given.
+    ``game_indices``: each row's game index (a chunk of listed games), else ``first_game``
+    onwards.
 
     Column by column, never game by game: each kernel array is transposed once (a row per
     column, contiguous), and every column goes to Arrow as one numpy array."""
     n = len(rows)
+    if game_indices is None:
+        game_indices = np.arange(first_game, first_game + n, dtype=np.int64)
+    game_indices = np.asarray(game_indices, np.int64)
     n_players = len(decks)
     team = mode in TEAM_MODES
     bwe = bool(beings_without_effects)
@@ -332,7 +339,7 @@ def chunk_tables(
     winner = r[R_WINNER].astype(np.int8)
     no_winner = pa.nulls(n, pa.int8())
     g = {
-        "game_index": pa.array(np.arange(first_game, first_game + n, dtype=np.int64)),
+        "game_index": pa.array(game_indices),
         "seed": _repeat(seed, n, pa.uint64()),
         "n_players": _repeat(n_players, n, pa.int8()),
         "first_seat": pa.array(r[R_FIRST].astype(np.int8)),
@@ -364,7 +371,7 @@ def chunk_tables(
             g[f"seat{s}_{c}"] = pa.array(r[base + k])
     ce = np.ascontiguousarray(np.asarray(card_events).reshape(-1, 5).T, dtype=np.int32)
     c = {
-        "game_index": pa.array(ce[0].astype(np.int64) + first_game),
+        "game_index": pa.array(game_indices[ce[0].astype(np.int64)]),
         "seat": pa.array(ce[1].astype(np.int8)),
         "card": _names(ce[2], card_ids, "card"),
         "event": _names(ce[3], CARD_EVENT_NAMES, "card event"),
@@ -373,7 +380,7 @@ def chunk_tables(
     }
     tc = np.ascontiguousarray(np.asarray(task_claims).reshape(-1, 5).T, dtype=np.int32)
     t = {
-        "game_index": pa.array(tc[0].astype(np.int64) + first_game),
+        "game_index": pa.array(game_indices[tc[0].astype(np.int64)]),
         "seat": pa.array(tc[1].astype(np.int8)),
         "task": _names(tc[2], task_names, "task"),
         "turn": pa.array(tc[3]),

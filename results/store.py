@@ -26,10 +26,9 @@ import shutil
 
 import pyarrow.dataset as ds
 
-from results.layout import Layout, parse_part
+from results.layout import MANIFEST, Layout, parse_part
 from results.schema import ALL_TABLES, PARTITION_SCHEMA, dataset_tables
 
-MANIFEST = "study.json"
 MANIFEST_BYTES = 256 << 20  # a manifest lists a study's chunks: far under this
 FORMAT = 1
 _PROBE = ".kalarite-write-test"
@@ -117,6 +116,19 @@ def read_manifest(out) -> dict:
 
     path = pathlib.Path(out) / MANIFEST
     return read_document(path, str(path), "JSON", ValueError, max_bytes=MANIFEST_BYTES)
+
+
+def stored_deals(out) -> str | None:
+    """How the games of the dataset in ``out`` were dealt (its spec's ``deals``; per-player
+    for one stored before the key), or None where ``out`` holds no readable study."""
+    from sim.study import canonical_spec
+
+    try:
+        m = read_manifest(out)
+    except (OSError, ValueError):
+        return None
+    spec = canonical_spec(m.get("study")) if isinstance(m, dict) else None
+    return spec.get("deals") if isinstance(spec, dict) else None
 
 
 def open_table(out, table: str) -> ds.Dataset:
@@ -324,6 +336,7 @@ class DatasetStore:
             "content_changes": self.info.get("content_changes"),
             "content": self.info.get("content_record"),
             "study": self.info["study"],
+            "deals": self.info["study"]["deals"],  # sim.study: how its matchups are seeded
             "players_hash": self.info["players_hash"],
             "players": self.info["players"],
             "player_rows": self.info["player_rows"],
@@ -335,6 +348,7 @@ class DatasetStore:
                 for m, mu in enumerate(self.matchups)
             ],
             "games": sum(m.games for m in self.matchups),
+            **self._until(),
             "created": (self.manifest or {}).get("created", _now()),
             "completed": None,
             "runs": runs,
@@ -342,6 +356,23 @@ class DatasetStore:
         self._write_manifest()
         self._created = []  # from now on the dataset is the user's
         return done
+
+    def _until(self) -> dict:
+        """A study played ``--until``: its looks and the error spent over them, before any
+        look is read (each run reads them again: results/looks.py)."""
+        spec = self.info["study"]
+        if not spec.get("until"):
+            return {}
+        from results.looks import block
+
+        return {"until": block(spec["until"], spec["games"])}
+
+    def record_look(self, rec: dict, stopped: dict | None):
+        """Record a look of a study played ``--until`` (and where it stopped)."""
+        until = self.manifest["until"]
+        until["results"] = [r for r in until["results"] if r["look"] < rec["look"]] + [rec]
+        until["stopped"] = stopped
+        self._write_manifest()
 
     def _finished_chunks(self) -> set:
         """The chunks on disk that count as done: all of its files there and sound
@@ -374,7 +405,8 @@ class DatasetStore:
             if n == 0:
                 continue  # not a chunk of this study (never played: ignored)
             paths = {t: self.chunk_path(t, m, c) for t in self.tables}
-            problem = chunk_problem(paths, layout.first_game(c), n)
+            first, last = layout.first_game(m, c), layout.last_game(m, c)
+            problem = chunk_problem(paths, first, n, last)
             if problem is None:
                 done.add((m, c))
                 continue
@@ -387,8 +419,8 @@ class DatasetStore:
     def damaged_text(self) -> list:
         """One line per damaged chunk found by the check (at most 10, then a count)."""
         lines = [
-            f"chunk {c} of {self.layout.partition(m)} (games {self.layout.first_game(c):,}..): "
-            f"{why}: replaying it"
+            f"chunk {c} of {self.layout.partition(m)} (games "
+            f"{self.layout.first_game(m, c):,}..): {why}: replaying it"
             for m, c, why in self.damaged[:10]
         ]
         if len(self.damaged) > 10:

@@ -24,6 +24,9 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 - ``single_game``: one game from Python with its event log, and the board the log rebuilds;
   ``render``: the board and the events as text (each event's line from the event table,
   core.constants EVENTS).
+- ``suggest/``: `kalarite suggest`'s library side: goals, the card grammar, each edit as its
+  own content copy (and every candidate as a variant deck of one race content), the players
+  for which a deal without the edited card is provably unchanged.
 - ``learned``: a learned win-probability model as a profile holds it, compiled into the
   parameter row (one model per mode, a coefficient per feature name).
 - ``invariant_names``: the names of the codes a checked game can end with (a broken

@@ -83,6 +83,11 @@ SETTINGS = {
     },
     "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
 }
+# each player's search budget: the one setting a skill trace doubles (kalarite trace) and the
+# stability rule's budget comparison reads (results/analysis/player_families.py). A player
+# with a budget names its integer setting here; one without is left out.
+BUDGET = {"planner": "width", "mc": "playouts"}
+assert all(v in SETTINGS[k] for k, v in BUDGET.items())
 # named settings of the lookahead players: the allowed values, the first is the default.
 # restrict: the mechanic a restricted twin gives up (core.players.restrict): frozen = never
 # thaws, warp = never plays a warp, gateway = the Nethervoid Gateway counts for nothing

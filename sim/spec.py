@@ -41,6 +41,17 @@ MAX_NAME = 200  # characters of a study's name (reports show it as their title)
 # the report's stability rule (results/analysis/stability.py): a deck's move that matters
 DEFAULT_STABILITY_MARGIN = 3.0
 MAX_STABILITY_MARGIN = 50.0
+# How a matchup's games are dealt (sim.study.matchup_seed). "shared": game i of a matchup (mode,
+# seat decks) is dealt alike whatever the players, so two players' games pair up deal by deal;
+# "per-player": the seed also names the seat players (every study before this key; a dataset
+# started so resumes so). A spec without the key is "shared", or its dataset's own on resume.
+DEALS = ("shared", "per-player")
+DEFAULT_DEALS = "shared"
+OLD_DEALS = "per-player"  # a stored spec without the key was dealt so
+MIN_TRACE_LEVELS = 4  # a skill trace: at least four budgets of one player
+MAX_TRACE_LEVELS = 12
+MAX_TRACE_BUDGET = 1_000_000
+MAX_UNTIL_WIDTH = 100.0
 
 
 def _dedupe(items):
@@ -178,6 +189,98 @@ class Points(Rule):
         return {"type": "number", "exclusiveMinimum": 0, "maximum": self.hi}
 
 
+class Choice(Rule):
+    """One of a few names."""
+
+    def __init__(self, names):
+        self.names = tuple(names)
+
+    def check(self, value, what, error=InputError):
+        if not isinstance(value, str) or value not in self.names:
+            raise error(f"{what} must be one of {', '.join(self.names)}, {got(value)}")
+        return value
+
+    def schema(self):
+        return {"enum": list(self.names)}
+
+
+class Trace(Rule):
+    """A skill trace: ``{player = "sage", levels = [1, 2, 4, 8]}``, one player (without its
+    budget setting) and its budgets, at least MIN_TRACE_LEVELS, increasing. The player and its
+    budget setting are checked against the players by sim.study."""
+
+    def check(self, value, what, error=InputError):
+        if not isinstance(value, dict) or set(value) != {"player", "levels"}:
+            raise error(
+                f"{what} must be a table with the keys player and levels, e.g. "
+                f'{{player = "planner", levels = [1, 2, 4, 8]}}, {got(value)}'
+            )
+        player = value["player"]
+        if not isinstance(player, str) or not player.strip() or len(player) > MAX_NAME:
+            raise error(f"{what}: player must be a player's name, {got(player)}")
+        levels = value["levels"]
+        ok = (
+            isinstance(levels, list)
+            and MIN_TRACE_LEVELS <= len(levels) <= MAX_TRACE_LEVELS
+            and all(is_int(b) and 1 <= b <= MAX_TRACE_BUDGET for b in levels)
+        )
+        if not ok or any(b <= a for a, b in zip(levels, levels[1:], strict=False)):
+            raise error(
+                f"{what}: levels must list {MIN_TRACE_LEVELS} to {MAX_TRACE_LEVELS} increasing "
+                f"budgets (integers from 1 to {MAX_TRACE_BUDGET:,}), e.g. [1, 2, 4, 8], "
+                f"{got(levels)}"
+            )
+        return {"player": player.strip(), "levels": list(levels)}
+
+    def schema(self):
+        budget = {"type": "integer", "minimum": 1, "maximum": MAX_TRACE_BUDGET}
+        return {
+            "type": "object",
+            "properties": {
+                "player": {"type": "string", "minLength": 1},
+                "levels": {
+                    "type": "array",
+                    "items": budget,
+                    "minItems": MIN_TRACE_LEVELS,
+                    "maxItems": MAX_TRACE_LEVELS,
+                },
+            },
+            "required": ["player", "levels"],
+            "additionalProperties": False,
+        }
+
+
+class Until(Rule):
+    """When a study stops before its ``games`` (the cap): ``decided`` (the stability decision
+    of every mode) or ``width=W`` (every deck's interval narrower than W points)."""
+
+    def check(self, value, what, error=InputError):
+        if value == "decided":
+            return value
+        text = value if isinstance(value, str) else ""
+        key, sep, number = text.partition("=")
+        try:
+            w = float(number) if key.strip() == "width" and sep else math.nan
+        except ValueError:
+            w = math.nan
+        if not (math.isfinite(w) and 0 < w <= MAX_UNTIL_WIDTH):
+            raise error(
+                f"{what} must be decided or width=W (W points, above 0 and at most "
+                f"{MAX_UNTIL_WIDTH:g}), {got(value)}"
+            )
+        return f"width={w:g}"
+
+    def schema(self):
+        return {"type": "string", "pattern": r"^(decided|width=[0-9.]+)$"}
+
+
+def until_width(until: str | None) -> float | None:
+    """W of ``width=W`` (None for ``decided`` or no rule)."""
+    if not until or not until.startswith("width="):
+        return None
+    return float(until.partition("=")[2])
+
+
 def _melee_default(raw) -> list:
     """Melee with 3 seats when the spec names decks (every multiset of 3), else 3 and 4."""
     decks = raw.get("decks")
@@ -271,6 +374,39 @@ SPEC = Fields(
         "every deck's move between the players is shown within it, player-sensitive when one "
         "is shown beyond it (report and compare --margin override it; never changes a game)",
         default=DEFAULT_STABILITY_MARGIN,
+    ),
+    Field(
+        "deals",
+        Choice(DEALS),
+        'how games are dealt: "shared" (game i of a matchup is dealt alike whatever the '
+        'players, so players compare deal by deal; the default of a new study) or "per-player" '
+        "(the seed also names the seat players: every study before this key; a dataset "
+        "resumes with its own unless the spec names one)",
+        default=None,
+    ),
+    Field(
+        "mirrors",
+        Bool(),
+        "play mirror matches (a deck against itself); false for a study that only needs each "
+        "deck's win rate against the field (the new-player rules keep their two Imperial decks)",
+        default=True,
+    ),
+    Field(
+        "trace",
+        Trace(),
+        "a skill trace: {player, levels}: the player at each budget of levels (its budget "
+        "setting, sim.players.BUDGET) in self-play, and adjacent levels against each other "
+        "with each deck in both seats (kalarite trace)",
+        default=None,
+    ),
+    Field(
+        "until",
+        Until(),
+        "stop before games (the cap) at the first of the doubling looks that decides: "
+        '"decided" (every mode\'s stability verdict) or "width=W" (every deck\'s interval '
+        "narrower than W points); the error is spent over the looks",
+        default=None,
+        flag="--until",
     ),
 )
 SPEC_KEYS = SPEC.known()

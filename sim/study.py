@@ -3,10 +3,14 @@
 chunks of games: results.layout).
 
 A matchup is (mode, seat decks, seat policies). Its 64-bit seed is a SHA-256 of the study
-seed and the matchup key (a restricted twin, ``planner:restrict=frozen``, counts as its full
-player there, so both play the same deals: ``seed_policy``), and game ``i`` of a matchup is
-played with (matchup seed, game index ``i``) alone (the first seat is ``i % 2``), so the games
-do not depend on how the work is split into chunks or workers. ``kalarite play --decks A,B
+seed, the mode and the seat decks (``deals = "shared"``, the default of a new study: game ``i``
+of a matchup is dealt alike whatever the players, so two players' games pair up deal by deal),
+or of those and the seat players (``deals = "per-player"``: every study before the key, where
+a restricted twin, ``planner:restrict=frozen``, counts as its full player: ``seed_policy``).
+A variant deck of a designer's content seeds as its original (``seed_names``), so content
+variants are dealt alike too. Game ``i`` of a matchup is played with (matchup seed, game index
+``i``) alone (the first seat is ``i % 2``), so the games do not depend on how the work is split
+into chunks or workers. ``kalarite play --decks A,B
 --mode M --seed SEED --game I`` replays any game of a study from its ``seed`` and
 ``game_index`` columns.
 
@@ -30,6 +34,20 @@ Spec keys (TOML, top level)::
                                      # one turn end in 4 (0 or absent: off; at most 1000)
     stability_margin = 3             # optional: the report's stability rule's margin, in
                                      # points (a deck's move that matters; default 3)
+    deals = "shared"                 # optional: "shared" (default: every player is dealt
+                                     # game i of a matchup alike) or "per-player" (the seed
+                                     # names the players, as before the key; see above)
+    mirrors = false                  # optional: leave out mirror matches (default true)
+    trace = {player = "planner", levels = [1, 2, 4, 8]}   # optional: a skill trace (below)
+    until = "decided"                # optional: stop at the first doubling look that decides
+                                     # ("decided", or "width=W"), games being the cap
+
+``trace`` plays ``player`` at each budget of ``levels`` (the setting sim.players.BUDGET names
+for it: the planner's width, mc's playouts) in self-play over the study's deck pairings, and
+each two adjacent levels against each other with each deck against itself, in both seats
+(so the stronger budget's edge is not a deck's); it takes the place of ``policies``, and only
+the duel modes (high-form, deathmatch). ``until``: sim/looks.py (the looks and the error spent
+over them).
 
 A policy is a player spec of ``sim.players`` (``random``, ``greedy``, ``mc:playouts=32``...);
 in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``). One name
@@ -61,8 +79,10 @@ from dataclasses import dataclass, field
 
 from core import constants as K
 from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
-from sim.inputs import InputError, read_document
+from sim.inputs import InputError, is_int, read_document
 from sim.spec import (  # noqa: F401 (re-exported: the spec's keys and limits are sim.spec's)
+    DEALS,
+    DEFAULT_DEALS,
     DEFAULT_POLICY,
     DEFAULT_STABILITY_MARGIN,
     DEFAULT_TURN_CAP,
@@ -72,6 +92,7 @@ from sim.spec import (  # noqa: F401 (re-exported: the spec's keys and limits ar
     MAX_STABILITY_MARGIN,
     MAX_TURN_CAP,
     NEW_PLAYER_DECK,
+    OLD_DEALS,
     SPEC,
     SPEC_KEYS,
     seat_problem,
@@ -99,6 +120,8 @@ class Matchup:
     policies: tuple  # policy name per seat
     seed: int  # 64-bit matchup seed
     games: int
+    # the game indices played, sorted (``Study.game_lists``); empty: games 0 .. games - 1
+    game_list: tuple = ()
 
     @property
     def matchup(self) -> str:
@@ -117,6 +140,13 @@ class Matchup:
             "seat_policies": list(self.policies),
             "seed": self.seed,
             "games": self.games,
+            # a game list (a study of some games): its span (the lists are in no file; the
+            # spec's game_lists digest identifies them)
+            **(
+                {"game_list": {"first": self.game_list[0], "last": self.game_list[-1]}}
+                if self.game_list
+                else {}
+            ),
         }
 
 
@@ -140,6 +170,17 @@ class Study:
     seed_names: dict = field(default_factory=dict, compare=False)
     positions: int = 0  # the positions table: about one turn end in this many; 0 off
     stability_margin: float = DEFAULT_STABILITY_MARGIN  # read by the report, not the games
+    # {(mode, seat decks, seat policies): sorted game indices}: the study plays exactly
+    # these games of those matchups (and no other matchup); None: games 0 .. games - 1 of
+    # every matchup. Made by ``with_game_lists`` (the Python API; no spec key), so that a
+    # study can play a later window of games, or only some of them, with the same seeds.
+    game_lists: dict | None = field(default=None, compare=False)
+    deals: str = DEFAULT_DEALS  # how matchups are seeded (module docstring)
+    # the spec named its deals (else a dataset being resumed keeps its own: cluster.runner)
+    deals_given: bool = field(default=True, compare=False)
+    mirrors: bool = True  # the name-expanded seat lists include a deck against itself
+    trace: dict | None = None  # {"player", "setting", "levels"}: a skill trace
+    until: str | None = None  # "decided" or "width=W": stop at the first look that decides
 
     def to_dict(self) -> dict:
         """The normalized spec: stored in the dataset metadata and compared on resume."""
@@ -161,13 +202,23 @@ class Study:
                 if self.stability_margin != DEFAULT_STABILITY_MARGIN
                 else {}
             ),
+            **({"game_lists": game_lists_digest(self.game_lists)} if self.game_lists else {}),
+            "deals": self.deals,
+            **({} if self.mirrors else {"mirrors": False}),
+            **(
+                {"trace": {"player": self.trace["player"], "levels": list(self.trace["levels"])}}
+                if self.trace
+                else {}
+            ),
+            **({"until": self.until} if self.until else {}),
         }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     def matchups(self) -> list:
-        """Every (mode, policies, decks) whose seat count fits the mode."""
+        """Every (mode, policies, decks) whose seat count fits the mode; a trace's
+        head-to-head games after its self-play."""
         out = []
         for mode in self.modes:
             for pols in self.policies:
@@ -175,20 +226,47 @@ class Study:
                     if not self.plays(mode, decks, pols):
                         continue
                     seat_pols = tuple(pols) * len(decks) if len(pols) == 1 else tuple(pols)
-                    out.append(
-                        Matchup(
-                            mode=mode,
-                            decks=tuple(decks),
-                            policies=seat_pols,
-                            seed=matchup_seed(
-                                self.seed,
-                                mode,
-                                [self.seed_names.get(d, d) for d in decks],
-                                [seed_policy(p) for p in seat_pols],
-                            ),
-                            games=self.games,
-                        )
-                    )
+                    games, game_list = self._games_of(mode, tuple(decks), seat_pols)
+                    if games:
+                        out.append(self._matchup(mode, tuple(decks), seat_pols, games, game_list))
+            for decks, seat_pols in self.head_to_head() if mode in TRACE_MODES else ():
+                games, game_list = self._games_of(mode, decks, seat_pols)
+                if games:
+                    out.append(self._matchup(mode, decks, seat_pols, games, game_list))
+        return out
+
+    def _games_of(self, mode, decks, seat_pols) -> tuple:
+        """(games, game list) of a matchup: all ``games`` (an empty list), or only the listed
+        ones of a study of listed games (``with_game_lists``; 0: not played)."""
+        if self.game_lists is None:
+            return self.games, ()
+        game_list = self.game_lists.get((mode, decks, seat_pols), ())
+        return len(game_list), game_list
+
+    def _matchup(self, mode, decks, seat_pols, games, game_list=()) -> Matchup:
+        players = None if self.deals == "shared" else [seed_policy(p) for p in seat_pols]
+        names = [self.seed_names.get(d, d) for d in decks]
+        return Matchup(
+            mode=mode,
+            decks=decks,
+            policies=seat_pols,
+            seed=matchup_seed(self.seed, mode, names, players),
+            games=games,
+            game_list=game_list,
+        )
+
+    def head_to_head(self) -> list:
+        """A trace's games between adjacent levels: (seat decks, seat players) with each deck
+        of the study against itself, the lower level in seat 0 and then in seat 1 (so a
+        level's edge is neither a deck's nor a seat's); [] without a trace."""
+        if not self.trace:
+            return []
+        names = list(dict.fromkeys(d for pair in self.decks if len(pair) == 2 for d in pair))
+        specs = trace_players(self.trace)
+        out = []
+        for lo, hi in zip(specs, specs[1:], strict=False):
+            for d in names:
+                out += [((d, d), (lo, hi)), ((d, d), (hi, lo))]
         return out
 
     def plays(self, mode: str, decks, policies) -> bool:
@@ -197,7 +275,7 @@ class Study:
 
     @property
     def total_games(self) -> int:
-        return self.games * len(self.matchups())
+        return sum(m.games for m in self.matchups())
 
 
 def plays(mode: str, decks, policies, melee_players) -> bool:
@@ -247,9 +325,12 @@ def same_players(policies, decks, modes, melee_players=(3, 4)) -> list:
 
 def canonical_spec(spec: dict) -> dict:
     """A stored study spec (study.json's ``study``, of any version) with its policy lists in
-    the form of ``same_players``: what resume and ``compare`` compare, what reports show."""
+    the form of ``same_players`` and its ``deals`` named (``per-player`` for a spec stored
+    before the key): what resume and ``compare`` compare, what reports show."""
     if not isinstance(spec, dict) or not isinstance(spec.get("policies"), list):
         return spec
+    if "deals" not in spec:  # stored before the key: dealt per player
+        spec = {**spec, "deals": OLD_DEALS}
     try:
         pols = same_players(
             spec["policies"],
@@ -276,13 +357,107 @@ def seed_policy(spec: str) -> str:
     return ":".join([name, *kept])
 
 
-def matchup_seed(study_seed: int, mode: str, decks, policies) -> int:
-    """The matchup's 64-bit seed: stable across runs, machines and Python versions."""
-    key = json.dumps(
-        ["kalarite-matchup", int(study_seed), mode, list(decks), list(policies)],
-        separators=(",", ":"),
-    )
+def matchup_seed(study_seed: int, mode: str, decks, policies=None) -> int:
+    """The matchup's 64-bit seed: stable across runs, machines and Python versions.
+    ``policies`` None: shared deals (the seed names no player); a list: per-player deals (the
+    seed of every study before the ``deals`` key)."""
+    if policies is None:
+        parts = ["kalarite-deal", int(study_seed), mode, list(decks)]
+    else:
+        parts = ["kalarite-matchup", int(study_seed), mode, list(decks), list(policies)]
+    key = json.dumps(parts, separators=(",", ":"))
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+
+
+def with_game_lists(study: Study, lists: dict) -> Study:
+    """``study`` playing only the given games: ``lists`` maps (mode, seat decks, seat
+    policies) of the study's matchups to game indices (any order, no repeats, each in
+    0 .. MAX_GAMES - 1); matchups not named (or with no games) are not played. The games
+    keep their matchup seeds, so game ``i`` is the same game as in the whole study."""
+    import dataclasses
+
+    known = {(m.mode, m.decks, m.policies) for m in study.matchups()}
+    clean = {}
+    for key, games in lists.items():
+        key = (key[0], tuple(key[1]), tuple(key[2]))
+        if key not in known:
+            raise StudyError(f"game lists: the study plays no matchup {key!r}")
+        games = sorted(games)
+        if len(set(games)) != len(games):
+            raise StudyError(f"game lists: {key!r} names a game twice")
+        if games and not all(is_int(g) and 0 <= g < MAX_GAMES for g in games):
+            raise StudyError(f"game lists: {key!r} names a game outside 0..{MAX_GAMES - 1:,}")
+        if games:
+            clean[key] = tuple(int(g) for g in games)
+    if not clean:
+        raise StudyError("game lists: no game to play")
+    if study.positions:
+        raise StudyError("game lists: a study that samples positions plays whole ranges")
+    games = max(len(g) for g in clean.values())
+    return dataclasses.replace(study, games=games, game_lists=clean)
+
+
+def _runs(games) -> list:
+    """Sorted game indices as [first, last] runs of consecutive games."""
+    out = []
+    for g in games:
+        if out and g == out[-1][1] + 1:
+            out[-1][1] = g
+        else:
+            out.append([g, g])
+    return out
+
+
+def _runs_text(games) -> str:
+    """``0-99,120,130-199``: a game list as text (the manifest's matchup entries)."""
+    return ",".join(f"{a}" if a == b else f"{a}-{b}" for a, b in _runs(games))
+
+
+def game_lists_digest(lists: dict) -> dict:
+    """What a study's game lists add to its spec (and so to resume's identity check): the
+    games in all and a hash of every list, not the lists (they go into every Parquet file)."""
+    h = hashlib.sha256()
+    for key in sorted(lists, key=repr):
+        h.update(repr(key).encode())
+        h.update(_runs_text(lists[key]).encode())
+    return {"games": sum(len(g) for g in lists.values()), "sha256": h.hexdigest()[:16]}
+
+
+TRACE_MODES = ("high-form", "deathmatch")  # a trace's modes: the duels
+
+
+def trace_players(trace: dict) -> list:
+    """The player spec of each level of a trace: ``player:setting=budget``."""
+    return [f"{trace['player']}:{trace['setting']}={b}" for b in trace["levels"]]
+
+
+def trace_of(value: dict, where: str) -> dict:
+    """A checked ``trace`` value with its player's budget setting (sim.players.BUDGET):
+    {"player", "setting", "levels"}; StudyError for a player without a budget, or one given
+    with it."""
+    from sim.players import BUDGET, resolve
+
+    player = value["player"]
+    try:
+        base, _, settings = resolve(player)
+    except ValueError as e:
+        raise StudyError(f"{where}: 'trace': {e}") from None
+    setting = BUDGET.get(base)
+    if setting is None:
+        with_budget = ", ".join(f"{p} ({s})" for p, s in BUDGET.items())
+        raise StudyError(
+            f"{where}: 'trace': {player!r} has no search budget to trace (players with one: "
+            f"{with_budget})"
+        )
+    if any(p.partition("=")[0].strip() == setting for p in player.split(":")[1:]):
+        raise StudyError(f"{where}: 'trace': give {base} without its {setting}; the levels set it")
+    trace = {"player": player, "setting": setting, "levels": list(value["levels"])}
+    for spec in trace_players(trace):
+        try:
+            resolve(spec)
+        except ValueError as e:
+            raise StudyError(f"{where}: 'trace': {e}") from None
+    return trace
 
 
 # --- parsing ---------------------------------------------------------------------------------
@@ -325,9 +500,10 @@ def dealable_decks(content, beings_without_effects: bool) -> list:
     return [d for d in content.decks if not content.missing_effects([d])]
 
 
-def _deck_lists(value, policies, modes, melee_players, all_decks):
+def _deck_lists(value, policies, modes, melee_players, all_decks, mirrors=True):
     """Seat lists of the study, in a stable order, from the checked ``decks`` value (sim.spec:
-    "all", deck names, or seat lists as tuples)."""
+    "all", deck names, or seat lists as tuples); without ``mirrors``, none of one deck in
+    every seat (but the new-player rules' two Imperial decks)."""
     if value == "all":
         names = list(all_decks)
     elif isinstance(value[0], tuple):
@@ -347,6 +523,8 @@ def _deck_lists(value, policies, modes, melee_players, all_decks):
         for n in (3, 4):
             if n in seats:
                 out.extend(_seatings(names, n, pols))
+    if not mirrors:
+        out = [d for d in out if len(set(d)) > 1]
     if "new-player" in modes:
         out.append((NEW_PLAYER_DECK, NEW_PLAYER_DECK))
     return _dedupe(out)
@@ -364,16 +542,30 @@ def study_from_dict(data: dict, content, where: str = "study", flags=None) -> St
         content_dir = SPEC["content"].check(data["content"], where, StudyError, flags)
         content = load_content_dir(content_dir, what=f"{where}: content")
     v = SPEC.check(data, where, StudyError, flags)
+    trace = None
+    if v["trace"] is not None:
+        if "policies" in data or "policy" in data:
+            raise StudyError(f"{where}: a trace names its players in 'trace', not 'policies'")
+        trace = trace_of(v["trace"], where)
+        v["policies"] = [(p,) for p in trace_players(trace)]
     decks_v = v["decks"]
     if decks_v != "all":  # every name known before the seat lists are expanded
         for name in {d for item in decks_v for d in ([item] if isinstance(item, str) else item)}:
             _known_deck(content, name, where)
+        if not v["mirrors"] and isinstance(decks_v[0], tuple):
+            mirror = next((d for d in decks_v if len(set(d)) == 1), None)
+            if mirror is not None:
+                raise StudyError(
+                    f"{where}: the seat list {list(mirror)} is a mirror match and 'mirrors' is "
+                    "false"
+                )
     decks = _deck_lists(
         decks_v,
         v["policies"],
         v["modes"],
         v["melee_players"],
         dealable_decks(content, v["beings_without_effects"]),
+        v["mirrors"],
     )
     study = Study(
         decks=decks,
@@ -390,6 +582,11 @@ def study_from_dict(data: dict, content, where: str = "study", flags=None) -> St
         seed_names=dict(getattr(content, "variant_of", {})),
         positions=v["positions"],
         stability_margin=v["stability_margin"],
+        deals=v["deals"] or DEFAULT_DEALS,
+        deals_given=v["deals"] is not None,
+        mirrors=v["mirrors"],
+        trace=trace,
+        until=v["until"],
     )
     validate(study, content, where, flags)
     return study
@@ -433,6 +630,14 @@ def validate(study: Study, content, where: str = "study", flags=None):
             raise StudyError(
                 f"{where}: unknown mode {mode!r} (known modes: {', '.join(K.MODE_NAMES)})"
             )
+        if study.trace and mode not in TRACE_MODES:
+            raise StudyError(
+                f"{where}: a trace plays the duel modes ({', '.join(TRACE_MODES)}), not {mode!r}"
+            )
+    if study.deals not in DEALS:
+        raise StudyError(f"{where}: deals must be one of {', '.join(DEALS)}, got {study.deals!r}")
+    if study.until:
+        _check_until(study, where, flags)
     for pair in study.policies:
         for p in pair:
             try:
@@ -483,6 +688,28 @@ def validate(study: Study, content, where: str = "study", flags=None):
             ) from None
 
 
+def _check_until(study: Study, where: str, flags=None):
+    """``until`` needs something to decide on: ``decided`` two players each in self-play (the
+    stability rule compares them; a trace has them), ``width=W`` one, in a duel mode with
+    two different decks (results/looks.py reads them)."""
+    label = SPEC["until"].label(where, flags)
+    duel = [m for m in study.modes if m in TRACE_MODES]
+    pairs = [d for d in study.decks if len(d) == 2 and d[0] != d[1]]
+    selfplay = [p for p in study.policies if len(set(p)) == 1]
+    if not duel or not pairs:
+        raise StudyError(
+            f"{label} = {study.until}: needs a duel mode ({', '.join(TRACE_MODES)}) with two "
+            "different decks"
+        )
+    if study.until == "decided" and len(selfplay) < 2:
+        raise StudyError(
+            f"{label} = decided: needs two players each in self-play (the stability rule "
+            "compares them), or a trace"
+        )
+    if not selfplay:
+        raise StudyError(f"{label} = {study.until}: needs a player in self-play")
+
+
 def load_study(
     path,
     content=None,
@@ -490,17 +717,18 @@ def load_study(
     content_dir=None,
     positions=None,
     games=None,
+    until=None,
 ) -> Study:
     """Read and validate a study spec file; ``beings_without_effects`` (the command-line flag)
-    forces that key on, ``positions`` (--positions) and ``games`` (--games) replace those
-    keys' values. The content played is ``content_dir`` (--content) if given, else the spec's
-    ``content`` key (relative to the spec file), else ``content`` (default: the installed
-    card files)."""
+    forces that key on, ``positions`` (--positions), ``games`` (--games) and ``until``
+    (--until) replace those keys' values. The content played is ``content_dir`` (--content)
+    if given, else the spec's ``content`` key (relative to the spec file), else ``content``
+    (default: the installed card files)."""
     p = pathlib.Path(path)
     data = read_document(p, p.name, "TOML", StudyError)
     if not isinstance(data, dict):  # tomllib gives a table, but a caller may not
         raise StudyError(f"{p.name}: a study spec is a TOML table of keys")
-    given = {"positions": positions, "games": games}
+    given = {"positions": positions, "games": games, "until": until}
     for key, value in given.items():  # a flag's value, checked and named as the flag
         if value is not None:
             data[key] = SPEC[key].check(value, p.name, StudyError, FLAGS)

@@ -30,6 +30,7 @@ TIERS = {
     "test_service_paths": "system",
     "test_service_soak": "system",
     "test_service_users": "system",
+    "test_service_suggest": "system",
     "test_docs_snippets": "docs",
 }
 # module -> xdist group: one worker runs all its tests (its module fixtures built once);
@@ -38,15 +39,19 @@ GROUPS = {
     "test_studies": "ray",
     "test_report_multiplayer": "ray",
     "test_check": "ray",
+    "test_suggest_e2e": "ray",
+    "test_looks": "ray",
     "test_service_api": "service_api",
     "test_service_page": "service_page",
     "test_service_users": "service_users",
     "test_service_live": "service_live",
+    "test_service_suggest": "service_suggest",
     "test_browser": "browser",
     "test_report": "report",
     "test_report_layout": "report_layout",
     "test_learn": "learn",
     "test_positions": "positions",
+    "test_suggest_skip": "suggest_skip",
     "test_docs_snippets": "docs",
 }
 

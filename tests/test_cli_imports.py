@@ -119,3 +119,22 @@ def test_moves_loads_only_cached_kernels(tmp_path):
     second = run()
     assert second["misses"] == 0 and second["hits"] >= 1, second
     assert second["stderr"] == "", second["stderr"]
+
+
+MISSING_PROBE = """
+import contextlib, io, json, sys
+from sim.app.cli import main
+with contextlib.redirect_stderr(io.StringIO()) as err:
+    rc = main(["report", sys.argv[1]])
+print(json.dumps([rc, err.getvalue(), sorted(sys.modules)]))
+"""
+
+
+def test_a_report_of_a_missing_dataset_is_refused_before_the_report_libraries_load(tmp_path):
+    missing = str(tmp_path / "no-such-run")
+    out = subprocess.run(
+        [sys.executable, "-c", MISSING_PROBE, missing], capture_output=True, text=True, check=True
+    )
+    rc, err, loaded = json.loads(out.stdout)
+    assert rc == 2 and f"no dataset at {missing!r}" in err
+    assert not set(loaded) & set(HEAVY), sorted(set(loaded) & set(HEAVY))

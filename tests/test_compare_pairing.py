@@ -1,8 +1,9 @@
 """What ``compare`` says about pairing comes from one place and agrees with itself (issue 38):
 games that pair up (dealt from the same seed) are said to, and are the only games called
 correlated; games that do not are said not to, with the reason, and nothing calls them
-correlated. Checked on the README's own API example (planner against greedy, same seed)
-and on two studies whose games do pair up."""
+correlated. Checked on the README's own API example (planner against greedy, same seed and
+deals: they pair up), on the same with per-player deals (they do not) and on two studies
+whose games do pair up."""
 
 import contextlib
 import io
@@ -33,22 +34,43 @@ def _statements_agree(text: str, paired: bool):
         assert not any(w in text for w in CORRELATED), text
 
 
-def test_the_readme_api_example_says_not_paired_only(tmp_path, monkeypatch):
+def test_the_readme_api_example_pairs_up_and_per_player_deals_do_not(tmp_path, monkeypatch):
+    """The README's example (planner, then greedy, same seed: shared deals) pairs every game
+    of B and says so; the same B dealt per player pairs none, says why, and calls nothing
+    correlated."""
+    from sim import api
+
     monkeypatch.chdir(tmp_path)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(_readme_api_example(), "README.md", "exec"), {})
     printed = out.getvalue()
-    text = printed[printed.index("A (baseline):") :]
-    _statements_agree(text, paired=False)
-    # the reason names what differs: the players, not the seed
-    assert "both have study seed 1, but a matchup's deals depend on its players" in text
+    _statements_agree(printed[printed.index("A (baseline):") :], paired=True)
     r = compare("runs/a", "runs/b")
+    assert r["paired"]["paired"] is True and r["paired"]["pairs"] == r["paired"]["games_b"] == 20
+    spec_c = {"decks": [["imperial", "highland"]], "games": 20, "seed": 1}
+    api.run({**spec_c, "policies": ["greedy"], "deals": "per-player"}, out="runs/c")
+    r = compare("runs/a", "runs/c")
+    text = format_text(r)
+    _statements_agree(text, paired=False)
+    # the reason names what differs: the deals scheme, not the seed
+    assert "both have study seed 1, but A is dealt shared and B per-player" in text
     assert r["paired"]["paired"] is False
     assert not any(w in n for n in r["notes"] for w in CORRELATED)
     page = write_compare_page(r, tmp_path / "page")["index"].read_text(encoding="utf-8")
     assert "Not paired: no game of B was dealt from the same seed" in page
     assert not any(w in page for w in CORRELATED)
+
+
+def test_per_player_deals_of_other_players_do_not_pair_and_say_why():
+    from results.compare.paired import why_not_paired
+
+    a = {"seed": 1, "policies": [["planner"]]}  # stored before the deals key: per player
+    b = {"seed": 1, "policies": [["greedy"]], "deals": "per-player"}
+    why = why_not_paired(a, b)
+    assert "a matchup's deals depend on its players (deals = per-player;" in why
+    shared = why_not_paired({**a, "deals": "shared"}, {**b, "deals": "shared"})
+    assert "their matchups differ" in shared  # shared deals of other players would pair
 
 
 def _study(root, content_hash, winners):

@@ -72,14 +72,14 @@ def test_a_twin_plays_its_full_players_seeds():
 
     assert seed_policy("planner:restrict=frozen:width=4") == "planner:width=4"
     assert seed_policy("mc:playouts=3") == "mc:playouts=3"
-    study = study_from_dict(
-        {"decks": [["everfrost", "imperial"]], "games": 3, "seed": 4,
-         "policies": [["planner"], ["planner:restrict=frozen", "planner"],
-                      ["greedy:restrict=frozen", "planner"]]},
-        load_content(),
-    )  # fmt: skip
-    seeds = [m.seed for m in study.matchups()]
-    assert seeds[0] == seeds[1] != seeds[2]  # another full player: other deals
+    spec = {"decks": [["everfrost", "imperial"]], "games": 3, "seed": 4,
+            "policies": [["planner"], ["planner:restrict=frozen", "planner"],
+                         ["greedy:restrict=frozen", "planner"]]}  # fmt: skip
+    old = study_from_dict({**spec, "deals": "per-player"}, load_content())
+    seeds = [m.seed for m in old.matchups()]
+    assert seeds[0] == seeds[1] != seeds[2]  # per player: another full player, other deals
+    new = study_from_dict(spec, load_content())  # shared deals (the default): every player
+    assert len({m.seed for m in new.matchups()}) == 1
 
 
 def test_paired_gap_is_the_mean_difference_with_its_t_interval():

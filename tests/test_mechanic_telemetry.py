@@ -132,3 +132,25 @@ def test_whole_games_use_each_mechanic_and_the_checker_agrees():
         assert _col(nv, 0, S_GATEWAY_TURNS).sum() > 0 and _col(nv, 1, S_GATEWAY_TURNS).sum() == 0
         turns = nv[:, 3]  # R_TURNS: every turn of both seats
         assert (_col(nv, 0, S_GATEWAY_TURNS) <= turns).all()
+
+
+def test_card_events_name_the_card_thawed_or_warped():
+    """The card_events rows ``thawed`` and ``warped`` (one per thaw or warp, naming the card
+    whose frozen or warp program ran) agree with the seat counters in every game, and name
+    only cards with such a program: how `kalarite suggest` sees that an edited frozen or warp
+    program ran."""
+    from core.rows import CE_THAWED, CE_WARPED
+
+    for decks, what, flag, col in (
+        (("everfrost", "imperial"), CE_THAWED, T.card_has_frozen, S_THAWS),
+        (("sylvan", "etherweave"), CE_WARPED, T.card_has_warp, S_WARPS),
+    ):
+        out = play_named("high-form", decks, ["random", "random"], 12, seed=9, ev_rows=4000)
+        rows, cev = out.rows, out.card_events
+        ev = cev[cev[:, 3] == what]
+        assert len(ev) > 0 and len(ev) == sum(_col(rows, s, col).sum() for s in (0, 1))
+        for g in range(len(rows)):
+            for s in (0, 1):
+                mine = ev[(ev[:, 0] == g) & (ev[:, 1] == s)]
+                assert len(mine) == _col(rows, s, col)[g]
+        assert all(flag[c] for c in ev[:, 2])

@@ -44,7 +44,7 @@ def test_key_findings_on_top(rendered):
     assert kinds[0] == "players_caveat" and "first_player" in kinds
     caveat = f[0]["text"]
     assert "greedy vs random" in caveat and "tied on points" in caveat
-    assert "Stability cannot be judged" in caveat
+    assert "Undetermined by this study (stability cannot be judged" in caveat
     assert kinds.count("strongest_deck") == kinds.count("weakest_deck") == 1
     assert kinds.count("deck_imbalance") == 1  # 3 decks: the one not named strongest/weakest
     assert "easiest_task" in kinds and "hardest_task" in kinds

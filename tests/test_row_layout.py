@@ -40,4 +40,4 @@ def test_kernel_still_exports_the_row_layout():
 def test_seat_columns_fit_the_seat_block():
     assert len(rows.SEAT_COLUMNS) == rows.R_SEAT_WIDTH
     assert rows.R_WIDTH == rows.R_SEAT + 4 * rows.R_SEAT_WIDTH
-    assert len(rows.CARD_EVENT_NAMES) == rows.CE_FLARE_PLAYED + 1
+    assert len(rows.CARD_EVENT_NAMES) == rows.CE_WARPED + 1

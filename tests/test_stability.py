@@ -309,7 +309,10 @@ def test_one_player_cannot_be_judged(tmp_path):
     assert sens["judged"] is False and sens["verdict"] is None and sens["decks"] == {}
     assert sens["modes"]["high-form"]["why"] == "one player (planner)"
     stab = s["at_a_glance"]["modes"][0]["stability"]
-    assert stab["text"] == "stability cannot be judged: one player (planner)"
+    assert stab["text"].startswith(
+        "undetermined by this study (stability cannot be judged: one player (planner)); the "
+        "credibility study"
+    )
     assert not stab["measured"] and {x["level"] for x in stab["by_deck"].values()} == {"unmeasured"}
 
 

@@ -268,6 +268,30 @@ BAD_SPECS = [
     ('decks = "all"\ngames = 5\nmodes = "melee"\nmelee_players = 5', "melee_players"),
     ('decks = "all"\ngames = 5\nbeings_without_effects = "yes"', "beings_without_effects"),
     ('decks = "all"\ngames = 5\nchunk_size = 0', "chunk_size"),
+    ('decks = "all"\ngames = 5\ndeals = "same"', "'deals' must be one of shared, per-player"),
+    ('decks = "all"\ngames = 5\nmirrors = 0', "'mirrors' must be true or false"),
+    ('decks = [["sylvan", "sylvan"]]\ngames = 5\nmirrors = false', "is a mirror match"),
+    ('decks = "all"\ngames = 5\nuntil = "forever"', "'until' must be decided or width=W"),
+    ('decks = "all"\ngames = 5\nuntil = "width=0"', "'until' must be decided or width=W"),
+    ('decks = "all"\ngames = 5\ntrace = "planner"', "'trace' must be a table"),
+    ('decks = "all"\ngames = 5\ntrace = {player = "planner", levels = [1, 2, 4]}', "levels"),
+    ('decks = "all"\ngames = 5\ntrace = {player = "planner", levels = [1, 4, 2, 8]}', "levels"),
+    ('decks = "all"\ngames = 5\ntrace = {player = "greedy", levels = [1, 2, 4, 8]}', "budget"),
+    (
+        'decks = "all"\ngames = 5\ntrace = {player = "planner:width=2", levels = [1, 2, 4, 8]}',
+        "without its width",
+    ),
+    ('decks = "all"\ngames = 5\ntrace = {player = "planner", levels = [1, 2, 4, 80]}', "width"),
+    (
+        'decks = "all"\ngames = 5\npolicies = "planner"\n'
+        'trace = {player = "planner", levels = [1, 2, 4, 8]}',
+        "not 'policies'",
+    ),
+    (
+        'decks = "all"\ngames = 5\nmodes = "melee"\n'
+        'trace = {player = "planner", levels = [1, 2, 4, 8]}',
+        "duel modes",
+    ),
 ]
 
 
@@ -487,7 +511,7 @@ def test_schema_and_metadata(reference):
         assert (g["seat0_deck"][i], g["seat1_deck"][i]) == (deck0, deck1)
         assert g["seat0_policy"][i] == g["seat1_policy"][i] == "random"
     ev = set(read_table(reference, "card_events", columns=["event"]).column(0).to_pylist())
-    assert ev <= {"drawn", "summoned", "discarded", "returned", "flare-played"}
+    assert ev <= {"drawn", "summoned", "discarded", "returned", "flare-played", "thawed", "warped"}
 
 
 def test_results_readme_documents_every_column():

@@ -56,7 +56,7 @@ def _simulate_study(root, policies=("random", "random"), content_hash="c0ffee", 
 
 def test_the_legend_explains_per_deck_labels_only_where_they_are_drawn(tmp_path):
     one = _report_page(_simulate_study(tmp_path / "one"))
-    assert "Stability cannot be judged: one player" in one
+    assert "Undetermined by this study (stability cannot be judged: one player" in one
     assert "Per deck on the right" not in one
     two = _report_page(study(tmp_path / "two", {"greedy": BASE, "planner": BASE}))
     assert "Per deck on the right: its own word." in two

@@ -41,9 +41,11 @@ from results.analysis.mechanics import mechanic_use
 from results.analysis.multiplayer import multiplayer_stats
 from results.analysis.policies import policy_stats
 from results.analysis.sensitivity import sensitivity
+from results.analysis.skill_trace import skill_trace
 from results.analysis.stability import study_stability
 from results.analysis.tasks import TASK_DISPLAY_NOTE, task_stats
 from results.checked import unchecked_text
+from results.looks import study_looks
 from sim.study import canonical_spec
 
 __all__ = ["Dataset", "DatasetError", "END_LABELS", "MODE_LABELS", "analyze", "group_index"]
@@ -103,11 +105,18 @@ def _shared_deals(d: Dataset, groups) -> list:
     return d.rows(shared_deals_sql("g", "g", "a.seat0_policy <> b.seat0_policy"))
 
 
-def analyze(run_dir, allow_incomplete: bool = False, margin=None) -> dict:
+def analyze(
+    run_dir, allow_incomplete: bool = False, margin=None, max_games=None, alpha=None
+) -> dict:
     """Every number of the balance report of the study in ``run_dir``; ``margin``: the
     stability margin in points (--margin; default the spec's ``stability_margin``, else
-    results.analysis.stability.MARGIN_POINTS)."""
-    d = Dataset(run_dir, allow_incomplete=allow_incomplete)
+    results.analysis.stability.MARGIN_POINTS). ``max_games`` and ``alpha``: the games and
+    each test's error of a look (results/looks.py); a study played ``--until`` is read at
+    the look it stopped at by default."""
+    d = Dataset(run_dir, allow_incomplete=allow_incomplete, max_games=max_games)
+    looks = study_looks(d.manifest, d.max_games)
+    if alpha is None:
+        alpha = looks["alpha"] if looks else stats.ALPHA
     m = d.manifest
     totals = d.rows(
         "SELECT count(*) AS games, count(*) FILTER (WHERE error <> 0) AS err, "
@@ -171,7 +180,9 @@ def analyze(run_dir, allow_incomplete: bool = False, margin=None) -> dict:
         "multiplayer": multiplayer,
     }
     summary["policy_sensitivity"] = sensitivity(summary, _shared_deals(d, groups))
-    summary["sensitivity"] = study_stability(summary, margin)
+    summary["sensitivity"] = study_stability(summary, margin, alpha)
+    summary["looks"] = looks
+    summary["skill_trace"] = skill_trace(d, summary)
     summary["at_a_glance"] = at_a_glance(summary)
     if not tasks["display_recorded"]:
         summary["missing_data"].append({"what": "task display", "text": TASK_DISPLAY_NOTE})

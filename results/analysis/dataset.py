@@ -7,6 +7,7 @@ import duckdb
 import pyarrow as pa
 
 from results.analysis.labels import FORMAT
+from results.layout import missing_dataset
 from results.schema import PARTITION_COLUMNS, SCHEMAS, TABLES
 from results.store import MANIFEST, open_table, read_manifest
 
@@ -31,21 +32,26 @@ def _empty_table(table: str) -> pa.Table:
     return schema.empty_table()
 
 
-class Dataset:
-    """A study's manifest and its three tables, registered in an in-memory DuckDB."""
+def stopped_at(manifest) -> int | None:
+    """The games per matchup a study played ``--until`` stopped at (results/looks.py: its
+    games below that index are the study), or None."""
+    until = manifest.get("until") if isinstance(manifest, dict) else None
+    stop = until.get("stopped") if isinstance(until, dict) else None
+    games = stop.get("games") if isinstance(stop, dict) else None
+    return games if isinstance(games, int) and not isinstance(games, bool) else None
 
-    def __init__(self, root, allow_incomplete: bool = False):
+
+class Dataset:
+    """A study's manifest and its three tables, registered in an in-memory DuckDB.
+    ``max_games``: only the games of index below it in every matchup (a look of a study
+    played ``--until``); by default those of the look it stopped at, for such a study."""
+
+    def __init__(self, root, allow_incomplete: bool = False, max_games: int | None = None):
         self.root = pathlib.Path(root)
         root = self.root
-        if not root.exists():
-            raise DatasetError(f"no dataset at {str(root)!r}")
-        if not root.is_dir():
-            raise DatasetError(f"{str(root)!r} is not a dataset directory")
-        if not (root / MANIFEST).is_file():
-            raise DatasetError(
-                f"{str(root)!r} holds no kalarite study ({MANIFEST} is missing); "
-                "run `kalarite study` or `kalarite simulate` with --out there first"
-            )
+        problem = missing_dataset(root)
+        if problem:
+            raise DatasetError(problem)
         try:
             m = read_manifest(root)
         except (OSError, ValueError) as e:
@@ -53,6 +59,7 @@ class Dataset:
         if not isinstance(m, dict) or m.get("format") != FORMAT or "study" not in m:
             raise DatasetError(f"{root / MANIFEST} is not a kalarite study manifest (format 1)")
         self.manifest = m
+        self.max_games = max_games if max_games is not None else stopped_at(m)
         self.complete = m.get("status") == "complete"
         if not self.complete and not allow_incomplete:
             raise DatasetError(
@@ -73,7 +80,14 @@ class Dataset:
                 data = _empty_table(t)
             else:
                 raise DatasetError(f"the study in {str(root)!r} is incomplete: {t}/ is missing")
-            self.con.register(f"{t}_raw", data)
+            if self.max_games is None:
+                self.con.register(f"{t}_raw", data)
+            else:  # the games of a look: indices below it, in every table
+                self.con.register(f"{t}_all", data)
+                self.con.execute(
+                    f"CREATE VIEW {t}_raw AS SELECT * FROM {t}_all "
+                    f"WHERE game_index < {int(self.max_games)}"
+                )
             if t == "games":
                 md = data.schema.metadata or {}
                 self.games_metadata = {k.decode(): v.decode() for k, v in md.items()}
@@ -104,20 +118,26 @@ class Dataset:
         }
         self.games_present = sum(n for n, _ in have.values())
         self.games_expected = int(self.manifest.get("games") or 0)
+        if self.max_games is not None:
+            self.games_expected = sum(
+                min(int(mu.get("games") or 0), self.max_games)
+                for mu in self.manifest.get("matchups", [])
+            )
         for key, (n, d) in have.items():
             if n != d:
                 raise DatasetError(
                     f"the dataset in {str(self.root)!r} holds a game twice in {'/'.join(key)}"
                 )
-        if allow_incomplete:
-            return
+        if allow_incomplete and self.max_games is None:
+            return  # (a look's games are all there before it is read: checked below)
         for mu in self.manifest.get("matchups", []):
             key = (mu["mode"], mu["matchup"], mu["policies"])
             n = have.get(key, (0, 0))[0]
-            if n != mu["games"]:
+            want = mu["games"] if self.max_games is None else min(mu["games"], self.max_games)
+            if n != want:
                 raise DatasetError(
                     f"the dataset in {str(self.root)!r} is incomplete: {'/'.join(key)} has "
-                    f"{n} of {mu['games']} games"
+                    f"{n} of {want} games"
                 )
 
 

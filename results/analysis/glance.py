@@ -7,6 +7,7 @@ it is kept under ``summary["at_a_glance"]`` so the page and summary.json say the
 from results.analysis.labels import MODE_LABELS
 from results.analysis.stability import study_stability
 from results.analysis.stability_text import deck_label, mode_short, mode_text
+from results.credibility import answer_text
 
 NOT_JUDGED_ONE = "stability cannot be judged: one player"
 
@@ -40,13 +41,15 @@ def stability(summary: dict, mode: str, players: list) -> dict:
     sens = summary.get("sensitivity") or study_stability(summary)
     m = sens["modes"].get(mode)
     if not m or m.get("verdict") is None:
-        text = mode_text(m) if m else NOT_JUDGED_ONE
+        why = mode_text(m) if m else NOT_JUDGED_ONE
+        # a study that cannot decide says so, and what the study that decides it says
+        answer = answer_text(mode, (summary.get("run") or {}).get("content_hash"))
         return {
             "measured": False,
             "verdict": None,
             "stable": None,
-            "text": text,
-            "short": text,
+            "text": f"undetermined by this study ({why}); {answer}",
+            "short": "undetermined by this study",
             "players": players,
             "by_deck": {},
         }
@@ -107,6 +110,8 @@ def at_a_glance(summary: dict) -> dict:
             {
                 "mode": mode,
                 "label": MODE_LABELS.get(mode, mode),
+                "trace": trace_line(summary, mode),
+                "looks": looks_line(summary),
                 "series": series,
                 "decks": decks,
                 "players": [s["players"] for s in series],
@@ -120,3 +125,39 @@ def at_a_glance(summary: dict) -> dict:
             }
         )
     return {"modes": modes}
+
+
+def trace_line(summary: dict, mode: str) -> str | None:
+    """The deck trace in one line, for a study with a skill trace (None for another): the
+    joint test and each deck's slope per doubling (results/analysis/skill_trace.py)."""
+    t = summary.get("skill_trace")
+    m = (t or {}).get("modes", {}).get(mode)
+    if not m:
+        return None
+    joint = m["joint"]
+    if joint is None:
+        return "deck trace: too few games to fit the slopes"
+    word = "balance depends on strength" if joint["depends"] else "no dependence on strength shown"
+    slopes = ", ".join(
+        f"{d} {x['slope']:+.1f} [{x['slope_lo']:+.1f}, {x['slope_hi']:+.1f}]"
+        for d, x in m["decks"].items()
+        if x["slope"] is not None
+    )
+    return (
+        f"deck trace over {t['setting']} {', '.join(str(b) for b in t['levels'])}: {word} "
+        f"(p {joint['p_value']:.2g}); points per doubling: {slopes}"
+    )
+
+
+def looks_line(summary: dict) -> str | None:
+    """Where a study played --until stopped (None for another)."""
+    lk = summary.get("looks")
+    if not lk:
+        return None
+    stop = lk.get("stopped")
+    if not stop:
+        return "played until decided: not stopped yet (unfinished)"
+    return (
+        f"{stop['why']}; its verdict and intervals are at level {100 * lk['interval']:.2f}% "
+        "(the error spent over the looks)"
+    )

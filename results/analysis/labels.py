@@ -23,7 +23,7 @@ END_REASONS = ("score", "deck", "turn-cap")
 END_LABELS = {"score": "score reached", "deck": "deck exhausted", "turn-cap": "turn cap"}
 
 
-CARD_EVENTS = ("drawn", "summoned", "discarded", "returned", "flare-played")
+CARD_EVENTS = ("drawn", "summoned", "discarded", "returned", "flare-played", "thawed", "warped")
 
 
 POINT_SOURCES = ("pts_destruction", "pts_legend", "pts_flare", "pts_task")

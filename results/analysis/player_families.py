@@ -1,7 +1,8 @@
 """Which players a stability comparison sets side by side (results/analysis/stability.py).
 
 Players are grouped into *families*: the same player with the same weights and settings
-except its search budget (``BUDGET_SETTINGS``: the planner's ``width``, mc's ``playouts``),
+except its search budget (the setting ``sim.players.BUDGET`` names: the planner's ``width``,
+mc's ``playouts``),
 so ``planner`` and ``planner:width=12`` are one family, represented by its smallest budget.
 The families are ranked by strength: by their mean head-to-head win rate against the other
 compared players where the study plays every one of them against another (pairings of two
@@ -12,20 +13,19 @@ player against its double-budget variant (``budget``: the smallest budget of its
 least ``BUDGET_FACTOR`` times its own).
 """
 
-BUDGET_SETTINGS = {"planner": "width", "mc": "playouts"}  # each player's search budget
 BUDGET_FACTOR = 2  # the budget variant has at least this many times the top player's budget
 
 
 def family(spec: str) -> tuple:
     """(family key, budget) of a player spec: the same player with the same weights and
     settings but its budget has the same key; budget None for a player without one."""
-    from sim.players import resolve
+    from sim.players import BUDGET, resolve
 
     try:
         player, weights, settings = resolve(spec)
     except ValueError:  # a player this build does not know (an older dataset): on its own
         return (spec,), None
-    key = BUDGET_SETTINGS.get(player)
+    key = BUDGET.get(player)
     rest = tuple(sorted((k, v) for k, v in settings.items() if k != key))
     return (player, tuple(sorted(weights.items())), rest), settings.get(key)
 
@@ -53,7 +53,16 @@ def _head_to_head(summary, mode, players) -> dict | None:
 def rank_players(summary, mode, players) -> dict:
     """``families``: the representative of each family, strongest first; ``by``: how they
     were ranked (head-to-head or the study's order); ``variant``: the double-budget variant
-    of the strongest, or None."""
+    of the strongest, or None. A skill trace (its spec's ``trace``) compares its two top
+    levels: the one below the top, and the top as its budget variant."""
+    levels = trace_levels(summary)
+    if levels and all(p in players for p in levels[-2:]):
+        return {
+            "families": [levels[-2]],
+            "by": "the trace's two top levels",
+            "variant": levels[-1],
+            "head_to_head": None,
+        }
     fams = {}
     for p in players:
         key, budget = family(p)
@@ -76,3 +85,12 @@ def rank_players(summary, mode, players) -> dict:
         )
         variant = bigger[0][1] if bigger else None
     return {"families": ranked, "by": by, "variant": variant, "head_to_head": h2h}
+
+
+def trace_levels(summary) -> list:
+    """The player spec of each level of the study's skill trace, lowest budget first ([]
+    for a study without one): its self-play policies, in the spec's order."""
+    spec = (summary.get("run") or {}).get("study") or {}
+    if not spec.get("trace"):
+        return []
+    return [p[0] for p in spec.get("policies", []) if len(p) == 1]

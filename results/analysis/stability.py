@@ -63,7 +63,6 @@ from results import stats
 from results.analysis import deck_moves, ranking_change
 from results.analysis.player_families import (  # noqa: F401 (the rule's players)
     BUDGET_FACTOR,
-    BUDGET_SETTINGS,
     family,
     rank_players,
 )
@@ -88,22 +87,25 @@ def check_margin(value, what: str = "stability_margin") -> float:
     return check_stability_margin(value, what)
 
 
-def games_needed(delta, se, games, margin: float, k: int):
+def games_needed(delta, se, games, margin: float, k: int, alpha: float = ALPHA):
     """Per deck, the games a deck (per player) at which its own question (within or beyond
     the margin) is decided with POWER at the observed move and SE (module docstring); nan
     where it cannot be projected (a move of exactly M, or no spread)."""
     a = np.abs(np.asarray(delta, float))
     se = np.asarray(se, float)
-    z_a = np.where(a < margin, Z_EQUIVALENCE, float(norm.ppf(1 - ALPHA / max(k, 1))))
+    z_eq = float(norm.ppf(1 - alpha))
+    z_a = np.where(a < margin, z_eq, float(norm.ppf(1 - alpha / max(k, 1))))
     gap = np.abs(margin - a)
     with np.errstate(divide="ignore", invalid="ignore"):
         n = np.asarray(games, float) * ((z_a + Z_POWER) * se / gap) ** 2
     return np.where((gap > 0) & (se > 0), np.minimum(n, MAX_GAMES_NEEDED), np.nan)
 
 
-def decide(delta, se, games, margin: float = MARGIN_POINTS) -> dict:
+def decide(delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA) -> dict:
     """THE rule for one comparison of K decks: moves ``delta`` and standard errors ``se`` in
-    points, ``games`` a deck. ``verdict``; per deck (arrays/lists in the decks' order)
+    points, ``games`` a deck; ``alpha`` the error of each of its tests (less than ALPHA at a
+    look of ``kalarite study --until``: results/looks.py). ``verdict``; per deck
+    (arrays/lists in the decks' order)
     ``within`` (90% interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
     ``p_move`` (two-sided against 0, Holm-adjusted beside it); ``games_needed`` (the
     comparison's, None unless undetermined) and ``deck_needed`` (per deck, None where that
@@ -112,7 +114,8 @@ def decide(delta, se, games, margin: float = MARGIN_POINTS) -> dict:
     s = np.asarray(se, float)
     k = len(d)
     a = np.abs(d)
-    lo90, hi90 = d - Z_EQUIVALENCE * s, d + Z_EQUIVALENCE * s
+    z_eq, z_int = float(norm.ppf(1 - alpha)), float(norm.ppf(1 - alpha / 2))
+    lo90, hi90 = d - z_eq * s, d + z_eq * s
     within = (lo90 > -margin) & (hi90 < margin)
     with np.errstate(divide="ignore", invalid="ignore"):
         p_beyond = np.where(
@@ -127,14 +130,14 @@ def decide(delta, se, games, margin: float = MARGIN_POINTS) -> dict:
         )
         p_move = np.where(s > 0, 2 * norm.sf(a / s), np.where(a > 0, 0.0, 1.0))
     holm_beyond = stats.holm([float(p) for p in p_beyond])
-    beyond = np.array([p is not None and p < ALPHA for p in holm_beyond], bool)
+    beyond = np.array([p is not None and p < alpha for p in holm_beyond], bool)
     if beyond.any():
         verdict = SENSITIVE
     elif within.all():
         verdict = STABLE
     else:
         verdict = UNDETERMINED
-    need = games_needed(d, s, games, margin, k)
+    need = games_needed(d, s, games, margin, k, alpha)
     open_ = ~within & ~beyond
     deck_needed = [
         int(math.ceil(n)) if o and np.isfinite(n) else None
@@ -143,7 +146,7 @@ def decide(delta, se, games, margin: float = MARGIN_POINTS) -> dict:
     needed = no_move = None
     if verdict == UNDETERMINED:
         z_all = float(norm.ppf((1 + POWER ** (1 / max(k, 1))) / 2))
-        n0 = np.asarray(games, float) * ((Z_EQUIVALENCE + z_all) * s / margin) ** 2
+        n0 = np.asarray(games, float) * ((z_eq + z_all) * s / margin) ** 2
         no_move = int(math.ceil(min(float(n0.max()), MAX_GAMES_NEEDED))) if k else None
         heading_out = open_ & (a > margin) & np.isfinite(need)
         heading_in = open_ & (a < margin) & np.isfinite(need)
@@ -163,15 +166,16 @@ def decide(delta, se, games, margin: float = MARGIN_POINTS) -> dict:
         "p_move_holm": stats.holm([float(p) for p in p_move]),
         "lo90": lo90,
         "hi90": hi90,
-        "lo95": d - Z_INTERVAL * s,
-        "hi95": d + Z_INTERVAL * s,
+        "lo95": d - z_int * s,
+        "hi95": d + z_int * s,
+        "alpha": float(alpha),
         "games_needed": needed,
         "games_needed_no_move": no_move,
         "deck_needed": deck_needed,
     }
 
 
-def players_differ(delta, cov) -> dict | None:
+def players_differ(delta, cov, alpha: float = ALPHA) -> dict | None:
     """Do the two sets of games differ at all? The Wald chi-square of the moves (fractions)
     on their K - 1 Helmert contrasts (orthogonal to their mean), with the moves' covariance:
     ``chi2``, ``df``, ``p_value``, ``differ`` (p < alpha). None for fewer than two decks."""
@@ -186,14 +190,16 @@ def players_differ(delta, cov) -> dict | None:
         return None
     stat = float(x @ np.linalg.pinv(v) @ x)
     p = float(chi2.sf(stat, df))
-    return {"chi2": stat, "df": df, "p_value": p, "differ": p < ALPHA}
+    return {"chi2": stat, "df": df, "p_value": p, "differ": p < alpha}
 
 
 def _num(x, digits=2):
     return None if x is None or not np.isfinite(x) else round(float(x), digits)
 
 
-def compare_tables(names, table_a, table_b, joint=None, margin: float = MARGIN_POINTS) -> dict:
+def compare_tables(
+    names, table_a, table_b, joint=None, margin: float = MARGIN_POINTS, alpha: float = ALPHA
+) -> dict:
     """One comparison from two win tables ((wins, draws) K x K each, A then B, decks in
     ``names`` order; ``joint``: the paired pairings, results.analysis.deck_moves). Moves are
     B minus A. The comparison's ``verdict``, ``decks`` -> deck -> figures, ``differ`` (the
@@ -211,7 +217,7 @@ def compare_tables(names, table_a, table_b, joint=None, margin: float = MARGIN_P
     cov = m["cov"][np.ix_(keep, keep)]
     se = 100 * np.sqrt(np.maximum(np.diag(cov), 0.0))
     games = m["games"][keep]
-    rule = decide(delta, se, games, margin)
+    rule = decide(delta, se, games, margin, alpha)
     wins_a, dec_a = wa.sum(axis=1), wa.sum(axis=1) + wa.sum(axis=0)
     wins_b, dec_b = wb.sum(axis=1), wb.sum(axis=1) + wb.sum(axis=0)
     decks, verdicts = {}, {}
@@ -233,7 +239,7 @@ def compare_tables(names, table_a, table_b, joint=None, margin: float = MARGIN_P
             "p_within": float(rule["p_within"][n]),
             "p_move": float(rule["p_move"][n]),
             "p_move_holm": rule["p_move_holm"][n],
-            "moved": bool(rule["p_move_holm"][n] < ALPHA),
+            "moved": bool(rule["p_move_holm"][n] < alpha),
             "games": int(games[n]),
             "rates": [float(m["rates_a"][i]), float(m["rates_b"][i])],
             "verdicts": [va, vb],
@@ -256,7 +262,7 @@ def compare_tables(names, table_a, table_b, joint=None, margin: float = MARGIN_P
         "beyond": [x for x, d in decks.items() if d["verdict"] == SENSITIVE],
         "paired_pairings": m["paired"],
         "pairings": len(names) * (len(names) - 1) // 2,
-        "differ": players_differ(m["delta"][keep], cov),
+        "differ": players_differ(m["delta"][keep], cov, alpha),
         "tau": _num(tau, 3),
         "tau_lo": _num(tau_lo, 3),
         "tau_hi": _num(tau_hi, 3),
@@ -321,7 +327,7 @@ def player_table(summary: dict, mode: str, player: str, names) -> tuple | None:
     return deck_moves.table_from_cells(cells["cells"], names)
 
 
-def _comparison(summary, mode, sens, first, second, kind, margin) -> dict | None:
+def _comparison(summary, mode, sens, first, second, kind, margin, alpha=ALPHA) -> dict | None:
     """``second`` against ``first`` (moves: second minus first) in ``mode``."""
     names = [
         r["deck"] for r in sens["decks"] if first in r["by_player"] and second in r["by_player"]
@@ -330,7 +336,7 @@ def _comparison(summary, mode, sens, first, second, kind, margin) -> dict | None
     if len(names) < 2 or ta is None or tb is None:
         return None
     rows = [r for r in sens.get("shared_deals", []) if r["pa"] == first and r["pb"] == second]
-    c = compare_tables(names, ta, tb, deck_moves.joint_tables(rows, names), margin)
+    c = compare_tables(names, ta, tb, deck_moves.joint_tables(rows, names), margin, alpha)
     if len(c["decks"]) < 2:
         return None
     c["kind"] = kind
@@ -339,7 +345,9 @@ def _comparison(summary, mode, sens, first, second, kind, margin) -> dict | None
     return c
 
 
-def mode_stability(summary: dict, mode: str, margin: float = MARGIN_POINTS) -> dict | None:
+def mode_stability(
+    summary: dict, mode: str, margin: float = MARGIN_POINTS, alpha: float = ALPHA
+) -> dict | None:
     """The verdict of one mode (None where its stability cannot be judged)."""
     sens = (summary.get("policy_sensitivity") or {}).get(mode)
     if not sens:
@@ -348,10 +356,12 @@ def mode_stability(summary: dict, mode: str, margin: float = MARGIN_POINTS) -> d
     comparisons = []
     if len(rank["families"]) >= 2:
         top, second = rank["families"][:2]
-        comparisons.append(_comparison(summary, mode, sens, second, top, "top_two", margin))
+        comparisons.append(_comparison(summary, mode, sens, second, top, "top_two", margin, alpha))
     if rank["variant"]:
         top = rank["families"][0]
-        comparisons.append(_comparison(summary, mode, sens, top, rank["variant"], "budget", margin))
+        comparisons.append(
+            _comparison(summary, mode, sens, top, rank["variant"], "budget", margin, alpha)
+        )
     comparisons = [c for c in comparisons if c]
     if not comparisons:
         return None
@@ -378,20 +388,20 @@ def why_not_judged(summary: dict, mode: str) -> str:
     return "fewer than two decks are played by two players"
 
 
-def rule_settings(margin: float) -> dict:
+def rule_settings(margin: float, alpha: float = ALPHA) -> dict:
     """The rule's settings, as summary.json and ``compare --json`` state them."""
     return {
         "margin_points": margin,
-        "alpha": round(ALPHA, 6),
-        "equivalence_interval": round(1 - 2 * ALPHA, 6),
-        "interval": round(1 - ALPHA, 6),
+        "alpha": round(alpha, 6),
+        "equivalence_interval": round(1 - 2 * alpha, 6),
+        "interval": round(1 - alpha, 6),
         "power": POWER,
         "bootstrap": ranking_change.BOOTSTRAP,
         "bootstrap_seed": ranking_change.BOOTSTRAP_SEED,
     }
 
 
-def summarize(per_mode: dict, margin: float) -> dict:
+def summarize(per_mode: dict, margin: float, alpha: float = ALPHA) -> dict:
     """The study-level block of ``summary["sensitivity"]`` (and of ``compare``'s
     ``stability``) from its modes (mode -> ``mode_stability`` or {"verdict": None, "why"})."""
     judged = [m for m in per_mode.values() if m.get("verdict") is not None]
@@ -427,11 +437,11 @@ def summarize(per_mode: dict, margin: float) -> dict:
         "games_needed_no_move": max(no_move) if no_move and verdict == UNDETERMINED else None,
         "decks": decks,
         "modes": per_mode,
-        "rule": rule_settings(margin),
+        "rule": rule_settings(margin, alpha),
     }
 
 
-def study_stability(summary: dict, margin=None) -> dict:
+def study_stability(summary: dict, margin=None, alpha: float = ALPHA) -> dict:
     """``summary["sensitivity"]``: ``judged``; ``verdict`` (stable, player-sensitive,
     undetermined; None when not judged) and ``stable`` (verdict == stable; None when not
     judged); ``margin``; ``tau`` (the least over the comparisons); ``players`` (the first
@@ -441,14 +451,15 @@ def study_stability(summary: dict, margin=None) -> dict:
     ``delta_lo``, ``delta_hi`` (points, 95%: the comparison where it moved most), its own
     ``verdict``, ``games_needed`` (when undetermined), ``mode``, ``flipped`` (favoured <->
     disfavoured anywhere); ``modes`` -> mode -> the details, or ``why`` it cannot be judged;
-    ``rule`` (the settings)."""
+    ``rule`` (the settings). ``alpha``: each test's error (a look's share of ALPHA for a
+    study played ``--until``: results/looks.py)."""
     margin = study_margin(summary, margin)
     modes = list(dict.fromkeys(g["mode"] for g in summary.get("groups", [])))
     per_mode = {}
     for mode in modes:
-        per_mode[mode] = mode_stability(summary, mode, margin) or {
+        per_mode[mode] = mode_stability(summary, mode, margin, alpha) or {
             "verdict": None,
             "stable": None,
             "why": why_not_judged(summary, mode),
         }
-    return summarize(per_mode, margin)
+    return summarize(per_mode, margin, alpha)

@@ -16,7 +16,8 @@ change reports no difference 95% of the time). The two studies' games are treate
 independent samples; games that pair up (dealt from the same seed) are positively
 correlated, which only makes that test conservative. Whether games pair up is said once
 (``pairing_note``, or the paired analysis's ``why_not``): the same study seed alone does not
-make them pair, since a matchup's deals also depend on its decks and players.
+make them pair, since a matchup's deals also depend on its mode and decks (and its players,
+in a study dealt per player: the spec key ``deals``).
 
 The turn cap and beings-without-effects must be the same. Modes and decks may differ: the
 groups and matchups both studies hold are compared, the others are named. The number of

@@ -4,8 +4,8 @@ start alike and differ only where the change (a card, a deck) comes into play. C
 them game by game removes the game-to-game noise the two studies share.
 
 A game pairs up when both studies hold it with the same 64-bit seed (the same study seed,
-mode, seat decks and players; a variant deck declared with ``variant_of`` plays with its
-original's seeds; ``--map`` names B's decks in A's terms).
+mode and seat decks, and players in a study dealt per player; a variant deck declared with
+``variant_of`` plays with its original's seeds; ``--map`` names B's decks in A's terms).
 
 Per matchup (two-seat games): the seat-0 deck's score share per game (win 1, draw ½, loss
 0; in a mirror match the first mover's, as in the report); per group: the first mover's
@@ -164,6 +164,12 @@ def _pol_text(p0, p1) -> str:
     return "" if p0 == p1 else f" ({p0} vs {p1})"
 
 
+def _deals(study: dict) -> str | None:
+    """How a study's matchups are seeded (sim.study): a spec stored before the ``deals`` key
+    was dealt per player; None when the spec is not known."""
+    return (study.get("deals") or "per-player") if study else None
+
+
 def why_not_paired(study_a: dict, study_b: dict) -> str:
     """Why no game of B pairs with one of A, from the two study specs: the one statement
     ``compare`` makes about pairing when nothing pairs up (and then it says nothing about
@@ -171,14 +177,20 @@ def why_not_paired(study_a: dict, study_b: dict) -> str:
     from results.compare import two_seat_players
 
     seed_a, seed_b = study_a.get("seed"), study_b.get("seed")
+    deals_a, deals_b = _deals(study_a), _deals(study_b)
     players_a, players_b = two_seat_players(study_a), two_seat_players(study_b)
     if seed_a != seed_b:
         reason = f"A and B have other study seeds ({seed_a} and {seed_b})"
-    elif sorted(players_a) != sorted(players_b):
+    elif deals_a != deals_b:
+        reason = (
+            f"both have study seed {seed_a}, but A is dealt {deals_a} and B {deals_b} "
+            "(the spec key deals: shared deals name no player, per-player deals do)"
+        )
+    elif deals_a == "per-player" and sorted(players_a) != sorted(players_b):
         a, b = ("; ".join(" vs ".join(p) for p in ps) for ps in (players_a, players_b))
         reason = (
             f"both have study seed {seed_a}, but a matchup's deals depend on its players "
-            f"({a} in A, {b} in B)"
+            f"(deals = per-player; {a} in A, {b} in B)"
         )
     else:
         reason = (

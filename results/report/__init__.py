@@ -37,6 +37,7 @@ from results.report.length import LengthSections
 from results.report.multiplayer import MultiplayerSections
 from results.report.policies import PolicySection
 from results.report.sensitivity import SensitivitySection
+from results.report.skill_trace import TraceSection
 from results.report.tasks import TaskSections
 from results.stats import METHODS, SMALL_SAMPLE
 
@@ -313,6 +314,8 @@ SECTIONS = (
     Section(
         "sensitivity", "Policy sensitivity", "policy_sensitivity", SensitivitySection, "sensitivity"
     ),
+    Section("skill-trace", "Skill trace", "skill_trace", TraceSection, "skill_trace"),
+    Section("looks", "Played until decided: the looks", "looks", TraceSection, "looks"),
     Section(
         "multiplayer",
         "Multiplayer: melee and team play",

@@ -3,9 +3,11 @@ played, how the games ended and how stable each verdict is under other players),
 per mode saying the same in words. A mixin of the report builder (results.report): it writes
 through ``self.w`` and reads ``self.s["at_a_glance"]`` (results.analysis.glance)."""
 
+from results.analysis.labels import MODE_LABELS
 from results.analysis.stability import SENSITIVE, UNDETERMINED
 from results.report.html import esc
 from results.report.plot_glance import deck_vs_field_overview
+from results.report.plot_trace import deck_trace
 
 
 def _stability(stab) -> str:
@@ -42,6 +44,18 @@ class GlanceSection:
             alt="each deck's win rate against the field per mode, with 95% intervals",
             zoom=True,
         )
+        trace = self.s.get("skill_trace")
+        for mode, tm in (trace or {}).get("modes", {}).items():  # beside the three-way label
+            self.img(
+                f"at-a-glance-trace-{mode}",
+                deck_trace,
+                f"{MODE_LABELS.get(mode, mode)}: the deck trace",
+                tm,
+                trace["levels"],
+                trace["setting"],
+                True,
+                alt=f"{mode}: each deck's win rate against the field at each budget",
+            )
         lines = []
         for m in g["modes"]:
             weak = (
@@ -50,10 +64,13 @@ class GlanceSection:
                 if m["weak_play"]
                 else ""
             )
+            extra = "".join(
+                f" {esc(x[:1].upper() + x[1:])}." for x in (m.get("trace"), m.get("looks")) if x
+            )
             lines.append(
                 f"<li><b>{esc(m['label'])}</b> — players: {esc('; '.join(m['players']))}. "
-                f"How the games ended: {esc(m['ended'])}. {_stability(m['stability'])}.{weak}"
-                "</li>"
+                f"How the games ended: {esc(m['ended'])}. {_stability(m['stability'])}."
+                f"{extra}{weak}</li>"
             )
         # the per-deck labels are drawn only beside a panel whose stability was measured
         per_deck = any(m["stability"]["measured"] for m in g["modes"])

@@ -6,6 +6,7 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
 - ``report_commands``: the ``report`` and ``compare`` subcommands; ``progress_line``: the one
   progress line of a long step that plays no game (the report, a first compile of ``moves``).
 - ``demo``: ``kalarite demo``, the default study and its report.
+- ``trace``: ``kalarite trace``, a player's skill trace as a study (its budgets and spec).
 - ``ladder``: ``kalarite ladder``, the round-robin between players with their ratings
   (results.ratings) and speeds.
 - ``check``: ``kalarite check``, games with the invariant checker after every option, each
@@ -16,5 +17,9 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
   as a planner profile.
 - ``tune``: ``kalarite tune``, a player's weights searched by play (on cluster.fanout).
 - ``cards_view``: the text of ``kalarite cards``; ``players_view``: of ``kalarite players``.
+- ``suggest/``: ``kalarite suggest``, from a balance goal to ranked, confirmed card edits
+  (the race and the confirmation on the study runner, suggest.json and the page).
+- ``check``: ``kalarite check``; ``competence``: ``kalarite competence``; ``learn``:
+  ``kalarite learn``.
 - ``service/``: ``kalarite serve``, the HTTP API and web page over the study runner.
 """

@@ -223,6 +223,7 @@ def cmd_study(args):
         beings_without_effects=args.beings_without_effects,
         content_dir=args.content,
         positions=args.positions,
+        until=args.until,
     )
     return _run_study(study, load_content_dir(study.content), args)
 
@@ -283,6 +284,23 @@ def _add_content_flag(p):
         help="play a copy of the card files (kalarite cards copy DIR) instead of the "
         "installed ones",
     )
+
+
+def cmd_trace(args):
+    from sim.app.trace import trace_spec
+    from sim.study import FLAGS, study_from_dict
+
+    content = _content(args)
+    _positive(args.games, "--games")
+    try:
+        spec = trace_spec(args)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    study = study_from_dict(spec, content, where="trace", flags=FLAGS)
+    rc = _run_study(study, content, args)
+    if rc == 0:
+        print(f"kalarite: the skill trace: kalarite report {args.out}")
+    return rc
 
 
 def cmd_demo(args):
@@ -704,8 +722,56 @@ def build_parser() -> argparse.ArgumentParser:
         '(policies = "random" for speed work).',
     )
     study.add_argument("spec", help="study spec TOML file (see sim/studies/example.toml)")
+    study.add_argument(
+        "--until",
+        default=None,
+        metavar="RULE",
+        help="stop at the first of the pre-planned doubling looks that decides, the spec's "
+        "games being the cap: 'decided' (every mode's stability verdict) or 'width=W' (every "
+        "deck's interval narrower than W points); the error is spent over the looks "
+        "(default: the spec's 'until' key, else play every game)",
+    )
     _add_run_flags(study)
     study.set_defaults(func=cmd_study)
+
+    trace = _sub(
+        sub,
+        "trace",
+        "a player's skill trace: its budget doubled level by level, self-play at each level "
+        "and adjacent levels against each other (on Ray); kalarite report shows it",
+        ("decks", "modes", "players"),
+    )
+    trace.add_argument(
+        "--player", required=True, help="a player with a search budget (planner, mc, a profile)"
+    )
+    trace.add_argument(
+        "--levels", type=int, default=4, help="budgets N, 2N, 4N, ...: how many (at least 4)"
+    )
+    trace.add_argument(
+        "--base",
+        type=int,
+        default=None,
+        help="the first budget N (default: the player's own, or the largest whose top level "
+        "its setting allows)",
+    )
+    trace.add_argument("--decks", default=None, help="decks, comma separated (default: all)")
+    trace.add_argument(
+        "--modes", default=None, help="duel modes, comma separated (default: high-form)"
+    )
+    trace.add_argument(
+        "--games",
+        type=int,
+        required=True,
+        help="games per matchup: per deck pairing and level, and per deck, seat order and "
+        "adjacent pair of levels",
+    )
+    trace.add_argument("--seed", type=int, default=0, help="study seed")
+    trace.add_argument("--name", default=None, help="the study's name (default: trace PLAYER)")
+    trace.add_argument(
+        "--until", default=None, help="stop at the first doubling look that decides (see study)"
+    )
+    _add_run_flags(trace)
+    trace.set_defaults(func=cmd_trace)
 
     demo = _sub(
         sub,
@@ -864,6 +930,10 @@ def build_parser() -> argparse.ArgumentParser:
     from sim.app.check import add_check_command
 
     add_check_command(sub, _sub)
+
+    from sim.app.suggest.command import add_suggest_command
+
+    add_suggest_command(sub, _sub)
 
     bench = _sub(sub, "bench", "measure engine and Ray throughput")
     bench.add_argument(

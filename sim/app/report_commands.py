@@ -8,6 +8,7 @@ input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 import json
 import pathlib
 
+from results.layout import missing_dataset
 from results.report_dirs import compare_dir, report_dir
 from sim.app.progress_line import ProgressLine
 
@@ -19,6 +20,9 @@ from sim.app.progress_line import ProgressLine
 def write_report_with_progress(run, out, allow_incomplete: bool = False, margin=None) -> dict:
     """Check the dataset first (a refused one prints only its error), then write its report
     saying where it stands (``margin``: the stability margin, --margin)."""
+    problem = missing_dataset(run)  # before the report's libraries (a second of CPU) load
+    if problem:
+        raise ValueError(problem)
     from results.analysis.dataset import Dataset
     from results.report import make_report
 

@@ -53,14 +53,15 @@ def custom_dir(content) -> str | None:
     return where
 
 
-def copy_content(dest) -> pathlib.Path:
-    """Copy the installed card files (and their README) into the new directory ``dest``."""
+def copy_content(dest, source=None) -> pathlib.Path:
+    """Copy the card files (and their README) of ``source`` (default: the installed ones)
+    into the new directory ``dest``."""
     d = pathlib.Path(dest)
     if d.exists() and (not d.is_dir() or any(d.iterdir())):
         raise ContentError(f"{str(dest)!r} exists and is not an empty directory")
     try:
         d.mkdir(parents=True, exist_ok=True)
-        for p in sorted(DATA_DIR.iterdir()):
+        for p in sorted(pathlib.Path(source or DATA_DIR).iterdir()):
             if p.suffix in (".toml", ".md") and p.is_file():
                 shutil.copy2(p, d / p.name)
     except (OSError, ValueError) as e:

@@ -9,6 +9,9 @@ sim.inputs' (the one validation layer); this module binds them to ContentError a
 ``where: key`` form of the content's messages.
 """
 
+import hashlib
+import pickle
+
 from sim import inputs
 from sim.inputs import is_int, show  # noqa: F401 (re-exported for the content's modules)
 
@@ -52,6 +55,25 @@ def need_squares(value, key: str, where: str, on_board=None, n=None) -> list:
     return inputs.need_squares(value, key, where, ContentError, on_board, n)
 
 
+_PARSED = {}  # sha-256 of a file's bytes -> its parsed table, pickled (the last _PARSED_MAX)
+_PARSED_MAX = 64
+
+
 def read_toml(path):
-    """The TOML table of the content file ``path``, or ContentError in one line naming it."""
-    return inputs.read_document(path, path.name, "TOML", ContentError)
+    """The TOML table of the content file ``path``, or ContentError in one line naming it.
+    Files with the same bytes are parsed once (`kalarite suggest` loads hundreds of copies of
+    the card files that differ in one deck file); each caller gets its own copy."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(inputs.MAX_BYTES + 1)
+    except (OSError, ValueError):
+        raw = None
+    if raw is None or len(raw) > inputs.MAX_BYTES:  # the reader's own one-line refusal
+        return inputs.read_document(path, path.name, "TOML", ContentError)
+    key = hashlib.sha256(raw).digest()
+    if key not in _PARSED:
+        data = inputs.parse_document(raw, path.name, "TOML", ContentError)
+        if len(_PARSED) >= _PARSED_MAX:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[key] = pickle.dumps(data)
+    return pickle.loads(_PARSED[key])

@@ -18,7 +18,14 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from sim.app.service import routes_api, routes_docs, routes_events, routes_files, routes_pages
+from sim.app.service import (
+    routes_api,
+    routes_docs,
+    routes_events,
+    routes_files,
+    routes_pages,
+    suggestions,
+)
 from sim.app.service.config import ConfigError, ServiceConfig
 from sim.app.service.executor import Executor
 from sim.app.service.limits import DiskUsage
@@ -126,6 +133,7 @@ def create_app(config: ServiceConfig, lock: DataLock | None = None) -> FastAPI:
     app.include_router(routes_events.router)
     app.include_router(routes_files.router)
     app.include_router(routes_pages.router)
+    app.include_router(suggestions.router)
     routes_pages.mount_static(app)
     routes_docs.mount_docs(app)
     return app

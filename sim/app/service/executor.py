@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import psutil
 
-from sim.app.service import children, progress
+from sim.app.service import children, progress, suggestions
 from sim.app.service.config import ServiceConfig
 from sim.app.service.localray import LocalRay
 from sim.app.service.logs import error_line, read_from
@@ -125,7 +125,9 @@ class Executor:
         """Start the running study ``sid``: play it, or only report it when its dataset is
         already complete (a resume after the games were done)."""
         try:
-            if progress.scan(self.config.dataset_dir(sid))["complete"]:
+            if suggestions.is_suggestion(self.registry.get(sid).spec):
+                self._spawn(sid, "playing")  # `kalarite suggest` resumes by itself
+            elif progress.scan(self.config.dataset_dir(sid))["complete"]:
                 self._spawn(sid, "reporting")
             else:
                 self._spawn(sid, "playing")
@@ -135,7 +137,9 @@ class Executor:
     def _spawn(self, sid: str, phase: str):
         c = self.config
         d = c.study_dir(sid)
-        if phase == "playing":
+        if phase == "playing" and suggestions.is_suggestion(self.registry.get(sid).spec):
+            argv = suggestions.spawn_argv(c, sid, self.ray.address)
+        elif phase == "playing":
             argv = ["study", str(d / "spec.toml"), "--out", str(c.dataset_dir(sid))]
             if c.workers == 0:
                 argv += ["--workers", "0"]  # in the child's own process, without Ray
@@ -168,6 +172,12 @@ class Executor:
         output = read_from(self.config.study_dir(sid) / "run.log", job.log_offset)
         if row.cancel_requested:
             self.registry.finish(sid, "cancelled")
+        elif suggestions.is_suggestion(row.spec):
+            if rc == 0 and suggestions.finished(self.config, sid):
+                self.registry.finish(sid, "finished")
+            else:
+                why = error_line(output) or f"the suggestion stopped (exit status {rc})"
+                self.registry.finish(sid, "failed", why)
         elif job.phase == "playing":
             if progress.scan(self.config.dataset_dir(sid))["complete"]:
                 self._spawn(sid, "reporting")

@@ -17,7 +17,9 @@ def summary_of(row: StudyRow) -> dict:
     if s is None:
         if len(_SUMMARIES) >= _SUMMARIES_MAX:
             _SUMMARIES.clear()
-        s = _SUMMARIES[row.id] = spec_summary(row.spec)
+        from sim.app.service.suggestions import is_suggestion, summary
+
+        s = _SUMMARIES[row.id] = (summary if is_suggestion(row.spec) else spec_summary)(row.spec)
     return s
 
 

@@ -1,0 +1,119 @@
+"""Suggestions as a job kind of the service: ``POST /api/v1/suggestions`` takes a goal
+(docs/suggest.md: TOML or the same tables as JSON), checks it as `kalarite suggest` would,
+and queues it like a study. Its child runs ``kalarite suggest goal.toml --out REPORT_DIR``
+(resumable like a study); it is finished when ``suggest.json`` is written, and its page is
+the study's report (``/studies/{id}/report``); every other study route (status, log, cancel,
+resume, delete) works the same. The registry keeps the goal as the row's spec
+(``{"kind": "suggest", "goal": ...}``).
+"""
+
+import shutil
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from sim.app.service.limits import LimitError, check_active, check_disk
+from sim.app.service.registry import new_id
+from sim.app.service.security import Submitter, check_token
+from sim.app.service.specs import WHERE, SpecError, _content_dir, _default_content, parse_body
+from sim.app.service.views import API
+
+GOAL_FILE = "goal.toml"
+KIND = "suggest"
+router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
+
+
+def is_suggestion(spec) -> bool:
+    return isinstance(spec, dict) and spec.get("kind") == KIND
+
+
+def summary(spec: dict) -> dict:
+    """What the page shows of a suggestion's goal."""
+    g = spec["goal"]
+    return {"kind": KIND, "deck": g["deck"], "goal": g["kind"], "band": g["band"],
+            "modes": g["modes"], "games_budget": g["games"]}  # fmt: skip
+
+
+def check_goal(body: bytes, content_type, content_root):
+    """(goal, TOML text for the child) of a submitted goal; raises SpecError (400)."""
+    from sim.content import ContentError, load_content
+    from sim.suggest.goal import GoalError, goal_from_dict
+    from sim.suggest.grammar import toml_value
+
+    data, _ = parse_body(body, content_type)
+    content = _default_content()
+    run = data.get("run")
+    if isinstance(run, dict):
+        if "competence" in run:
+            raise SpecError(f"{WHERE}: run.competence names a directory: not for the service")
+        if "content" in run:
+            d = _content_dir(run["content"], content_root)
+            run["content"] = str(d)
+            try:
+                content = load_content(str(d))
+            except (ContentError, OSError) as e:
+                raise SpecError(f"{WHERE}: content {d.name!r}: {e}") from None
+    try:
+        goal = goal_from_dict(data, content, where=WHERE)
+    except (GoalError, ContentError, ValueError) as e:
+        raise SpecError(" ".join(str(e).split())) from None
+    lines = ["# submitted to kalarite serve"]
+    for table, keys in data.items():
+        lines.append(f"[{table}]")
+        lines += [f"{k} = {toml_value(v)}" for k, v in keys.items()]
+    return goal, "\n".join(lines) + "\n"
+
+
+def spawn_argv(config, sid: str, address) -> list:
+    argv = ["suggest", str(config.study_dir(sid) / GOAL_FILE), "--out", str(config.report_dir(sid))]
+    if config.workers == 0:
+        return argv + ["--workers", "0"]
+    argv += ["--address", address]
+    return argv + (["--workers", str(config.workers)] if config.workers else [])
+
+
+def finished(config, sid: str) -> bool:
+    return (config.report_dir(sid) / "suggest.json").is_file()
+
+
+@router.post(
+    "/suggestions",
+    status_code=201,
+    summary="Submit a suggestion (a balance goal for `kalarite suggest`)",
+    description="The body is a goal spec (docs/suggest.md), TOML or the same tables as JSON. "
+    "It is queued and run like a study (the same status, log, cancel, resume and delete "
+    "routes under /studies/{id}); its page is /studies/{id}/report once finished. A bad goal "
+    "gets 400 with the one-line message of the CLI; the games budget counts against the "
+    "service's per-study limit.",
+)
+async def submit(request: Request, who: Submitter):
+    from sim.app.service.routes_api import _view
+
+    body = await request.body()
+    s = request.app.state
+    try:
+        goal, text = check_goal(body, request.headers.get("content-type"), s.config.content_root)
+        cap = s.config.max_games_study
+        if cap and goal.games > cap:
+            raise LimitError(400, f"a suggestion's budget of {goal.games:,} games is over this "
+                             f"service's limit of {cap:,} games per study")  # fmt: skip
+        check_disk(s.config, await run_in_threadpool(s.disk.get))
+        if who.role != "admin":
+            check_active(s.config, s.registry, who.name)
+    except (SpecError, LimitError) as e:
+        return JSONResponse({"error": str(e)}, status_code=e.status)
+    sid = new_id()
+    d = s.config.study_dir(sid)
+    try:
+        d.mkdir(parents=True)
+        (d / GOAL_FILE).write_text(text, encoding="utf-8")
+        n_modes = len(goal.modes)
+        s.registry.add(sid, f"suggest {goal.deck}", {"kind": KIND, "goal": goal.to_dict()},
+                       goal.games, n_modes, who.name)  # fmt: skip
+    except OSError as e:
+        shutil.rmtree(d, ignore_errors=True)
+        return JSONResponse({"error": f"cannot store the goal: {e.strerror or e}"}, 507)
+    s.executor.wake()
+    view = _view(request, s.registry.get(sid))
+    return JSONResponse(view, status_code=201, headers={"Location": view["links"]["self"]})

@@ -1,0 +1,15 @@
+"""`kalarite suggest` (the application side): from a balance goal to ranked, confirmed card
+edits.
+
+- ``command``: the CLI command and its flags.
+- ``run``: the steps (base, candidates, race, confirmation) and the stack of accepted edits.
+- ``plan``: a step before its race: the goal's matchups, direction, candidate edits, their
+  prior order and their short invariant check.
+- ``race``: the paired race on the study runner, round by round.
+- ``confirm``: the finalists replayed on fresh seeds under the two strongest players.
+- ``context``: what the stages share, and ``play``, the one way they play games.
+- ``page``: ``suggest.json``, ``index.html``, the race chart and the compare pages.
+
+The library side: sim/suggest (goal, grammar, variants, skip); the statistics:
+results/suggest (race rules, effects, checklist, data).
+"""
