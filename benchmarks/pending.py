@@ -1,6 +1,7 @@
 """When does a player leave an Etherweave being pending at the end, and was it stuck?
 
-    python -m benchmarks.pending --player seer-r1 --games 6 --out benchmarks/results/pending_seer-r1.json
+    python -m benchmarks.pending --player seer-r1 --games 6 \
+        --out benchmarks/results/pending_seer-r1.json
 
 Etherweave plays each other deck in both seats and both duel modes, ``--games`` games each,
 the player in both seats (the games' full logs: sim.single_game). For the Etherweave seat:
