@@ -41,6 +41,7 @@ def missing_dataset(root) -> str | None:
         )
     return None
 
+
 CHUNK_KEY = b"kalarite.chunk"  # a file's own metadata: matchup, chunk, node, host, pid
 COMPRESSION = "zstd"
 _PART = ("part-", ".parquet")
