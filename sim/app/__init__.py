@@ -1,7 +1,10 @@
 """The application layer: the ``kalarite`` command and what only it uses. Nothing in core/,
 cluster/, results/ or the sim library imports this package (tests/test_layers.py checks).
 
-- ``cli``: the ``kalarite`` command line (entry point ``sim.app.cli:main``); ``cli_help``:
+- ``cli``: the ``kalarite`` command line (entry point ``sim.app.cli:main``: the parser and the
+  small commands); ``study_commands``: ``simulate``, ``study``, ``trace``, ``demo``;
+  ``player_commands``: ``players``, ``ladder``, ``competence``, ``tune``, ``learn``;
+  ``cli_args``: what every handler shares (``CliError``, the flag checks); ``cli_help``:
   the lists of valid decks, modes and players at the end of a subcommand's ``--help``.
 - ``report_commands``: the ``report`` and ``compare`` subcommands; ``progress_line``: the one
   progress line of a long step that plays no game (the report, a first compile of ``moves``).

@@ -13,16 +13,8 @@ import os
 import sys
 
 from core import constants as K
-from sim.study import DEFAULT_POLICY, WHY_DEFAULT_POLICY
-
-POLICY_HELP = (
-    f"one player, or one per seat (default: {DEFAULT_POLICY}, the turn planner: "
-    f"{WHY_DEFAULT_POLICY}; --policy random for speed work)"
-)
-
-
-class CliError(Exception):
-    """A user error: printed as one line, exit status 2."""
+from sim.app.cli_args import CliError, add_content_flag, content_of, deck_list, policy_list
+from sim.app.cli_args import positive as _positive
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,34 +58,11 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return text
 
 
-def _decks(text: str) -> list[str]:
-    decks = [d.strip() for d in text.split(",") if d.strip()]
-    if not decks:
-        raise CliError("--decks needs deck names separated by commas")
-    return decks
-
-
-def _policies(text: str, n: int) -> tuple:
-    names = [p.strip() for p in text.split(",")]
-    if len(names) == 1:
-        names = names * n
-    if len(names) != n:
-        raise CliError(f"--policy needs 1 or {n} names")
-    return tuple(names)
-
-
-def _content(args):
-    """The card files of the command: --content DIR, else the installed ones."""
-    from sim.content.copies import load_content_dir
-
-    return load_content_dir(getattr(args, "content", None))
-
-
 def cmd_play(args):
     from sim.single_game import GameConfig, format_game, play_logged
 
-    content = _content(args)
-    decks = _decks(args.decks)
+    content = content_of(args)
+    decks = deck_list(args.decks)
     if args.game < 0:
         raise CliError("--game must be a game index >= 0")
     cfg = GameConfig(
@@ -101,7 +70,7 @@ def cmd_play(args):
         mode=args.mode,
         seed=args.seed,
         game_index=args.game,
-        policies=_policies(args.policy, len(decks)),
+        policies=policy_list(args.policy, len(decks)),
         turn_cap=args.turn_cap,
         beings_without_effects=args.beings_without_effects,
     )
@@ -125,7 +94,7 @@ def cmd_moves(args):
     from sim.app.progress_line import said, ticking
     from sim.position import QUERY_KERNELS, legal_moves, load_position
 
-    content = _content(args)
+    content = content_of(args)
     s = load_position(args.position, content)
     if all(_cached(k) for k in QUERY_KERNELS):  # the usual case: the cached kernels load
         moves = legal_moves(s, content)
@@ -150,348 +119,8 @@ def cmd_cards(args):
             f'--content {d} (or content = "{d}" in a study spec)'
         )
         return 0
-    content = _content(args)
+    content = content_of(args)
     print(show_card(content, args.card) if args.card else list_cards(content))
-
-
-def _positive(value, flag, zero_ok=False):
-    if value is not None and value < (0 if zero_ok else 1):
-        what = "0 (in this process, without Ray) or more" if zero_ok else "a positive integer"
-        raise CliError(f"{flag} must be {what}, got {value}")
-
-
-def _run_study(study, content, args) -> int:
-    """Play a study into --out; the summary line on stdout. Exit status 0, 1 when a chunk
-    failed for good, 130 when interrupted (both resumable by running the command again)."""
-    from cluster.runner import StudyFailed, StudyInterrupted, run_study
-
-    _positive(args.workers, "--workers", zero_ok=True)
-    _positive(args.chunk_size, "--chunk-size")
-    try:
-        summary = run_study(
-            study,
-            content,
-            args.out,
-            workers=args.workers,
-            address=args.address,
-            chunk_size=args.chunk_size,
-            overwrite=args.overwrite,
-            force=args.force,
-        )
-    except StudyInterrupted as e:
-        print(
-            f"kalarite: interrupted: {e.summary.line()}; run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
-    except KeyboardInterrupt:
-        print("kalarite: interrupted before the study started", file=sys.stderr)
-        return 130
-    except StudyFailed as e:
-        text = " ".join(str(e).split())
-        print(f"kalarite: error: {text}; run the same command again to resume", file=sys.stderr)
-        return 1
-    print(f"kalarite: {summary.line()}")
-    return 0
-
-
-def cmd_simulate(args):
-    from sim.study import simulate_study
-
-    content = _content(args)
-    decks = _decks(args.decks)
-    study = simulate_study(
-        content,
-        decks=decks,
-        mode=args.mode,
-        policies=_policies(args.policy, len(decks)),
-        games=args.games,
-        seed=args.seed,
-        turn_cap=args.turn_cap,
-        beings_without_effects=args.beings_without_effects,
-        positions=args.positions or 0,
-    )
-    return _run_study(study, content, args)
-
-
-def cmd_study(args):
-    from sim.content.copies import load_content_dir
-    from sim.study import load_study
-
-    study = load_study(
-        args.spec,
-        beings_without_effects=args.beings_without_effects,
-        content_dir=args.content,
-        positions=args.positions,
-        until=args.until,
-    )
-    return _run_study(study, load_content_dir(study.content), args)
-
-
-def _add_run_flags(p):
-    p.add_argument("--out", required=True, help="dataset directory (Parquet tables + study.json)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="parallel workers (default: all local cores; 0: in this process, without Ray)",
-    )
-    p.add_argument(
-        "--address",
-        default=None,
-        help="address of an existing Ray cluster (default: $RAY_ADDRESS, else a local Ray)",
-    )
-    p.add_argument(
-        "--chunk-size",
-        type=int,
-        default=None,
-        help="games per chunk (default: about 10 s of play, at most 2000; never changes a result)",
-    )
-    p.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace a different study in --out (running a study again only plays what is "
-        "missing)",
-    )
-    p.add_argument(
-        "--force",
-        action="store_true",
-        help="start even when the study's estimated output is more than the free disk space "
-        "at --out",
-    )
-    _add_content_flag(p)
-    p.add_argument(
-        "--beings-without-effects",
-        action="store_true",
-        help="deal beings whose effect is not implemented yet, as no-effect beings "
-        "(every output is marked)",
-    )
-    p.add_argument(
-        "--positions",
-        type=int,
-        default=None,
-        metavar="N",
-        help="also write the positions table (what `kalarite learn` fits on): the features of "
-        "about one turn end in N, 0 off (default: off; study: the spec's 'positions' key)",
-    )
-
-
-def _add_content_flag(p):
-    p.add_argument(
-        "--content",
-        default=None,
-        metavar="DIR",
-        help="play a copy of the card files (kalarite cards copy DIR) instead of the "
-        "installed ones",
-    )
-
-
-def cmd_trace(args):
-    from sim.app.trace import trace_spec
-    from sim.study import FLAGS, study_from_dict
-
-    content = _content(args)
-    _positive(args.games, "--games")
-    try:
-        spec = trace_spec(args)
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    study = study_from_dict(spec, content, where="trace", flags=FLAGS)
-    rc = _run_study(study, content, args)
-    if rc == 0:
-        print(f"kalarite: the skill trace: kalarite report {args.out}")
-    return rc
-
-
-def cmd_demo(args):
-    from sim.app.demo import run_demo
-
-    _positive(args.workers, "--workers", zero_ok=True)
-    return run_demo(args.out, args.games, args.workers, overwrite=args.overwrite)
-
-
-def cmd_players(args):
-    from sim.app.players_view import load_ladder, player_rows, players_text
-
-    ladder, ladder_all = load_ladder(args.ladder), load_ladder(args.ladder_all, "all")
-    rows = player_rows(ladder, ladder_all=ladder_all)
-    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder, ladder_all))
-
-
-def _finished(out, study) -> bool:
-    """Does ``out`` hold this study, complete?"""
-    from results.store import read_manifest
-
-    try:
-        m = read_manifest(out)
-    except (OSError, ValueError):
-        return False
-    from sim.study import canonical_spec
-
-    return m.get("status") == "complete" and canonical_spec(m.get("study")) == study.to_dict()
-
-
-def cmd_ladder(args):
-    import shlex
-
-    from cluster.runner import run_study
-    from sim.app.ladder import (
-        LADDER_FILES,
-        LADDER_PLAYERS,
-        ladder_decks,
-        ladder_result,
-        ladder_study,
-        write_json,
-    )
-    from sim.content import load_content
-    from sim.players import parse_policy
-
-    players = [p.strip() for p in args.players.split(",")] if args.players else LADDER_PLAYERS
-    if len(players) < 2 or len(set(players)) != len(players):
-        raise CliError("--players needs two or more different players")
-    for p in players:
-        parse_policy(p)
-    _positive(args.games, "--games")
-    _positive(args.workers, "--workers")
-    content = load_content()
-    deck_set, decks = ladder_decks(content, args.decks)
-    result_path = args.result or LADDER_FILES.get(deck_set)
-    if result_path is None:
-        raise CliError(
-            "--decks with a list of its own needs --result (only the base and the all-deck "
-            "ladders have a checked-in file)"
-        )
-    study = ladder_study(content, players, args.games, args.seed, decks)
-    if not args.overwrite and _finished(args.out, study):
-        print(f"kalarite: {args.out} already holds these ladder games: rating them")
-    else:
-        summary = run_study(
-            study, content, args.out, workers=args.workers, overwrite=args.overwrite
-        )
-        print(f"kalarite: {summary.line()}")
-    command = "kalarite ladder " + " ".join(
-        shlex.quote(x)
-        for x in (
-            ["--out", args.out, "--games", str(args.games), "--seed", str(args.seed)]
-            + (["--players", args.players] if args.players else [])
-            + (["--decks", args.decks] if args.decks else [])
-        )
-    )
-    result = ladder_result(args.out, players, content, command, args.speed_seconds, deck_set)
-    write_json(result, result_path)
-    print(f"kalarite: ladder -> {result_path}")
-    return 0
-
-
-def cmd_competence(args):
-    from sim.app.competence import competence_text, run_competence
-    from sim.content import load_content
-
-    _positive(args.games, "--games")
-    result = run_competence(args, load_content(), log=lambda s: print(s, file=sys.stderr))
-    print(json.dumps(result, indent=1) if args.json else competence_text(result))
-    return 0
-
-
-def cmd_tune(args):
-    from sim.app.tune import tune
-    from sim.players import parse_policy
-
-    for flag in ("iterations", "population", "games", "validation", "workers"):
-        _positive(getattr(args, flag), f"--{flag}")
-    if args.population < 2:
-        raise CliError("--population must be at least 2")
-    if not args.name.replace("-", "_").isidentifier():
-        raise CliError(f"--name {args.name!r}: letters, digits, '-' and '_' only")
-    parse_policy(args.player)
-    parse_policy(args.opponent)
-    prof = tune(
-        args.player,
-        args.opponent,
-        args.name,
-        iterations=args.iterations,
-        population=args.population,
-        games=args.games,
-        validation=args.validation,
-        seed=args.seed,
-        workers=args.workers,
-        path=args.profiles,
-        log=lambda line: print(f"kalarite: {line}", flush=True),
-    )
-    print(f"kalarite: profile {prof.name!r} -> {args.profiles or 'sim/profiles/players.toml'}")
-    return 0
-
-
-def cmd_learn(args):
-    from sim.app.learn import run_learn
-
-    return run_learn(args)
-
-
-def _add_learn(sub):
-    from results.learn import DEFAULT_HOLDOUT, DEFAULT_L2
-
-    learn = _sub(
-        sub,
-        "learn",
-        "fit a win-probability model per mode on a study's positions and store it as a "
-        "planner profile",
-        ("players",),
-        extra="The study must have the positions table (play it with --positions N). Each "
-        "position is labelled 1 when the seat that moved won, 0 when it lost (games with a "
-        "shared win are left out); whole games are held out for the test figures (log-loss, "
-        "Brier score, reliability by deciles). The profile is the base player with the "
-        "fitted model of every mode the study played: play it as --policy NAME. See "
-        "docs/players.md.",
-    )
-    learn.add_argument(
-        "study",
-        nargs="+",
-        help="dataset directory of a study played with --positions (several: fit their union, "
-        "e.g. the last model's self-play beside the earlier studies)",
-    )
-    learn.add_argument(
-        "--name", default="learned", help="name of the profile to write (default: learned)"
-    )
-    learn.add_argument(
-        "--base",
-        default="planner",
-        help="the player or planner profile whose settings and weights the profile keeps "
-        "(default: planner)",
-    )
-    learn.add_argument(
-        "--holdout",
-        type=float,
-        default=DEFAULT_HOLDOUT,
-        help=f"share of the games held out for the test figures (default {DEFAULT_HOLDOUT})",
-    )
-    learn.add_argument(
-        "--l2",
-        type=float,
-        default=DEFAULT_L2,
-        help=f"L2 penalty on the standardised coefficients (default {DEFAULT_L2})",
-    )
-    learn.add_argument(
-        "--hidden",
-        type=int,
-        default=0,
-        help="units of a hidden layer beside the linear model (0: linear, the default; at "
-        "most 32): a nonlinear leaf value",
-    )
-    learn.add_argument(
-        "--l2-hidden",
-        type=float,
-        default=None,
-        help="L2 penalty on the hidden layer's weights (default 100)",
-    )
-    learn.add_argument(
-        "--seed", type=int, default=0, help="seed of the held-out split (and of a network's start)"
-    )
-    learn.add_argument("--json", action="store_true", help="print one JSON object")
-    learn.add_argument(
-        "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
-    )
-    learn.set_defaults(func=cmd_learn)
 
 
 def cmd_bench(args):
@@ -659,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the invariant checker after every option: the log stops where one broke "
         "(exit 1), as `kalarite check` reports it",
     )
-    _add_content_flag(play)
+    add_content_flag(play)
     play.set_defaults(func=cmd_play)
 
     moves = _sub(
@@ -669,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("decks", "modes"),
     )
     moves.add_argument("position", help="position TOML file (format in docs/cli.md)")
-    _add_content_flag(moves)
+    add_content_flag(moves)
     moves.set_defaults(func=cmd_moves)
 
     cards = _sub(
@@ -686,112 +315,12 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_argument(
         "card", nargs="?", help="card id, e.g. imperial/swordmaster (copy: the new directory)"
     )
-    _add_content_flag(cards)
+    add_content_flag(cards)
     cards.set_defaults(func=cmd_cards)
 
-    simulate = _sub(
-        sub,
-        "simulate",
-        "play many games of one matchup into a Parquet dataset (on Ray)",
-        ("decks", "modes", "players"),
-    )
-    simulate.add_argument(
-        "--decks", required=True, help="one deck per seat, e.g. imperial,highland"
-    )
-    simulate.add_argument("--mode", default="high-form", choices=K.MODE_NAMES, help="game mode")
-    simulate.add_argument(
-        "--games",
-        type=int,
-        default=1000,
-        help="games to play (default 1000: about 100 s of one core with the planner, whose "
-        "win rates are then good to about +-3 points)",
-    )
-    simulate.add_argument("--policy", default=DEFAULT_POLICY, help=POLICY_HELP)
-    simulate.add_argument("--seed", type=int, default=0, help="study seed")
-    simulate.add_argument("--turn-cap", type=int, default=200, help="a game ends after this turn")
-    _add_run_flags(simulate)
-    simulate.set_defaults(func=cmd_simulate)
+    from sim.app.study_commands import add_study_commands
 
-    study = _sub(
-        sub,
-        "study",
-        "play a study spec (TOML) into a Parquet dataset (on Ray)",
-        ("decks", "modes", "players"),
-        extra="Spec keys: see sim/studies/example.toml and docs/studies.md. A spec "
-        f"without 'policies' is played by {DEFAULT_POLICY!r} in every seat: {WHY_DEFAULT_POLICY} "
-        '(policies = "random" for speed work).',
-    )
-    study.add_argument("spec", help="study spec TOML file (see sim/studies/example.toml)")
-    study.add_argument(
-        "--until",
-        default=None,
-        metavar="RULE",
-        help="stop at the first of the pre-planned doubling looks that decides, the spec's "
-        "games being the cap: 'decided' (every mode's stability verdict) or 'width=W' (every "
-        "deck's interval narrower than W points); the error is spent over the looks "
-        "(default: the spec's 'until' key, else play every game)",
-    )
-    _add_run_flags(study)
-    study.set_defaults(func=cmd_study)
-
-    trace = _sub(
-        sub,
-        "trace",
-        "a player's skill trace: its budget doubled level by level, self-play at each level "
-        "and adjacent levels against each other (on Ray); kalarite report shows it",
-        ("decks", "modes", "players"),
-    )
-    trace.add_argument(
-        "--player", required=True, help="a player with a search budget (planner, mc, a profile)"
-    )
-    trace.add_argument(
-        "--levels", type=int, default=4, help="budgets N, 2N, 4N, ...: how many (at least 4)"
-    )
-    trace.add_argument(
-        "--base",
-        type=int,
-        default=None,
-        help="the first budget N (default: the player's own, or the largest whose top level "
-        "its setting allows)",
-    )
-    trace.add_argument("--decks", default=None, help="decks, comma separated (default: all)")
-    trace.add_argument(
-        "--modes", default=None, help="duel modes, comma separated (default: high-form)"
-    )
-    trace.add_argument(
-        "--games",
-        type=int,
-        required=True,
-        help="games per matchup: per deck pairing and level, and per deck, seat order and "
-        "adjacent pair of levels",
-    )
-    trace.add_argument("--seed", type=int, default=0, help="study seed")
-    trace.add_argument("--name", default=None, help="the study's name (default: trace PLAYER)")
-    trace.add_argument(
-        "--until", default=None, help="stop at the first doubling look that decides (see study)"
-    )
-    _add_run_flags(trace)
-    trace.set_defaults(func=cmd_trace)
-
-    demo = _sub(
-        sub,
-        "demo",
-        "run the default demo study (sim/studies/demo.toml) and write its report",
-    )
-    demo.add_argument("--out", default="runs/demo", help="dataset directory")
-    demo.add_argument(
-        "--games", type=int, default=None, help="games per matchup (default: the spec's)"
-    )
-    demo.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="Ray workers (default: all local cores; 0: in this process)",
-    )
-    demo.add_argument(
-        "--overwrite", action="store_true", help="replace another study already in --out"
-    )
-    demo.set_defaults(func=cmd_demo)
+    add_study_commands(sub, _sub)
 
     from sim.app.report_commands import add_report_commands
 
@@ -799,133 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_serve(sub)
 
-    players = _sub(
-        sub,
-        "players",
-        "list the players and profiles with their speed and strength",
-        ("players",),
-    )
-    players.add_argument("--json", action="store_true", help="print a JSON list of objects")
-    players.add_argument(
-        "--ladder", default=None, help="ladder file (default: benchmarks/results/ladder.json)"
-    )
-    players.add_argument(
-        "--ladder-all",
-        default=None,
-        help="the all-deck ladder file (default: benchmarks/results/ladder_all_decks.json)",
-    )
-    players.set_defaults(func=cmd_players)
+    from sim.app.player_commands import add_player_commands
 
-    ladder = _sub(
-        sub,
-        "ladder",
-        "rate the players: round-robin games on Ray, Bradley-Terry ratings",
-        ("players",),
-    )
-    ladder.add_argument("--out", required=True, help="dataset directory of the ladder games")
-    ladder.add_argument(
-        "--games",
-        type=int,
-        default=25,
-        help="games per matchup: per pair of players, mode "
-        "and ordered deck pairing (default 25: 225 per pair and mode)",
-    )
-    ladder.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
-    ladder.add_argument(
-        "--players",
-        default=None,
-        help="players and profiles, weakest first (default: random,greedy,mc,planner)",
-    )
-    ladder.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
-    ladder.add_argument(
-        "--decks",
-        default=None,
-        help="the decks: 'base' (default: imperial, highland, sylvan), 'all' (every deck of "
-        "the content) or a comma-separated list",
-    )
-    ladder.add_argument(
-        "--result",
-        default=None,
-        help="where the ladder goes (default: benchmarks/results/ladder.json, or "
-        "ladder_all_decks.json with --decks all)",
-    )
-    ladder.add_argument(
-        "--speed-seconds", type=float, default=5.0, help="CPU seconds to time each player"
-    )
-    ladder.add_argument("--overwrite", action="store_true", help="replace a different study")
-    ladder.set_defaults(func=cmd_ladder)
-
-    from sim.app.competence import COMPETENCE_MODES, MECHANICS, TOP_PLAYER
-
-    comp = _sub(
-        sub,
-        "competence",
-        "what each expansion mechanic is worth to a player: full player against its "
-        "restricted twin on the same deals",
-        ("players",),
-    )
-    comp.add_argument(
-        "--player", default=TOP_PLAYER, help=f"the full player (default: {TOP_PLAYER})"
-    )
-    comp.add_argument(
-        "--games",
-        type=int,
-        default=100,
-        help="games per matchup: per opponent deck, seat order and mode, for the full player "
-        "and again for its twin (default 100)",
-    )
-    comp.add_argument(
-        "--decks",
-        default=None,
-        help=f"expansion decks, comma separated (default: {','.join(MECHANICS)})",
-    )
-    comp.add_argument(
-        "--modes",
-        default=None,
-        help=f"duel modes, comma separated (default: {','.join(COMPETENCE_MODES)})",
-    )
-    comp.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
-    comp.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="Ray workers (default: all local cores; 0: in this process, without Ray)",
-    )
-    comp.add_argument(
-        "--out",
-        default="runs/competence",
-        help="directory of the datasets, one per deck and seat (default: runs/competence)",
-    )
-    comp.add_argument("--json", action="store_true", help="print one JSON object")
-    comp.set_defaults(func=cmd_competence)
-
-    tune = _sub(
-        sub,
-        "tune",
-        "search a player's evaluation weights (cross-entropy method on Ray)",
-        ("players",),
-    )
-    tune.add_argument(
-        "--player", default="planner", help="player or profile to start from (default: planner)"
-    )
-    tune.add_argument("--opponent", default="greedy", help="player to beat (default: greedy)")
-    tune.add_argument("--name", required=True, help="name of the profile to write")
-    tune.add_argument("--iterations", type=int, default=6, help="rounds of the search (default: 6)")
-    tune.add_argument(
-        "--population", type=int, default=12, help="candidates per iteration (default: 12)"
-    )
-    tune.add_argument("--games", type=int, default=72, help="games per candidate (default: 72)")
-    tune.add_argument(
-        "--validation", type=int, default=400, help="games to rate the result (default: 400)"
-    )
-    tune.add_argument("--seed", type=int, default=1, help="search seed (default: 1)")
-    tune.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
-    tune.add_argument(
-        "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
-    )
-    tune.set_defaults(func=cmd_tune)
-
-    _add_learn(sub)
+    add_player_commands(sub, _sub)
 
     from sim.app.check import add_check_command
 

@@ -111,7 +111,7 @@ def cmd_suggest(args) -> int:
     from sim.app.suggest.run import run_suggest
 
     if args.workers is not None and args.workers < 0:
-        from sim.app.cli import CliError
+        from sim.app.cli_args import CliError
 
         raise CliError("--workers must be 0 (in this process, without Ray) or more")
     goal = load(args)

@@ -1,0 +1,325 @@
+"""The player subcommands of ``kalarite``: ``players`` (the list with speed and strength),
+``ladder`` (ratings from round-robin games), ``competence`` (each expansion mechanic's worth),
+``tune`` (weights searched by play) and ``learn`` (a fitted win-probability profile).
+``add_player_commands`` registers them on the CLI's subparsers (sim.app.cli)."""
+
+import json
+import sys
+
+from sim.app.cli_args import CliError, positive
+
+
+def cmd_players(args):
+    from sim.app.players_view import load_ladder, player_rows, players_text
+
+    ladder, ladder_all = load_ladder(args.ladder), load_ladder(args.ladder_all, "all")
+    rows = player_rows(ladder, ladder_all=ladder_all)
+    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder, ladder_all))
+
+
+def _finished(out, study) -> bool:
+    """Does ``out`` hold this study, complete?"""
+    from results.store import read_manifest
+
+    try:
+        m = read_manifest(out)
+    except (OSError, ValueError):
+        return False
+    from sim.study import canonical_spec
+
+    return m.get("status") == "complete" and canonical_spec(m.get("study")) == study.to_dict()
+
+
+def cmd_ladder(args):
+    import shlex
+
+    from cluster.runner import run_study
+    from sim.app.ladder import (
+        LADDER_FILES,
+        LADDER_PLAYERS,
+        ladder_decks,
+        ladder_result,
+        ladder_study,
+        write_json,
+    )
+    from sim.content import load_content
+    from sim.players import parse_policy
+
+    players = [p.strip() for p in args.players.split(",")] if args.players else LADDER_PLAYERS
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise CliError("--players needs two or more different players")
+    for p in players:
+        parse_policy(p)
+    positive(args.games, "--games")
+    positive(args.workers, "--workers")
+    content = load_content()
+    deck_set, decks = ladder_decks(content, args.decks)
+    result_path = args.result or LADDER_FILES.get(deck_set)
+    if result_path is None:
+        raise CliError(
+            "--decks with a list of its own needs --result (only the base and the all-deck "
+            "ladders have a checked-in file)"
+        )
+    study = ladder_study(content, players, args.games, args.seed, decks)
+    if not args.overwrite and _finished(args.out, study):
+        print(f"kalarite: {args.out} already holds these ladder games: rating them")
+    else:
+        summary = run_study(
+            study, content, args.out, workers=args.workers, overwrite=args.overwrite
+        )
+        print(f"kalarite: {summary.line()}")
+    command = "kalarite ladder " + " ".join(
+        shlex.quote(x)
+        for x in (
+            ["--out", args.out, "--games", str(args.games), "--seed", str(args.seed)]
+            + (["--players", args.players] if args.players else [])
+            + (["--decks", args.decks] if args.decks else [])
+        )
+    )
+    result = ladder_result(args.out, players, content, command, args.speed_seconds, deck_set)
+    write_json(result, result_path)
+    print(f"kalarite: ladder -> {result_path}")
+    return 0
+
+
+def cmd_competence(args):
+    from sim.app.competence import competence_text, run_competence
+    from sim.content import load_content
+
+    positive(args.games, "--games")
+    result = run_competence(args, load_content(), log=lambda s: print(s, file=sys.stderr))
+    print(json.dumps(result, indent=1) if args.json else competence_text(result))
+    return 0
+
+
+def cmd_tune(args):
+    from sim.app.tune import tune
+    from sim.players import parse_policy
+
+    for flag in ("iterations", "population", "games", "validation", "workers"):
+        positive(getattr(args, flag), f"--{flag}")
+    if args.population < 2:
+        raise CliError("--population must be at least 2")
+    if not args.name.replace("-", "_").isidentifier():
+        raise CliError(f"--name {args.name!r}: letters, digits, '-' and '_' only")
+    parse_policy(args.player)
+    parse_policy(args.opponent)
+    prof = tune(
+        args.player,
+        args.opponent,
+        args.name,
+        iterations=args.iterations,
+        population=args.population,
+        games=args.games,
+        validation=args.validation,
+        seed=args.seed,
+        workers=args.workers,
+        path=args.profiles,
+        log=lambda line: print(f"kalarite: {line}", flush=True),
+    )
+    print(f"kalarite: profile {prof.name!r} -> {args.profiles or 'sim/profiles/players.toml'}")
+    return 0
+
+
+def cmd_learn(args):
+    from sim.app.learn import run_learn
+
+    return run_learn(args)
+
+
+def _add_learn(sub, make):
+    from results.learn import DEFAULT_HOLDOUT, DEFAULT_L2
+
+    learn = make(
+        sub,
+        "learn",
+        "fit a win-probability model per mode on a study's positions and store it as a "
+        "planner profile",
+        ("players",),
+        extra="The study must have the positions table (play it with --positions N). Each "
+        "position is labelled 1 when the seat that moved won, 0 when it lost (games with a "
+        "shared win are left out); whole games are held out for the test figures (log-loss, "
+        "Brier score, reliability by deciles). The profile is the base player with the "
+        "fitted model of every mode the study played: play it as --policy NAME. See "
+        "docs/players.md.",
+    )
+    learn.add_argument(
+        "study",
+        nargs="+",
+        help="dataset directory of a study played with --positions (several: fit their union, "
+        "e.g. the last model's self-play beside the earlier studies)",
+    )
+    learn.add_argument(
+        "--name", default="learned", help="name of the profile to write (default: learned)"
+    )
+    learn.add_argument(
+        "--base",
+        default="planner",
+        help="the player or planner profile whose settings and weights the profile keeps "
+        "(default: planner)",
+    )
+    learn.add_argument(
+        "--holdout",
+        type=float,
+        default=DEFAULT_HOLDOUT,
+        help=f"share of the games held out for the test figures (default {DEFAULT_HOLDOUT})",
+    )
+    learn.add_argument(
+        "--l2",
+        type=float,
+        default=DEFAULT_L2,
+        help=f"L2 penalty on the standardised coefficients (default {DEFAULT_L2})",
+    )
+    learn.add_argument(
+        "--hidden",
+        type=int,
+        default=0,
+        help="units of a hidden layer beside the linear model (0: linear, the default; at "
+        "most 32): a nonlinear leaf value",
+    )
+    learn.add_argument(
+        "--l2-hidden",
+        type=float,
+        default=None,
+        help="L2 penalty on the hidden layer's weights (default 100)",
+    )
+    learn.add_argument(
+        "--seed", type=int, default=0, help="seed of the held-out split (and of a network's start)"
+    )
+    learn.add_argument("--json", action="store_true", help="print one JSON object")
+    learn.add_argument(
+        "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
+    )
+    learn.set_defaults(func=cmd_learn)
+
+
+def add_player_commands(sub, make) -> None:
+    """Register players, ladder, competence, tune and learn; ``make(sub, name, summary,
+    lists, extra)`` builds one subcommand's parser (the CLI's, with its help formatter)."""
+    players = make(
+        sub,
+        "players",
+        "list the players and profiles with their speed and strength",
+        ("players",),
+    )
+    players.add_argument("--json", action="store_true", help="print a JSON list of objects")
+    players.add_argument(
+        "--ladder", default=None, help="ladder file (default: benchmarks/results/ladder.json)"
+    )
+    players.add_argument(
+        "--ladder-all",
+        default=None,
+        help="the all-deck ladder file (default: benchmarks/results/ladder_all_decks.json)",
+    )
+    players.set_defaults(func=cmd_players)
+
+    ladder = make(
+        sub,
+        "ladder",
+        "rate the players: round-robin games on Ray, Bradley-Terry ratings",
+        ("players",),
+    )
+    ladder.add_argument("--out", required=True, help="dataset directory of the ladder games")
+    ladder.add_argument(
+        "--games",
+        type=int,
+        default=25,
+        help="games per matchup: per pair of players, mode "
+        "and ordered deck pairing (default 25: 225 per pair and mode)",
+    )
+    ladder.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
+    ladder.add_argument(
+        "--players",
+        default=None,
+        help="players and profiles, weakest first (default: random,greedy,mc,planner)",
+    )
+    ladder.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
+    ladder.add_argument(
+        "--decks",
+        default=None,
+        help="the decks: 'base' (default: imperial, highland, sylvan), 'all' (every deck of "
+        "the content) or a comma-separated list",
+    )
+    ladder.add_argument(
+        "--result",
+        default=None,
+        help="where the ladder goes (default: benchmarks/results/ladder.json, or "
+        "ladder_all_decks.json with --decks all)",
+    )
+    ladder.add_argument(
+        "--speed-seconds", type=float, default=5.0, help="CPU seconds to time each player"
+    )
+    ladder.add_argument("--overwrite", action="store_true", help="replace a different study")
+    ladder.set_defaults(func=cmd_ladder)
+
+    from sim.app.competence import COMPETENCE_MODES, MECHANICS, TOP_PLAYER
+
+    comp = make(
+        sub,
+        "competence",
+        "what each expansion mechanic is worth to a player: full player against its "
+        "restricted twin on the same deals",
+        ("players",),
+    )
+    comp.add_argument(
+        "--player", default=TOP_PLAYER, help=f"the full player (default: {TOP_PLAYER})"
+    )
+    comp.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games per matchup: per opponent deck, seat order and mode, for the full player "
+        "and again for its twin (default 100)",
+    )
+    comp.add_argument(
+        "--decks",
+        default=None,
+        help=f"expansion decks, comma separated (default: {','.join(MECHANICS)})",
+    )
+    comp.add_argument(
+        "--modes",
+        default=None,
+        help=f"duel modes, comma separated (default: {','.join(COMPETENCE_MODES)})",
+    )
+    comp.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
+    comp.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="Ray workers (default: all local cores; 0: in this process, without Ray)",
+    )
+    comp.add_argument(
+        "--out",
+        default="runs/competence",
+        help="directory of the datasets, one per deck and seat (default: runs/competence)",
+    )
+    comp.add_argument("--json", action="store_true", help="print one JSON object")
+    comp.set_defaults(func=cmd_competence)
+
+    tune = make(
+        sub,
+        "tune",
+        "search a player's evaluation weights (cross-entropy method on Ray)",
+        ("players",),
+    )
+    tune.add_argument(
+        "--player", default="planner", help="player or profile to start from (default: planner)"
+    )
+    tune.add_argument("--opponent", default="greedy", help="player to beat (default: greedy)")
+    tune.add_argument("--name", required=True, help="name of the profile to write")
+    tune.add_argument("--iterations", type=int, default=6, help="rounds of the search (default: 6)")
+    tune.add_argument(
+        "--population", type=int, default=12, help="candidates per iteration (default: 12)"
+    )
+    tune.add_argument("--games", type=int, default=72, help="games per candidate (default: 72)")
+    tune.add_argument(
+        "--validation", type=int, default=400, help="games to rate the result (default: 400)"
+    )
+    tune.add_argument("--seed", type=int, default=1, help="search seed (default: 1)")
+    tune.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
+    tune.add_argument(
+        "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
+    )
+    tune.set_defaults(func=cmd_tune)
+
+    _add_learn(sub, make)
