@@ -10,11 +10,10 @@ import pathlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from results import shown
 from results.analysis.labels import MODE_LABELS
 from results.compare import TITLES
 from results.compare.changes import format_changes
-from results.compare.paired_text import PAIRED_TITLES
+from results.compare.paired_text import PAIRED_TITLES, diff_interval
 from results.compare.stability import html as stability_html
 from results.report import CSS, Cell, diff_cell, esc, pct, plots, prose, table
 
@@ -102,16 +101,7 @@ def _p(x) -> str:
 def _diff_ci(d, share) -> str:
     """A paired difference and its interval, the bounds printed so that they agree with the
     significance beside them (results.shown)."""
-    ci = shown.interval(
-        d["lo"],
-        d["hi"],
-        0.0,
-        digits=1 if share else 2,
-        scale=100.0 if share else 1.0,
-        unit="",
-        signed=True,
-    )
-    return f"{_v(d['diff'], share)} {ci}"
+    return f"{_v(d['diff'], share)} {diff_interval(d, share)}"
 
 
 def _where(side: dict) -> str:

@@ -16,6 +16,20 @@ def columns(rows) -> str:
     return "\n".join(out)
 
 
+def diff_interval(d, share: bool) -> str:
+    """A paired difference's interval, its bounds printed so that they agree with the
+    significance beside them (results.shown); the text table and the compare page share it."""
+    return shown.interval(
+        d["lo"],
+        d["hi"],
+        0.0,
+        digits=1 if share else 2,
+        scale=100.0 if share else 1.0,
+        unit="",
+        signed=True,
+    )
+
+
 def _paired_cells(r) -> list:
     d = r["diff"]
     share = d["share"] if d else True
@@ -33,16 +47,7 @@ def _paired_cells(r) -> list:
     return [
         r["label"],
         f"{r['pairs']:,}",
-        f"{v(d['diff'])} "
-        + shown.interval(
-            d["lo"],
-            d["hi"],
-            0.0,
-            digits=1 if share else 2,
-            scale=100.0 if share else 1.0,
-            unit="",
-            signed=True,
-        ),
+        f"{v(d['diff'])} {diff_interval(d, share)}",
         f"[{v(d['unpaired_lo'])}, {v(d['unpaired_hi'])}]",
         "–" if ratio is None else f"{ratio:.2f}",
         f"{d['p_value']:.3g}",

@@ -116,7 +116,12 @@ def cmd_suggest(args) -> int:
         raise CliError("--workers must be 0 (in this process, without Ray) or more")
     goal = load(args)
     try:
-        result = run_suggest(goal, args.out, workers=args.workers, address=args.address)
+        # each race round and confirmation shows the study runner's progress (stderr lines,
+        # a bar on a terminal): a round of thousands of games is minutes, never silent
+        progress = False if args.json else None
+        result = run_suggest(
+            goal, args.out, workers=args.workers, address=args.address, progress=progress
+        )
     except SuggestInterrupted as e:
         print(f"kalarite: interrupted: {e}; run the same command again to resume",
               file=sys.stderr)  # fmt: skip
