@@ -326,6 +326,18 @@ def test_a_profile_round_trips_through_its_file(tmp_path):
     assert code == K.POLICY_NAMES.index("planner") and row[0] == 12.5
 
 
+def test_profiles_read_once_are_private_copies_and_a_rewrite_is_seen(tmp_path):
+    """load_profiles keeps the parsed file (a learned network makes it long): what one caller
+    changes never reaches another, and a rewrite of equal size at once is read again."""
+    path = tmp_path / "players.toml"
+    path.write_text('[profile.a]\nplayer = "greedy"\n[profile.a.weights]\ncentre = 1.0\n')
+    first = load_profiles(path)
+    first["a"].weights["centre"] = 9.0
+    assert load_profiles(path)["a"].weights == {"centre": 1.0}
+    path.write_text('[profile.a]\nplayer = "greedy"\n[profile.a.weights]\ncentre = 2.0\n')
+    assert load_profiles(path)["a"].weights == {"centre": 2.0}
+
+
 def test_checked_in_profiles_load_and_parse():
     for name in load_profiles():
         parse_policy(name)
