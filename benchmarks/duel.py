@@ -20,6 +20,8 @@ import argparse
 import itertools
 import json
 import pathlib
+import shlex
+import sys
 import time
 
 MODES = ("high-form", "deathmatch")
@@ -103,7 +105,10 @@ def summary(cells: dict) -> dict:
     return out
 
 
-def run(player, against, games, seed=1, modes=MODES, decks=None, out=None, log=print) -> dict:
+def run(
+    player, against, games, seed=1, modes=MODES, decks=None, out=None, log=print, command=None
+) -> dict:
+    """Play (or resume) the duel; ``command``: the command line the file records."""
     from sim.content import load_content
     from sim.games import resolve_players
 
@@ -127,21 +132,22 @@ def run(player, against, games, seed=1, modes=MODES, decks=None, out=None, log=p
                 content, player, against, mode, pair, games, seed * 1000 + i, players
             )
             if path:
-                _write(path, head, cells)
+                _write(path, head, cells, command)
         if log:
             s = summary(cells).get(mode)
             if s:
                 lo, hi = s["score_interval"]
                 log(f"{player} vs {against} {mode}: {s['score']:.1%} [{lo:.1%}, {hi:.1%}] "
                     f"of {s['games']} games")  # fmt: skip
-    result = _write(path, head, cells) if path else {**head, "modes": summary(cells)}
+    result = _write(path, head, cells, command) if path else {**head, "modes": summary(cells)}
     return result
 
 
-def _write(path, head, cells) -> dict:
+def _write(path, head, cells, command=None) -> dict:
     from core import ENGINE_HASH
 
-    result = {**head, "engine_hash": ENGINE_HASH, "modes": summary(cells), "cells": cells}
+    cmd = {"command": command} if command else {}
+    result = {**cmd, **head, "engine_hash": ENGINE_HASH, "modes": summary(cells), "cells": cells}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(result, indent=1) + "\n")
@@ -158,7 +164,11 @@ def main(argv=None):
     p.add_argument("--modes", default=",".join(MODES))
     p.add_argument("--out", help="JSON file (rewritten after every pairing; resumes)")
     a = p.parse_args(argv)
-    r = run(a.player, a.against, a.games, a.seed, tuple(a.modes.split(",")), out=a.out)
+    command = " ".join(["python -m benchmarks.duel", *map(shlex.quote, argv or sys.argv[1:])])
+    r = run(
+        a.player, a.against, a.games, a.seed, tuple(a.modes.split(",")), out=a.out,
+        command=command,
+    )  # fmt: skip
     print(json.dumps(r["modes"], indent=1))
 
 

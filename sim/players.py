@@ -93,7 +93,9 @@ assert all(v in SETTINGS[k] for k, v in BUDGET.items())
 # named settings of the lookahead players: the allowed values, the first is the default.
 # restrict: the mechanic a restricted twin gives up (core.players.restrict): frozen = never
 # thaws, warp = never plays a warp, gateway = the Nethervoid Gateway counts for nothing
-RESTRICT_HELP = "none, frozen (never thaws), warp (never warps), gateway (Gateway worth nothing)"
+RESTRICT_HELP = (
+    "none, frozen (never thaws), warp (never warps), gateway (skips optional Gateway effect parts)"
+)
 CHOICES = {
     "random": {},
     "greedy": {"restrict": RESTRICT_NAMES},

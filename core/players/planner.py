@@ -34,7 +34,7 @@ from core.players.params import (
     PP_REPLY_WIDTH,
 )
 from core.players.reply import EPS, STEP, reply_world, win_share
-from core.players.restrict import FORBIDDEN, forbid, forbidden_kind
+from core.players.restrict import FORBIDDEN, NO_BAN, forbid, forbidden_kind
 from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
 
@@ -222,9 +222,10 @@ def best_final(work, fwork, slot0, count):
 @njit(cache=True, _nrt=False)
 def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0, keep):
     """Search the rest of the turn of the seat to move in ``s`` (its ``n`` options listed in
-    ``opts``) with a beam of ``width``; a seat restricted from option kind ``banned`` (-1:
-    none) never plays it. Keeps the ``keep`` best finished paths from slot ``slot0`` on
-    (``_offer_final``); returns how many were kept (0 if no plan finished)."""
+    ``opts``) with a beam of ``width``; a restricted seat (``banned``: core.players.restrict
+    forbidden_kind, NO_BAN for none) never plays what it forbids. Keeps the ``keep`` best
+    finished paths from slot ``slot0`` on (``_offer_final``); returns how many were kept (0
+    if no plan finished)."""
     w = params[:N_WEIGHTS]
     seat = s[CUR]
     learned = has_model(s, params)
@@ -253,7 +254,7 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
             bo = wopts[O_BEAM + cur * MAX_WIDTH + b]
             bn = counts[cur * MAX_WIDTH + b]
             score_options(st, T, bo, bn, w, seat, vals, stat, keys, True, work, wopts, ev0, fwork)
-            forbid(vals, stat, bo, bn, banned, ST_OVER)  # never wins, never grows
+            forbid(st, T, vals, stat, bo, bn, banned, ST_OVER)  # never wins, never grows
             path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(st)
             replay = learned or (exact and may_end(st))  # the value needs the turn's end
@@ -361,7 +362,7 @@ def reply_step(s, T, params, work, wopts, ev0, fwork, count, samples, pick):
             else:
                 mover = c[CUR]
                 got = search(
-                    c, T, copts, m, params, work, wopts, ev0, fwork, rwidth, -1, MAX_PLANS, 1
+                    c, T, copts, m, params, work, wopts, ev0, fwork, rwidth, NO_BAN, MAX_PLANS, 1
                 )
                 if got > 0:
                     r = fwork[F_FINALS, MAX_PLANS]
