@@ -99,6 +99,8 @@ def test_players_only_make_legal_moves_in_every_mode(mode, decks):
         ["planner"] + ["greedy"] * (n - 1),
         ["greedy"] + [RICH] * (n - 1),
         [MC] + ["random"] * (n - 1),
+        # the top player (a network leaf, beam 20) and the gateway twin of the sage
+        ["seer"] + ["sage:restrict=gateway"] * (n - 1),
     ]
     for specs in lineups:
         rows = _play(mode, decks, specs, 2)

@@ -119,12 +119,14 @@ def _decide(s, row):
     "mode,decks",
     [("high-form", ("etherweave", "everfrost")), ("deathmatch", ("nethervoid", "sylvan"))],
 )
-def test_the_reply_aware_planner_never_reads_hidden_cards(mode, decks):
+@pytest.mark.parametrize("spec", ["planner:width=3:samples=2:plans=3:reply_width=2", "seer"])
+def test_the_reply_aware_planner_never_reads_hidden_cards(mode, decks, spec):
     """Moving the opponent's hand cards and every deck's order around changes no choice and
     no random word of the game: the reply step's worlds are sampled from the pooled cards
-    with the position's fingerprint, never from where the cards really lie."""
+    with the position's fingerprint, never from where the cards really lie; the top player's
+    network leaf reads only what the seat may know."""
     rng = np.random.default_rng(4)
-    row = row_of("planner:width=3:samples=2:plans=3:reply_width=2")
+    row = parse_policy(spec)[1]
     states = positions(mode, decks, specs=("planner", "planner"), games=2, every=6, cap=30)
     changed = 0
     for s in states:
