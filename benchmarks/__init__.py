@@ -15,5 +15,11 @@ another checkout. Part of the application layer (the CLI calls it); it may impor
 - ``stability_rule``: the stability rule's error rates and power on simulated studies.
 - ``trace_power``: the skill trace's joint test (A/A and power) and slope coverage, simulated.
 - ``credibility``: the credibility study's record and the README's decided table.
+- ``player_cost``: one player's CPU per game against another's, side by side in one run.
+- ``duel``: one player against another on every ordered deck pairing, seats alternated,
+  with intervals, ties on points and pending beings at the end.
+- ``learning_loop``: the learned leaf value's rounds (self-play, fit, the new model against
+  the last) and its learning curve.
+- ``pending``: when a player leaves an Etherweave being pending at a game's end.
 - ``results/``: saved benchmark output (``make bench``).
 """

@@ -16,7 +16,8 @@ Dataset contract and shared statistics:
 - ``shown``: how an interval is printed beside its verdict (outward, never contradicting it).
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
-- ``learn``: the win-probability fit on a study's positions (``kalarite learn``).
+- ``learn``: the win-probability fit on a study's positions (``kalarite learn``); ``learn_net``
+  its optional hidden layer.
 - ``checked``: the records of content ``kalarite check`` played clean, and the warning of a
   dataset whose content was never checked.
 - ``competence``: the paired gap between a player and its restricted twin (``kalarite

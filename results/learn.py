@@ -49,6 +49,11 @@ METHOD = (
     "L2-regularised logistic regression (L-BFGS on standardised features), deck terms fitted "
     "and left out of the profile"
 )
+METHOD_NET = (
+    "logistic model with one hidden layer of {hidden} rectified units beside the linear part "
+    "(L-BFGS on standardised features, started from the logistic fit), deck terms fitted in the "
+    "linear part and left out of the profile"
+)
 LABELS = "1: the seat that moved won (alone or with its team), 0: it lost; shared wins dropped"
 
 
@@ -83,10 +88,14 @@ class ModeFit:
     train_win_rate: float
     figures: dict = field(default_factory=dict)  # test log-loss, Brier, base rate's, bins
     deck_terms: dict = field(default_factory=dict)  # fitted, left out of the profile
+    hidden: dict | None = None  # the hidden layer (results.learn_net), None: linear
 
     def model(self) -> dict:
         """The profile's ``model.<mode>`` table (sim.learned)."""
-        return {"intercept": self.intercept, "coef": dict(self.coef)}
+        out = {"intercept": self.intercept, "coef": dict(self.coef)}
+        if self.hidden:
+            out["hidden"] = self.hidden
+        return out
 
     def to_dict(self) -> dict:
         return {
@@ -294,8 +303,11 @@ def reliability(p, y, bins: int = N_BINS) -> list:
     return out
 
 
-def fit_mode(sample: Sample, seed: int, holdout: float, l2: float) -> ModeFit:
-    """Split ``sample`` by game, fit on the training games, measure on the test games."""
+def fit_mode(
+    sample: Sample, seed: int, holdout: float, l2: float, hidden: int = 0, l2_hidden=None
+) -> ModeFit:
+    """Split ``sample`` by game, fit on the training games, measure on the test games. With
+    ``hidden`` units, the network of results.learn_net, started from the logistic fit."""
     test_game = held_out(sample.keys, seed, holdout)
     test = test_game[sample.game]
     train = ~test
@@ -310,6 +322,22 @@ def fit_mode(sample: Sample, seed: int, holdout: float, l2: float) -> ModeFit:
     nf = sample.x.shape[1]
     x = sample.x if sample.decks is None else np.hstack([sample.x, sample.decks])
     intercept, coef_all = fit_logistic(x[train], ytr, l2)
+    linear = (intercept, coef_all)
+
+    def logit(rows):
+        return intercept + rows @ coef_all
+
+    net = None
+    if hidden > 0:
+        from results.learn_net import DEFAULT_L2_HIDDEN, fit_network, network_logit
+
+        l2h = DEFAULT_L2_HIDDEN if l2_hidden is None else l2_hidden
+        net = fit_network(x[train], ytr, nf, hidden, l2, seed, linear, l2_hidden=l2h)
+        intercept, coef_all = net["intercept"], net["coef"]
+
+        def logit(rows):
+            return network_logit(net, rows)
+
     coef = coef_all[:nf]  # the deck terms stay out of the profile (module docstring)
     rate = float(ytr.mean())
     fit = ModeFit(
@@ -325,11 +353,21 @@ def fit_mode(sample: Sample, seed: int, holdout: float, l2: float) -> ModeFit:
     fit.deck_terms = {
         n: round(float(c), 4) for n, c in zip(sample.deck_terms, coef_all[nf:], strict=True)
     }
-    p_train = _sigmoid(intercept + x[train] @ coef_all)
+    if net is not None:
+        from results.learn_net import hidden_table
+
+        fit.hidden = hidden_table(net, sample.features)
+    p_train = _sigmoid(logit(x[train]))
     fig = {"train_log_loss": round(log_loss(p_train, ytr), 4)}
+    if net is not None:
+        fig["hidden_units"] = int(hidden)
+        fig["iterations"] = net["iterations"]
     if test.any():
         yte = sample.y[test]
-        p = _sigmoid(intercept + x[test] @ coef_all)  # the raw features, as the kernel
+        p = _sigmoid(logit(x[test]))  # the raw features, as the kernel
+        if net is not None:  # what the hidden layer adds over the linear model
+            p_lin = _sigmoid(linear[0] + x[test] @ linear[1])
+            fig["linear_test_log_loss"] = round(log_loss(p_lin, yte), 4)
         base = np.full(len(yte), rate)
         bins = reliability(p, yte)
         fig |= {
@@ -365,15 +403,33 @@ class LearnResult:
         }
 
 
-def learn(root, seed: int = 0, holdout: float = DEFAULT_HOLDOUT, l2: float = DEFAULT_L2):
+def learn(
+    root,
+    seed: int = 0,
+    holdout: float = DEFAULT_HOLDOUT,
+    l2: float = DEFAULT_L2,
+    hidden: int = 0,
+    l2_hidden: float | None = None,
+):
     """Fit one model per mode present in the study ``root`` (or the union of several study
-    directories: the iteration of self-play and refit); returns a LearnResult."""
+    directories: the iteration of self-play and refit); returns a LearnResult. ``hidden``:
+    units of the hidden layer (0: the linear model), ``l2_hidden`` its penalty (default
+    results.learn_net DEFAULT_L2_HIDDEN)."""
     from core import ENGINE_HASH
 
     if not 0 <= holdout < 1:
         raise LearnError(f"--holdout must be at least 0 and below 1, got {holdout}")
     if not np.isfinite(l2) or l2 < 0:
         raise LearnError(f"--l2 must be a finite number >= 0, got {l2}")
+    from core.players.params import MAX_HIDDEN
+
+    if not 0 <= hidden <= MAX_HIDDEN:
+        raise LearnError(f"--hidden must be 0 (linear) to {MAX_HIDDEN} units, got {hidden}")
+    from results.learn_net import DEFAULT_L2_HIDDEN
+
+    l2_hidden = DEFAULT_L2_HIDDEN if l2_hidden is None else l2_hidden
+    if not np.isfinite(l2_hidden) or l2_hidden < 0:
+        raise LearnError(f"--l2-hidden must be a finite number >= 0, got {l2_hidden}")
     roots = [root] if isinstance(root, str | pathlib.Path) else list(root)
     read = [read_samples(r) for r in roots]
     manifest = read[0][0]
@@ -382,11 +438,11 @@ def learn(root, seed: int = 0, holdout: float = DEFAULT_HOLDOUT, l2: float = DEF
     samples = {m: union([s[m] for _, s, _ in read if m in s]) for m in modes}
     if not samples:
         raise LearnError(f"the study in {str(roots[0])!r} has no decided game with positions")
-    fits = [fit_mode(samples[m], seed, holdout, l2) for m in sorted(samples)]
+    fits = [fit_mode(samples[m], seed, holdout, l2, hidden, l2_hidden) for m in sorted(samples)]
     study = ", ".join(_where(r) for r in roots)
     spec = manifest.get("study") or {}
     provenance = {
-        "method": METHOD,
+        "method": METHOD if hidden == 0 else METHOD_NET.format(hidden=hidden),
         "labels": LABELS,
         "study": study,
         "study_name": spec.get("name", ""),
@@ -397,6 +453,8 @@ def learn(root, seed: int = 0, holdout: float = DEFAULT_HOLDOUT, l2: float = DEF
         "seed": int(seed),
         "holdout": float(holdout),
         "l2": float(l2),
+        "hidden": int(hidden),
+        **({"l2_hidden": float(l2_hidden)} if hidden else {}),
         "engine_hash": ENGINE_HASH,
         "study_engine_hash": manifest.get("engine_hash", ""),
         "content_hash": manifest.get("content_hash", ""),

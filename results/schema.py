@@ -227,6 +227,18 @@ FEATURE_DOCS = {
     "one placement short, else 2",
     "warps_me": "Etherweave: beings with a warp in its hand (besides the pending one)",
     "pending_opp": "Etherweave: share of opponents with a pending being",
+    "deck_frozen_me": "share of its deck's cards with a frozen program (Everfrost)",
+    "deck_warp_me": "share of its deck's cards with a warp (Etherweave)",
+    "deck_heroic_me": "share of its deck's beings that are heroic",
+    "deck_gateway_me": "1 when its deck's beings may become the Gateway (Nethervoid)",
+    "deck_frozen_opp": "the same of opponents' decks (average)",
+    "deck_warp_opp": "the same of opponents' decks (average)",
+    "deck_heroic_opp": "the same of opponents' decks (average)",
+    "deck_gateway_opp": "the same of opponents' decks (average)",
+    "gateway_red_me": "Nethervoid: 1 when its Gateway stands on a red square",
+    "gateway_green_me": "Nethervoid: 1 when its Gateway stands on a green square",
+    "gateway_enemy_adj_me": "Nethervoid: enemy common pieces next to its Gateway",
+    "pending_end_me": "Etherweave: 1 when it holds a pending being and the end is triggered",
 }
 FEATURE_COLUMNS = tuple(f"f_{n}" for n in FEATURE_DOCS)
 

@@ -22,12 +22,16 @@ import numpy as np
 from core import constants as K
 from core.players.params import (
     MODEL_STRIDE,
+    PP_ENDGAME,
     PP_MC_CANDIDATES,
     PP_MC_HORIZON,
     PP_MC_PLAYOUTS,
     PP_MODEL,
     PP_PEEK,
     PP_PLAN_WIDTH,
+    PP_REPLY_PLANS,
+    PP_REPLY_SAMPLES,
+    PP_REPLY_WIDTH,
     PP_RESTRICT,
     PP_WIDTH,
 )
@@ -95,6 +99,10 @@ _SETTING_COLUMNS = {
     PP_PLAN_WIDTH: "width",
     PP_PEEK: "peek",
     PP_RESTRICT: "restrict",
+    PP_REPLY_PLANS: "plans",
+    PP_REPLY_SAMPLES: "samples",
+    PP_REPLY_WIDTH: "reply_width",
+    PP_ENDGAME: "endgame",
 }
 
 

@@ -3,7 +3,8 @@ kernel's arrays.
 
 Syntax (CLI `--policy`, study `policies`): `random`, `greedy`, `planner`, `mc`, or the name
 of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pairs, e.g.
-`greedy:points=12:material=1`, `planner:width=8` or `mc:playouts=32:horizon=4`.
+`greedy:points=12:material=1`, `planner:width=8`, `planner:samples=2` (the reply-aware
+step) or `mc:playouts=32:horizon=4`.
 Keys: the evaluation weights (core.players.weights WEIGHT_NAMES) for every player but random, and
 the settings of the player (SETTINGS: integers; CHOICES: one of a few names, e.g.
 `planner:restrict=frozen`, the restricted twin that never thaws). A profile is a player with
@@ -18,6 +19,8 @@ model per mode (`kalarite learn` writes them), which the planner's leaf value re
     points_me = 0.21                       # a feature not named: coefficient 0
 """
 
+import copy
+import hashlib
 import math
 import pathlib
 from dataclasses import dataclass, field
@@ -27,18 +30,22 @@ import numpy as np
 from core import constants as K
 from core.players.params import (
     MODEL_STRIDE,
+    PP_ENDGAME,
     PP_MC_CANDIDATES,
     PP_MC_HORIZON,
     PP_MC_PLAYOUTS,
     PP_MODEL,
     PP_PEEK,
     PP_PLAN_WIDTH,
+    PP_REPLY_PLANS,
+    PP_REPLY_SAMPLES,
+    PP_REPLY_WIDTH,
     PP_RESTRICT,
     PP_WIDTH,
     RESTRICT_NAMES,
 )
 from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
-from sim.inputs import read_document
+from sim.inputs import MAX_BYTES, read_document
 from sim.learned import MODEL_PLAYERS, check_models, model_block
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
@@ -67,7 +74,15 @@ assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
 SETTINGS = {
     "random": {},
     "greedy": {},
-    "planner": {"width": (6, 1, 12)},
+    # width: the beam; plans, samples, reply_width: the reply-aware step (core.players.reply):
+    # the plans checked against the opponent's best reply, the sampled worlds each is
+    # checked in (0: off), the beam of the reply's search
+    "planner": {
+        "width": (6, 1, 32),
+        "plans": (3, 1, 8),
+        "samples": (0, 0, 16),
+        "reply_width": (2, 1, 32),
+    },
     "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
 }
 # each player's search budget: the one setting a skill trace doubles (kalarite trace) and the
@@ -78,13 +93,16 @@ assert all(v in SETTINGS[k] for k, v in BUDGET.items())
 # named settings of the lookahead players: the allowed values, the first is the default.
 # restrict: the mechanic a restricted twin gives up (core.players.restrict): frozen = never
 # thaws, warp = never plays a warp, gateway = the Nethervoid Gateway counts for nothing
-RESTRICT_HELP = "none, frozen (never thaws), warp (never warps), gateway (Gateway worth nothing)"
+RESTRICT_HELP = (
+    "none, frozen (never thaws), warp (never warps), gateway (skips optional Gateway effect parts)"
+)
 CHOICES = {
     "random": {},
     "greedy": {"restrict": RESTRICT_NAMES},
     # peek=on: the learned leaf value reads the opponents' real hands. A cheating measurement
     # of what hidden information costs (docs/players.md), never a player for balance figures
-    "planner": {"restrict": RESTRICT_NAMES, "peek": ("off", "on")},
+    # endgame=exact: a plan ending the game's last turn is valued by the game's result
+    "planner": {"restrict": RESTRICT_NAMES, "peek": ("off", "on"), "endgame": ("off", "exact")},
     "mc": {"restrict": RESTRICT_NAMES},
 }
 DESCRIPTIONS = {
@@ -110,11 +128,32 @@ class Profile:
     models: dict = field(default_factory=dict)
 
 
+# Each file's validated profiles with a digest of its bytes: a learned network makes the file
+# long enough that parsing it on every batch cost ~27 ms a chunk (measured on the i39 branch,
+# sim.games.batch 2.7 -> 30 ms); reading and hashing the bytes costs well under a millisecond,
+# and unlike a modification time it cannot miss a rewrite. Callers get a deep copy, so none
+# can change what another reads.
+_PROFILES_CACHE: dict = {}
+
+
 def load_profiles(path=None) -> dict:
     """Profiles by name; {} when the file does not exist. Raises ValueError on bad data."""
     path = pathlib.Path(path or PROFILES_PATH)
-    if not path.exists():
+    try:
+        with open(path, "rb") as f:  # bounded as read_document is: more is refused there
+            digest = hashlib.blake2b(f.read(MAX_BYTES + 1), digest_size=16).digest()
+    except FileNotFoundError:
         return {}
+    except OSError:  # a folder, no permission: read_document says so in one line
+        return _read_profiles(path)
+    where = str(path.resolve())
+    cached = _PROFILES_CACHE.get(where)
+    if cached is None or cached[0] != digest:  # each file's current version only
+        cached = _PROFILES_CACHE[where] = (digest, _read_profiles(path))
+    return copy.deepcopy(cached[1])
+
+
+def _read_profiles(path) -> dict:
     data = read_document(path, str(path), "TOML", ValueError)  # bounded, one line
     out = {}
     for name, d in data.get("profile", {}).items():
@@ -314,9 +353,15 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     row[PP_MC_PLAYOUTS] = mc["playouts"]
     row[PP_MC_HORIZON] = mc["horizon"]
     row[PP_MC_CANDIDATES] = mc["candidates"]
-    row[PP_PLAN_WIDTH] = settings.get("width", SETTINGS["planner"]["width"][0])
+    planner = {k: v[0] for k, v in SETTINGS["planner"].items()}
+    planner |= {k: v for k, v in settings.items() if k in planner}
+    row[PP_PLAN_WIDTH] = planner["width"]
+    row[PP_REPLY_PLANS] = planner["plans"]
+    row[PP_REPLY_SAMPLES] = planner["samples"]
+    row[PP_REPLY_WIDTH] = planner["reply_width"]
     row[PP_RESTRICT] = RESTRICT_NAMES.index(settings.get("restrict", RESTRICT_NAMES[0]))
     row[PP_PEEK] = 1 if settings.get("peek") == "on" else 0
+    row[PP_ENDGAME] = 1 if settings.get("endgame") == "exact" else 0
     for mode, model in models_of(spec, profiles).items():
         b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
         row[b : b + MODEL_STRIDE] = model_block(model)

@@ -215,9 +215,11 @@ def test_a_model_round_trips_through_the_profile_file(tmp_path):
     assert back["m1"].provenance == prov
     assert back["other"].weights == {"points": 9.0}
     _, row = parse_policy("m1", back)
-    assert list(_block(row, "deathmatch")) == [1.0, models["deathmatch"]["intercept"]] + [
+    dm = _block(row, "deathmatch")
+    assert list(dm[: 2 + N_FEATURES]) == [1.0, models["deathmatch"]["intercept"]] + [
         full[n] for n in FEATURE_NAMES
     ]
+    assert not dm[2 + N_FEATURES :].any()  # no hidden layer: a linear model
     hf = _block(row, "high-form")
     assert hf[0] == 1.0 and hf[1] == 2.5
     assert hf[2 + F["points_me"]] == 0.3 and hf[2 + F["deck_opp"]] == -1e-7
@@ -308,7 +310,7 @@ def test_learn_end_to_end(capsys, study_dirs, tmp_path):
         for k in ("test_log_loss", "base_log_loss", "brier", "base_brier"):
             assert 0 < m[k] < 5, k
     prof = load_profiles(path)["sage-test"]
-    assert prof.player == "planner" and prof.settings == {"width": 6}
+    assert prof.player == "planner" and prof.settings["width"] == 6
     assert set(prof.models) == {"deathmatch", "high-form"}
     pv = prof.provenance
     assert pv["study"] == str(on) and pv["seed"] == 0 and pv["positions_every"] == 2

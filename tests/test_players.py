@@ -99,6 +99,8 @@ def test_players_only_make_legal_moves_in_every_mode(mode, decks):
         ["planner"] + ["greedy"] * (n - 1),
         ["greedy"] + [RICH] * (n - 1),
         [MC] + ["random"] * (n - 1),
+        # the top player (a network leaf, beam 20) and the gateway twin of the sage
+        ["seer"] + ["sage:restrict=gateway"] * (n - 1),
     ]
     for specs in lineups:
         rows = _play(mode, decks, specs, 2)
@@ -315,10 +317,27 @@ def test_a_profile_round_trips_through_its_file(tmp_path):
     back = load_profiles(path)
     assert back["sharp"] == prof and list(back) == ["sharp", "other"]
     player, weights, settings = resolve("sharp:width=3", back)
-    assert (player, settings) == ("planner", {"width": 3})
+    assert player == "planner" and settings == {
+        "width": 3,
+        "plans": 3,
+        "samples": 0,
+        "reply_width": 2,
+    }  # every setting of the planner, its reply-aware step off
     assert weights["points"] == 12.5 and weights["material"] == DEFAULT_WEIGHTS["material"]
     code, row = parse_policy("sharp", back)
     assert code == K.POLICY_NAMES.index("planner") and row[0] == 12.5
+
+
+def test_profiles_read_once_are_private_copies_and_a_rewrite_is_seen(tmp_path):
+    """load_profiles keeps the parsed file (a learned network makes it long): what one caller
+    changes never reaches another, and a rewrite of equal size at once is read again."""
+    path = tmp_path / "players.toml"
+    path.write_text('[profile.a]\nplayer = "greedy"\n[profile.a.weights]\ncentre = 1.0\n')
+    first = load_profiles(path)
+    first["a"].weights["centre"] = 9.0
+    assert load_profiles(path)["a"].weights == {"centre": 1.0}
+    path.write_text('[profile.a]\nplayer = "greedy"\n[profile.a.weights]\ncentre = 2.0\n')
+    assert load_profiles(path)["a"].weights == {"centre": 2.0}
 
 
 def test_checked_in_profiles_load_and_parse():
@@ -329,7 +348,7 @@ def test_checked_in_profiles_load_and_parse():
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("planner:width=0", "width must be an integer from 1 to 12"),
+        ("planner:width=0", "width must be an integer from 1 to 32"),
         ("greedy:width=3", "unknown parameter 'width'"),
         ("random:points=1", "random takes no parameters"),
         ("genius", "unknown policy 'genius'"),

@@ -30,6 +30,11 @@ def test_players_json_lists_every_player_with_speed_and_rating(capsys):
     for r in rated.values():
         lo, hi = r["rating_interval"]
         assert lo <= r["rating"] <= hi and r["games_per_s_per_core"] > 0
+    # the strongest first: rated players by their base-deck rating, the unrated after them
+    ratings = [r["rating"] for r in rows]
+    first_unrated = ratings.index(None) if None in ratings else len(ratings)
+    assert all(x is None for x in ratings[first_unrated:])
+    assert ratings[:first_unrated] == sorted(ratings[:first_unrated], reverse=True)
 
 
 def test_players_text_names_the_ladder_command(capsys):

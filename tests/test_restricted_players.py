@@ -20,6 +20,7 @@ from core.players.params import (
     RESTRICT_WARP,
 )
 from core.players.random_player import choose_random
+from core.players.restrict import BAN_GATEWAY, is_banned
 from core.rows import S_THAWS, S_WARPS
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
@@ -173,13 +174,59 @@ def test_twins_are_reproducible_for_a_seed():
     assert np.array_equal(a, b)
 
 
-def test_the_gateway_twin_of_a_hand_set_player_plays_as_the_full_player():
-    """The hand-set evaluation gives the Gateway no value, so for greedy the gateway twin's
-    games are the full player's (a learned evaluation zeroes its Gateway features instead)."""
+def _gateway_decisions(decks=("nethervoid", "sylvan"), games=8):
+    """Positions of random-player games where some offered row is an optional effect part
+    that uses the Gateway, with those rows."""
+    s = np.zeros(STATE_SIZE, np.int32)
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    dk = np.array([CONTENT.deck_index(d) for d in decks], np.int32)
+    found = []
+    for g in range(games):
+        init_game(s, T, ev, K.MODE_NAMES.index("deathmatch"), 2, dk, g % 2, 0, 23, g, 200, 0)
+        n = advance(s, T, ev, opts)
+        while n > 0:
+            gate = {k for k in range(n) if is_banned(s, T, opts, k, BAN_GATEWAY)}
+            if gate:
+                found.append((s.copy(), opts.copy(), n, gate))
+            k = choose_random(s, opts, n)
+            apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+            n = advance(s, T, ev, opts)
+    return found
+
+
+def _decide_row(s, opts, n, spec):
+    code, row = parse_policy(spec)
+    work, wopts, ev0, fwork = workspace()
+    return int(choose(s.copy(), T, opts, n, code, row, work, wopts, ev0, fwork))
+
+
+def test_the_gateway_twin_never_takes_an_optional_gateway_part():
+    """Where an optional effect part that uses the Gateway is offered (always with its skip,
+    and only Gateway-using target rows are forbidden), the full players take it somewhere and
+    the gateway twin never does, picking a listed row every time."""
+    found = _gateway_decisions()
+    assert len(found) >= 5
+    for _s, o, n, gate in found:
+        assert any(o[k, 0] == K.OPT_SKIP for k in range(n))
+        assert all(o[k, 0] == K.OPT_TARGET for k in gate) and len(gate) < n
+    taken = 0
+    for base in LOOKAHEAD:
+        for s, o, n, gate in found:
+            taken += _decide_row(s, o, n, base) in gate
+            pick = _decide_row(s, o, n, f"{base}:restrict=gateway")
+            assert pick not in gate and 0 <= pick < n, base
+    assert taken > 0
+
+
+def test_the_gateway_twin_plays_checked_games_of_its_own():
+    """Nethervoid's gateway twin (greedy, the planner) plays whole checked games without an
+    error, other games than the full player's on the same deals."""
     decks = ("nethervoid", "sylvan")
-    full = _games("deathmatch", decks, ["greedy", "greedy"], 4, check=0)
-    twin = _games("deathmatch", decks, ["greedy:restrict=gateway", "greedy"], 4, check=0)
-    assert np.array_equal(full, twin)
+    for base in ("greedy", "planner"):
+        full = _games("deathmatch", decks, [base, base], 4)
+        twin = _games("deathmatch", decks, [f"{base}:restrict=gateway", base], 4)
+        assert not np.array_equal(full, twin), base
 
 
 def test_the_gateway_twin_of_the_sage_plays_without_valuing_the_gateway():

@@ -58,14 +58,15 @@ def test_competence_item():
 
 def test_strongest_players(monkeypatch):
     import sim.app.players_view as pv
+    from sim.app.competence import TOP_PLAYER
     from sim.app.suggest.confirm import strongest_players
 
     rows = [{"name": "planner", "rating": 300, "rating_all_decks": 330},
             {"name": "greedy", "rating": 0, "rating_all_decks": 0},
-            {"name": "sage", "rating": None, "rating_all_decks": None}]  # fmt: skip
+            {"name": TOP_PLAYER, "rating": None, "rating_all_decks": None}]  # fmt: skip
     monkeypatch.setattr(pv, "player_rows", lambda *a, **k: rows)
     monkeypatch.setattr(pv, "load_ladder", lambda *a, **k: None)
-    assert strongest_players() == ["sage", "planner"]  # the named strongest, until rated
+    assert strongest_players() == [TOP_PLAYER, "planner"]  # the named strongest, until rated
     rows[2] |= {"rating": 400, "rating_all_decks": 420}
     rows.append({"name": "oracle", "rating": 500, "rating_all_decks": None})
-    assert strongest_players() == ["oracle", "sage"]
+    assert strongest_players() == ["oracle", TOP_PLAYER]

@@ -23,7 +23,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 def test_the_docs_name_the_player_the_demo_plays():
     spec = tomllib.loads((ROOT / "sim/studies/demo.toml").read_text())
     player = spec["policies"]
-    assert player == "sage"  # (then the docs below must say so)
+    assert player == "seer"  # (then the docs below must say so)
     (row,) = [r for r in (ROOT / "docs/cli.md").read_text().splitlines() if "`kalarite demo`" in r]
     assert f"the {player} in both seats" in row and "planner in both seats" not in row
     readme = (ROOT / "README.md").read_text()

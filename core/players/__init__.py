@@ -7,7 +7,10 @@ of the option list, so every player plays by the same rules.
   drawn kind's rows are built).
 - ``greedy``: one-ply lookahead scored by the evaluation; also the option values the other
   players build on.
-- ``planner``: searches whole turns, beam-pruned by the same evaluation.
+- ``planner``: searches whole turns, beam-pruned by the same evaluation; keeps its few best
+  plans for the reply-aware step.
+- ``reply``: the reply-aware step's world: the game after a plan, hidden cards sampled.
+- ``endgame``: the game's last turn valued by its result (the planner's ``endgame`` setting).
 - ``mc``: flat Monte Carlo: random playouts from the best greedy candidates.
 - ``lookahead``: the copy of the game a player plays its own turn on.
 - ``hidden``: samples the cards a seat cannot see, for play past the end of its turn.
@@ -20,6 +23,7 @@ of the option list, so every player plays by the same rules.
 - ``params``: the columns of a seat's parameter row (weights, then search settings).
 - ``features``: a position's feature vector (the positions table, the learned value);
   ``feature_names``: the features' names and indices (no numba: sim.learned reads them).
-- ``learned``: the learned leaf value: a fitted model's logit over the features.
+- ``learned``: the learned leaf value: a fitted model's logit over the features (a linear
+  part and an optional hidden layer).
 - ``restrict``: what a restricted twin may not pick (never thaws, never warps).
 """

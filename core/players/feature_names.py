@@ -27,6 +27,16 @@ FEATURE_NAMES = (
     "gateway_cards_me", "gateway_opp", "gateway_rank_opp", "gateway_enemy_dist_opp",
     # Etherweave: the pending being
     "pending_me", "pending_deficit_me", "warps_me", "pending_opp",
+    # the decks at the table (constant within a game: they let a nonlinear value weigh the
+    # other features by matchup): shares of the deck's cards with a frozen program, a warp,
+    # a heroic rank, and whether its beings may become the Gateway
+    "deck_frozen_me", "deck_warp_me", "deck_heroic_me", "deck_gateway_me",
+    "deck_frozen_opp", "deck_warp_opp", "deck_heroic_opp", "deck_gateway_opp",
+    # Nethervoid: where its Gateway stands (the cards test red and green squares) and the
+    # enemy commons next to it (what a Gateway-side destroy may take)
+    "gateway_red_me", "gateway_green_me", "gateway_enemy_adj_me",
+    # Etherweave: a pending being once the end is triggered (the 2-point charge is near)
+    "pending_end_me",
 )  # fmt: skip
 N_FEATURES = len(FEATURE_NAMES)
 # one constant per feature (numba folds them; a dict would not compile)
@@ -78,6 +88,18 @@ F_PENDING_ME = 44
 F_PENDING_DEFICIT_ME = 45
 F_WARPS_ME = 46
 F_PENDING_OPP = 47
+F_DECK_FROZEN_ME = 48
+F_DECK_WARP_ME = 49
+F_DECK_HEROIC_ME = 50
+F_DECK_GATEWAY_ME = 51
+F_DECK_FROZEN_OPP = 52
+F_DECK_WARP_OPP = 53
+F_DECK_HEROIC_OPP = 54
+F_DECK_GATEWAY_OPP = 55
+F_GATEWAY_RED_ME = 56
+F_GATEWAY_GREEN_ME = 57
+F_GATEWAY_ENEMY_ADJ_ME = 58
+F_PENDING_END_ME = 59
 assert all(globals()["F_" + n.upper()] == k for k, n in enumerate(FEATURE_NAMES))
 FL_GATEWAY_BLIND = 1  # features() flags
 FL_PEEK = 2

@@ -14,7 +14,16 @@ columns (results/README.md). A new feature goes at the end (fitted models name t
 features, so an old model reads a new layout by name, see sim.learned).
 """
 
-from core.constants import CK_BEING, CK_FLARE, CK_LEGEND, COMMON, HEROIC, LEGENDARY
+from core.constants import (
+    CK_BEING,
+    CK_FLARE,
+    CK_LEGEND,
+    COMMON,
+    HEROIC,
+    LEGENDARY,
+    SQ_GREEN,
+    SQ_RED,
+)
 from core.jit import njit
 from core.layout import (
     BOARD,
@@ -36,6 +45,7 @@ from core.layout import (
     NSQ,
     PENDING,
     SCORE,
+    SEAT_DECK,
     STOCK,
     TASK_PTS,
     TURN_NO,
@@ -48,8 +58,16 @@ from core.players.feature_names import (
     F_CLAIMABLE_OPP,
     F_COMMON_ME,
     F_COMMON_OPP,
+    F_DECK_FROZEN_ME,
+    F_DECK_FROZEN_OPP,
+    F_DECK_GATEWAY_ME,
+    F_DECK_GATEWAY_OPP,
+    F_DECK_HEROIC_ME,
+    F_DECK_HEROIC_OPP,
     F_DECK_ME,
     F_DECK_OPP,
+    F_DECK_WARP_ME,
+    F_DECK_WARP_OPP,
     F_DESTROYED,
     F_END_TRIGGERED,
     F_EXPOSED_ME,
@@ -62,13 +80,16 @@ from core.players.feature_names import (
     F_FROZEN_ME,
     F_FROZEN_OPP,
     F_GATEWAY_CARDS_ME,
+    F_GATEWAY_ENEMY_ADJ_ME,
     F_GATEWAY_ENEMY_DIST_ME,
     F_GATEWAY_ENEMY_DIST_OPP,
+    F_GATEWAY_GREEN_ME,
     F_GATEWAY_ME,
     F_GATEWAY_OPP,
     F_GATEWAY_OWN_NEAR_ME,
     F_GATEWAY_RANK_ME,
     F_GATEWAY_RANK_OPP,
+    F_GATEWAY_RED_ME,
     F_HAND_ME,
     F_HAND_OPP,
     F_HEROIC_ME,
@@ -79,6 +100,7 @@ from core.players.feature_names import (
     F_LEGENDS_READY_ME,
     F_OPP_SUMMONABLE_EXP,
     F_PENDING_DEFICIT_ME,
+    F_PENDING_END_ME,
     F_PENDING_ME,
     F_PENDING_OPP,
     F_POINTS_ME,
@@ -358,6 +380,45 @@ def _gateway(s, T, p, me, out, f_on, f_rank, f_dist, f_near, share):
 
 
 @njit(cache=True, _nrt=False)
+def _deck_part(s, T, p, out, f_frozen, f_warp, f_heroic, f_gateway, share):
+    """What seat ``p``'s deck is made of (public: every deck list is known)."""
+    d = s[SEAT_DECK + p]
+    if d < 0 or T.deck_size[d] == 0:
+        return
+    m = T.deck_size[d]
+    frozen = 0
+    warp = 0
+    heroic = 0
+    for i in range(m):
+        card = T.deck_cards[d, i]
+        frozen += T.card_has_frozen[card]
+        warp += T.card_has_warp[card]
+        heroic += 1 if T.card_rank[card] >= HEROIC else 0
+    out[f_frozen] += share * frozen / m
+    out[f_warp] += share * warp / m
+    out[f_heroic] += share * heroic / m
+    out[f_gateway] += share * T.deck_gateway[d]
+
+
+@njit(cache=True, _nrt=False)
+def _gateway_place(s, T, seat, me, out):
+    """My Gateway's square colour and the enemy commons next to it."""
+    g = s[GATEWAY + seat]
+    if g < 0:
+        return
+    out[F_GATEWAY_RED_ME] = 1 if T.sq_color[g] == SQ_RED else 0
+    out[F_GATEWAY_GREEN_ME] = 1 if T.sq_color[g] == SQ_GREEN else 0
+    adj = 0
+    for d in range(8):
+        n = T.nbr[g, d]
+        if n >= 0:
+            code = s[BOARD + n]
+            if code != 0 and (code >> 2) != me and (code & 3) == COMMON:
+                adj += 1
+    out[F_GATEWAY_ENEMY_ADJ_ME] = adj
+
+
+@njit(cache=True, _nrt=False)
 def features(s, T, seat, flags, out, mark):
     """Write the feature vector of ``s`` for ``seat`` into ``out[:N_FEATURES]``. ``flags``:
     FL_GATEWAY_BLIND, the Gateway family reads as if no seat had one (a restricted twin,
@@ -389,6 +450,7 @@ def features(s, T, seat, flags, out, mark):
             s, T, seat, me, out, F_GATEWAY_ME, F_GATEWAY_RANK_ME,
             F_GATEWAY_ENEMY_DIST_ME, F_GATEWAY_OWN_NEAR_ME, 1.0,
         )  # fmt: skip
+        _gateway_place(s, T, seat, me, out)
         share = _opp_seats_share(s, me)
         for p in range(s[N_PLAYERS]):
             c = s[COLOUR + p]
@@ -399,3 +461,14 @@ def features(s, T, seat, flags, out, mark):
                 )  # fmt: skip
     else:
         out[F_GATEWAY_CARDS_ME] = 0.0
+    _deck_part(
+        s, T, seat, out, F_DECK_FROZEN_ME, F_DECK_WARP_ME, F_DECK_HEROIC_ME, F_DECK_GATEWAY_ME, 1.0
+    )
+    share = _opp_seats_share(s, me)
+    for p in range(s[N_PLAYERS]):
+        if s[COLOUR + p] != me:
+            _deck_part(
+                s, T, p, out, F_DECK_FROZEN_OPP, F_DECK_WARP_OPP, F_DECK_HEROIC_OPP,
+                F_DECK_GATEWAY_OPP, share,
+            )  # fmt: skip
+    out[F_PENDING_END_ME] = out[F_PENDING_ME] * out[F_END_TRIGGERED]

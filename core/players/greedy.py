@@ -56,7 +56,7 @@ from core.players.evaluate import (
     evaluate,
 )
 from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
-from core.players.restrict import first_allowed, forbid, forbidden_kind
+from core.players.restrict import first_allowed, forbid, forbidden_kind, is_banned
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
 from core.players.task_reach import common_matters, enemy_piece_ignored, own_piece_only_helps
 from core.players.weights import N_WEIGHTS
@@ -272,12 +272,12 @@ def choose_greedy(s, T, opts, n, params, work, wopts, ev0, fwork):
         s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork
     )
     banned = forbidden_kind(params)  # a restricted twin (core.players.restrict)
-    forbid(vals, fwork[2], opts, n, banned, ST_OVER)
+    forbid(s, T, vals, fwork[2], opts, n, banned, ST_OVER)
     best = -np.inf
     ties = 0
-    pick = first_allowed(opts, n, banned)
+    pick = first_allowed(s, T, opts, n, banned)
     for k in range(n):
-        if opts[k, 0] == banned:
+        if banned >= 0 and is_banned(s, T, opts, k, banned):
             continue
         v = vals[k]
         if v > best + EPS:

@@ -16,7 +16,13 @@ from core.players.lookahead import copy_row
 from core.players.params import PP_MC_CANDIDATES, PP_MC_HORIZON, PP_MC_PLAYOUTS
 from core.players.random_action import advance_deciding
 from core.players.random_player import choose_random
-from core.players.restrict import FORBIDDEN, count_allowed, forbidden_kind, nth_allowed
+from core.players.restrict import (
+    FORBIDDEN,
+    count_allowed,
+    forbidden_kind,
+    is_banned,
+    nth_allowed,
+)
 from core.players.weights import N_WEIGHTS
 from core.rules.rng import _store, rand_below
 from core.rules.turn import apply_option
@@ -37,9 +43,9 @@ def _playout(s, T, seat, w, horizon, banned, work, wopts, ev0):
     while n > 0 and c[TURN_NO] < stop:
         if n == 1 and c[PHASE] == PH_ACTION:
             k = 0  # drawn on the way, as choose_random draws (advance_deciding)
-        elif banned >= 0 and c[CONTROL] == seat and count_allowed(wopts[1], n, banned) < n:
-            m = count_allowed(wopts[1], n, banned)
-            k = nth_allowed(wopts[1], n, banned, rand_below(c, m)) if m > 0 else 0
+        elif banned >= 0 and c[CONTROL] == seat and count_allowed(c, T, wopts[1], n, banned) < n:
+            m = count_allowed(c, T, wopts[1], n, banned)
+            k = nth_allowed(c, T, wopts[1], n, banned, rand_below(c, m)) if m > 0 else 0
         else:
             k = choose_random(c, wopts[1], n)
         apply_option(c, T, ev0, wopts[1][k, 0], wopts[1][k, 1], wopts[1][k, 2], wopts[1][k, 3])
@@ -56,11 +62,11 @@ def choose_mc(s, T, opts, n, params, work, wopts, ev0, fwork):
     playouts = int(params[PP_MC_PLAYOUTS])
     horizon = int(params[PP_MC_HORIZON])
     banned = forbidden_kind(params)  # a restricted twin (core.players.restrict)
-    cands = min(count_allowed(opts, n, banned), int(params[PP_MC_CANDIDATES]))
+    cands = min(count_allowed(s, T, opts, n, banned), int(params[PP_MC_CANDIDATES]))
     # preselect the best candidates by the greedy value
     value = np.empty(n)  # one small allocation per mc decision; mc decisions are costly anyway
     for k in range(n):
-        if opts[k, 0] == banned:
+        if is_banned(s, T, opts, k, banned):
             value[k] = FORBIDDEN  # sorted last, never a candidate
         else:
             value[k] = option_value(s, T, opts, k, w, seat, work[0], wopts[0], ev0)[0]

@@ -17,42 +17,55 @@ evaluation, which is cheap to update option by option. Ties between equal plans 
 one found first (options in the engine's order), so the planner draws no random numbers.
 """
 
-import numpy as np
-
 from core.constants import MAX_OPTIONS
 from core.jit import njit
-from core.layout import CUR, STATE_SIZE
+from core.layout import COLOUR, CUR, GAME_OVER, STATE_SIZE
+from core.players.endgame import finish_game, may_end
 from core.players.evaluate import evaluate
 from core.players.feature_names import N_FEATURES
 from core.players.greedy import ST_OVER, choose_greedy, score_options
 from core.players.learned import has_model, learned_value
 from core.players.lookahead import advance_turn, begin, copy_row, state_key
-from core.players.params import PP_PLAN_WIDTH
-from core.players.restrict import FORBIDDEN, forbid, forbidden_kind
+from core.players.params import (
+    PP_ENDGAME,
+    PP_PLAN_WIDTH,
+    PP_REPLY_PLANS,
+    PP_REPLY_SAMPLES,
+    PP_REPLY_WIDTH,
+)
+from core.players.reply import EPS, STEP, reply_world, win_share
+from core.players.restrict import FORBIDDEN, NO_BAN, forbid, forbidden_kind
 from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
 
-MAX_WIDTH = 12  # beam width limit (the buffers are sized for it)
+MAX_WIDTH = 32  # beam width limit (the buffers are sized for it)
 MAX_DEPTH = 40  # decisions planned ahead within one turn
-STEP = 5  # path step: key of the position, then the option row (kind, a, b, c)
+MAX_PLANS = 8  # finished plans kept for the reply-aware step (core.players.reply)
 # rows of ``work``: 0-4 belong to core.players.greedy / core.players.mc
 W_HEAP = 5  # heap entries: parent, option, key (3 ints each)
 W_COUNTS = 6  # option counts of the beam states
 W_BEAM = 7  # 2 * MAX_WIDTH beam states (this depth, next depth)
 W_PATH = W_BEAM + 2 * MAX_WIDTH  # 2 * MAX_WIDTH paths: [length, steps...]
-W_FINAL = W_PATH + 2 * MAX_WIDTH  # the best finished path so far
-W_PLAN = W_FINAL + 1  # the plan being followed: [length, next step, steps...]
+# the best finished paths: MAX_PLANS of the turn's own search, then one of a reply's search
+W_FINAL = W_PATH + 2 * MAX_WIDTH
+W_FINAL_META = W_FINAL + MAX_PLANS + 1  # per kept path: its end position's key, when found
+W_PLAN = W_FINAL_META + 1  # the plan being followed: [length, next step, steps...]
 W_LEARN = W_PLAN + 1  # scratch of the learned value's features
-WORK_ROWS = W_LEARN + 1
+W_REPLY = W_LEARN + 1  # the reply-aware step's copy of the game
+WORK_ROWS = W_REPLY + 1
 # option lists: wopts[0] and [1] belong to core.players.greedy / core.players.mc
 O_BEAM = 2
-WOPTS_ROWS = O_BEAM + 2 * MAX_WIDTH
+O_REPLY = O_BEAM + 2 * MAX_WIDTH  # the options of the reply-aware step's copy
+WOPTS_ROWS = O_REPLY + 1
 # float rows of fwork: 0-4 belong to core.players.greedy
 F_HEAP = 5
 F_LEARN = F_HEAP + 1  # the learned value's feature vector
-FWORK_ROWS = F_LEARN + 1
+F_FINALS = F_LEARN + 1  # values of the kept paths (as W_FINAL)
+F_REPLY = F_FINALS + 1  # the reply-aware step's totals per kept path
+FWORK_ROWS = F_REPLY + 1
 PLAN_OFFSET = 2  # steps of the W_PLAN row start after [length, next step]
 assert PLAN_OFFSET + MAX_DEPTH * STEP <= STATE_SIZE
+assert 2 * (MAX_PLANS + 1) <= STATE_SIZE and 3 * MAX_WIDTH <= STATE_SIZE
 assert MAX_OPTIONS >= MAX_WIDTH
 assert MAX_OPTIONS >= N_FEATURES
 
@@ -134,31 +147,96 @@ def _heap_offer(hv, hi, size, width, v, parent, k, key):
 
 
 @njit(cache=True, _nrt=False)
-def _finished_value(st, T, row, seat, params, work, wopts, ev0, fwork):
-    """The learned value of the end of the turn that option ``row`` of ``st`` reaches
+def _finished_value(st, T, row, seat, params, exact, work, wopts, ev0, fwork):
+    """The value of the end of the turn that option ``row`` of ``st`` reaches
     (``score_options`` found it finishes the turn; its copy is gone, so play it again)."""
     c = work[0]
     begin(c, st)
     apply_option(c, T, ev0, row[0], row[1], row[2], row[3])
     advance_turn(c, T, ev0, wopts[0], False)
-    return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
+    return leaf(c, T, seat, params, exact, work, wopts, ev0, fwork)
 
 
 @njit(cache=True, _nrt=False)
-def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
-    """Search the rest of the turn from ``s``; store the best plan; return its first
-    option's index (-1 if no plan finished)."""
+def leaf(c, T, seat, params, exact, work, wopts, ev0, fwork):
+    """The value for ``seat`` of the turn end ``c`` (changed in place when ``exact`` and the
+    game ends there, core.players.endgame): the learned value where the seat's row holds a
+    model for the mode, else the hand-set evaluation."""
+    if exact:
+        finish_game(c, T, ev0)
+    if has_model(c, params):
+        return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
+    return evaluate(c, T, seat, params[:N_WEIGHTS], wopts[0])
+
+
+@njit(cache=True, _nrt=False)
+def _offer_final(work, fwork, slot0, keep, count, order, v, key, path, pkey, row):
+    """Keep the ``keep`` best finished paths (rows W_FINAL + slot0 ...; values in F_FINALS,
+    end keys and the order found in W_FINAL_META): ``path`` plus the step (``pkey``,
+    ``row``) reaching a turn end of value ``v`` and key ``key``. A path ending where a kept
+    one ends replaces it only if better; with ``keep`` 1 this is "the first best found".
+    Returns the number kept."""
+    vals = fwork[F_FINALS]
+    meta = work[W_FINAL_META]
+    for i in range(count):
+        j = slot0 + i
+        if meta[2 * j] == key:
+            if v > vals[j]:
+                vals[j] = v
+                meta[2 * j + 1] = order
+                _extend(work[W_FINAL + j], path, pkey, row)
+            return count
+    if count < keep:
+        j = slot0 + count
+        count += 1
+    else:
+        j = slot0
+        for i in range(1, count):
+            jj = slot0 + i
+            if vals[jj] < vals[j] or (vals[jj] == vals[j] and meta[2 * jj + 1] > meta[2 * j + 1]):
+                j = jj
+        if v <= vals[j]:
+            return count
+    vals[j] = v
+    meta[2 * j] = key
+    meta[2 * j + 1] = order
+    _extend(work[W_FINAL + j], path, pkey, row)
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def best_final(work, fwork, slot0, count):
+    """The kept path of the best value, the first found among equals (-1 if none)."""
+    vals = fwork[F_FINALS]
+    meta = work[W_FINAL_META]
+    best = -1
+    for i in range(count):
+        j = slot0 + i
+        if best < 0 or vals[j] > vals[best]:
+            best = j
+        elif vals[j] == vals[best] and meta[2 * j + 1] < meta[2 * best + 1]:
+            best = j
+    return best - slot0 if best >= 0 else -1
+
+
+@njit(cache=True, _nrt=False)
+def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0, keep):
+    """Search the rest of the turn of the seat to move in ``s`` (its ``n`` options listed in
+    ``opts``) with a beam of ``width``; a restricted seat (``banned``: core.players.restrict
+    forbidden_kind, NO_BAN for none) never plays what it forbids. Keeps the ``keep`` best
+    finished paths from slot ``slot0`` on (``_offer_final``); returns how many were kept (0
+    if no plan finished)."""
     w = params[:N_WEIGHTS]
-    width = max(1, min(MAX_WIDTH, int(params[PP_PLAN_WIDTH])))
     seat = s[CUR]
     learned = has_model(s, params)
+    exact = params[PP_ENDGAME] != 0
     vals = fwork[1]
     stat = fwork[2]
     keys = fwork[3]
     hv = fwork[F_HEAP]
     hi = work[W_HEAP]
-    best = -np.inf
-    work[W_FINAL, 0] = 0
+    count = 0
+    order = 0
     # the root: a lookahead copy of s with the game's option list
     cur = 0
     begin(work[W_BEAM], s)
@@ -176,17 +254,23 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
             bo = wopts[O_BEAM + cur * MAX_WIDTH + b]
             bn = counts[cur * MAX_WIDTH + b]
             score_options(st, T, bo, bn, w, seat, vals, stat, keys, True, work, wopts, ev0, fwork)
-            forbid(vals, stat, bo, bn, forbidden_kind(params), ST_OVER)  # never wins, never grows
+            forbid(st, T, vals, stat, bo, bn, banned, ST_OVER)  # never wins, never grows
             path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(st)
+            replay = learned or (exact and may_end(st))  # the value needs the turn's end
             for k in range(bn):
                 v = vals[k]
                 if stat[k] == ST_OVER:
-                    if learned and v != FORBIDDEN:  # a restricted twin's forbidden option
-                        v = _finished_value(st, T, bo[k], seat, params, work, wopts, ev0, fwork)
-                    if v > best:
-                        best = v
-                        _extend(work[W_FINAL], path, pkey, bo[k])
+                    if v == FORBIDDEN:  # a restricted twin's forbidden option
+                        continue
+                    if replay:
+                        v = _finished_value(
+                            st, T, bo[k], seat, params, exact, work, wopts, ev0, fwork
+                        )
+                    count = _offer_final(
+                        work, fwork, slot0, keep, count, order, v, int(keys[k]), path, pkey, bo[k]
+                    )
+                    order += 1
                 else:
                     size = _heap_offer(hv, hi, size, width, v, b, k, int(keys[k]))
         if size == 0:
@@ -209,13 +293,12 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
             parent_path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(src)
             if m == 0:
-                if learned:
-                    v = learned_value(dst, T, seat, params, fwork[F_LEARN], work[W_LEARN])
-                else:
-                    v = evaluate(dst, T, seat, w, wopts[0])
-                if v > best:
-                    best = v
-                    _extend(work[W_FINAL], parent_path, pkey, bo[k])
+                v = leaf(dst, T, seat, params, exact, work, wopts, ev0, fwork)
+                count = _offer_final(
+                    work, fwork, slot0, keep, count, order, v, state_key(dst), parent_path,
+                    pkey, bo[k],
+                )  # fmt: skip
+                order += 1
                 continue
             _extend(work[W_PATH + nxt * MAX_WIDTH + nb], parent_path, pkey, bo[k])
             counts[nxt * MAX_WIDTH + nb] = m
@@ -223,15 +306,75 @@ def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
         cur = nxt
         if nb == 0:
             break
-    final = work[W_FINAL]
-    if final[0] == 0:
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def _plan(s, T, opts, n, params, work, wopts, ev0, fwork):
+    """Search the rest of the turn from ``s``; store the best plan (with the reply-aware
+    step on, the best of the few best plans against the opponent's reply); return its first
+    option's index (-1 if no plan finished)."""
+    width = max(1, min(MAX_WIDTH, int(params[PP_PLAN_WIDTH])))
+    plans = max(1, min(MAX_PLANS, int(params[PP_REPLY_PLANS])))
+    samples = int(params[PP_REPLY_SAMPLES])
+    keep = plans if samples > 0 else 1
+    banned = forbidden_kind(params)
+    count = search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, 0, keep)
+    if count == 0:
         return -1
+    pick = best_final(work, fwork, 0, count)
+    if count > 1:
+        pick = reply_step(s, T, params, work, wopts, ev0, fwork, count, samples, pick)
+    final = work[W_FINAL + pick]
     plan = work[W_PLAN]
     plan[0] = final[0]
     plan[1] = 0
     for i in range(final[0] * STEP):
         plan[PLAN_OFFSET + i] = final[1 + i]
     return _follow(s, opts, n, work)
+
+
+@njit(cache=True, _nrt=False)
+def reply_step(s, T, params, work, wopts, ev0, fwork, count, samples, pick):
+    """The reply-aware step: each of the ``count`` kept plans is played on ``samples``
+    copies of the game in which everything hidden from the seat is sampled afresh
+    (core.players.reply), the opponent then plays its best turn (this planner's search,
+    beam ``PP_REPLY_WIDTH``, valued from its side), and the plan is worth the mean win
+    probability the seat keeps after that reply (the mean value where the mode has no
+    learned model). Returns the index of the best plan; ``pick`` (the plain search's
+    choice) among equals."""
+    seat = s[CUR]
+    learned = has_model(s, params)
+    rwidth = max(1, min(MAX_WIDTH, int(params[PP_REPLY_WIDTH])))
+    key = state_key(s)
+    total = fwork[F_REPLY]
+    c = work[W_REPLY]
+    copts = wopts[O_REPLY]
+    for i in range(count):
+        total[i] = 0.0
+    for j in range(samples):
+        for i in range(count):
+            m = reply_world(s, T, work[W_FINAL + i], key, j, c, work[2], copts, ev0)
+            if m < 0:  # the plan could not be played again (never expected): its own value
+                v = fwork[F_FINALS, i]
+            elif c[GAME_OVER] == 1:
+                v = leaf(c, T, seat, params, False, work, wopts, ev0, fwork)
+            else:
+                mover = c[CUR]
+                got = search(
+                    c, T, copts, m, params, work, wopts, ev0, fwork, rwidth, NO_BAN, MAX_PLANS, 1
+                )
+                if got > 0:
+                    r = fwork[F_FINALS, MAX_PLANS]
+                else:
+                    r = leaf(c, T, mover, params, False, work, wopts, ev0, fwork)
+                v = r if c[COLOUR + mover] == c[COLOUR + seat] else -r
+            total[i] += win_share(v) if learned else v
+    best = pick
+    for i in range(count):
+        if total[i] > total[best] + EPS:
+            best = i
+    return best
 
 
 @njit(cache=True, _nrt=False)

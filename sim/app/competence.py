@@ -19,7 +19,8 @@ import shlex
 import time
 
 # the strongest player we have: the one a competence gap is measured with by default
-TOP_PLAYER = "sage"  # the strongest player (docs/players.md): the planner with a learned leaf value
+# seer: the round-1 network at beam 20, 62.6% / 68.1% against the sage (docs/players.md)
+TOP_PLAYER = "seer"
 MECHANICS = {"everfrost": "frozen", "etherweave": "warp", "nethervoid": "gateway"}
 MECHANIC_TEXT = {
     "frozen": "thawing frozen effects",

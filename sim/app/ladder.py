@@ -24,7 +24,7 @@ import itertools
 import json
 import time
 
-LADDER_PLAYERS = ("random", "greedy", "mc", "planner")
+LADDER_PLAYERS = ("random", "greedy", "mc", "greedy-tuned", "planner", "sage", "seer")
 LADDER_MODES = ("high-form", "deathmatch")
 SPEED_DECKS = ("imperial", "highland")
 # the checked-in ladder of each deck set (relative to the repository); `kalarite players`

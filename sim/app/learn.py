@@ -45,7 +45,14 @@ def run_learn(args) -> int:
     path = args.profiles or PROFILES_PATH
     profiles = load_profiles(path)
     prof = base_profile(args.name, args.base, profiles)
-    result = learn(args.study, seed=args.seed, holdout=args.holdout, l2=args.l2)
+    result = learn(
+        args.study,
+        seed=args.seed,
+        holdout=args.holdout,
+        l2=args.l2,
+        hidden=args.hidden,
+        l2_hidden=args.l2_hidden,
+    )
     prof.models |= {f.mode: f.model() for f in result.fits}
     modes = ", ".join(f.mode for f in result.fits)
     prof.about = f"{prof.player} with a learned leaf value ({modes}; kalarite learn)"

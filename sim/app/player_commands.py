@@ -170,7 +170,22 @@ def _add_learn(sub, make):
         default=DEFAULT_L2,
         help=f"L2 penalty on the standardised coefficients (default {DEFAULT_L2})",
     )
-    learn.add_argument("--seed", type=int, default=0, help="seed of the held-out split")
+    learn.add_argument(
+        "--hidden",
+        type=int,
+        default=0,
+        help="units of a hidden layer beside the linear model (0: linear, the default; at "
+        "most 32): a nonlinear leaf value",
+    )
+    learn.add_argument(
+        "--l2-hidden",
+        type=float,
+        default=None,
+        help="L2 penalty on the hidden layer's weights (default 100)",
+    )
+    learn.add_argument(
+        "--seed", type=int, default=0, help="seed of the held-out split (and of a network's start)"
+    )
     learn.add_argument("--json", action="store_true", help="print one JSON object")
     learn.add_argument(
         "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"

@@ -46,7 +46,7 @@ def ladder_games(ladder) -> int:
 
 
 def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
-    """One dict per player and profile (the `--json` output): ``rating`` and
+    """One dict per player and profile (the `--json` output), the strongest first: ``rating`` and
     ``rating_interval`` from the base-deck ladder, ``rating_all_decks`` and
     ``rating_all_decks_interval`` from the all-deck ladder (None where not on it)."""
     profiles = load_profiles() if profiles is None else profiles
@@ -71,7 +71,19 @@ def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
         row["games_per_s_per_core"] = m.get("games_per_s_per_core", a.get("games_per_s_per_core"))
         row["rating"], row["rating_interval"] = _rating(m)
         row["rating_all_decks"], row["rating_all_decks_interval"] = _rating(a)
-    return rows
+    # strongest first: by the base-deck rating, then the all-deck one; unrated players last,
+    # in the order above (players, then profiles)
+    return sorted(rows, key=_strength)
+
+
+def _strength(row) -> tuple:
+    base, every = row["rating"], row["rating_all_decks"]
+    return (
+        base is None,
+        -(base if base is not None else 0.0),
+        every is None,
+        -(every if every is not None else 0.0),
+    )
 
 
 def _defaults(player) -> dict:
