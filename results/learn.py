@@ -421,7 +421,7 @@ def learn(
         raise LearnError(f"--holdout must be at least 0 and below 1, got {holdout}")
     if not np.isfinite(l2) or l2 < 0:
         raise LearnError(f"--l2 must be a finite number >= 0, got {l2}")
-    from core.players.params import MAX_HIDDEN
+    from sim.learned import MAX_HIDDEN  # the engine's model block holds at most this many
 
     if not 0 <= hidden <= MAX_HIDDEN:
         raise LearnError(f"--hidden must be 0 (linear) to {MAX_HIDDEN} units, got {hidden}")

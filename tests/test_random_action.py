@@ -98,9 +98,9 @@ def _reference_playout(c, T, seat, w, horizon, banned, wopts, ev0):
     o = wopts[1]
     n = advance(c, T, ev0, o)
     while n > 0 and c[TURN_NO] < stop:
-        if banned >= 0 and c[CONTROL] == seat and count_allowed(o, n, banned) < n:
-            m = count_allowed(o, n, banned)
-            k = nth_allowed(o, n, banned, rand_below(c, m)) if m > 0 else 0
+        if banned >= 0 and c[CONTROL] == seat and count_allowed(c, T, o, n, banned) < n:
+            m = count_allowed(c, T, o, n, banned)
+            k = nth_allowed(c, T, o, n, banned, rand_below(c, m)) if m > 0 else 0
         else:
             k = choose_random(c, o, n)
         apply_option(c, T, ev0, o[k, 0], o[k, 1], o[k, 2], o[k, 3])

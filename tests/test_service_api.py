@@ -115,11 +115,14 @@ def test_health_info_options_and_docs(svc):
     opts = svc.get("/api/v1/options").json()
     assert opts["decks"][:3] == ["imperial", "highland", "sylvan"]
     assert {"name": "melee", "seats": [3, 4]} in opts["modes"]
-    names = [p["name"] for p in opts["players"]]
-    assert names[:4] == ["random", "greedy", "mc", "planner"] and "greedy-tuned" in names
-    assert "playouts" in opts["players"][2]["parameters"]
-    assert "width" in opts["players"][3]["parameters"]
-    assert {"name": "greedy-tuned", "profile_of": "greedy"}.items() <= opts["players"][4].items()
+    players = {p["name"]: p for p in opts["players"]}
+    assert {"random", "greedy", "mc", "planner", "greedy-tuned", "sage", "seer"} <= set(players)
+    assert "playouts" in players["mc"]["parameters"]
+    assert "width" in players["planner"]["parameters"]
+    tuned = players["greedy-tuned"]
+    assert {"name": "greedy-tuned", "profile_of": "greedy"}.items() <= tuned.items()
+    rated = [p["rating"] for p in opts["players"] if p["rating"] is not None]
+    assert rated == sorted(rated, reverse=True)  # rated players first, the strongest first
     paths = svc.get("/openapi.json").json()["paths"]
     for p in ("/api/v1/studies", "/api/v1/studies/{sid}", "/api/v1/studies/{sid}/summary"):
         assert p in paths
@@ -175,7 +178,7 @@ def test_the_page_default_is_the_strongest_player(idle):
     opts = idle.get("/api/v1/options").json()
     rated = [p for p in opts["players"] if p["rating"] is not None]
     best = max(rated, key=lambda p: p["rating"])["name"]
-    assert opts["page_player"] == best == "planner"
+    assert opts["page_player"] == best == "seer"
     assert tomllib.loads(opts["example"])["policies"] == best
     assert "random" in [p["name"] for p in opts["players"]] and opts["weak_players"] == ["random"]
     assert all(p["description"] for p in opts["players"])

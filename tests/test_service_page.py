@@ -109,16 +109,16 @@ def submit(b: Browser) -> str:
     return js(b, "return $('submitted').dataset.id")
 
 
-def test_the_page_starts_with_the_planner(service, browser):
+def test_the_page_starts_with_the_strongest_player(service, browser):
     """The page's default: the strongest player on the ladder; random is one choice away and
     says what it is."""
     text = open_page(browser, service.url)
     s = state(browser)
-    assert s["player"] == "planner" and "planner in every seat" in text
+    assert s["player"] == "seer" and "seer in every seat" in text
     assert "strongest" in s["playerNote"] and "deck exhaustion" not in s["playerNote"]
     with httpx2.Client(base_url=service.url + "/api/v1") as c:
         rated = [p for p in c.get("/options").json()["players"] if p["rating"] is not None]
-    assert max(rated, key=lambda p: p["rating"])["name"] == "planner"
+    assert max(rated, key=lambda p: p["rating"])["name"] == "seer"
     choose(browser, "player", "random")
     assert "deck exhaustion" in state(browser)["playerNote"]
     assert tomllib.loads(state(browser)["toml"])["policies"] == "random"

@@ -68,8 +68,8 @@ def test_a_tiny_trace_end_to_end(tmp_path, capsys):
     seats) into a dataset kalarite report reads: the skill trace in summary.json, its
     section, and the deck trace on the first screen beside the three-way label."""
     out = tmp_path / "trace"
-    args = ["trace", "--player", "planner", "--decks", "imperial,highland,sylvan", "--games"]
-    assert main([*args, "4", "--out", str(out), "--workers", "0", "--seed", "3"]) == 0
+    args = ["trace", "--player", "planner", "--base", "1", "--decks", "imperial,highland,sylvan"]
+    assert main([*args, "--games", "4", "--out", str(out), "--workers", "0", "--seed", "3"]) == 0
     assert f"kalarite report {out}" in capsys.readouterr().out
     m = json.loads((out / "study.json").read_text())
     assert m["study"]["trace"] == {"player": "planner", "levels": [1, 2, 4, 8]}
@@ -102,7 +102,7 @@ def test_a_tiny_trace_end_to_end(tmp_path, capsys):
     [
         (["--player", "greedy"], "has no search budget"),
         (["--player", "planner", "--levels", "3"], "--levels must be at least 4"),
-        (["--player", "planner", "--base", "4"], "outside planner's range 1 to 12"),
+        (["--player", "planner", "--base", "5"], "outside planner's range 1 to 32"),
         (["--player", "planner", "--modes", "melee"], "duel modes"),
     ],
 )

@@ -34,7 +34,7 @@ router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 
 # The page's own default player: the strongest on the ladder, whose games are decided by play
 # (random players are one choice away, for speed work: their games end by deck exhaustion).
-PAGE_PLAYER = "planner"
+PAGE_PLAYER = "seer"
 EXAMPLE_SPEC = f"""\
 name = "first look"
 decks = ["imperial", "highland"]
