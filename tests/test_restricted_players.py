@@ -78,30 +78,47 @@ def test_a_profile_stores_its_restriction(tmp_path):
         load_profiles(path)
 
 
-def _decide(s, opts, n, spec):
+def _decide_row(s, opts, n, spec):
+    """The row ``spec`` picks at position ``s`` (a copy: ``s`` is left as it was)."""
     code, row = parse_policy(spec)
     work, wopts, ev0, fwork = workspace()
-    k = choose(s.copy(), T, opts, n, code, row, work, wopts, ev0, fwork)
-    return int(opts[k, 0])
+    return int(choose(s.copy(), T, opts, n, code, row, work, wopts, ev0, fwork))
 
 
-def _positions_with(kind, decks, mode="deathmatch", games=3):
-    """Positions of random-player games where ``kind`` is among the mover's options."""
+def _decide(s, opts, n, spec):
+    return int(opts[_decide_row(s, opts, n, spec), 0])
+
+
+def _random_positions(decks, mode, games, seed, keep):
+    """Walk random-player games; ``keep(s, opts, n)`` says what to keep of a position (None:
+    nothing). Returns the kept items."""
     s = np.zeros(STATE_SIZE, np.int32)
     opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
     ev = np.zeros((0, K.EV_WIDTH), np.int32)
     dk = np.array([CONTENT.deck_index(d) for d in decks], np.int32)
     found = []
     for g in range(games):
-        init_game(s, T, ev, K.MODE_NAMES.index(mode), 2, dk, g % 2, 0, 21, g, 200, 0)
+        init_game(s, T, ev, K.MODE_NAMES.index(mode), 2, dk, g % 2, 0, seed, g, 200, 0)
         n = advance(s, T, ev, opts)
         while n > 0:
-            if n > 1 and any(opts[k, 0] == kind for k in range(n)):
-                found.append((s.copy(), opts.copy(), n))
+            item = keep(s, opts, n)
+            if item is not None:
+                found.append(item)
             k = choose_random(s, opts, n)
             apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
             n = advance(s, T, ev, opts)
     return found
+
+
+def _positions_with(kind, decks, mode="deathmatch", games=3):
+    """Positions of random-player games where ``kind`` is among the mover's options."""
+
+    def keep(s, opts, n):
+        if n > 1 and any(opts[k, 0] == kind for k in range(n)):
+            return s.copy(), opts.copy(), n
+        return None
+
+    return _random_positions(decks, mode, games, 21, keep)
 
 
 @pytest.mark.parametrize(
@@ -177,28 +194,12 @@ def test_twins_are_reproducible_for_a_seed():
 def _gateway_decisions(decks=("nethervoid", "sylvan"), games=8):
     """Positions of random-player games where some offered row is an optional effect part
     that uses the Gateway, with those rows."""
-    s = np.zeros(STATE_SIZE, np.int32)
-    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    ev = np.zeros((0, K.EV_WIDTH), np.int32)
-    dk = np.array([CONTENT.deck_index(d) for d in decks], np.int32)
-    found = []
-    for g in range(games):
-        init_game(s, T, ev, K.MODE_NAMES.index("deathmatch"), 2, dk, g % 2, 0, 23, g, 200, 0)
-        n = advance(s, T, ev, opts)
-        while n > 0:
-            gate = {k for k in range(n) if is_banned(s, T, opts, k, BAN_GATEWAY)}
-            if gate:
-                found.append((s.copy(), opts.copy(), n, gate))
-            k = choose_random(s, opts, n)
-            apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
-            n = advance(s, T, ev, opts)
-    return found
 
+    def keep(s, opts, n):
+        gate = {k for k in range(n) if is_banned(s, T, opts, k, BAN_GATEWAY)}
+        return (s.copy(), opts.copy(), n, gate) if gate else None
 
-def _decide_row(s, opts, n, spec):
-    code, row = parse_policy(spec)
-    work, wopts, ev0, fwork = workspace()
-    return int(choose(s.copy(), T, opts, n, code, row, work, wopts, ev0, fwork))
+    return _random_positions(decks, "deathmatch", games, 23, keep)
 
 
 def test_the_gateway_twin_never_takes_an_optional_gateway_part():
