@@ -44,6 +44,23 @@ def play_named(mode, decks, specs, games, *, first=0, seed=11, checked=False, pa
     return play(b, first, games, checked=checked, **kw)
 
 
+def planner_decision(s, row):
+    """What the planner with parameter row ``row`` decides at ``s`` (a copy is advanced to
+    its decision): (options, the row picked, that option, the game's random words after),
+    for tests that change hidden cards and expect the same decision."""
+    from core.kernel import workspace
+    from core.layout import RNG
+    from core.players.choose import choose
+
+    s = s.copy()
+    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    n = advance(s, T, ev, opts)
+    work, wopts, ev0, fwork = workspace()
+    k = choose(s, T, opts, n, K.POL_PLANNER, row, work, wopts, ev0, fwork)
+    return n, int(k), tuple(opts[k]), tuple(s[RNG : RNG + 4])
+
+
 def board_with(pieces):
     """EMPTY_BOARD with ``pieces`` ({(row, col): token}) put on empty squares."""
     rows = [line.split() for line in EMPTY_BOARD]

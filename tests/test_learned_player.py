@@ -5,17 +5,15 @@ a model for; and the positions a batch samples change no game.
 
 import numpy as np
 import pytest
-from harness import play_named, player_rows
+from harness import planner_decision, play_named, player_rows
 
 from core import constants as K
-from core.kernel import R_ERROR, workspace
-from core.layout import CUR, RNG
-from core.players.choose import choose
+from core.kernel import R_ERROR
+from core.layout import CUR
 from core.players.feature_names import FEATURE_NAMES, N_FEATURES
 from core.players.params import MODEL_STRIDE, PP_MODEL, PP_WIDTH
 from core.rows import P_FEATURES, P_GAME, P_SEAT, P_TURN, POSITIONS_PER_GAME
-from core.rules.turn import advance
-from tests.test_players import MODES, T, _scramble, positions
+from tests.test_players import MODES, _scramble, positions
 
 # every feature weighs something, the opponents' (expected) ones included, so a peek at a
 # hidden card through any of them would show
@@ -60,16 +58,6 @@ def test_a_model_for_another_mode_changes_nothing():
     assert np.array_equal(learned, again)
 
 
-def _decide(s, row):
-    s = s.copy()
-    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    ev = np.zeros((0, K.EV_WIDTH), np.int32)
-    n = advance(s, T, ev, opts)
-    work, wopts, ev0, fwork = workspace()
-    k = choose(s, T, opts, n, K.POL_PLANNER, row, work, wopts, ev0, fwork)
-    return n, int(k), tuple(opts[k]), tuple(s[RNG : RNG + 4])
-
-
 @pytest.mark.parametrize(
     "mode,decks",
     [("high-form", ("everfrost", "etherweave")), ("deathmatch", ("nethervoid", "everfrost"))],
@@ -84,7 +72,7 @@ def test_the_learned_planner_never_reads_hidden_cards(mode, decks):
     for s in states:
         x = _scramble(s, int(s[CUR]), rng)
         changed += int(not np.array_equal(x, s))
-        assert _decide(s, row) == _decide(x, row)
+        assert planner_decision(s, row) == planner_decision(x, row)
     assert changed >= len(states) // 2
 
 

@@ -6,12 +6,11 @@ step included), and every kept plan plays again in a sampled world.
 
 import numpy as np
 import pytest
-from harness import play_named
+from harness import planner_decision, play_named
 
 from core import constants as K
 from core.kernel import R_ERROR, R_WIDTH, workspace
-from core.layout import COLOUR, CUR, GAME_OVER, RNG, TURN_NO
-from core.players.choose import choose
+from core.layout import COLOUR, CUR, GAME_OVER, TURN_NO
 from core.players.feature_names import FEATURE_NAMES, N_FEATURES
 from core.players.params import MODEL_STRIDE, PP_MODEL
 from core.players.planner import (
@@ -105,16 +104,6 @@ def test_the_reply_step_decides_something():
     assert not np.array_equal(plain, reply)
 
 
-def _decide(s, row):
-    s = s.copy()
-    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    ev = np.zeros((0, K.EV_WIDTH), np.int32)
-    n = advance(s, T, ev, opts)
-    work, wopts, ev0, fwork = workspace()
-    k = choose(s, T, opts, n, K.POL_PLANNER, row, work, wopts, ev0, fwork)
-    return n, int(k), tuple(opts[k]), tuple(s[RNG : RNG + 4])
-
-
 @pytest.mark.parametrize(
     "mode,decks",
     [("high-form", ("etherweave", "everfrost")), ("deathmatch", ("nethervoid", "sylvan"))],
@@ -132,7 +121,7 @@ def test_the_reply_aware_planner_never_reads_hidden_cards(mode, decks, spec):
     for s in states:
         x = _scramble(s, int(s[CUR]), rng)
         changed += int(not np.array_equal(x, s))
-        assert _decide(s, row) == _decide(x, row)
+        assert planner_decision(s, row) == planner_decision(x, row)
     assert changed >= len(states) // 2
 
 

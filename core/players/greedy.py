@@ -56,7 +56,7 @@ from core.players.evaluate import (
     evaluate,
 )
 from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
-from core.players.restrict import first_allowed, forbid, forbidden_kind, is_banned
+from core.players.restrict import FORBIDDEN, first_allowed, forbid, forbidden_kind
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
 from core.players.task_reach import common_matters, enemy_piece_ignored, own_piece_only_helps
 from core.players.weights import N_WEIGHTS
@@ -277,7 +277,7 @@ def choose_greedy(s, T, opts, n, params, work, wopts, ev0, fwork):
     ties = 0
     pick = first_allowed(s, T, opts, n, banned)
     for k in range(n):
-        if banned >= 0 and is_banned(s, T, opts, k, banned):
+        if banned >= 0 and vals[k] == FORBIDDEN:  # marked by forbid above
             continue
         v = vals[k]
         if v > best + EPS:
