@@ -4,11 +4,15 @@ many games it holds), and a chunk is done when its ``games`` file exists (the ru
 it last, atomically). No runner hook and no shared memory: it works the same for a
 study the service started and one it resumed after a restart.
 
-games/s counts the games of chunks written since the service started the current run, over
-the time since then (connecting to Ray and starting workers included: what the user waits
-for).
+games/s is over playing time, as the study's own log counts it: the games of the chunks
+this run wrote, over the time from the start of play to the last chunk written. The start of
+play is when the runner wrote the run into the manifest (``runs[-1].started``, after
+compiling the engine and connecting to Ray, which are not playing); the chunks' times are
+their files' modification times. A suggestion is many datasets played in turn under its
+directory (``scan_tree``): its games are theirs added up, its rate the one playing now.
 """
 
+import datetime
 import json
 import os
 import threading
@@ -18,18 +22,49 @@ from results.layout import Layout, parse_part
 from results.store import MANIFEST
 
 _CACHE_S = 0.5  # status reads within this window share one directory scan
+_NOTHING = {"games_done": 0, "games_this_run": 0, "play_started": None, "last_chunk_at": None,
+            "complete": False}  # fmt: skip
+
+
+def play_started(manifest: dict, manifest_path, since: float | None = None) -> float | None:
+    """When the run now playing began to play (epoch seconds); None when no run is playing,
+    or when the one the manifest names began before ``since`` (a run of a service that died:
+    the new one has not begun yet). The manifest keeps whole seconds; its file's time, when
+    it falls within that second, is the finer figure (the runner writes the manifest as the
+    run begins)."""
+    runs = manifest.get("runs") or []
+    if manifest.get("status") != "running" or not runs or runs[-1].get("status") != "running":
+        return None
+    try:
+        started = datetime.datetime.fromisoformat(runs[-1]["started"]).timestamp()
+    except (KeyError, TypeError, ValueError):
+        return None
+    try:
+        mtime = os.stat(manifest_path).st_mtime
+    except OSError:
+        mtime = None
+    if mtime is not None and started <= mtime < started + 1:
+        started = mtime
+    if since is not None and started < since - 1:  # whole seconds: within one is this run
+        return None
+    return started
 
 
 def scan(dataset_dir, since: float | None = None) -> dict:
-    """{"games_done", "games_this_run", "run_started", "complete"} of a dataset (zeros when it
-    does not exist yet); ``games_this_run`` counts chunks written at or after ``since``."""
+    """{"games_done", "games_this_run", "play_started", "last_chunk_at", "complete"} of a
+    dataset (zeros when it does not exist yet); ``games_this_run`` counts the chunks written
+    since the run now playing began (``play_started``), ``last_chunk_at`` is when the last
+    of them was; ``since``: when the service started this run."""
+    path = os.path.join(dataset_dir, MANIFEST)
     try:
-        with open(os.path.join(dataset_dir, MANIFEST)) as f:
+        with open(path) as f:
             manifest = json.load(f)
         layout = Layout.of_manifest(manifest)
     except (OSError, ValueError, KeyError, TypeError):
-        return {"games_done": 0, "games_this_run": 0, "run_started": since, "complete": False}
+        return dict(_NOTHING)
+    started = play_started(manifest, path, since)
     done = this_run = 0
+    last = None
     for m in range(len(layout)):
         try:
             entries = list(os.scandir(layout.directory(dataset_dir, "games", m)))
@@ -45,44 +80,74 @@ def scan(dataset_dir, since: float | None = None) -> dict:
                 continue
             n = layout.games_in(m, c)
             done += n
-            if since is not None and mtime >= since:
+            if started is not None and mtime >= started:
                 this_run += n
+                last = mtime if last is None else max(last, mtime)
     return {
         "games_done": done,
         "games_this_run": this_run,
-        "run_started": since,
+        "play_started": started,
+        "last_chunk_at": last,
         "complete": manifest.get("status") == "complete",
     }
 
 
-def rates(p: dict, games_total: int, now: float | None = None) -> dict:
-    """games/s and ETA (seconds) of a running study from a ``scan``."""
-    now = time.time() if now is None else now
-    started = p.get("run_started")
-    if started is None or not p.get("games_this_run"):
+def datasets(root):
+    """Every dataset (a directory holding a manifest) under ``root``, in a stable order."""
+    found = []
+    for dirpath, dirs, files in os.walk(root):
+        dirs.sort()
+        if MANIFEST in files:
+            found.append(dirpath)
+            dirs[:] = []  # a dataset's own tables hold no dataset
+    return found
+
+
+def scan_tree(root, since: float | None = None) -> dict:
+    """``scan`` of every dataset under ``root`` (a suggestion's directory): games added up,
+    the run and its times those of the dataset playing now (one at a time)."""
+    total = dict(_NOTHING)
+    for d in datasets(root):
+        p = scan(d, since)
+        total["games_done"] += p["games_done"]
+        if p["play_started"] is not None:
+            total |= {k: p[k] for k in ("games_this_run", "play_started", "last_chunk_at")}
+    return total
+
+
+def rates(p: dict, games_total: int | None, now: float | None = None) -> dict:
+    """games/s and ETA (seconds) of a running study from a ``scan``: the games this run wrote
+    over the time from the start of play to the last chunk written; the time left is the
+    games left at that rate, less the time since the last chunk (it counts down between
+    chunks). ``games_total`` None: no ETA (a suggestion's budget is a most, not a target)."""
+    started, last, games = p.get("play_started"), p.get("last_chunk_at"), p.get("games_this_run")
+    if started is None or last is None or not games or last <= started:
         return {"games_per_s": None, "eta_s": None}
-    elapsed = max(now - started, 1e-3)
-    rate = p["games_this_run"] / elapsed
-    left = max(0, games_total - p["games_done"])
-    return {"games_per_s": round(rate, 2), "eta_s": round(left / rate, 1) if rate > 0 else None}
+    rate = games / (last - started)
+    now = time.time() if now is None else now
+    eta = None
+    if games_total is not None:
+        left = max(0, games_total - p["games_done"])
+        eta = round(max(0.0, left / rate - max(0.0, now - last)), 1)
+    return {"games_per_s": round(rate, 2), "eta_s": eta}
 
 
 class ProgressCache:
-    """``scan`` results kept for half a second, so many clients polling one study cost one
-    directory scan."""
+    """``scan`` (``tree``: ``scan_tree``) results kept for half a second, so many clients
+    polling one study cost one directory scan."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self._items = {}
 
-    def get(self, key, dataset_dir, since: float | None = None) -> dict:
-        key = (key, since)
+    def get(self, key, path, since: float | None = None, tree: bool = False) -> dict:
+        key = (key, since, tree)
         now = time.monotonic()
         with self._lock:
             hit = self._items.get(key)
             if hit and now - hit[0] < _CACHE_S:
                 return hit[1]
-        value = scan(dataset_dir, since)
+        value = (scan_tree if tree else scan)(path, since)
         with self._lock:
             self._items[key] = (now, value)
             if len(self._items) > 1000:

@@ -12,12 +12,14 @@ import os
 import tempfile
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 
+from sim.app.service import suggestion_files
 from sim.app.service.config import TABLES, study_tables
 from sim.app.service.logs import error_line
 from sim.app.service.routes_api import get_row
 from sim.app.service.security import check_token
+from sim.app.service.suggestions import is_suggestion
 from sim.app.service.views import API
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
@@ -36,10 +38,14 @@ def _finished(request: Request, sid: str):
     return row
 
 
-@router.get("/studies/{sid}/summary", summary="The report's summary.json (once finished)")
+@router.get(
+    "/studies/{sid}/summary",
+    summary="The report's summary.json (a suggestion's suggest.json), once finished",
+)
 def summary(request: Request, sid: str):
-    _finished(request, sid)
-    path = request.app.state.config.report_dir(sid) / "summary.json"
+    row = _finished(request, sid)
+    name = suggestion_files.SUMMARY if is_suggestion(row.spec) else "summary.json"
+    path = request.app.state.config.report_dir(sid) / name
     return _public_file(request, path, "application/json")
 
 
@@ -50,10 +56,20 @@ def report(request: Request, sid: str):
     return _public_file(request, path, "text/html")
 
 
-@router.get("/studies/{sid}/manifest", summary="The dataset's manifest (study.json)")
+@router.get(
+    "/studies/{sid}/manifest",
+    summary="The dataset's manifest (study.json); a suggestion's: its goal and the manifest "
+    "of each of its datasets",
+)
 def manifest(request: Request, sid: str):
-    get_row(request, sid)
-    path = request.app.state.config.dataset_dir(sid) / "study.json"
+    row = get_row(request, sid)
+    config = request.app.state.config
+    if is_suggestion(row.spec):
+        answer = suggestion_files.manifest(config.report_dir(sid))
+        if answer is None:
+            raise HTTPException(409, f"suggestion {sid} has played no game yet")
+        return JSONResponse(config.public(answer))
+    path = config.dataset_dir(sid) / "study.json"
     if not path.is_file():
         raise HTTPException(409, f"study {sid} has no dataset yet")
     return _public_file(request, path, "application/json")
@@ -72,25 +88,42 @@ def log(request: Request, sid: str):
     return PlainTextResponse(request.app.state.config.public(text))
 
 
-def write_merged(dataset, table: str, out, public=lambda value: value):
-    """One Parquet file with every chunk of ``table`` (partition columns included), written
-    batch by batch to a temporary name and renamed: memory stays bounded. ``public``
-    rewrites the metadata's values (the study spec names its content directory)."""
+def write_merged(sources, table: str, out, public=lambda value: value):
+    """One Parquet file with every chunk of ``table`` (partition columns included) of every
+    dataset in ``sources`` ([(directory, name)]), written batch by batch to a temporary name
+    and renamed: memory stays bounded. A study's one dataset (name None): its metadata kept,
+    ``public`` rewriting its values (the study spec names its content directory). A
+    suggestion's (named): a ``dataset`` column names each row's, and no dataset's metadata
+    speaks for them all."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from results.layout import CHUNK_KEY
     from results.store import open_table
 
-    data = open_table(dataset, table)
-    md = {k: public(v) for k, v in (data.schema.metadata or {}).items() if k != CHUNK_KEY}
-    schema = data.schema.with_metadata(md)  # the chunk's own metadata: not the whole table's
+    parts = [(open_table(d, table), name) for d, name in sources]
+    labelled = any(name is not None for _, name in parts)
+    first = parts[0][0].schema
+    if not labelled:
+        md = {k: public(v) for k, v in (first.metadata or {}).items() if k != CHUNK_KEY}
+        schema = first.with_metadata(md)  # the chunk's own metadata: not the whole table's
+    else:
+        schema = first.remove_metadata().append(
+            pa.field(suggestion_files.DATASET_COLUMN, pa.string())
+        )
     fd, tmp = tempfile.mkstemp(prefix=f".{table}-", suffix=".tmp", dir=out.parent)
     os.close(fd)
     try:
         with pq.ParquetWriter(tmp, schema, compression="zstd") as w:
-            for batch in data.to_batches():
-                w.write_table(pa.Table.from_batches([batch], schema=schema))
+            for data, name in parts:
+                for batch in data.to_batches():
+                    t = pa.Table.from_batches([batch])
+                    if labelled:
+                        t = t.replace_schema_metadata(None)
+                        t = t.append_column(
+                            suggestion_files.DATASET_COLUMN, pa.array([name] * len(t), pa.string())
+                        )
+                    w.write_table(t.cast(schema))
         os.replace(tmp, out)
     finally:
         if os.path.exists(tmp):
@@ -115,7 +148,13 @@ def table(request: Request, sid: str, table: str):
     out = out_dir / f"{table}.parquet"
     if not out.is_file():
         config = request.app.state.config
-        write_merged(config.dataset_dir(sid), table, out, config.public)
+        if is_suggestion(row.spec):
+            found = suggestion_files.sources(config.report_dir(sid))
+        else:
+            found = [(config.dataset_dir(sid), None)]
+        if not found:
+            raise HTTPException(404, f"suggestion {sid} played no game: it has no tables")
+        write_merged(found, table, out, config.public)
     return FileResponse(
         out, media_type="application/vnd.apache.parquet", filename=f"{sid}-{table}.parquet"
     )

@@ -10,6 +10,7 @@ from sim.app.service.summary import spec_summary
 API = "/api/v1"
 _SUMMARIES: dict = {}  # study id -> its spec summary (a study's spec never changes)
 _SUMMARIES_MAX = 4096
+_PLAYED: dict = {}  # finished suggestion's id -> the games it played (they never change)
 
 
 def summary_of(row: StudyRow) -> dict:
@@ -46,28 +47,57 @@ def links(sid: str, tables=TABLES[:3]) -> dict:
     }
 
 
-def study_view(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
+def _progress(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
+    """Games done, this run's games, games/s and ETA of a study or a suggestion. A
+    suggestion's games are those its datasets hold (its budget is only the most it may play),
+    counted as they are played and once it has finished."""
+    from sim.app.service.suggestions import is_suggestion
+
     done = this_run = 0
     rate = {"games_per_s": None, "eta_s": None}
-    if row.state == "finished":
+    suggestion = is_suggestion(row.spec)
+    if row.state == "finished" and not suggestion:
         done = row.games_total
+    elif row.state == "finished":
+        if row.id not in _PLAYED:
+            if len(_PLAYED) >= _SUMMARIES_MAX:
+                _PLAYED.clear()
+            _PLAYED[row.id] = progress.scan_tree(config.report_dir(row.id))["games_done"]
+        done = _PLAYED[row.id]
     elif row.state != "queued" or row.runs:
-        p = cache.get(row.id, config.dataset_dir(row.id), row.started)
+        if suggestion:
+            p = cache.get(row.id, config.report_dir(row.id), row.started, tree=True)
+        else:
+            p = cache.get(row.id, config.dataset_dir(row.id), row.started)
         done = p["games_done"]
         if row.state == "running" and row.phase == "playing":
             this_run = p["games_this_run"]
-            rate = progress.rates(p, row.games_total)
+            rate = progress.rates(p, None if suggestion else row.games_total)
+    total = done if suggestion and row.state == "finished" else row.games_total
+    return {
+        "games_done": done,
+        "games_total": total,
+        "games_budget": row.games_total if suggestion else None,
+        "games_this_run": this_run,
+        **rate,
+    }
+
+
+def study_view(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
+    p = _progress(row, config, cache)
     return {
         "id": row.id,
         "name": row.name,
         "owner": row.owner,
         "state": row.state,
         "phase": row.phase,
-        "games_done": done,
-        "games_total": row.games_total,
-        "games_this_run": this_run,
+        "games_done": p["games_done"],
+        "games_total": p["games_total"],
+        "games_budget": p["games_budget"],
+        "games_this_run": p["games_this_run"],
         "matchups": row.matchups,
-        **rate,
+        "games_per_s": p["games_per_s"],
+        "eta_s": p["eta_s"],
         "error": row.error,
         "cancel_requested": row.cancel_requested,
         "runs": row.runs,
