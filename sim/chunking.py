@@ -76,10 +76,12 @@ def count_chunks(matchups, size: int) -> int:
     return sum(chunks_in(m.games, size) for m in matchups)
 
 
-def choose_chunk_size(matchups, explicit: int | None = None) -> int:
+def choose_chunk_size(matchups, explicit: int | None = None, option: str = "--chunk-size") -> int:
     """The chunk size of a study: ``explicit`` (--chunk-size or the spec's chunk_size) when
     given, else ``auto_chunk_size``; raises ChunkingError when the study cannot be split
-    within the bounds."""
+    within the bounds. ``option``: what the messages call the chunk size (the service's
+    users set the spec's ``chunk_size``, not a flag)."""
+    larger = f"{'pass' if option.startswith('--') else 'set'} a larger {option}"
     for m in matchups:
         if m.games > MAX_GAMES:
             raise ChunkingError(
@@ -87,14 +89,12 @@ def choose_chunk_size(matchups, explicit: int | None = None) -> int:
             )
     if explicit is not None:
         if not 0 < explicit <= MAX_CHUNK_SIZE:
-            raise ChunkingError(
-                f"--chunk-size must be 1..{MAX_CHUNK_SIZE:,} games, got {explicit:,}"
-            )
+            raise ChunkingError(f"{option} must be 1..{MAX_CHUNK_SIZE:,} games, got {explicit:,}")
         n = count_chunks(matchups, explicit)
         if n > MAX_CHUNKS:
             raise ChunkingError(
                 f"the study would have {n:,} chunks of {explicit:,} games (at most "
-                f"{MAX_CHUNKS:,}): pass a larger --chunk-size"
+                f"{MAX_CHUNKS:,}): {larger}"
             )
         return explicit
     size = auto_chunk_size(matchups)

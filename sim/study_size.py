@@ -96,13 +96,26 @@ def free_bytes(path) -> int:
     return shutil.disk_usage(p).free
 
 
+def disk_shortfall(games_by_matchup, out) -> tuple | None:
+    """(estimated bytes, free bytes) when the estimated Parquet output of playing
+    ``games_by_matchup`` is more than the free space at ``out``; None when it fits."""
+    n_bytes, _ = estimate(games_by_matchup)
+    free = free_bytes(out)
+    return None if n_bytes <= free else (n_bytes, free)
+
+
+def size_text(n_bytes: float) -> str:
+    """Bytes as the disk messages say them (``12 GB``)."""
+    return _size(n_bytes)
+
+
 def check_free_disk(games_by_matchup, out, force: bool = False) -> None:
     """Refuse a study whose estimated Parquet output (of the games still to play) is more than
     the free space at ``out``; ``force`` starts it anyway."""
-    n_bytes, _ = estimate(games_by_matchup)
-    free = free_bytes(out)
-    if n_bytes <= free or force:
+    short = None if force else disk_shortfall(games_by_matchup, out)
+    if short is None:
         return
+    n_bytes, free = short
     raise DiskSpaceError(
         f"this study would write about {_size(n_bytes)} of Parquet to {str(out)!r}, where "
         f"only {_size(free)} is free (estimated from stored bytes per game); free some space, "

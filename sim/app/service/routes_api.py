@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from sim.app.service.config import ID_PATTERN, TABLES
 from sim.app.service.limits import LimitError, check_active, check_disk, check_games
+from sim.app.service.preflight import check_study
 from sim.app.service.registry import STATES, new_id
 from sim.app.service.removal import remove, set_aside
 from sim.app.service.security import Reader, Submitter, check_token, is_open, may_change
@@ -178,6 +179,7 @@ async def check(request: Request):
             body, request.headers.get("content-type"), request.app.state.config.content_root
         )
         check_games(request.app.state.config, spec.study)
+        await run_in_threadpool(check_study, request.app.state.config, spec.study)
     except (SpecError, LimitError) as e:
         return JSONResponse({"error": str(e)}, status_code=e.status)
     normalised = spec.study.to_dict()
@@ -192,8 +194,10 @@ async def check(request: Request):
     "(`Content-Type: application/toml`) or the same keys as JSON (`application/json`). "
     "A bad spec gets 400 with the one-line message the CLI gives; a spec over the service's "
     "limits 400 (games), 429 (the token's studies queued or running; not for admins) or 403 "
-    "(the data directory's disk quota), each before anything is written. Needs the submit "
-    "role; the study is the token's own.",
+    "(the data directory's disk quota), each before anything is written. A study that could "
+    "not start is refused the same way, with what to change: 400 when it cannot be split "
+    "into chunks (set a larger chunk_size), 403 when its estimated output does not fit in "
+    "the free disk space. Needs the submit role; the study is the token's own.",
     openapi_extra=spec_body(),
 )
 async def submit(request: Request, who: Submitter):
@@ -202,6 +206,7 @@ async def submit(request: Request, who: Submitter):
     try:
         spec = check_spec(body, request.headers.get("content-type"), s.config.content_root)
         check_games(s.config, spec.study)
+        await run_in_threadpool(check_study, s.config, spec.study)  # what it would fail on
         check_disk(s.config, await run_in_threadpool(s.disk.get))
         # from here to the registry row nothing awaits: two submissions of one token cannot
         # both pass the count

@@ -85,9 +85,22 @@ def _content_dir(value, content_root):
     return d
 
 
+def load_variant(variant):
+    """The content variant's card files, read as the study's child reads them (every file it
+    needs there: sim.content.copies); SpecError naming it by its name, not its path."""
+    from sim.content import ContentError
+    from sim.content.copies import load_content_dir
+
+    try:
+        return load_content_dir(variant, what=f"content {variant.name!r}")
+    except (ContentError, OSError) as e:
+        text = str(e).replace(f"{str(variant)!r}", "it").replace(str(variant), variant.name)
+        raise SpecError(f"{WHERE}: {text}") from None
+
+
 def check_spec(body: bytes, content_type: str | None, content_root) -> CheckedSpec:
     """Parse, validate and render a submitted spec; raises SpecError."""
-    from sim.content import ContentError, load_content
+    from sim.content import ContentError
     from sim.study import StudyError, study_from_dict
 
     data, was_toml = parse_body(body, content_type)
@@ -97,10 +110,7 @@ def check_spec(body: bytes, content_type: str | None, content_root) -> CheckedSp
         variant = _content_dir(data["content"], content_root)
         data["content"] = str(variant)
         rewritten = True
-        try:
-            content = load_content(str(variant))
-        except (ContentError, OSError) as e:
-            raise SpecError(f"{WHERE}: content {variant.name!r}: {e}") from None
+        content = load_variant(variant)
     try:
         study = study_from_dict(dict(data), content, where=WHERE)
     except (StudyError, ContentError, ValueError) as e:

@@ -14,9 +14,17 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from sim.app.service.limits import LimitError, check_active, check_disk
+from sim.app.service.preflight import check_suggestion
 from sim.app.service.registry import new_id
 from sim.app.service.security import Submitter, check_token
-from sim.app.service.specs import WHERE, SpecError, _content_dir, _default_content, parse_body
+from sim.app.service.specs import (
+    WHERE,
+    SpecError,
+    _content_dir,
+    _default_content,
+    load_variant,
+    parse_body,
+)
 from sim.app.service.views import API
 
 GOAL_FILE = "goal.toml"
@@ -37,7 +45,7 @@ def summary(spec: dict) -> dict:
 
 def check_goal(body: bytes, content_type, content_root):
     """(goal, TOML text for the child) of a submitted goal; raises SpecError (400)."""
-    from sim.content import ContentError, load_content
+    from sim.content import ContentError
     from sim.suggest.goal import GoalError, goal_from_dict
     from sim.suggest.grammar import toml_value
 
@@ -50,10 +58,7 @@ def check_goal(body: bytes, content_type, content_root):
         if "content" in run:
             d = _content_dir(run["content"], content_root)
             run["content"] = str(d)
-            try:
-                content = load_content(str(d))
-            except (ContentError, OSError) as e:
-                raise SpecError(f"{WHERE}: content {d.name!r}: {e}") from None
+            content = load_variant(d)
     try:
         goal = goal_from_dict(data, content, where=WHERE)
     except (GoalError, ContentError, ValueError) as e:
@@ -98,6 +103,7 @@ async def submit(request: Request, who: Submitter):
         if cap and goal.games > cap:
             raise LimitError(400, f"a suggestion's budget of {goal.games:,} games is over this "
                              f"service's limit of {cap:,} games per study")  # fmt: skip
+        await run_in_threadpool(check_suggestion, s.config, goal)  # room for its budget
         check_disk(s.config, await run_in_threadpool(s.disk.get))
         if who.role != "admin":
             check_active(s.config, s.registry, who.name)

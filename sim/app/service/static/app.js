@@ -69,8 +69,11 @@ function row(s) {
     el("span", { class: "badge " + s.state, text: s.state + (s.phase ? " · " + s.phase : "") }));
   if (s.error) state.append(el("div", { class: "error", text: s.error }));
   const bar = el("progress", { max: String(s.games_total), value: String(s.games_done) });
-  const games = el("td", { class: "games" }, bar,
-    el("span", { text: " " + s.games_done.toLocaleString() + " / " + s.games_total.toLocaleString() }));
+  // a suggestion plays until its goal is decided: its budget is the most it may play
+  const count = s.games_budget === null
+    ? s.games_done.toLocaleString() + " / " + s.games_total.toLocaleString()
+    : s.games_done.toLocaleString() + " played (budget " + s.games_budget.toLocaleString() + ")";
+  const games = el("td", { class: "games" }, bar, el("span", { text: " " + count }));
   const actions = el("td", { class: "actions" });
   if (!mine(s)) {
     // read role, or someone else's study: nothing to press
