@@ -8,7 +8,6 @@ import io
 import json
 
 import pyarrow.parquet as pq
-
 import pytest
 from fastapi.testclient import TestClient
 
