@@ -222,3 +222,87 @@ class Browser:
             self._browser.close()
         finally:
             self._playwright.stop()
+
+
+# --- text contrast (WCAG 2 AA), measured in the page -------------------------------------------
+
+# Every visible text (an element's own text, a form field's value) against its effective
+# background: the element's and its ancestors' background colours composited from the first
+# opaque one up (the canvas white below all), the text's colour and every ancestor's opacity
+# over that. AA: 4.5:1, 3:1 for large text (24 px, or 18.66 px bold). Text on a background
+# image is listed apart (no colour to compute); disabled controls are exempt (WCAG 1.4.3).
+CONTRAST = """() => {
+  const rgba = (c) => {
+    const m = /rgba?\\(([^)]*)\\)/.exec(c || '');
+    if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(parseFloat);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, below) => {
+    const a = top[3];
+    return [0, 1, 2].map((i) => top[i] * a + below[i] * (1 - a)).concat([1]);
+  };
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const background = (el) => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.backgroundImage && s.backgroundImage !== 'none') return null;
+      const c = rgba(s.backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    return layers.reverse().reduce((below, c) => over(c, below), [255, 255, 255, 1]);
+  };
+  const opacity = (el) => {
+    let o = 1;
+    for (let e = el; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity);
+    return o;
+  };
+  const visible = (el) => {
+    if (!el.getClientRects().length) return false;
+    const s = getComputedStyle(el);
+    return s.visibility === 'visible' && s.display !== 'none' && opacity(el) > 0;
+  };
+  const fields = 'input:not([type=checkbox]):not([type=radio]):not([type=hidden])'
+    + ':not([type=range]):not([type=color]), textarea, select';
+  const out = {checked: 0, failures: [], on_images: []};
+  for (const el of document.querySelectorAll('body *')) {
+    if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'OPTION'].includes(el.tagName)) continue;
+    const own = el.matches(fields) ? (el.value || '')
+      : [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
+    if (!own.trim() || !visible(el)) continue;
+    if (el.matches(':disabled') || el.closest('fieldset:disabled')) continue;
+    const s = getComputedStyle(el);
+    const bg = background(el);
+    const what = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+      + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+    const text = own.trim().replace(/\\s+/g, ' ').slice(0, 60);
+    if (!bg) { out.on_images.push({what, text}); continue; }
+    const fg = rgba(s.color);
+    fg[3] *= opacity(el);
+    const px = parseFloat(s.fontSize);
+    const large = px >= 24 || (px >= 18.66 && parseInt(s.fontWeight, 10) >= 700);
+    const need = large ? 3 : 4.5;
+    const r = ratio(over(fg, bg), bg);
+    out.checked += 1;
+    if (r < need) {
+      out.failures.push({what, text, ratio: Math.round(r * 100) / 100, need,
+                         color: s.color, background: 'rgb(' + bg.slice(0, 3).map(Math.round) + ')'});
+    }
+  }
+  return out;
+}"""
+
+
+def low_contrast(b: Browser) -> dict:
+    """The page's text contrast: ``checked`` (texts measured), ``failures`` (each below AA:
+    the element, its text, its ratio and what it needs) and ``on_images`` (text on a
+    background image, not measured)."""
+    return b.eval(CONTRAST)

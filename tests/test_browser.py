@@ -19,7 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 if __name__ == "__main__":  # run as a script (screenshot): the repository root on the path
     sys.path.insert(0, str(ROOT))
 
-from tests.service_support import Browser, browser_or_skip  # noqa: E402
+from tests.service_support import Browser, browser_or_skip, low_contrast  # noqa: E402
 
 WIDTHS = (1280, 800)
 # what the page looks like once loaded, measured in the page
@@ -181,3 +181,35 @@ def test_a_player_sensitive_first_screen_still_fits(chromium, tmp_path):
     assert g and g["top"] < 400 and g["bottom"] <= 800, g
     assert m["height"] < 15000, f"the page is {m['height']} px long"
     assert m["scrollWidth"] <= m["clientWidth"]
+
+
+@pytest.mark.parametrize("which", ["report", "compare"])
+def test_every_text_meets_the_contrast_minimum(chromium, pages, which):
+    """WCAG AA (4.5:1, 3:1 for large text) for every visible text against its effective
+    background; the compare page's `kalarite check` banner was white on near-white."""
+    measure(chromium, pages[which], 1280)
+    r = low_contrast(chromium)
+    assert r["checked"] > 20, r
+    assert not r["failures"], r["failures"][:10]
+    assert not r["on_images"], r["on_images"][:10]
+
+
+def test_the_contrast_check_sees_faint_text(chromium, tmp_path):
+    """The measurement itself: white on near-white, grey on a translucent grey over white,
+    and faded text fail; large text needs only 3:1; black on white passes."""
+    bad = tmp_path / "faint.html"
+    bad.write_text(
+        '<html><body style="background:#fff">'
+        '<p id="ok" style="color:#000">black on white</p>'
+        '<div style="background:#f5f5f5"><p id="white" style="color:#fff">white</p></div>'
+        '<div style="background:rgba(0,0,0,0.5)"><p id="grey" style="color:#777">grey</p></div>'
+        '<p id="faded" style="color:#000;opacity:0.2">faded</p>'
+        '<p id="large" style="color:#888;font-size:30px">large grey</p>'
+        '<p id="small" style="color:#888">small grey</p>'
+        "</body></html>"
+    )
+    measure(chromium, bad, 800)
+    r = low_contrast(chromium)
+    failed = {f["what"] for f in r["failures"]}
+    assert failed == {"p#white", "p#grey", "p#faded", "p#small"}, r
+    assert r["checked"] == 6

@@ -28,13 +28,14 @@ white-space:nowrap}th{white-space:normal}
 th{background:#edf2f7}td.l,th.l{text-align:left}
 caption{caption-side:top;text-align:left;font-size:.92em;color:#4a5568;padding:.2em 0}
 .flag{background:#fefcbf;font-weight:600}.sig{background:#fed7d7;font-weight:600}
-.small{color:#a0aec0}.note{color:#4a5568;font-size:.92em}
+.small{color:#4a5568}.note{color:#4a5568;font-size:.92em}
 .banner{background:#c53030;color:#fff;padding:1em 1.2em;font-size:1.15em;font-weight:700;
 border-radius:6px;margin:1em 0}
 .warn{background:#fefcbf;border-left:5px solid #d69e2e;padding:.6em 1em;margin:.6em 0}
 .missing{background:#ebf8ff;border-left:5px solid #3182ce;padding:.6em 1em;margin:.6em 0}
 img{max-width:100%;height:auto;display:block;margin:.6em 0}
 nav ul{columns:3;font-size:.92em}code{background:#edf2f7;padding:0 .2em}
+.banner code{background:#9b2c2c;color:#fff}
 .banner.compact{font-size:.95em;padding:.45em .9em;margin:.4em 0}
 h1.top{margin:.5em 0 .2em;font-size:1.6em}#at-a-glance h2{margin-top:.4em}
 .zoombox{overflow-x:auto;max-width:100%}img.zoomable{cursor:zoom-in}
