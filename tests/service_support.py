@@ -281,8 +281,9 @@ CONTRAST = """() => {
     if (el.matches(':disabled') || el.closest('fieldset:disabled')) continue;
     const s = getComputedStyle(el);
     const bg = background(el);
+    const cls = typeof el.className === 'string' ? el.className.trim() : '';
     const what = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
-      + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+      + (cls ? '.' + cls.split(/\\s+/).join('.') : '');
     const text = own.trim().replace(/\\s+/g, ' ').slice(0, 60);
     if (!bg) { out.on_images.push({what, text}); continue; }
     const fg = rgba(s.color);
@@ -293,8 +294,9 @@ CONTRAST = """() => {
     const r = ratio(over(fg, bg), bg);
     out.checked += 1;
     if (r < need) {
+      const under = 'rgb(' + bg.slice(0, 3).map(Math.round) + ')';
       out.failures.push({what, text, ratio: Math.round(r * 100) / 100, need,
-                         color: s.color, background: 'rgb(' + bg.slice(0, 3).map(Math.round) + ')'});
+                         color: s.color, background: under});
     }
   }
   return out;
