@@ -181,6 +181,7 @@ def test_a_player_sensitive_first_screen_still_fits(chromium, tmp_path):
     assert g and g["top"] < 400 and g["bottom"] <= 800, g
     assert m["height"] < 15000, f"the page is {m['height']} px long"
     assert m["scrollWidth"] <= m["clientWidth"]
+    assert not low_contrast(chromium)["failures"]  # the verdicts' own colours too
 
 
 @pytest.mark.parametrize("which", ["report", "compare"])

@@ -42,7 +42,7 @@ h1.top{margin:.5em 0 .2em;font-size:1.6em}#at-a-glance h2{margin-top:.4em}
 img.zoomed{max-width:none;width:auto;height:auto;cursor:zoom-out}
 details{margin:.5em 0 1em}details>summary{cursor:pointer;color:#2b6cb0;font-weight:600}
 details[open]>summary{margin-bottom:.4em}
-.findings li.weak,b.weak{color:#c53030}b.open{color:#b7791f}
+.findings li.weak,b.weak{color:#c53030}b.open{color:#975a16}
 ul.glance{margin:.3em 0;padding-left:1.2em}
 """
 
