@@ -12,9 +12,12 @@ run the CLI (``job``); nothing in core/, cluster/, results/ or the sim library i
 - ``limits``: what one submission may cost (games per matchup and per study, studies per
   user, the data directory's disk quota); ``removal``: a deleted study's files.
 - ``specs``: a request body (TOML or JSON) checked into a study spec, as ``kalarite study``
-  would check it; ``suggestions``: ``POST /api/v1/suggestions``, a `kalarite suggest` goal
-  queued and run like a study (its page the study's report).
-- ``progress``: games done, games/s and ETA, read from a dataset's chunk files.
+  would check it; ``preflight``: what the study would still fail on as it starts (chunks,
+  disk space), refused before the 201; ``suggestions``: ``POST /api/v1/suggestions``, a
+  `kalarite suggest` goal queued and run like a study (its page the study's report), and
+  ``suggestion_files``: its summary, manifest and tables (its datasets').
+- ``progress``: games done, games/s (over playing time) and ETA, read from a dataset's chunk
+  files (a suggestion's: all its datasets').
 - ``executor``: the queue; each study runs in a child process (``kalarite study`` through
   ``job``), then its report (``kalarite report``); ``children``: spawning and ending child
   processes; ``logs``: reading their output; ``localray`` and ``rayhost``: the service's
