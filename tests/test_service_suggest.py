@@ -99,6 +99,8 @@ def test_its_summary_manifest_and_tables(svc, finished):
         if table == "games":
             assert got.num_rows == result["games"]
             assert set(got.column("dataset").to_pylist()) == names
+    r = svc.get(f"/api/v1/compare/{sid}/{sid}")  # no one dataset to compare: said so
+    assert r.status_code == 409 and "is a suggestion" in r.json()["error"], r.text
 
 
 @pytest.mark.parametrize(

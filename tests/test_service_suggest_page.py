@@ -87,6 +87,7 @@ def test_a_finished_suggestion_on_the_page(service, browser):
     assert js(browser, f"return {row}.dataset.state") == "finished"
     games = js(browser, f"return {row}.querySelector('td.games').textContent").strip()
     assert games == f"{played:,} played (budget 2,000)"
+    assert js(browser, f"return {row}.querySelector('input.pick').disabled")  # no compare
     links = js(
         browser,
         f"return [...{row}.querySelectorAll('td.links a')].map((a) => [a.textContent, a.href]);",

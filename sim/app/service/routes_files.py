@@ -165,7 +165,10 @@ async def _compare(request: Request, a: str, b: str) -> dict:
     JSON, the text and the compare page). Two studies with nothing to compare (a study with
     itself, two runs of one spec) are an answer too: ``nothing_to_compare`` and its reason."""
     for sid in (a, b):
-        _finished(request, sid)
+        if is_suggestion(_finished(request, sid).spec):
+            raise HTTPException(
+                409, f"{sid} is a suggestion: its datasets are compared on its own page"
+            )
     s = request.app.state
     d = s.config.compare_dir(a, b)
     result, text, page = d / "compare.json", d / "compare.txt", d / "page" / "index.html"

@@ -55,7 +55,7 @@ function resultLinks(s) {
 function row(s) {
   const tr = el("tr", { id: "study-" + s.id, "data-state": s.state });
   const pick = el("input", { type: "checkbox", class: "pick", "aria-label": "compare " + s.id });
-  pick.disabled = s.state !== "finished";
+  pick.disabled = s.state !== "finished" || s.games_budget !== null; // a suggestion: many datasets
   pick.checked = picked.includes(s.id);
   pick.onchange = () => {
     const at = picked.indexOf(s.id);
