@@ -1,9 +1,10 @@
 """The service's games/s and ETA, from the times a dataset records (injected here: no clock
 is read, and no two clocks are compared). The rate is over playing time, as the study's own
-log counts it: the games of this run's chunks over the time from the run's start of play
-(the manifest's run, written after compiling and connecting to Ray) to its last chunk. The
-page once divided by the wall time since the service started the run (compiling included)
-and showed 3.9 games/s where the log said 77."""
+log counts it: this run's chunks (written since the manifest's run began, after compiling
+and connecting to Ray); after its first wave (one chunk per worker, which also waited for
+the workers to start) the games landed since over the time since, before it the games over
+the time since the start of play. The page once divided by the wall time since the service
+started the run (compiling included) and showed 3.9 games/s where the log said 77."""
 
 import datetime
 import json
@@ -25,13 +26,14 @@ def iso(t: float) -> str:
     return datetime.datetime.fromtimestamp(t, datetime.UTC).isoformat(timespec="seconds")
 
 
-def dataset(root, runs, chunks, status="running", manifest_at=None):
-    """A dataset of 10 chunks of 100 games: ``runs`` [(started, status)], ``chunks``
-    {chunk: the time its games file was written}; the manifest file written at
-    ``manifest_at`` (default: the last run's start)."""
+def dataset(root, runs, chunks, status="running", manifest_at=None, workers=1):
+    """A dataset of 10 chunks of 100 games: ``runs`` [(started, status)] (the last one with
+    ``workers``), ``chunks`` {chunk: the time its games file was written}; the manifest file
+    written at ``manifest_at`` (default: the last run's start)."""
     root.mkdir(parents=True, exist_ok=True)
     manifest = {"status": status, "chunk_size": CHUNK, "matchups": MATCHUPS,
                 "runs": [{"started": iso(t), "status": s} for t, s in runs]}  # fmt: skip
+    manifest["runs"][-1]["workers"] = workers
     path = root / MANIFEST
     path.write_text(json.dumps(manifest))
     at = runs[-1][0] if manifest_at is None else manifest_at
@@ -46,19 +48,30 @@ def dataset(root, runs, chunks, status="running", manifest_at=None):
 
 
 def test_the_rate_is_over_playing_time(tmp_path):
-    # a run that began playing at T0 (after a minute of compiling: not in the rate); four
-    # chunks landed by T0 + 5 s, one of them from an earlier run
+    # a run that began playing at T0 (after a minute of compiling: not in the rate); its one
+    # worker took 3 s to start, then played a chunk a second; one chunk is an earlier run's
     runs = [(T0 - 3600, "interrupted"), (T0, "running")]
-    chunks = {0: T0 - 3500, 1: T0 + 1.25, 2: T0 + 2.5, 3: T0 + 5}
+    chunks = {0: T0 - 3500, 1: T0 + 4, 2: T0 + 5, 3: T0 + 6, 4: T0 + 7}
     p = progress.scan(dataset(tmp_path / "d", runs, chunks), since=T0 - 60)
-    assert p["games_done"] == 400 and p["games_this_run"] == 300
-    assert (p["play_started"], p["last_chunk_at"]) == (T0, T0 + 5)
-    r = progress.rates(p, 1000, now=T0 + 5)
-    assert r == {"games_per_s": 60.0, "eta_s": 10.0}  # 300 games in 5 s; 600 left
+    assert p["games_done"] == 500 and p["games_this_run"] == 400
+    assert (p["play_started"], p["last_chunk_at"]) == (T0, T0 + 7)
+    r = progress.rates(p, 1000, now=T0 + 7)
+    assert r == {"games_per_s": 100.0, "eta_s": 5.0}  # after the first: 300 games in 3 s
     # between chunks the time left counts down, the rate holds
-    assert progress.rates(p, 1000, now=T0 + 9) == {"games_per_s": 60.0, "eta_s": 6.0}
+    assert progress.rates(p, 1000, now=T0 + 9) == {"games_per_s": 100.0, "eta_s": 3.0}
     assert progress.rates(p, 1000, now=T0 + 60)["eta_s"] == 0.0
-    assert progress.rates(p, None, now=T0 + 5)["eta_s"] is None  # a suggestion: no target
+    assert progress.rates(p, None, now=T0 + 7)["eta_s"] is None  # a suggestion: no target
+
+
+def test_the_first_wave_is_one_chunk_per_worker(tmp_path):
+    """Two workers: their first chunks land together (both waited for the workers); the
+    rate counts from the second."""
+    chunks = {0: T0 + 4, 1: T0 + 4.5, 2: T0 + 5, 3: T0 + 6}
+    p = progress.scan(dataset(tmp_path / "d", [(T0, "running")], chunks, workers=2), since=T0)
+    assert progress.rates(p, 1000, now=T0 + 6)["games_per_s"] == round(200 / 1.5, 2)
+    # until more chunks than workers have landed: the games over the time since play began
+    p = progress.scan(dataset(tmp_path / "e", [(T0, "running")], {0: T0 + 4}, workers=2))
+    assert progress.rates(p, 1000, now=T0 + 4)["games_per_s"] == 25.0
 
 
 def test_the_manifest_file_time_refines_the_whole_second(tmp_path):

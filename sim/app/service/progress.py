@@ -4,12 +4,16 @@ many games it holds), and a chunk is done when its ``games`` file exists (the ru
 it last, atomically). No runner hook and no shared memory: it works the same for a
 study the service started and one it resumed after a restart.
 
-games/s is over playing time, as the study's own log counts it: the games of the chunks
-this run wrote, over the time from the start of play to the last chunk written. The start of
-play is when the runner wrote the run into the manifest (``runs[-1].started``, after
-compiling the engine and connecting to Ray, which are not playing); the chunks' times are
-their files' modification times. A suggestion is many datasets played in turn under its
-directory (``scan_tree``): its games are theirs added up, its rate the one playing now.
+games/s is over playing time, as the study's own log counts it, not the wall time since the
+service started the run (compiling the engine and connecting to Ray took a minute of it, and
+the page showed 3.9 games/s where the log said 77). This run's chunks are those written
+since the run began to play (the manifest's ``runs[-1].started``, written after compiling
+and connecting); their times are their files' modification times. Once more chunks have
+landed than the run has workers (its first wave, which also waited for the workers to
+start), the rate is the games landed after that wave over the time they took; before, the
+games landed over the time since the start of play. A suggestion is many datasets played in
+turn under its directory (``scan_tree``): its games are theirs added up, its rate the one
+playing now.
 """
 
 import datetime
@@ -23,7 +27,7 @@ from results.store import MANIFEST
 
 _CACHE_S = 0.5  # status reads within this window share one directory scan
 _NOTHING = {"games_done": 0, "games_this_run": 0, "play_started": None, "last_chunk_at": None,
-            "complete": False}  # fmt: skip
+            "landed": [], "workers": 1, "complete": False}  # fmt: skip
 
 
 def play_started(manifest: dict, manifest_path, since: float | None = None) -> float | None:
@@ -51,10 +55,12 @@ def play_started(manifest: dict, manifest_path, since: float | None = None) -> f
 
 
 def scan(dataset_dir, since: float | None = None) -> dict:
-    """{"games_done", "games_this_run", "play_started", "last_chunk_at", "complete"} of a
-    dataset (zeros when it does not exist yet); ``games_this_run`` counts the chunks written
-    since the run now playing began (``play_started``), ``last_chunk_at`` is when the last
-    of them was; ``since``: when the service started this run."""
+    """{"games_done", "games_this_run", "play_started", "last_chunk_at", "landed",
+    "workers", "complete"} of a dataset (zeros when it does not exist yet):
+    ``games_this_run`` counts the chunks written since the run now playing began
+    (``play_started``), ``landed`` is [(time, games)] of each of them in time order,
+    ``last_chunk_at`` the last time, ``workers`` the run's; ``since``: when the service
+    started this run."""
     path = os.path.join(dataset_dir, MANIFEST)
     try:
         with open(path) as f:
@@ -63,8 +69,8 @@ def scan(dataset_dir, since: float | None = None) -> dict:
     except (OSError, ValueError, KeyError, TypeError):
         return dict(_NOTHING)
     started = play_started(manifest, path, since)
-    done = this_run = 0
-    last = None
+    done = 0
+    landed = []
     for m in range(len(layout)):
         try:
             entries = list(os.scandir(layout.directory(dataset_dir, "games", m)))
@@ -81,13 +87,16 @@ def scan(dataset_dir, since: float | None = None) -> dict:
             n = layout.games_in(m, c)
             done += n
             if started is not None and mtime >= started:
-                this_run += n
-                last = mtime if last is None else max(last, mtime)
+                landed.append((mtime, n))
+    landed.sort()
+    workers = (manifest.get("runs") or [{}])[-1].get("workers")
     return {
         "games_done": done,
-        "games_this_run": this_run,
+        "games_this_run": sum(n for _, n in landed),
         "play_started": started,
-        "last_chunk_at": last,
+        "last_chunk_at": landed[-1][0] if landed else None,
+        "landed": landed,
+        "workers": workers if isinstance(workers, int) and workers > 0 else 1,
         "complete": manifest.get("status") == "complete",
     }
 
@@ -111,24 +120,41 @@ def scan_tree(root, since: float | None = None) -> dict:
         p = scan(d, since)
         total["games_done"] += p["games_done"]
         if p["play_started"] is not None:
-            total |= {k: p[k] for k in ("games_this_run", "play_started", "last_chunk_at")}
+            now = ("games_this_run", "play_started", "last_chunk_at", "landed", "workers")
+            total |= {k: p[k] for k in now}
     return total
 
 
+def play_rate(p: dict) -> float | None:
+    """Games a second of the run in ``p`` (a ``scan``): after its first wave (more chunks
+    landed than it has workers), the games landed after the wave over the time since the
+    wave; before, the games landed over the time since the start of play."""
+    landed, started = p.get("landed") or [], p.get("play_started")
+    if started is None or not landed:
+        return None
+    wave = p.get("workers") or 1
+    if len(landed) > wave:
+        after = landed[wave:]
+        span = after[-1][0] - landed[wave - 1][0]
+        if span > 0:
+            return sum(n for _, n in after) / span
+    span = landed[-1][0] - started
+    return sum(n for _, n in landed) / span if span > 0 else None
+
+
 def rates(p: dict, games_total: int | None, now: float | None = None) -> dict:
-    """games/s and ETA (seconds) of a running study from a ``scan``: the games this run wrote
-    over the time from the start of play to the last chunk written; the time left is the
-    games left at that rate, less the time since the last chunk (it counts down between
-    chunks). ``games_total`` None: no ETA (a suggestion's budget is a most, not a target)."""
-    started, last, games = p.get("play_started"), p.get("last_chunk_at"), p.get("games_this_run")
-    if started is None or last is None or not games or last <= started:
+    """games/s and ETA (seconds) of a running study from a ``scan``: ``play_rate``; the time
+    left is the games left at that rate, less the time since the last chunk (it counts down
+    between chunks). ``games_total`` None: no ETA (a suggestion's budget is a most, not a
+    target)."""
+    rate = play_rate(p)
+    if not rate:
         return {"games_per_s": None, "eta_s": None}
-    rate = games / (last - started)
     now = time.time() if now is None else now
     eta = None
     if games_total is not None:
         left = max(0, games_total - p["games_done"])
-        eta = round(max(0.0, left / rate - max(0.0, now - last)), 1)
+        eta = round(max(0.0, left / rate - max(0.0, now - p["last_chunk_at"])), 1)
     return {"games_per_s": round(rate, 2), "eta_s": eta}
 
 
