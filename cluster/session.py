@@ -5,8 +5,10 @@ open one the same way (``open_session``) and hand it to the chunk scheduler
 
 - An existing Ray session of this process is used as it is (and left running); ``address``
   (or ``RAY_ADDRESS``) connects to an existing cluster; otherwise a local Ray starts with
-  ``workers`` CPUs and stops at ``close``. Workers of a cluster must run the same kalarite
-  (the worker checks the engine, content and players of every chunk).
+  ``workers`` CPUs and stops at ``close``. A cluster's authentication is followed as it is
+  (cluster/connect.py: Ray's token where the cluster asks for one). Workers of a cluster
+  must run the same kalarite (the worker checks the engine of every chunk; the content and
+  the players travel with it).
 - Starting or connecting is counted on screen while it lasts (a ``Step``), and its seconds
   are the run's ``start_s``; the workers' own start-up (process, imports, kernel load) is
   counted by the progress display until the first chunk lands.
@@ -18,6 +20,7 @@ import logging
 import os
 import socket
 
+from cluster.connect import ClusterRefused, follow_cluster_auth
 from cluster.progress import Step
 
 IN_FLIGHT_PER_WORKER = 2
@@ -53,6 +56,10 @@ class RaySession:
                 pass
             elif address:
                 _check_reachable(address)
+                try:
+                    follow_cluster_auth(address)  # the cluster's token, or one line why not
+                except ClusterRefused as e:
+                    raise RayStartError(str(e)) from None
                 with Step(f"connecting to Ray at {address}", say) as step:
                     ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
                     step.done(f"connected to Ray at {address} in {step.elapsed():.1f} s")

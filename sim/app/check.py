@@ -29,6 +29,8 @@ SHOW = 20  # broken games listed one by one (the counts cover all)
 
 def add_check_command(sub, make):
     """Register `kalarite check` (``make``: the CLI's subcommand factory)."""
+    from sim.app.cli_args import add_address_flag
+
     p = make(
         sub,
         "check",
@@ -55,7 +57,7 @@ def add_check_command(sub, make):
         default=None,
         help="Ray workers (default: all local cores; 0: in this process, without Ray)",
     )
-    p.add_argument("--address", default=None, help="an existing Ray cluster (default: local)")
+    add_address_flag(p)
     p.add_argument(
         "--beings-without-effects",
         action="store_true",
