@@ -41,6 +41,30 @@ def _check_reachable(address: str, timeout: float = 5.0):
         raise RayStartError(f"cannot reach Ray at {address}: {e.strerror or e}") from None
 
 
+_FOLLOWED = set()  # the cluster addresses this process already asked (cluster/connect.py)
+
+
+def reach_cluster(workers: int | None, address: str | None) -> None:
+    """Check that the cluster a run will use (``address`` or ``RAY_ADDRESS``) answers and
+    accepts this driver, following its token, before anything slow happens (compiling the
+    engine): one line (RayStartError) within seconds when it does not. Asks once per
+    process and address; nothing to do in this process (``workers=0``), with a Ray already
+    up, or for a local Ray."""
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if workers == 0 or not address or address in _FOLLOWED:
+        return
+    import ray
+
+    if ray.is_initialized():
+        return
+    _check_reachable(address)
+    try:
+        follow_cluster_auth(address)  # the cluster's token, or one line why not
+    except ClusterRefused as e:
+        raise RayStartError(str(e)) from None
+    _FOLLOWED.add(address)
+
+
 class RaySession:
     """The Ray session for one run: reuse, connect, or start (and then stop) one."""
 
@@ -55,11 +79,7 @@ class RaySession:
             if ray.is_initialized():
                 pass
             elif address:
-                _check_reachable(address)
-                try:
-                    follow_cluster_auth(address)  # the cluster's token, or one line why not
-                except ClusterRefused as e:
-                    raise RayStartError(str(e)) from None
+                reach_cluster(workers, address)
                 with Step(f"connecting to Ray at {address}", say) as step:
                     ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
                     step.done(f"connected to Ray at {address} in {step.elapsed():.1f} s")

@@ -201,13 +201,14 @@ def _play(jobs, workers, address, progress):
     KeyboardInterrupt."""
     from cluster import progress as plain
     from cluster import scheduler
-    from cluster.session import open_session
+    from cluster.session import open_session, reach_cluster
     from cluster.warmup import warm_up
     from cluster.worker import run_chunk
     from sim.invariant_names import short_name
 
     display = plain.display_for(progress)
     quiet = display is plain.NoProgress
+    reach_cluster(workers, address)  # a refusing cluster: one line, before compiling
     compile_s = warm_up((lambda text, final: None) if quiet else None, checked=True)
     t0 = time.perf_counter()
     session = open_session(workers, address, None if quiet else plain.step_printer())
