@@ -6,6 +6,7 @@ machine; everything is stopped at the end (only the processes started here)."""
 
 import json
 import os
+import pathlib
 import signal
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from sim.app.service.children import kill_leftovers
-from tests.service_support import free_port
+from tests.service_support import child_env, free_port
 
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")
 START_S = 180.0  # a busy 2-core machine starts a Ray node in 10 to 60 s
@@ -51,6 +52,22 @@ class Cluster:
         machine that loses power."""
         os.killpg(self.worker.pid, signal.SIGKILL)
         self.worker.wait(30)
+
+
+def stock_env(home: pathlib.Path, **extra) -> dict:
+    """The environment of a user who set nothing: a home of its own (``home``) holding a Ray
+    token in ``~/.ray/auth_token``, as any earlier local Ray leaves one, no ``RAY_AUTH_*``
+    variable; the compiled engine is the tests' usual cache."""
+    home.mkdir(parents=True, exist_ok=True)
+    cache = os.environ.get("KALARITE_NUMBA_CACHE") or str(
+        pathlib.Path.home() / ".cache" / "kalarite" / "numba"
+    )
+    env = child_env(HOME=str(home), KALARITE_NUMBA_CACHE=cache, **extra)
+    for key in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+        env.pop(key, None)
+    if os.path.exists(RAY):
+        subprocess.run([RAY, "get-auth-token", "--generate"], env=env, capture_output=True)
+    return env
 
 
 def ray_start(args, log, env) -> subprocess.Popen:
@@ -97,7 +114,9 @@ def _alive_nodes(address: str, env: dict, want: int) -> tuple:
 def two_nodes(tmp, env, node_env=None):
     """Yield a Cluster of a head and one joined node (one CPU each) in ``tmp`` (logs);
     ``env``: the nodes' and the drivers' environment; ``node_env``: the joined node's extra
-    variables. Skips when the nodes do not come up in START_S (a starved machine)."""
+    variables. The joined node sets ``RAY_AUTH_MODE=token`` as Ray asks of a node joining a
+    cluster with tokens (the head turns them on when it finds one). Skips when the nodes do
+    not come up in START_S (a starved machine)."""
     if not os.path.exists(RAY):
         pytest.skip(f"no ray command next to {sys.executable}")
     port = free_port()
@@ -110,7 +129,7 @@ def two_nodes(tmp, env, node_env=None):
         nodes, err = _alive_nodes(address, env, 1)  # the head first: the joined node is the other
         if len(nodes) != 1:
             pytest.skip(f"the Ray head did not come up in {START_S:.0f} s ({err})")
-        worker_env = {**env, **(node_env or {})}
+        worker_env = {"RAY_AUTH_MODE": "token", **env, **(node_env or {})}
         worker = ray_start([f"--address={address}", "--num-cpus=1"], tmp / "node.log", worker_env)
         both, err = _alive_nodes(address, env, 2)
         if len(both) < 2:

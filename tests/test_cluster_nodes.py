@@ -7,7 +7,9 @@ follows it with no setting of its own.
   its rows are those of the same study played in one process (``--workers 0``), with the
   installed card files and with a changed copy (``--content DIR``), whose files reach the
   other node with the chunks (written to that node's own temporary directory).
-- A wrong token is one error line naming what to set, within seconds.
+- A driver the cluster refuses (a wrong token, none, tokens turned off here) is one error
+  line naming what to set, within seconds; `kalarite serve` says the same and does not
+  start.
 - The joined node killed (its whole session, SIGKILL) while it plays a chunk: the study
   still ends complete with exactly the in-process rows (Ray retries the lost chunks), 0
   games lost or duplicated.
@@ -15,7 +17,6 @@ follows it with no setting of its own.
 Random players and small studies: the cluster's start-up is most of the time."""
 
 import json
-import os
 import pathlib
 import shutil
 import subprocess
@@ -29,8 +30,8 @@ import pytest
 
 from results.layout import CHUNK_KEY
 from results.store import read_table
-from tests.cluster_support import RAY, two_nodes
-from tests.service_support import child_env, wait_for
+from tests.cluster_support import stock_env, two_nodes
+from tests.service_support import wait_for
 
 GAMES, CHUNK = 3000, 500  # 6 chunks of about a second
 RUN_S = 600  # a study on the cluster, starting its workers included, on a busy machine
@@ -46,22 +47,13 @@ def _short_dir(prefix: str) -> pathlib.Path:
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    """Two nodes of one CPU each; a home of their own with a token in ~/.ray/auth_token (as
-    any earlier local Ray leaves one), and a temporary directory for each node."""
+    """Two nodes of one CPU each, started as a user who set nothing would (``stock_env``),
+    with a temporary directory for each node."""
     tmp = tmp_path_factory.mktemp("cluster")
-    home, dirs = tmp / "home", [_short_dir("krh"), _short_dir("krw")]
-    home.mkdir()
-    cache = os.environ.get("KALARITE_NUMBA_CACHE") or str(
-        pathlib.Path.home() / ".cache" / "kalarite" / "numba"
-    )  # the compiled engine, as in every other test
-    env = child_env(HOME=str(home), KALARITE_NUMBA_CACHE=cache, TMPDIR=str(dirs[0]))
-    for key in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
-        env.pop(key, None)
-    subprocess.run([RAY, "get-auth-token", "--generate"], env=env, capture_output=True, check=True)
+    dirs = [_short_dir("krh"), _short_dir("krw")]
+    env = stock_env(tmp / "home", TMPDIR=str(dirs[0]))
     try:
-        # a node joins a cluster with token authentication as Ray says: RAY_AUTH_MODE=token
-        joined = {"TMPDIR": str(dirs[1]), "RAY_AUTH_MODE": "token"}
-        with two_nodes(tmp, env, node_env=joined) as c:
+        with two_nodes(tmp, env, node_env={"TMPDIR": str(dirs[1])}) as c:
             c.tmp_dirs = dirs
             yield c
     finally:
@@ -145,16 +137,31 @@ def test_a_copy_of_the_cards_reaches_the_other_node_as_data(cluster, tmp_path):
         assert written and "a designer's note" in written[0].read_text()
 
 
-def test_a_wrong_token_is_one_line_naming_what_to_set(cluster, tmp_path):
-    env = {**cluster.env, "RAY_AUTH_TOKEN": "0" * 32}
+REFUSED = {  # a driver the cluster refuses: what it lacks, and what the line names
+    "a wrong token": ({"RAY_AUTH_TOKEN": "0" * 32}, "refused this machine's token"),
+    "no token": ({"HOME": "EMPTY"}, "this machine has none"),
+    "tokens turned off here": ({"RAY_AUTH_MODE": "disabled"}, "unset RAY_AUTH_MODE"),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_a_refused_driver_is_one_line_naming_what_to_set(cluster, tmp_path, case):
+    change, said = REFUSED[case]
+    env = {**cluster.env, **change}
+    if env["HOME"] == "EMPTY":
+        (tmp_path / "home").mkdir()
+        env["HOME"] = str(tmp_path / "home")
     t0 = time.monotonic()
     p = _on_cluster(cluster, tmp_path / "d", env=env)
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
-    assert len(lines) == 1, p.stderr
-    assert lines[0].startswith("kalarite: error: Ray at ") and "RAY_AUTH_TOKEN" in lines[0]
+    assert len(lines) == 1, p.stderr  # no page of Ray's warnings
+    assert lines[0].startswith(f"kalarite: error: Ray at {cluster.address} ") and said in lines[0]
     assert time.monotonic() - t0 < 60  # seconds, not Ray's minutes of retries
     assert not (tmp_path / "d").exists()
+    if case == "a wrong token":  # the service says the same and does not start
+        p = _kalarite(env, "serve", "--address", cluster.address, "--data", str(tmp_path / "s"))
+        assert p.returncode == 2 and p.stderr.strip().splitlines() == lines
 
 
 def _worker_node_plays(cluster) -> bool:
