@@ -19,6 +19,7 @@ swallowed, its wait bounded):
 
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -27,7 +28,12 @@ GCS_WAIT_S = 3  # how long the child's GCS client waits for an answer
 
 
 class ClusterRefused(ValueError):
-    """The cluster could not be reached or refused this driver (one line, exit status 2)."""
+    """The cluster refused this driver, or could not be reached (one line, exit status 2)."""
+
+
+class ClusterUnreachable(ClusterRefused):
+    """Nobody answered at the address (a cluster not up yet, or a wrong address): a service
+    starts all the same, its studies fail until the cluster is up."""
 
 
 def token_source() -> str:
@@ -53,6 +59,11 @@ def follow_cluster_auth(address: str) -> None:
     refuses this driver."""
     if not is_host_port(address):
         return
+    host, _, port = address.rpartition(":")
+    try:  # nobody listening: at once, without a child (ray.init would retry for minutes)
+        socket.create_connection((host, int(port)), timeout=5.0).close()
+    except OSError as e:
+        raise ClusterUnreachable(f"cannot reach Ray at {address}: {e.strerror or e}") from None
     env = dict(os.environ)
     env["RAY_py_gcs_connect_timeout_s"] = str(GCS_WAIT_S)
     env["RAY_gcs_rpc_server_connect_timeout_s"] = str(GCS_WAIT_S)
@@ -68,7 +79,7 @@ def follow_cluster_auth(address: str) -> None:
             timeout=PROBE_S,
         )
     except subprocess.TimeoutExpired:
-        raise ClusterRefused(
+        raise ClusterUnreachable(
             f"no Ray answered at {address} within {PROBE_S:.0f} s (is it the head's GCS "
             "port, as `ray start --head` printed it?)"
         ) from None
@@ -80,7 +91,7 @@ def follow_cluster_auth(address: str) -> None:
     if answer["result"] == "auth":
         raise ClusterRefused(refused_text(address, answer["mode"], answer["token"]))
     if answer["result"] != "ok":
-        raise ClusterRefused(f"cannot reach Ray at {address}: {answer['error']}")
+        raise ClusterUnreachable(f"cannot reach Ray at {address}: {answer['error']}")
     if answer["mode"] == "token" and os.environ.get("RAY_AUTH_MODE") is None:
         use_token_mode()
 

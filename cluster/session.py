@@ -18,7 +18,6 @@ open one the same way (``open_session``) and hand it to the chunk scheduler
 
 import logging
 import os
-import socket
 
 from cluster.connect import ClusterRefused, follow_cluster_auth
 from cluster.progress import Step
@@ -28,17 +27,6 @@ IN_FLIGHT_PER_WORKER = 2
 
 class RayStartError(ValueError):
     """Ray could not start or be reached (one line, exit status 2; nothing written)."""
-
-
-def _check_reachable(address: str, timeout: float = 5.0):
-    """Fail fast on a GCS address nobody listens at (ray.init would retry for minutes)."""
-    host, _, port = address.rpartition(":")
-    if "://" in address or not host or not port.isdigit():
-        return  # ray://, "auto" and the like: left to Ray
-    try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
-    except OSError as e:
-        raise RayStartError(f"cannot reach Ray at {address}: {e.strerror or e}") from None
 
 
 _FOLLOWED = set()  # the cluster addresses this process already asked (cluster/connect.py)
@@ -57,7 +45,6 @@ def reach_cluster(workers: int | None, address: str | None) -> None:
 
     if ray.is_initialized():
         return
-    _check_reachable(address)
     try:
         follow_cluster_auth(address)  # the cluster's token, or one line why not
     except ClusterRefused as e:
