@@ -55,8 +55,8 @@ def is_host_port(address: str) -> bool:
 def follow_cluster_auth(address: str) -> None:
     """Make this process's Ray follow the authentication of the cluster at ``address``
     (before ``ray.init``): token mode where the user set nothing and this machine has a
-    token. Raises ClusterRefused (one line) when the cluster does not answer in time or
-    refuses this driver."""
+    token. Raises ClusterRefused (one line) when the cluster refuses this driver, and its
+    kind ClusterUnreachable when nobody answers at ``address`` (within PROBE_S)."""
     if not is_host_port(address):
         return
     host, _, port = address.rpartition(":")
