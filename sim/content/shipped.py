@@ -47,7 +47,8 @@ def _toml_files(d: pathlib.Path) -> tuple:
     return tuple((p.name, p.read_bytes()) for p in sorted(d.glob("*.toml")))
 
 
-_UNPACKED = {}
+_UNPACKED = {}  # content hash -> Content, the most recent few (a suggestion races many)
+_KEEP = 8
 
 
 def unpack(packed: PackedContent):
@@ -63,6 +64,8 @@ def unpack(packed: PackedContent):
                 f"not {packed.content_hash}"
             )
         _UNPACKED[packed.content_hash] = c
+        while len(_UNPACKED) > _KEEP:
+            del _UNPACKED[next(iter(_UNPACKED))]
     return _UNPACKED[packed.content_hash]
 
 
