@@ -4,7 +4,9 @@ worker's disk, and a node whose kalarite engine differs refuses the chunk by nam
 chunks run in this process (``run_chunk`` is a plain function), with the worker's content
 cache emptied and its temporary directory this test's own, as on a fresh node."""
 
+import os
 import shutil
+import time
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -66,6 +68,20 @@ def test_a_copy_is_played_from_the_files_sent_not_from_its_directory(tmp_path, f
     same_cards = study_from_dict(SPEC, installed)
     reference = run_chunk(_job(installed, same_cards), ignore_sigint=False)
     assert _rows(played) == _rows(reference)  # a note changed, not a card: the same games
+
+
+def test_a_content_unused_for_a_day_is_removed_when_another_is_written(tmp_path, fresh_node):
+    root = fresh_node / f"kalarite-content-{shipped.os.getuid()}"
+    old, recent = root / ("0" * 16), root / ("1" * 16)
+    for d in (old, recent):
+        d.mkdir(parents=True)
+        (d / "board.toml").write_text("")
+    two_days_ago = time.time() - 2 * 86400
+    os.utime(old, (two_days_ago, two_days_ago))
+    copy = _copy_with_a_change(tmp_path / "cards")
+    content = load_content_dir(copy)
+    run_chunk(_job(content, study_from_dict({**SPEC, "content": str(copy)}, content)), False)
+    assert sorted(p.name for p in root.iterdir()) == sorted([recent.name, content.content_hash])
 
 
 def test_the_installed_content_is_sent_too_and_played_from_the_installed_files(fresh_node):

@@ -7,13 +7,16 @@ installed one), compressed (about 40 kB), checked against the hash the driver lo
 files changed since: one line). ``unpack(packed)``: the Content
 on the worker, loaded once per process and content hash: the installed files when their hash
 is the one sent, else the sent files written once to a private cache directory of this
-machine (``kalarite-content-UID/HASH`` under the temporary directory) and loaded from there.
+machine (``kalarite-content-UID/HASH`` under the temporary directory) and loaded from there;
+a content no worker of the machine used for a day is removed when another is written.
 """
 
 import functools
 import os
 import pathlib
+import shutil
 import tempfile
+import time
 import zlib
 from dataclasses import dataclass
 
@@ -49,6 +52,7 @@ def _toml_files(d: pathlib.Path) -> tuple:
 
 _UNPACKED = {}  # content hash -> Content, the most recent few (a suggestion races many)
 _KEEP = 8
+_UNUSED_S = 86400.0  # a written content unused this long is removed (about 160 kB each)
 
 
 def unpack(packed: PackedContent):
@@ -74,9 +78,13 @@ def _written(packed: PackedContent) -> pathlib.Path:
     temporary directory renamed into place), shared by the worker processes of the node."""
     root = pathlib.Path(tempfile.gettempdir()) / f"kalarite-content-{os.getuid()}"
     final = root / packed.content_hash
-    if final.is_dir():
+    try:
+        os.utime(final)  # written already; in use, so kept
         return final
+    except OSError:
+        pass  # not written yet
     root.mkdir(parents=True, exist_ok=True)
+    _remove_unused(root)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix=".part-", dir=root))
     for name, data in packed.files:
         (tmp / pathlib.Path(name).name).write_bytes(zlib.decompress(data))
@@ -87,3 +95,14 @@ def _written(packed: PackedContent) -> pathlib.Path:
             p.unlink()
         tmp.rmdir()
     return final
+
+
+def _remove_unused(root: pathlib.Path) -> None:
+    """Remove the written contents no worker of this machine used for ``_UNUSED_S``."""
+    now = time.time()
+    for d in root.iterdir():
+        try:
+            if d.is_dir() and now - d.stat().st_mtime > _UNUSED_S:
+                shutil.rmtree(d)
+        except OSError:
+            continue  # another worker removed it, or it is being written
