@@ -3,12 +3,13 @@ machine: a ``--content DIR`` copy, a suggest candidate or the installed files, n
 from a path on the worker's disk (which another node does not have, or has different).
 
 ``pack_dir(data_dir, content_hash)``: the TOML files of a content directory (None: the
-installed one), compressed (about 26 kB for the installed files), checked against the hash the driver loaded (the
-files changed since: one line). ``unpack(packed)``: the Content
-on the worker, loaded once per process and content hash: the installed files when their hash
-is the one sent, else the sent files written once to a private cache directory of this
-machine (``kalarite-content-UID/HASH`` under the temporary directory) and loaded from there;
-a content no worker of the machine used for a day is removed when another is written.
+installed one), compressed (about 26 kB for the installed files), checked against the hash
+the driver loaded (the files changed since: one line). ``unpack(packed)``: the Content on
+the worker, loaded once per process and content hash (the last few kept): the installed
+files when their hash is the one sent, else the sent files written once to a private cache
+directory of this machine (``kalarite-content-UID/HASH`` under the temporary directory) and
+loaded from there; a content no worker of the machine used for a day is removed when
+another is written.
 """
 
 import functools
