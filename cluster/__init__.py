@@ -10,6 +10,8 @@ store, schema, pandas_meta). Imports core, sim and results; only the application
 - ``scheduler``: the one chunk scheduler of studies and ``kalarite check``: the window of
   chunks in flight, retries, Ctrl-C.
 - ``session``: where chunks are played: Ray (reused, connected or started) or this process.
+- ``connect``: an existing cluster asked once before connecting: its token followed with
+  nothing set, a refusal in one line (docs/cluster.md).
 - ``worker``: the one worker: a study's chunk returned as Parquet bytes, or a checked chunk
   (``kalarite check``) with only its broken games.
 - ``inprocess``: the session without Ray (``workers=0``).

@@ -199,6 +199,7 @@ def run_study(
     if warning:
         plain_progress.say(warning)
     try:
+        sessions.reach_cluster(workers, address)  # a refusing cluster: one line, at once
         say = None if display is not plain_progress.NoProgress else (lambda text, final: None)
         compile_s = warm_up(say)
         t1 = time.perf_counter()

@@ -5,8 +5,10 @@ open one the same way (``open_session``) and hand it to the chunk scheduler
 
 - An existing Ray session of this process is used as it is (and left running); ``address``
   (or ``RAY_ADDRESS``) connects to an existing cluster; otherwise a local Ray starts with
-  ``workers`` CPUs and stops at ``close``. Workers of a cluster must run the same kalarite
-  (the worker checks the engine, content and players of every chunk).
+  ``workers`` CPUs and stops at ``close``. A cluster's authentication is followed as it is
+  (cluster/connect.py: Ray's token where the cluster asks for one). Workers of a cluster
+  must run the same kalarite (the worker checks the engine of every chunk; the content and
+  the players travel with it).
 - Starting or connecting is counted on screen while it lasts (a ``Step``), and its seconds
   are the run's ``start_s``; the workers' own start-up (process, imports, kernel load) is
   counted by the progress display until the first chunk lands.
@@ -16,8 +18,8 @@ open one the same way (``open_session``) and hand it to the chunk scheduler
 
 import logging
 import os
-import socket
 
+from cluster.connect import ClusterRefused, follow_cluster_auth
 from cluster.progress import Step
 
 IN_FLIGHT_PER_WORKER = 2
@@ -27,15 +29,27 @@ class RayStartError(ValueError):
     """Ray could not start or be reached (one line, exit status 2; nothing written)."""
 
 
-def _check_reachable(address: str, timeout: float = 5.0):
-    """Fail fast on a GCS address nobody listens at (ray.init would retry for minutes)."""
-    host, _, port = address.rpartition(":")
-    if "://" in address or not host or not port.isdigit():
-        return  # ray://, "auto" and the like: left to Ray
+_FOLLOWED = set()  # the cluster addresses this process already asked (cluster/connect.py)
+
+
+def reach_cluster(workers: int | None, address: str | None) -> None:
+    """Check that the cluster a run will use (``address`` or ``RAY_ADDRESS``) answers and
+    accepts this driver, following its token, before anything slow happens (compiling the
+    engine): one line (RayStartError) within seconds when it does not. Asks once per
+    process and address; nothing to do in this process (``workers=0``), with a Ray already
+    up, or for a local Ray."""
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if workers == 0 or not address or address in _FOLLOWED:
+        return
+    import ray
+
+    if ray.is_initialized():
+        return
     try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
-    except OSError as e:
-        raise RayStartError(f"cannot reach Ray at {address}: {e.strerror or e}") from None
+        follow_cluster_auth(address)  # the cluster's token, or one line why not
+    except ClusterRefused as e:
+        raise RayStartError(str(e)) from None
+    _FOLLOWED.add(address)
 
 
 class RaySession:
@@ -52,7 +66,7 @@ class RaySession:
             if ray.is_initialized():
                 pass
             elif address:
-                _check_reachable(address)
+                reach_cluster(workers, address)
                 with Step(f"connecting to Ray at {address}", say) as step:
                     ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
                     step.done(f"connected to Ray at {address} in {step.elapsed():.1f} s")

@@ -11,11 +11,15 @@
   alone with the log of `kalarite play --check` (sim.single_game.LOG_ROWS), so a game's
   verdict is always the one its replay command gives.
 
-Every chunk is checked before it is played: this worker's engine and content must be the
-driver's, and the players' parameter rows shipped with the job must be the dataset's (their
-digests, sim.games). The worker plays those rows: it never reads the profile file.
+Everything a chunk needs travels with its job, so a worker on any node plays exactly what
+the driver loaded: the card files (sim/content/shipped.py: a ``--content DIR`` copy or a
+suggest candidate too, never read from a path on the worker's disk) and the players'
+parameter rows (their digests, sim.games; the worker never reads the profile file). Every
+chunk is checked before it is played: this node's engine must be the driver's (a node with
+another kalarite refuses the chunk, naming itself), and the content and players sent must be
+the dataset's.
 
-The content is loaded once per worker process (``_content``) and the kernel compiles (or
+The content is loaded once per worker process and content hash, and the kernel compiles (or
 loads numba's cache) on its first call. Nothing here needs Ray: ``run_chunk`` is a plain
 function, which the scheduler wraps as a Ray task.
 """
@@ -31,8 +35,6 @@ from dataclasses import dataclass
 
 EV_ROWS = 4000  # per-game log rows of a study's chunk: enough for card events and task claims
 CHECK_EV_ROWS = 2000  # per-game log rows of a checked chunk (a game over it is played again)
-
-_CONTENT = {}
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class ChunkJob:
     # ({spec: digest}) checked here; a study's chunk also stores it in each file
     info: dict
     players: dict  # {spec: sim.games.Player.to_json()} of this matchup's seats: what is played
-    content_dir: str | None = None  # a designer's card files (--content), else the installed
+    content: object  # sim.content.shipped.PackedContent: the card files the driver loaded
     positions: int = 0  # sample about one turn end in this many (the positions table); 0: off
     checked: bool = False  # `kalarite check`: the invariant checker, only broken games back
     kill_marker: str | None = None  # test hook: die once (os._exit) unless this file exists
@@ -61,7 +63,10 @@ class ChunkJob:
     def of(cls, chunk, mu, study, info: dict, rows: dict, **extra) -> "ChunkJob":
         """The job of ``chunk`` (results.layout.Chunk) of matchup ``mu`` of ``study``:
         ``info`` the identity it is checked against, ``rows`` the resolved players' rows
-        ({spec: Player.to_json()}, the study's; the job carries its matchup's)."""
+        ({spec: Player.to_json()}, the study's; the job carries its matchup's); the card
+        files of ``study.content`` (None: the installed ones) go with it, packed once."""
+        from sim.content.shipped import pack_dir
+
         return cls(
             matchup=chunk.matchup,
             chunk_index=chunk.index,
@@ -75,7 +80,7 @@ class ChunkJob:
             beings_without_effects=study.beings_without_effects,
             info=info,
             players={p: rows[p] for p in mu.policies},
-            content_dir=study.content,
+            content=pack_dir(study.content, info["content_hash"]),
             games=getattr(chunk, "games", ()),
             **extra,
         )
@@ -83,15 +88,6 @@ class ChunkJob:
 
 class EngineMismatch(RuntimeError):
     """The worker's engine or content, or the chunk's players, are not the dataset's."""
-
-
-def _content(content_dir=None):
-    """The content, loaded once per process and content directory."""
-    if content_dir not in _CONTENT:
-        from sim.content import load_content
-
-        _CONTENT[content_dir] = load_content(content_dir)
-    return _CONTENT[content_dir]
 
 
 def _maybe_die(marker):
@@ -114,17 +110,29 @@ def where_played() -> dict:
     return {"node_id": node, "host": socket.gethostname(), "pid": os.getpid()}
 
 
+def check_engine(info: dict) -> None:
+    """Refuse a chunk of another engine: this node's kalarite must be the driver's (numba
+    compiles this node's own files, so another version would play other games)."""
+    from core import ENGINE_HASH
+
+    if ENGINE_HASH != info["engine_hash"]:
+        raise EngineMismatch(
+            f"node {socket.gethostname()} runs another kalarite (engine {ENGINE_HASH}, the "
+            f"driver's is {info['engine_hash']}): install the driver's kalarite on every node "
+            "of the cluster"
+        )
+
+
 def _checked_batch(job: ChunkJob, content):
     """The chunk's batch, once the engine, content and players are known to be the
     dataset's."""
-    from core import ENGINE_HASH
     from sim.games import Player, batch
 
     info = job.info
-    if ENGINE_HASH != info["engine_hash"] or content.content_hash != info["content_hash"]:
+    if content.content_hash != info["content_hash"]:
         raise EngineMismatch(
-            f"worker engine {ENGINE_HASH}/content {content.content_hash} differ from the "
-            f"driver's {info['engine_hash']}/{info['content_hash']}"
+            f"the card files sent with this chunk are content {content.content_hash}, not "
+            f"the dataset's {info['content_hash']}"
         )
     players = {}
     for spec in dict.fromkeys(job.policies):
@@ -152,7 +160,10 @@ def run_chunk(job: ChunkJob, ignore_sigint: bool = True) -> dict:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     t0 = time.perf_counter()
     _maybe_die(job.kill_marker)
-    content = _content(job.content_dir)
+    from sim.content.shipped import unpack
+
+    check_engine(job.info)
+    content = unpack(job.content)
     b = _checked_batch(job, content)
     _start_up(b, job.checked)
     t1 = time.perf_counter()

@@ -25,6 +25,7 @@ TIERS = {
     "test_browser": "system",
     "test_service_api": "system",
     "test_service_cluster": "system",
+    "test_cluster_nodes": "system",
     "test_service_live": "system",
     "test_service_page": "system",
     "test_service_paths": "system",
@@ -53,6 +54,7 @@ GROUPS = {
     "test_positions": "positions",
     "test_suggest_skip": "suggest_skip",
     "test_docs_snippets": "docs",
+    "test_cluster_nodes": "cluster_nodes",
 }
 
 

@@ -29,6 +29,8 @@ SHOW = 20  # broken games listed one by one (the counts cover all)
 
 def add_check_command(sub, make):
     """Register `kalarite check` (``make``: the CLI's subcommand factory)."""
+    from sim.app.cli_args import add_address_flag
+
     p = make(
         sub,
         "check",
@@ -55,7 +57,7 @@ def add_check_command(sub, make):
         default=None,
         help="Ray workers (default: all local cores; 0: in this process, without Ray)",
     )
-    p.add_argument("--address", default=None, help="an existing Ray cluster (default: local)")
+    add_address_flag(p)
     p.add_argument(
         "--beings-without-effects",
         action="store_true",
@@ -199,13 +201,14 @@ def _play(jobs, workers, address, progress):
     KeyboardInterrupt."""
     from cluster import progress as plain
     from cluster import scheduler
-    from cluster.session import open_session
+    from cluster.session import open_session, reach_cluster
     from cluster.warmup import warm_up
     from cluster.worker import run_chunk
     from sim.invariant_names import short_name
 
     display = plain.display_for(progress)
     quiet = display is plain.NoProgress
+    reach_cluster(workers, address)  # a refusing cluster: one line, before compiling
     compile_s = warm_up((lambda text, final: None) if quiet else None, checked=True)
     t0 = time.perf_counter()
     session = open_session(workers, address, None if quiet else plain.step_printer())

@@ -160,8 +160,18 @@ def _sub(sub, name, summary, lists=(), extra=""):
 
 
 def cmd_serve(args):
+    import os
+
+    from cluster.connect import ClusterUnreachable, follow_cluster_auth
     from sim.app.service.config import ServiceConfig, parse_size
     from sim.app.service.server import serve
+
+    address = args.address or os.environ.get("RAY_ADDRESS")
+    if address and args.workers != 0:  # the cluster's token, or one line why not, at once
+        try:  # (token mode, when needed, reaches every study's child)
+            follow_cluster_auth(address)
+        except ClusterUnreachable:
+            pass  # not up yet: the service starts, its studies fail until it is
 
     config = ServiceConfig(
         data=args.data,

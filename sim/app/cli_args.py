@@ -45,6 +45,19 @@ def content_of(args):
     return load_content_dir(getattr(args, "content", None))
 
 
+def add_address_flag(p):
+    """``--address``: an existing Ray cluster, reached with its own authentication
+    (cluster/connect.py); the one flag of every command that plays on Ray."""
+    p.add_argument(
+        "--address",
+        default=None,
+        metavar="HOST:PORT",
+        help="an existing Ray cluster, e.g. the head's `ray start --head` address (default: "
+        "$RAY_ADDRESS, else a local Ray); its token is found as Ray finds it "
+        "(~/.ray/auth_token or $RAY_AUTH_TOKEN)",
+    )
+
+
 def add_content_flag(p):
     p.add_argument(
         "--content",

@@ -84,7 +84,9 @@ def check_args(decks, modes, player, games, workers):
         raise ValueError("--workers must be 0 (in this process) or more")
 
 
-def play(content, decks, player, games, seed, modes, out, workers=None, log=print) -> dict:
+def play(
+    content, decks, player, games, seed, modes, out, workers=None, log=print, address=None
+) -> dict:
     """Play (or resume) every study; the dataset directory of each."""
     from cluster.runner import run_study
 
@@ -93,7 +95,7 @@ def play(content, decks, player, games, seed, modes, out, workers=None, log=prin
     for deck in decks:
         for name, study in competence_studies(content, deck, player, games, seed, modes).items():
             d = root / name
-            summary = run_study(study, content, d, workers=workers, progress=False)
+            summary = run_study(study, content, d, workers=workers, address=address, progress=False)
             log(f"kalarite: {name}: {summary.line()}")
             dirs[name] = str(d)
     return dirs
@@ -182,7 +184,8 @@ def run_competence(args, content, log=print) -> dict:
     player = args.player.strip()
     check_args(decks, modes, player, args.games, args.workers)
     t0 = time.perf_counter()
-    dirs = play(content, decks, player, args.games, args.seed, modes, args.out, args.workers, log)
+    where = {"workers": args.workers, "address": getattr(args, "address", None)}
+    dirs = play(content, decks, player, args.games, args.seed, modes, args.out, log=log, **where)
     command = "kalarite competence " + " ".join(
         shlex.quote(x)
         for x in ["--player", player, "--games", str(args.games), "--seed", str(args.seed),

@@ -6,7 +6,7 @@
 import json
 import sys
 
-from sim.app.cli_args import CliError, positive
+from sim.app.cli_args import CliError, add_address_flag, positive
 
 
 def cmd_players(args):
@@ -65,7 +65,12 @@ def cmd_ladder(args):
         print(f"kalarite: {args.out} already holds these ladder games: rating them")
     else:
         summary = run_study(
-            study, content, args.out, workers=args.workers, overwrite=args.overwrite
+            study,
+            content,
+            args.out,
+            workers=args.workers,
+            address=args.address,
+            overwrite=args.overwrite,
         )
         print(f"kalarite: {summary.line()}")
     command = "kalarite ladder " + " ".join(
@@ -234,6 +239,7 @@ def add_player_commands(sub, make) -> None:
         help="players and profiles, weakest first (default: random,greedy,mc,planner)",
     )
     ladder.add_argument("--workers", type=int, default=None, help="Ray workers (default: cores)")
+    add_address_flag(ladder)
     ladder.add_argument(
         "--decks",
         default=None,
@@ -288,6 +294,7 @@ def add_player_commands(sub, make) -> None:
         default=None,
         help="Ray workers (default: all local cores; 0: in this process, without Ray)",
     )
+    add_address_flag(comp)
     comp.add_argument(
         "--out",
         default="runs/competence",

@@ -9,6 +9,7 @@ from core import constants as K
 from sim.app.cli_args import (
     POLICY_HELP,
     CliError,
+    add_address_flag,
     add_content_flag,
     content_of,
     deck_list,
@@ -94,11 +95,7 @@ def add_run_flags(p):
         default=None,
         help="parallel workers (default: all local cores; 0: in this process, without Ray)",
     )
-    p.add_argument(
-        "--address",
-        default=None,
-        help="address of an existing Ray cluster (default: $RAY_ADDRESS, else a local Ray)",
-    )
+    add_address_flag(p)
     p.add_argument(
         "--chunk-size",
         type=int,

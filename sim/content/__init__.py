@@ -438,10 +438,17 @@ def load_board(path) -> tuple:
 
 
 def _content_hash(data_dir):
+    return hash_files((p.name, p.read_bytes()) for p in sorted(data_dir.glob("*.toml")))
+
+
+def hash_files(files) -> str:
+    """The content hash of the card files ((name, bytes), ... sorted by name): every
+    file's bytes, so a changed copy gets its own (also of files sent to a worker,
+    sim/content/shipped.py)."""
     h = hashlib.sha256()
-    for p in sorted(data_dir.glob("*.toml")):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
+    for name, data in files:
+        h.update(name.encode())
+        h.update(data)
     return h.hexdigest()[:16]
 
 

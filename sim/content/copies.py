@@ -3,9 +3,9 @@ study spec): the same TOML files as sim/data (``kalarite cards copy DIR`` makes 
 with changed cards, or a new deck file, played without touching the installed content.
 
 A changed copy gets its own content hash (every file's bytes), which the dataset records with
-the list of cards that differ from the installed ones (sim/content/diff.py). Ray workers load
-the same directory (on a cluster it must exist at the same path on every node: the content
-hash is checked on every chunk).
+the list of cards that differ from the installed ones (sim/content/diff.py). Ray workers get
+the files with every chunk (sim/content/shipped.py), so a cluster's other nodes need no copy;
+the content hash is checked on every chunk.
 """
 
 import pathlib

@@ -6,6 +6,8 @@ import sys
 
 
 def add_suggest_command(sub, make):
+    from sim.app.cli_args import add_address_flag
+
     p = make(
         sub,
         "suggest",
@@ -77,7 +79,7 @@ def add_suggest_command(sub, make):
         default=None,
         help="parallel workers (default: all local cores; 0: in this process)",
     )
-    p.add_argument("--address", default=None, help="an existing Ray cluster (default: local)")
+    add_address_flag(p)
     p.add_argument("--json", action="store_true", help="print suggest.json's summary as JSON")
     p.set_defaults(func=cmd_suggest)
 
