@@ -226,13 +226,18 @@ def compare_tables(
         vb = deck_verdict(stats.proportion(wins_b[i], dec_b[i]))
         verdicts[name] = [va, vb]
         own = SENSITIVE if rule["beyond"][n] else STABLE if rule["within"][n] else UNDETERMINED
+        # a move of a win rate lies within +-100 points: the normal intervals are shown
+        # clipped there (the decision above is made on the rule's own bounds)
+        lo95, hi95, clip95 = stats.clip_difference(rule["lo95"][n] / 100, rule["hi95"][n] / 100)
+        lo90, hi90, clip90 = stats.clip_difference(rule["lo90"][n] / 100, rule["hi90"][n] / 100)
         decks[name] = {
             "delta": _num(delta[n]),
             "se": _num(se[n], 3),
-            "delta_lo": _num(rule["lo95"][n]),
-            "delta_hi": _num(rule["hi95"][n]),
-            "within_lo": _num(rule["lo90"][n]),
-            "within_hi": _num(rule["hi90"][n]),
+            "delta_lo": _num(None if lo95 is None else 100 * lo95),
+            "delta_hi": _num(None if hi95 is None else 100 * hi95),
+            "within_lo": _num(None if lo90 is None else 100 * lo90),
+            "within_hi": _num(None if hi90 is None else 100 * hi90),
+            "clipped": clip95 or clip90,
             "verdict": own,
             "p_beyond": float(rule["p_beyond"][n]),
             "p_beyond_holm": rule["p_beyond_holm"][n],

@@ -48,8 +48,10 @@ def paired_forest(path, title, rows):
         if not d:
             continue
         colour = plots.RED if r["significant"] else plots.BLUE
-        ax.plot([d["unpaired_lo"], d["unpaired_hi"]], [y - 0.18] * 2, color=plots.GREY, lw=1)
-        ax.plot([d["lo"], d["hi"]], [y, y], color=colour, lw=3)
+        if d["unpaired_lo"] is not None:
+            ax.plot([d["unpaired_lo"], d["unpaired_hi"]], [y - 0.18] * 2, color=plots.GREY, lw=1)
+        if d["lo"] is not None:  # (none: the same change in every pair)
+            ax.plot([d["lo"], d["hi"]], [y, y], color=colour, lw=3)
         ax.plot([d["diff"]], [y], "o", color=colour, ms=5)
     ax.axvline(0, color=plots.GREY, lw=1, ls="--")
     ax.set_yticks(range(n)[::-1], [r["label"] for r in rows], fontsize=8)

@@ -88,11 +88,15 @@ def paired_games(run_a, run_b, deck_map=None):
     return res, int(total_b)
 
 
-def _t_interval(mean, se, df):
+def _t_interval(mean, se, df, share):
+    """The t interval, a share difference's held inside [-1, 1] (results.stats); None
+    bounds where there is none (no spread: a zero-width interval would claim certainty)."""
     if se == 0 or not math.isfinite(se) or df <= 0:
-        return mean, mean
+        return None, None, False
     half = sps.t.ppf(0.5 + LEVEL / 2, df) * se
-    return mean - half, mean + half
+    if share:
+        return stats.clip_difference(mean - half, mean + half)
+    return mean - half, mean + half, False
 
 
 def paired_row(label, key, ya, yb, metric, share=True) -> dict:
@@ -117,7 +121,7 @@ def paired_row(label, key, ya, yb, metric, share=True) -> dict:
     mean = float(d.mean())
     sd = float(d.std(ddof=1))
     se = sd / math.sqrt(n)
-    lo, hi = _t_interval(mean, se, n - 1)
+    lo, hi, clipped = _t_interval(mean, se, n - 1, share)
     if sd == 0:
         p = 1.0 if mean == 0 else 0.0
     else:
@@ -130,9 +134,9 @@ def paired_row(label, key, ya, yb, metric, share=True) -> dict:
         df_u = (va / n + vb / n) ** 2 / ((va / n) ** 2 / (n - 1) + (vb / n) ** 2 / (n - 1))
     else:
         df_u = 2 * n - 2
-    ulo, uhi = _t_interval(mean, se_u, df_u)
-    width = hi - lo
-    uwidth = uhi - ulo
+    ulo, uhi, _ = _t_interval(mean, se_u, df_u, share)
+    width = None if lo is None else hi - lo
+    uwidth = None if ulo is None else uhi - ulo
     row["diff"] = {
         "diff": mean,
         "lo": lo,
@@ -140,7 +144,10 @@ def paired_row(label, key, ya, yb, metric, share=True) -> dict:
         "p_value": p,
         "unpaired_lo": ulo,
         "unpaired_hi": uhi,
-        "width_ratio": (width / uwidth) if uwidth > 0 and not row.get("identical") else None,
+        "width_ratio": (width / uwidth)
+        if width is not None and uwidth and not row.get("identical")
+        else None,
+        "clipped": clipped,
         "correlation": _corr(ya, yb),
         "share": share,
     }

@@ -18,7 +18,12 @@ def columns(rows) -> str:
 
 def diff_interval(d, share: bool) -> str:
     """A paired difference's interval, its bounds printed so that they agree with the
-    significance beside them (results.shown); the text table and the compare page share it."""
+    significance beside them (results.shown); the text table and the compare page share it.
+    Without an interval (the same change in every pair) it says so; a share difference's
+    interval held at +-100 points says so too."""
+    if d["lo"] is None or d["hi"] is None:
+        return f"({shown.no_interval(d['diff'])})"
+    clipped = " (clipped to +-100)" if d.get("clipped") else ""
     return shown.interval(
         d["lo"],
         d["hi"],
@@ -27,7 +32,7 @@ def diff_interval(d, share: bool) -> str:
         scale=100.0 if share else 1.0,
         unit="",
         signed=True,
-    )
+    ) + clipped
 
 
 def _paired_cells(r) -> list:

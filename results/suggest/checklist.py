@@ -126,7 +126,9 @@ def _agreement(ob: dict, players) -> dict:
     (opposite sides: they disagree). Within the stability margin M: the 90% interval of the
     difference between them inside [-M, M] (an equivalence test at 5%), beyond it: they
     differ; otherwise undetermined."""
-    a, b = (ob[p] for p in players[:2])
+    # a missing bound (no interval: every pair alike, results.stats.paired_difference) decides
+    # nothing
+    a, b = ({k: math.nan if v is None else v for k, v in ob[p].items()} for p in players[:2])
     m = MARGIN_POINTS / 100
     sign = (a["lo"] > 0 and b["lo"] > 0) or (a["hi"] < 0 and b["hi"] < 0)
     opposite = (a["lo"] > 0 and b["hi"] < 0) or (a["hi"] < 0 and b["lo"] > 0)
