@@ -24,15 +24,18 @@ def diff_interval(d, share: bool) -> str:
     if d["lo"] is None or d["hi"] is None:
         return f"({shown.no_interval(d['diff'])})"
     clipped = " (clipped to +-100)" if d.get("clipped") else ""
-    return shown.interval(
-        d["lo"],
-        d["hi"],
-        0.0,
-        digits=1 if share else 2,
-        scale=100.0 if share else 1.0,
-        unit="",
-        signed=True,
-    ) + clipped
+    return (
+        shown.interval(
+            d["lo"],
+            d["hi"],
+            0.0,
+            digits=1 if share else 2,
+            scale=100.0 if share else 1.0,
+            unit="",
+            signed=True,
+        )
+        + clipped
+    )
 
 
 def _paired_cells(r) -> list:
