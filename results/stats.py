@@ -74,7 +74,9 @@ def _wilson(k, n) -> tuple:
     """The Wilson score interval of ``k`` (possibly fractional) successes in ``n > 0``
     trials, held inside [0, 1] against float noise."""
     lo, hi = proportion_confint(k, n, alpha=ALPHA, method="wilson")
-    return min(max(float(lo), 0.0), 1.0), min(max(float(hi), 0.0), 1.0)
+    lo = 0.0 if k <= 0 else min(max(float(lo), 0.0), 1.0)  # exactly 0 and 1 at the ends
+    hi = 1.0 if k >= n else min(max(float(hi), 0.0), 1.0)
+    return lo, hi
 
 
 def clip_share(lo, hi) -> tuple:
