@@ -83,9 +83,54 @@ def paired_games(run_a, run_b, deck_map=None):
         total_b = con.execute(
             f"SELECT count(*) FROM ({_side(con, 'b_games', deck_map)})"
         ).fetchone()[0]
+        counts = {}
+        for side, table, dm in (("a", "a_games", {}), ("b", "b_games", deck_map)):
+            q = f"SELECT mode, d0, d1, count(*) FROM ({_side(con, table, dm)}) GROUP BY ALL"
+            for mode, d0, d1, n in con.execute(q).fetchall():
+                counts.setdefault((mode, d0, d1), {"a": 0, "b": 0})[side] = int(n)
     finally:
         con.close()
-    return res, int(total_b)
+    pairs = {}
+    for i in range(len(res["mode"]) if res else 0):
+        key = (res["mode"][i], res["d0"][i], res["d1"][i])
+        pairs[key] = pairs.get(key, 0) + 1
+    overlap = [
+        {"mode": m, "decks": [d0, d1], "games_a": c["a"], "games_b": c["b"]}
+        | {"pairs": pairs.get((m, d0, d1), 0)}
+        for (m, d0, d1), c in sorted(counts.items())
+    ]
+    return res, int(total_b), overlap
+
+
+def _seated(o) -> str:
+    return f"{MODE_LABELS.get(o['mode'], o['mode'])} {o['decks'][0]} vs {o['decks'][1]}"
+
+
+def matchups_not_pairing(overlap) -> str | None:
+    """Why games of the same seed and deals do not pair, from the matchups each study
+    holds (``paired_games``' overlap): seated the other way round, none in common, or
+    no deal index in common; None when some pair."""
+    if not overlap or any(o["pairs"] for o in overlap):
+        return None
+    a = {(o["mode"], *o["decks"]) for o in overlap if o["games_a"]}
+    b = {(o["mode"], *o["decks"]) for o in overlap if o["games_b"]}
+    both = a & b
+    if both:
+        return (
+            "their common matchups ("
+            + ", ".join(f"{MODE_LABELS.get(m, m)} {x} vs {y}" for m, x, y in sorted(both))
+            + ") hold no game of the same deal index and seed"
+        )
+    turned = sorted((m, x, y) for m, x, y in a if (m, y, x) in b and x != y)
+    if turned:
+        shown = ", ".join(
+            f"{MODE_LABELS.get(m, m)}: {x} vs {y} in A, {y} vs {x} in B" for m, x, y in turned
+        )
+        return (
+            f"the matchups both hold are seated the other way round ({shown}), and a "
+            "matchup's deals depend on which deck sits first"
+        )
+    return "they hold no matchup in common (other decks or modes)"
 
 
 def _t_interval(mean, se, df, share):
@@ -177,7 +222,7 @@ def _deals(study: dict) -> str | None:
     return (study.get("deals") or "per-player") if study else None
 
 
-def why_not_paired(study_a: dict, study_b: dict) -> str:
+def why_not_paired(study_a: dict, study_b: dict, overlap=None) -> str:
     """Why no game of B pairs with one of A, from the two study specs: the one statement
     ``compare`` makes about pairing when nothing pairs up (and then it says nothing about
     correlated games: games dealt from other seeds are independent samples)."""
@@ -200,7 +245,7 @@ def why_not_paired(study_a: dict, study_b: dict) -> str:
             f"(deals = per-player; {a} in A, {b} in B)"
         )
     else:
-        reason = (
+        reason = matchups_not_pairing(overlap) or (
             "their matchups differ (other decks or modes, or a renamed deck without "
             "variant_of or --map)"
         )
@@ -213,18 +258,25 @@ def why_not_paired(study_a: dict, study_b: dict) -> str:
 def paired_analysis(run_a, run_b, deck_map=None, studies=None) -> dict:
     """The paired tables of a comparison; ``paired`` is False when no game pairs up, and
     ``why_not`` says why (from ``studies``, the two study specs, where given)."""
-    g, total_b = paired_games(run_a, run_b, deck_map)
+    g, total_b, overlap = paired_games(run_a, run_b, deck_map)
     n = len(g["mode"]) if g else 0
     out = {
         "method": METHOD,
         "pairs": n,
         "games_b": total_b,
         "paired": n > 0,
+        # per matchup as seated (mode, seat-0 deck, seat-1 deck): games in A, in B, and
+        # how many pair (the same seed and deal index: a shared deal)
+        "matchups": overlap,
         "tables": {"matchups": [], "first_player": [], "turns": []},
     }
     if not n:
-        out["why_not"] = why_not_paired(*(studies or ({}, {})))
+        out["why_not"] = why_not_paired(*(studies or ({}, {})), overlap=overlap)
         return out
+    same = [
+        i for i in range(n) if g["a_y0"][i] == g["b_y0"][i] and g["a_turns"][i] == g["b_turns"][i]
+    ]
+    out["same_outcome_pairs"] = len(same)
     mode, d0, d1 = g["mode"], g["d0"], g["d1"]
     p0, p1 = g["p0"], g["p1"]
     cells = {}

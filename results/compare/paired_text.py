@@ -72,11 +72,40 @@ PAIRED_TITLES = {
 }
 
 
+def pairs_by_matchup(p: dict, most: int = 12) -> list:
+    """Which games pair: per matchup both studies hold (as seated), its pairs (a shared
+    deal: the same seed and deal index) of A's and B's games; the matchups of one study
+    only, counted."""
+    rows = [o for o in p.get("matchups") or [] if o["games_a"] and o["games_b"]]
+    only = [o for o in p.get("matchups") or [] if not (o["games_a"] and o["games_b"])]
+    if not rows and not only:
+        return []
+    from results.analysis import MODE_LABELS
+
+    out = ["  which games pair (the same seed and deal index), per matchup both hold:"]
+    for o in rows[:most]:
+        out.append(
+            f"    {MODE_LABELS.get(o['mode'], o['mode'])} {o['decks'][0]} vs {o['decks'][1]}: "
+            f"{o['pairs']:,} pairs of A's {o['games_a']:,} and B's {o['games_b']:,} games"
+        )
+    if len(rows) > most:
+        out.append(f"    ... and {len(rows) - most} more matchups (compare --json lists them)")
+    if not rows:
+        out.append("    none")
+    if only:
+        a = sum(1 for o in only if o["games_a"])
+        out.append(
+            f"    not in both, so not compared game by game: {a} matchup(s) only in A, "
+            f"{len(only) - a} only in B"
+        )
+    return out
+
+
 def format_paired(p: dict, show_all: bool = False) -> list:
     lines = ["", "Paired analysis (games dealt from the same seed in A and B)"]
     if not p["paired"]:
         lines.append(f"  not paired: {p['why_not']}")
-        return lines
+        return lines + pairs_by_matchup(p)
     lines.append(
         f"  {p['pairs']:,} pairs of games ({p['games_b']:,} two-seat games in B). Test: "
         + p["method"]
@@ -88,6 +117,7 @@ def format_paired(p: dict, show_all: bool = False) -> list:
             else ""
         )
     )
+    lines += pairs_by_matchup(p)
     if p.get("identical_rows"):
         lines.append(
             f"  {p['identical_rows']} row(s) identical in every pair: the change never came into "

@@ -23,7 +23,7 @@ from results.analysis.stability import (
     study_margin,
     summarize,
 )
-from results.analysis.stability_text import mode_text
+from results.analysis.stability_text import mode_text, move, points
 from results.store import open_table
 
 KINDS = {
@@ -176,8 +176,8 @@ def html(block: dict | None, esc, table, Cell) -> str:
                         deck,
                         f"{100 * x['rates'][0]:.1f}%",
                         f"{100 * x['rates'][1]:.1f}%",
-                        f"{x['delta']:+.1f} [{x['delta_lo']:+.1f}, {x['delta_hi']:+.1f}]",
-                        f"[{x['within_lo']:+.1f}, {x['within_hi']:+.1f}]",
+                        move(x),
+                        points(x["within_lo"], x["within_hi"]),
                         Cell(esc(x["verdict"]), cls),
                         f"{x['games_needed']:,}" if x.get("games_needed") else "–",
                     ]
