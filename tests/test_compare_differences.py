@@ -134,3 +134,43 @@ def test_the_stability_verdict_never_claims_more_than_the_table(runs, tmp_path):
     text = format_text(r)
     assert "player-sensitive" not in text.split("stability between A and B")[1].split("\n")[1]
     write_compare_page(r, tmp_path / "page")
+
+
+UNTIL = """name = "u"
+decks = ["imperial", "highland", "sylvan"]
+modes = ["high-form"]
+policies = [["random"], ["greedy"]]
+games = {games}
+seed = {seed}
+{until}
+"""
+
+
+def test_a_study_stopped_early_is_compared_up_to_its_stopping_look(tmp_path):
+    """(issue 48, item 5) The games past the look an --until study stopped at (played by
+    chunks in flight) are not the study: compare reads the games the report reads, pairs
+    the shared deals one to one (the same seat players), and judges the stability rule at
+    the error the stopping look spent."""
+    runs = {}
+    for name, games, seed, until in (
+        ("u", 128, 1, 'until = "width=70"'),
+        ("same", 32, 1, ""),
+        ("more", 40, 1, ""),
+        ("other_seed", 32, 2, ""),
+    ):
+        spec = tmp_path / f"{name}.toml"
+        spec.write_text(UNTIL.format(games=games, seed=seed, until=until))
+        runs[name] = tmp_path / name
+        args = ["study", str(spec), "--workers", "0", "--out", str(runs[name])]
+        assert main([*args, "--chunk-size", "7"]) == 0
+    stop = json.loads((runs["u"] / "study.json").read_text())["until"]["stopped"]
+    assert stop["games"] == 32  # and chunks of 7 left games 32..34 on disk
+    at_look = 12 * 32
+    r = compare(runs["u"], runs["same"])
+    assert r["nothing_to_compare"] and f"the very same {at_look:,} games" in r["reason"]
+    r = compare(runs["u"], runs["more"])
+    assert r["part_of"] == "a_in_b" and r["paired"]["pairs"] == at_look
+    assert all(o["pairs"] == o["games_a"] == 64 for o in r["paired"]["matchups"])
+    r = compare(runs["u"], runs["other_seed"])
+    block = r["stability"]
+    assert block["judged"] and block["rule"]["alpha"] == pytest.approx(stop["alpha"], abs=1e-6)

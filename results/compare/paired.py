@@ -25,7 +25,7 @@ from scipy import stats as sps
 
 from results import stats
 from results.analysis import MODE_LABELS
-from results.store import open_table
+from results.analysis.dataset import register_study_games
 
 LEVEL = stats.LEVEL
 _SAFE = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -47,11 +47,42 @@ def _mapped(col: str, deck_map: dict) -> str:
     return f"CASE {col} {cases} ELSE {col} END"
 
 
-def _side(con, table, deck_map) -> str:
+def _sql_text(x: str) -> str:
+    return "'" + str(x).replace("'", "''") + "'"
+
+
+def _players_key(policy_map: dict) -> str:
+    """The seat players of a game as one key (``p0-vs-p1``), B's read as A's through
+    ``policy_map`` (B's key -> A's)."""
+    key = "seat0_policy || '-vs-' || seat1_policy"
+    if not policy_map:
+        return key
+    cases = " ".join(f"WHEN {_sql_text(b)} THEN {_sql_text(a)}" for b, a in policy_map.items())
+    return f"CASE {key} {cases} ELSE {key} END"
+
+
+def policy_map_of(study_a: dict, study_b: dict) -> dict:
+    """Which seat players of B stand for which of A, game by game: the same players for
+    themselves; where the players changed (compare of players), A's and B's pairings in the
+    order the studies list them, seats swapped alike. B's ``p0-vs-p1`` -> A's."""
+    from results.compare import two_seat_players
+
+    pa, pb = two_seat_players(study_a or {}), two_seat_players(study_b or {})
+    if sorted(pa) == sorted(pb) or len(pa) != len(pb):
+        return {}
+    out = {}
+    for (a0, a1), (b0, b1) in zip(pa, pb, strict=True):
+        out[f"{b0}-vs-{b1}"] = f"{a0}-vs-{a1}"
+        out[f"{b1}-vs-{b0}"] = f"{a1}-vs-{a0}"
+    return out
+
+
+def _side(con, table, deck_map, policy_map=None) -> str:
     cols = _columns(con, table)
     two = "n_players = 2" if "n_players" in cols else "TRUE"
     return (
-        f"SELECT mode, {_mapped('seat0_deck', deck_map)} AS d0, "
+        f"SELECT mode, {_players_key(policy_map or {})} AS pk, "
+        f"{_mapped('seat0_deck', deck_map)} AS d0, "
         f"{_mapped('seat1_deck', deck_map)} AS d1, seat0_policy AS p0, seat1_policy AS p1, "
         "game_index, seed, first_seat, "
         "CASE WHEN winner < 0 THEN 0.5 WHEN winner = 0 THEN 1.0 ELSE 0.0 END AS y0, "
@@ -60,24 +91,26 @@ def _side(con, table, deck_map) -> str:
     )
 
 
-def paired_games(run_a, run_b, deck_map=None):
+def paired_games(run_a, run_b, deck_map=None, policy_map=None):
     """The games of B that pair with a game of A: one row per pair (a DuckDB relation's rows
-    as dicts of numpy arrays)."""
+    as dicts of numpy arrays): the same matchup and seat players (B's read as A's through
+    ``deck_map`` and ``policy_map``), deal index and seed."""
     deck_map = deck_map or {}
     for k, v in deck_map.items():
         if not (_SAFE.match(k) and _SAFE.match(v)):
             raise ValueError(f"--map: deck names are letters, digits, '_', '.', '-': {k}={v}")
     con = duckdb.connect()
     try:
-        con.register("a_games", open_table(run_a, "games"))
-        con.register("b_games", open_table(run_b, "games"))
+        register_study_games(con, "a_games", run_a)  # (up to an --until study's stop)
+        register_study_games(con, "b_games", run_b)
         sql = (
-            f"WITH a AS ({_side(con, 'a_games', {})}), b AS ({_side(con, 'b_games', deck_map)}) "
+            f"WITH a AS ({_side(con, 'a_games', {})}), "
+            f"b AS ({_side(con, 'b_games', deck_map, policy_map)}) "
             "SELECT a.mode, a.d0, a.d1, a.p0, a.p1, b.p0 AS bp0, b.p1 AS bp1, "
             "a.y0 AS a_y0, b.y0 AS b_y0, a.yf AS a_yf, b.yf AS b_yf, "
             "a.turns AS a_turns, b.turns AS b_turns FROM a JOIN b "
             "ON a.seed = b.seed AND a.game_index = b.game_index AND a.mode = b.mode "
-            "AND a.d0 = b.d0 AND a.d1 = b.d1 ORDER BY ALL"
+            "AND a.d0 = b.d0 AND a.d1 = b.d1 AND a.pk = b.pk ORDER BY ALL"
         )
         res = con.execute(sql).fetchnumpy()
         total_b = con.execute(
@@ -258,7 +291,8 @@ def why_not_paired(study_a: dict, study_b: dict, overlap=None) -> str:
 def paired_analysis(run_a, run_b, deck_map=None, studies=None) -> dict:
     """The paired tables of a comparison; ``paired`` is False when no game pairs up, and
     ``why_not`` says why (from ``studies``, the two study specs, where given)."""
-    g, total_b, overlap = paired_games(run_a, run_b, deck_map)
+    pmap = policy_map_of(*(studies or ({}, {})))
+    g, total_b, overlap = paired_games(run_a, run_b, deck_map, pmap)
     n = len(g["mode"]) if g else 0
     out = {
         "method": METHOD,
