@@ -10,6 +10,11 @@ only in their players or only in their seed (results/compare/stability.py):
   under the second set of games minus under the first, in points, with its standard error
   stratified by deck pairing, and paired game by game where the two share deals
   (results/analysis/deck_moves.py), and its 95% interval (``delta_lo``, ``delta_hi``).
+  Where the two sets' games are not paired, each side of that interval is never narrower
+  than the Newcombe interval of the same two win rates (``_newcombe_floor``: the report's and
+  ``compare``'s tables' interval; the delta method's standard error shrinks to 0 at a rate of
+  0% or 100%), so ``decide`` takes a standard error below and one above the move; and no
+  deck is called beyond the margin while its 95% interval reaches inside it.
 - **The decision** (``decide``), with the margin M (``MARGIN_POINTS`` = 3 points unless the
   study spec's ``stability_margin`` or ``--margin`` says otherwise) and alpha = 0.05:
 
