@@ -171,3 +171,28 @@ def test_card_contrasts_stay_in_range(rows):
         for c in contrasts(played, won, np.arange(rows) // 2):
             if c:
                 _inside(c["lo"], c["hi"], -1, 1, "card contrast")
+
+
+@pytest.mark.parametrize("games", [1, 3, 8])
+def test_until_look_intervals_stay_within_100_points(games):
+    from results.looks import deck_intervals
+
+    rng = np.random.default_rng(games)
+    decks = ["highland", "imperial", "sylvan"]
+    for _ in range(10):
+        cells = []
+        for i, x in enumerate(decks):
+            for y in decks[i + 1 :]:
+                k = int(rng.integers(0, games + 1))
+                for deck, opp, w in ((x, y, k), (y, x, games - k)):
+                    rec = {"wins": w, "losses": games - w, "draws": 0}
+                    cells.append({"deck": deck, "opp_deck": opp, "combined": rec})
+        summary = {
+            "groups": [{"id": 0, "mode": "high-form", "symmetric": True,
+                        "policies": ["random", "random"], "decks": decks}],
+            "matchups": [{"group": 0, "cells": cells}],
+        }  # fmt: skip
+        rows = deck_intervals(summary, 0.05)
+        assert rows
+        for r in rows:
+            _inside(r["lo"], r["hi"], 0, 100, "an --until look's deck interval")
