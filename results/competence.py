@@ -75,7 +75,7 @@ def paired_gap(full: dict, twin: dict, min_gap: float = MIN_GAP) -> dict:
     p = None
     if n >= 2 and np.any(d != 0):
         p = float(sps.ttest_rel(a, b).pvalue)
-    lo, hi = ci["lo"], ci["hi"]
+    lo, hi, _ = stats.clip_difference(ci["lo"], ci["hi"])  # a gap of two win shares
     flagged = ci["mean"] < min_gap or lo is None or lo <= 0
     out |= {
         "full_rate": float(a.mean()),

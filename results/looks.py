@@ -126,14 +126,16 @@ def deck_intervals(summary: dict, alpha: float) -> list:
             if d[i] <= 0:
                 continue
             rate, se = w[i] / d[i], math.sqrt(max(cov[i, i], 0.0))
+            # a win rate's bounds stay in [0, 100] (results.stats); the width is the rule's
+            lo, hi, _ = stats.clip_share(rate - z * se, rate + z * se)
             out.append(
                 {
                     "mode": g["mode"],
                     "player": g["policies"][0],
                     "deck": deck,
                     "rate": round(100 * rate, 2),
-                    "lo": round(100 * (rate - z * se), 2),
-                    "hi": round(100 * (rate + z * se), 2),
+                    "lo": round(100 * lo, 2),
+                    "hi": round(100 * hi, 2),
                     "width": round(200 * z * se, 2),
                     "games": int(d[i]),
                 }

@@ -65,3 +65,25 @@ def rate_fair(r: dict):
     if "share" in r:
         return r["share"]
     return 0.5 if "excludes_half" in r else None
+
+
+def no_interval(mean) -> str:
+    """What stands where a difference has no interval (results.stats.paired_difference:
+    fewer than two pairs, or the same difference in every pair), instead of a zero-width
+    interval that would claim certainty."""
+    if mean is None:
+        return "no pairs"
+    if mean == 0:
+        return "no interval: no game changed"
+    return "no interval: too few pairs, or the same change in every pair"
+
+
+def difference_text(mean, lo, hi, digits=1) -> str:
+    """A difference of shares in points with its interval ("+1.2 [-0.4, +2.9]"), or what
+    stands in for a missing interval (``no_interval``)."""
+    if mean is None:
+        return no_interval(None)
+    head = f"{100 * mean:+.{digits}f}"
+    if lo is None or hi is None:
+        return f"{head} ({no_interval(mean)})"
+    return f"{head} {interval(lo, hi, 0.0, digits=digits, unit='', signed=True)}"

@@ -11,7 +11,17 @@ hand that they compute.
   ``confint_proportions_2indep(method="newcomb")``, and the score test
   ``test_proportions_2indep(method="score")``;
 - many tests at once: Holm's step-down correction, ``multipletests(method="holm")``;
-- a mean (points, turns): Student t interval, ``scipy.stats.t.interval``.
+- a mean (points, turns): Student t interval, ``scipy.stats.t.interval``;
+- a mean share of games scored 1, 1/2 or 0 (a win share with shared wins): the Wilson score
+  interval with the summed shares as successes (``share_interval``): a share in [0, 1] of
+  mean p varies at most p(1 - p), the binomial variance the Wilson interval assumes;
+- a mean of paired differences of such shares: Student t interval clipped to [-1, 1]
+  (``paired_difference``), with no interval where it has none (fewer than two pairs, or the
+  same difference in every pair: a zero-width interval would claim certainty).
+
+Every share's interval lies in [0, 1] and every difference's in [-1, 1]
+(``clip_share``, ``clip_difference``: a method whose own bounds can leave them, a normal or
+t interval, is clipped and says so with ``clipped``).
 
 Every function returns plain JSON-ready dicts (floats, ints, None).
 """
@@ -45,6 +55,10 @@ METHODS = {
     "multiple_tests": "Holm step-down correction within each table "
     "(statsmodels multipletests, method='holm')",
     "mean": "Student t interval (scipy.stats.t.interval)",
+    "share": "Wilson score interval of a mean share (win 1, shared win 1/2), the summed "
+    "shares as successes; every share's interval lies in [0, 1]",
+    "paired_difference": "Student t interval of the mean paired difference, clipped to "
+    "[-1, 1] (marked where clipped); none where every pair differs alike",
     "small_sample": SMALL_SAMPLE,
 }
 
@@ -56,12 +70,77 @@ def _f(x):
     return None if math.isnan(x) else x
 
 
+def _wilson(k, n) -> tuple:
+    """The Wilson score interval of ``k`` (possibly fractional) successes in ``n > 0``
+    trials, held inside [0, 1] against float noise."""
+    lo, hi = proportion_confint(k, n, alpha=ALPHA, method="wilson")
+    lo = 0.0 if k <= 0 else min(max(float(lo), 0.0), 1.0)  # exactly 0 and 1 at the ends
+    hi = 1.0 if k >= n else min(max(float(hi), 0.0), 1.0)
+    return lo, hi
+
+
+def clip_share(lo, hi) -> tuple:
+    """(lo, hi, clipped): a share's bounds held inside [0, 1]; ``clipped`` says a bound
+    was moved (the method's own interval reached past 0% or 100%). None stays None."""
+    return _clip(lo, hi, 0.0, 1.0)
+
+
+def clip_difference(lo, hi) -> tuple:
+    """(lo, hi, clipped): a difference of two shares held inside [-1, 1]."""
+    return _clip(lo, hi, -1.0, 1.0)
+
+
+def _clip(lo, hi, low, high) -> tuple:
+    lo, hi = _f(lo), _f(hi)
+    if lo is None or hi is None:
+        return lo, hi, False
+    new_lo, new_hi = min(max(lo, low), high), min(max(hi, low), high)
+    return new_lo, new_hi, (new_lo != lo or new_hi != hi)
+
+
+def share_interval(shares) -> dict:
+    """The mean of per-game shares in [0, 1] (a win 1, a shared win 1/2, a loss 0) and its
+    Wilson score interval, the summed shares taken as the successes of ``n`` games (module
+    docstring): ``{"mean", "lo", "hi", "n"}``, bounds None for no game. The one interval
+    of a single share that is not a count (suggest's win shares, the paired analysis)."""
+    y = np.asarray(shares, float).ravel()
+    n = len(y)
+    if n == 0:
+        return {"mean": None, "lo": None, "hi": None, "n": 0}
+    if np.any((y < 0) | (y > 1)) or not np.all(np.isfinite(y)):
+        raise ValueError("share_interval: every share lies in [0, 1]")
+    lo, hi = _wilson(float(y.sum()), n)
+    return {"mean": float(y.mean()), "lo": lo, "hi": hi, "n": n}
+
+
+def paired_difference(d) -> dict:
+    """The mean of paired differences of two shares (each in [-1, 1]) with its Student t
+    interval clipped to [-1, 1]: ``{"mean", "lo", "hi", "n", "clipped", "degenerate"}``.
+    ``degenerate`` names why there is no interval (bounds None): "no pairs", "one pair",
+    "identical in every pair" (no game changed) or "the same change in every pair"."""
+    d = np.asarray(d, float).ravel()
+    n = len(d)
+    out = {"mean": float(d.mean()) if n else None, "lo": None, "hi": None, "n": n}
+    out |= {"clipped": False, "degenerate": None}
+    if n == 0:
+        return out | {"degenerate": "no pairs"}
+    if n == 1:
+        return out | {"degenerate": "one pair"}
+    if np.all(d == d[0]):
+        why = "identical in every pair" if d[0] == 0 else "the same change in every pair"
+        return out | {"degenerate": why}
+    sd = float(d.std(ddof=1))
+    lo, hi = sps.t.interval(LEVEL, n - 1, loc=out["mean"], scale=sd / math.sqrt(n))
+    lo, hi, clipped = clip_difference(lo, hi)
+    return out | {"lo": lo, "hi": hi, "clipped": clipped}
+
+
 def proportion(k, n) -> dict:
     """k successes in n trials: rate and its Wilson interval; ``small`` below SMALL_SAMPLE."""
     k, n = int(k), int(n)
     if n <= 0:
         return {"k": k, "n": n, "rate": None, "lo": None, "hi": None, "small": True}
-    lo, hi = proportion_confint(k, n, alpha=ALPHA, method="wilson")
+    lo, hi = _wilson(k, n)
     return {
         "k": k,
         "n": n,
@@ -146,6 +225,7 @@ def difference(k1, n1, k2, n2) -> dict | None:
             k1, n1, k2, n2, method="score", compare="diff", return_results=False
         )
     p = _f(p)
+    lo, hi, _ = clip_difference(lo, hi)
     if p is None:  # no variation at all (both 0% or both 100%): no evidence of a difference
         p = 1.0
     return {
@@ -153,7 +233,7 @@ def difference(k1, n1, k2, n2) -> dict | None:
         "lo": _f(lo),
         "hi": _f(hi),
         "p_value": p,
-        "excludes_zero": bool(_f(lo) is not None and (lo > 0 or hi < 0)),
+        "excludes_zero": bool(lo is not None and (lo > 0 or hi < 0)),
         "small": min(n1, n2) < SMALL_SAMPLE,
     }
 

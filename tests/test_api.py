@@ -73,7 +73,7 @@ def test_run_again_and_compare(study, tmp_path):
     assert again.summary.nothing_to_do
     other = api.run({**SPEC, "seed": 10}, out=tmp_path / "o", progress=False, workers=0)
     c = api.compare(study, other)
-    assert "differs in: nothing but the seed" in c.text()
+    assert "differs in: seed; the same: decks, modes" in c.text()
     assert {"matchups", "first_player"} <= set(c.tables)
     assert "paired_matchups" not in c.tables  # other seeds: nothing pairs up
     assert not c.result["paired"]["paired"]

@@ -188,7 +188,9 @@ def test_compare_calls_a_retuned_profile_a_change_of_players(profiles, tmp_path)
     res = compare(a, b)
     assert res["differs_in"] == ["policies"] and res["changed_players"] == [PROFILE]
     text = format_text(res)
-    assert "differs in: policies (the same names, other parameters: quick; players hash" in text
+    assert "differs in: players;" in text
+    detail = "the same names, other parameters: quick; players hash"
+    assert f"the change compared: policies ({detail}" in text
     assert "differ in no setting" not in text
     # the same player on both sides: nothing changed, as before
     c = tmp_path / "c"

@@ -56,7 +56,13 @@ def test_suggest_json_as_documented(tiny):
         assert "\n" not in x["edit"] and x["edit"].startswith("everfrost/")
         assert set(x["effect"]) == set(MODES) == set(x["effect_lo"]) == set(x["effect_hi"])
         for m in MODES:
-            assert x["effect_lo"][m] <= x["effect"][m] <= x["effect_hi"][m]
+            lo, hi = x["effect_lo"][m], x["effect_hi"][m]
+            if lo is None:  # no interval: every pair changed alike (the page says so)
+                assert hi is None
+                continue
+            assert -1 <= lo <= x["effect"][m] <= hi <= 1
+            for v in x["projected_lo"].values():
+                assert v is None or 0 <= v <= 1
         assert x["status"]
         load_content_dir(x["content"])  # loadable with --content
     replayed = [x for x in s if x.get("confirmation")]

@@ -66,10 +66,12 @@ def contrasts(played: np.ndarray, won: np.ndarray, cluster: np.ndarray) -> list:
             p = float(2 * sps.norm.sf(abs(d) / se))
         else:  # no variation at all: no evidence of a difference
             p = 1.0 if abs(d) < 1e-12 else 0.0
+        lo, hi, clipped = stats.clip_difference(d - Z * se, d + Z * se)
         out[c] = {
             "diff": d,
-            "lo": d - Z * se,
-            "hi": d + Z * se,
+            "lo": lo,
+            "hi": hi,
+            "clipped": clipped,
             "se": se,
             "p_value": p,
             "rate": float(rate[j]),

@@ -41,6 +41,28 @@ def stopped_at(manifest) -> int | None:
     return games if isinstance(games, int) and not isinstance(games, bool) else None
 
 
+def register_look(con, name: str, data, max_games: int | None) -> None:
+    """Register ``data`` (a table of a study) in ``con`` as ``name``: its games of index
+    below ``max_games`` (a look of a study played ``--until``), or all of them (None)."""
+    if max_games is None:
+        con.register(name, data)
+        return
+    con.register(f"{name}_all", data)
+    con.execute(
+        f"CREATE VIEW {name} AS SELECT * FROM {name}_all WHERE game_index < {int(max_games)}"
+    )
+
+
+def register_study_games(con, name: str, run) -> int | None:
+    """Register the games of the study in ``run`` as ``name``, as the report reads them: a
+    study played ``--until`` only up to the look it stopped at (the games past it, played
+    by chunks in flight at the stop, are not the study). Returns that look's games per
+    matchup (None: every game). ``compare``'s reads of the raw games go through it."""
+    stop = stopped_at(read_manifest(run))
+    register_look(con, name, open_table(run, "games"), stop)
+    return stop
+
+
 class Dataset:
     """A study's manifest and its three tables, registered in an in-memory DuckDB.
     ``max_games``: only the games of index below it in every matchup (a look of a study
@@ -80,14 +102,7 @@ class Dataset:
                 data = _empty_table(t)
             else:
                 raise DatasetError(f"the study in {str(root)!r} is incomplete: {t}/ is missing")
-            if self.max_games is None:
-                self.con.register(f"{t}_raw", data)
-            else:  # the games of a look: indices below it, in every table
-                self.con.register(f"{t}_all", data)
-                self.con.execute(
-                    f"CREATE VIEW {t}_raw AS SELECT * FROM {t}_all "
-                    f"WHERE game_index < {int(self.max_games)}"
-                )
+            register_look(self.con, f"{t}_raw", data, self.max_games)
             if t == "games":
                 md = data.schema.metadata or {}
                 self.games_metadata = {k.decode(): v.decode() for k, v in md.items()}

@@ -10,6 +10,11 @@ only in their players or only in their seed (results/compare/stability.py):
   under the second set of games minus under the first, in points, with its standard error
   stratified by deck pairing, and paired game by game where the two share deals
   (results/analysis/deck_moves.py), and its 95% interval (``delta_lo``, ``delta_hi``).
+  Where the two sets' games are not paired, each side of that interval is never narrower
+  than the Newcombe interval of the same two win rates (``_newcombe_floor``: the report's and
+  ``compare``'s tables' interval; the delta method's standard error shrinks to 0 at a rate of
+  0% or 100%), so ``decide`` takes a standard error below and one above the move; and no
+  deck is called beyond the margin while its 95% interval reaches inside it.
 - **The decision** (``decide``), with the margin M (``MARGIN_POINTS`` = 3 points unless the
   study spec's ``stability_margin`` or ``--margin`` says otherwise) and alpha = 0.05:
 
@@ -101,21 +106,28 @@ def games_needed(delta, se, games, margin: float, k: int, alpha: float = ALPHA):
     return np.where((gap > 0) & (se > 0), np.minimum(n, MAX_GAMES_NEEDED), np.nan)
 
 
-def decide(delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA) -> dict:
+def decide(
+    delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA, se_hi=None
+) -> dict:
     """THE rule for one comparison of K decks: moves ``delta`` and standard errors ``se`` in
     points, ``games`` a deck; ``alpha`` the error of each of its tests (less than ALPHA at a
-    look of ``kalarite study --until``: results/looks.py). ``verdict``; per deck
+    look of ``kalarite study --until``: results/looks.py). ``se_hi``: where the interval is
+    not symmetric, the standard error above the move (``se`` then the one below): each
+    test uses the side it looks across. ``verdict``; per deck
     (arrays/lists in the decks' order)
     ``within`` (90% interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
     ``p_move`` (two-sided against 0, Holm-adjusted beside it); ``games_needed`` (the
     comparison's, None unless undetermined) and ``deck_needed`` (per deck, None where that
     deck is decided)."""
     d = np.asarray(delta, float)
-    s = np.asarray(se, float)
+    s_lo = np.asarray(se, float)
+    s_hi = s_lo if se_hi is None else np.asarray(se_hi, float)
+    s = np.where(d >= 0, s_lo, s_hi)  # the side toward 0 and the margin nearest the move
     k = len(d)
     a = np.abs(d)
     z_eq, z_int = float(norm.ppf(1 - alpha)), float(norm.ppf(1 - alpha / 2))
-    lo90, hi90 = d - z_eq * s, d + z_eq * s
+    lo90, hi90 = d - z_eq * s_lo, d + z_eq * s_hi
+    lo95, hi95 = d - z_int * s_lo, d + z_int * s_hi
     within = (lo90 > -margin) & (hi90 < margin)
     with np.errstate(divide="ignore", invalid="ignore"):
         p_beyond = np.where(
@@ -124,13 +136,15 @@ def decide(delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA
             np.where(a > margin, 0.0, 1.0),
         )
         p_within = np.where(
-            s > 0,
-            np.maximum(norm.sf((d + margin) / s), norm.sf((margin - d) / s)),
+            np.minimum(s_lo, s_hi) > 0,
+            np.maximum(norm.sf((d + margin) / s_lo), norm.sf((margin - d) / s_hi)),
             np.where(a < margin, 0.0, 1.0),
         )
         p_move = np.where(s > 0, 2 * norm.sf(a / s), np.where(a > 0, 0.0, 1.0))
     holm_beyond = stats.holm([float(p) for p in p_beyond])
     beyond = np.array([p is not None and p < alpha for p in holm_beyond], bool)
+    # and never beyond the margin while the 95% interval shown beside it reaches inside it
+    beyond &= (lo95 > margin) | (hi95 < -margin)
     if beyond.any():
         verdict = SENSITIVE
     elif within.all():
@@ -166,8 +180,8 @@ def decide(delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA
         "p_move_holm": stats.holm([float(p) for p in p_move]),
         "lo90": lo90,
         "hi90": hi90,
-        "lo95": d - z_int * s,
-        "hi95": d + z_int * s,
+        "lo95": lo95,
+        "hi95": hi95,
         "alpha": float(alpha),
         "games_needed": needed,
         "games_needed_no_move": no_move,
@@ -217,22 +231,35 @@ def compare_tables(
     cov = m["cov"][np.ix_(keep, keep)]
     se = 100 * np.sqrt(np.maximum(np.diag(cov), 0.0))
     games = m["games"][keep]
-    rule = decide(delta, se, games, margin, alpha)
     wins_a, dec_a = wa.sum(axis=1), wa.sum(axis=1) + wa.sum(axis=0)
     wins_b, dec_b = wb.sum(axis=1), wb.sum(axis=1) + wb.sum(axis=0)
+    se_lo, se_hi = se, se
+    if not m["paired"]:
+        se_lo, se_hi = _newcombe_floor(
+            delta, se, [(wins_a[i], dec_a[i], wins_b[i], dec_b[i]) for i in keep]
+        )
+    rule = decide(delta, se_lo, games, margin, alpha, se_hi=se_hi)
     decks, verdicts = {}, {}
     for n, (i, name) in enumerate(zip(keep, names, strict=True)):
         va = deck_verdict(stats.proportion(wins_a[i], dec_a[i]))
         vb = deck_verdict(stats.proportion(wins_b[i], dec_b[i]))
         verdicts[name] = [va, vb]
         own = SENSITIVE if rule["beyond"][n] else STABLE if rule["within"][n] else UNDETERMINED
+        # a move of a win rate lies within +-100 points: the normal intervals are shown
+        # clipped there (the decision above is made on the rule's own bounds)
+        lo95, hi95, clip95 = stats.clip_difference(rule["lo95"][n] / 100, rule["hi95"][n] / 100)
+        lo90, hi90, clip90 = stats.clip_difference(rule["lo90"][n] / 100, rule["hi90"][n] / 100)
         decks[name] = {
             "delta": _num(delta[n]),
             "se": _num(se[n], 3),
-            "delta_lo": _num(rule["lo95"][n]),
-            "delta_hi": _num(rule["hi95"][n]),
-            "within_lo": _num(rule["lo90"][n]),
-            "within_hi": _num(rule["hi90"][n]),
+            "se_below": _num(se_lo[n], 3),
+            "se_above": _num(se_hi[n], 3),
+            # (4 decimals: printed rounded outward like the tables' bounds, results.shown)
+            "delta_lo": _num(None if lo95 is None else 100 * lo95, 4),
+            "delta_hi": _num(None if hi95 is None else 100 * hi95, 4),
+            "within_lo": _num(None if lo90 is None else 100 * lo90, 4),
+            "within_hi": _num(None if hi90 is None else 100 * hi90, 4),
+            "clipped": clip95 or clip90,
             "verdict": own,
             "p_beyond": float(rule["p_beyond"][n]),
             "p_beyond_holm": rule["p_beyond_holm"][n],
@@ -275,6 +302,26 @@ def compare_tables(
         ),
         "flipped": ranking_change.flips(verdicts),
     }
+
+
+def _newcombe_floor(delta, se, counts) -> tuple:
+    """(se below, se above) of each deck's move, in points: the delta method's, widened
+    where the Newcombe interval of the same two win rates (results.stats.difference: the
+    deck's wins over its decisive games in B and in A, as ``compare``'s tables and the
+    report's deck-vs-field table count them) reaches further. At few games, or a rate of
+    0% or 100%, the delta method's standard error shrinks toward 0 (a deck at 0 of 12 has
+    none); the floor keeps the rule's 95% interval around the tables' interval of the same
+    games, so that a verdict never claims more than the table beside it shows. (Games that
+    pair up between the two sets are taken paired instead: their interval is narrower by
+    design and the floor, which ignores the pairing, does not apply.)"""
+    lo, hi = np.array(se, float), np.array(se, float)
+    for n, (wa, da, wb, db) in enumerate(counts):
+        nc = stats.difference(wb, db, wa, da)
+        if nc is None or nc["lo"] is None:
+            continue
+        lo[n] = max(lo[n], (delta[n] - 100 * nc["lo"]) / Z_INTERVAL)
+        hi[n] = max(hi[n], (100 * nc["hi"] - delta[n]) / Z_INTERVAL)
+    return lo, hi
 
 
 def _sub_joint(joint, keep):

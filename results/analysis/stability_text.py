@@ -3,6 +3,7 @@ mode for the first screen, ``kalarite compare`` and the sensitivity section, and
 per deck. Every line starts with the verdict, one of the rule's three words: stable,
 player-sensitive or undetermined."""
 
+from results import shown
 from results.analysis.stability import SENSITIVE, STABLE, UNDETERMINED
 
 ORDER = {STABLE: 0, UNDETERMINED: 1, SENSITIVE: 2}  # a deck's worst verdict names it
@@ -25,8 +26,14 @@ def _p(p) -> str:
 
 
 def move(x) -> str:
-    """A deck's move with its 95% interval, in points."""
-    return f"{x['delta']:+.1f} [{x['delta_lo']:+.1f}, {x['delta_hi']:+.1f}]"
+    """A deck's move with its 95% interval, in points, the bounds rounded outward as
+    ``compare``'s tables print theirs (results.shown): the same interval prints alike."""
+    return f"{x['delta']:+.1f} {points(x['delta_lo'], x['delta_hi'])}"
+
+
+def points(lo, hi) -> str:
+    """An interval in points, rounded outward (results.shown)."""
+    return shown.interval(lo / 100, hi / 100, unit="", signed=True)
 
 
 def about(n: int) -> str:

@@ -37,9 +37,11 @@ import pathlib
 from results import analysis, shown, stats
 from results.compare.caveats import caveats, format_caveats
 from results.compare.changes import (
+    DIFFERENCES,
     changes,
     compare_title,
     deck_map_of,
+    differences_named,
     format_changes,
     map_decks,
 )
@@ -197,6 +199,9 @@ def _side(run, m, games) -> dict:
         "policies": canonical_spec(st).get("policies"),
         "players_hash": m.get("players_hash"),
         "seed": st.get("seed"),
+        "decks": _decks(m),
+        "modes": list(st.get("modes") or []),
+        "games_per_matchup": st.get("games"),
     }
 
 
@@ -428,19 +433,13 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
     }
     notes = []
     sta, stb = ma["study"], mb["study"]
+    named = differences_named(changed, changed_players(ma, mb))
+    paired = paired_analysis(run_a, run_b, dmap, studies=(sta, stb))
     false_positives = None  # the note of a comparison in which nothing was changed
     if part_of:
         false_positives = subset_note(part_of, overlap)
     elif not differs:
-        false_positives = (
-            "the studies differ in no setting that changes the games (only the seed or the "
-            "number of games): every significant difference is a false positive"
-            + (
-                "; they even have the same seed, so their common games are identical"
-                if sta.get("seed") == stb.get("seed")
-                else ""
-            )
-        )
+        false_positives = no_change_note(named, paired)
     if false_positives:
         notes.append(false_positives)
     if not display:
@@ -461,6 +460,16 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
             + ", ".join(changed["decks"]["only_b"])
             + "): --map VARIANT=ORIGINAL reads a deck of B as one of A"
         )
+    if wins and "decks" in changed:
+        d = changed["decks"]
+        notes.append(
+            "compared: the matchups of the decks both studies hold; left out: those of "
+            + "; ".join(
+                f"{', '.join(x)} (only in {w})"
+                for w, x in (("A", d["only_a"]), ("B", d["only_b"]))
+                if x
+            )
+        )
     only_a = [ga_all[k]["label"] for k in ga_all if k not in gb_all]
     only_b = [gb_all[k]["label"] for k in gb_all if k not in ga_all]
     if only_a or only_b:
@@ -479,7 +488,6 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         )
     if sa["data"]["beings_without_effects"] or sb["data"]["beings_without_effects"]:
         notes.append("beings without effects: these results are not those of the real game")
-    paired = paired_analysis(run_a, run_b, dmap, studies=(sta, stb))
     if paired["paired"] and not part_of:  # (not paired: the paired section says why)
         notes.append(pairing_note(paired))
     return {
@@ -494,6 +502,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         "changes": changed,
         "paired": paired,
         "differs_in": differs,
+        "differences": named,
         "changed_players": changed_players(ma, mb),
         "methods": stats.METHODS,
         "players": players,
@@ -503,6 +512,25 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         "tables": tables,
         "significant": {name: sum(r["significant"] for r in rows) for name, rows in tables.items()},
     }
+
+
+def no_change_note(named: list, paired: dict) -> str:
+    """The note of two studies played with the same content, engine and players: what
+    they differ in, that every significant difference is a false positive, and what the
+    games that pair (the same seed and deal index) show: identical outcomes, or not."""
+    other = [d for d in named if d not in ("content", "engine version", "players")]
+    text = (
+        "A and B play with the same content, engine and players"
+        + (f" (they differ in their {', '.join(other)})" if other else "")
+        + ": every significant difference in the games both hold is a false positive"
+    )
+    n = paired.get("pairs") or 0
+    if n:
+        same = paired.get("same_outcome_pairs", 0)
+        text += f"; {n:,} games pair (the same seed and deal index), " + (
+            "every one with the same outcome" if same == n else f"{same:,} with the same outcome"
+        )
+    return text
 
 
 def pairing_note(paired: dict) -> str:
@@ -590,6 +618,13 @@ def format_text(result: dict, show_all: bool = False) -> str:
     if what:
         lines.append("what changed:")
         lines += [f"  {x}" for x in what]
+    named = result.get("differences") or []
+    same = [label for _, label in DIFFERENCES if label not in named]
+    lines.append(
+        "differs in: "
+        + (", ".join(named) if named else "nothing")
+        + (f"; the same: {', '.join(same)}" if same else "")
+    )
     if result["differs_in"]:
         what = result["differs_in"][0]
         detail = {
@@ -597,9 +632,7 @@ def format_text(result: dict, show_all: bool = False) -> str:
             "engine": f"engine hash {a['engine_hash']} -> {b['engine_hash']}",
             "policies": _players_detail(result),
         }[what]
-        lines.append(f"differs in: {what} ({detail})")
-    else:
-        lines.append("differs in: nothing but the seed or the number of games")
+        lines.append(f"the change compared: {what} ({detail})")
     for w in result.get("unchecked", []):
         lines.append(f"warning: {w}")
     for n in result["notes"]:

@@ -114,6 +114,32 @@ def changes(ma: dict, mb: dict, deck_map: dict) -> dict:
     for key in ("seed", "games", "turn_cap"):
         if sa.get(key) != sb.get(key):
             out[key] = [sa.get(key), sb.get(key)]
+    deals = [(s.get("deals") or "per-player") for s in (sa, sb)]
+    if deals[0] != deals[1]:
+        out["deals"] = deals
+    return out
+
+
+# every setting a comparison names when it differs, in this order (``changes``' keys)
+DIFFERENCES = (
+    ("decks", "decks"),
+    ("modes", "modes"),
+    ("games", "games per matchup"),
+    ("players", "players"),
+    ("content_hashes", "content"),
+    ("engine", "engine version"),
+    ("seed", "seed"),
+    ("deals", "deals"),
+)
+
+
+def differences_named(ch: dict, changed_players=()) -> list:
+    """The name of every setting in which A and B differ (``changes``), in one order:
+    decks, modes, games per matchup, players (also the same names with other parameters),
+    content, engine version, seed, deals."""
+    out = [label for key, label in DIFFERENCES if key in ch]
+    if changed_players and "players" not in out:
+        out.insert(sum(k in ch for k in ("decks", "modes", "games")), "players")
     return out
 
 
@@ -188,6 +214,7 @@ def format_changes(ch: dict) -> list:
         ("seed", "study seed"),
         ("games", "games per matchup"),
         ("turn_cap", "turn cap"),
+        ("deals", "deals"),
     ):
         if key in ch:
             lines.append(f"{label}: {ch[key][0]} -> {ch[key][1]}")

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from results.analysis.labels import MODE_LABELS
 from results.compare import TITLES
 from results.compare.changes import format_changes
-from results.compare.paired_text import PAIRED_TITLES, diff_interval
+from results.compare.paired_text import PAIRED_TITLES, diff_interval, pairs_by_matchup
 from results.compare.stability import html as stability_html
 from results.report import CSS, Cell, diff_cell, esc, pct, plots, prose, table
 
@@ -48,8 +48,10 @@ def paired_forest(path, title, rows):
         if not d:
             continue
         colour = plots.RED if r["significant"] else plots.BLUE
-        ax.plot([d["unpaired_lo"], d["unpaired_hi"]], [y - 0.18] * 2, color=plots.GREY, lw=1)
-        ax.plot([d["lo"], d["hi"]], [y, y], color=colour, lw=3)
+        if d["unpaired_lo"] is not None:
+            ax.plot([d["unpaired_lo"], d["unpaired_hi"]], [y - 0.18] * 2, color=plots.GREY, lw=1)
+        if d["lo"] is not None:  # (none: the same change in every pair)
+            ax.plot([d["lo"], d["hi"]], [y, y], color=colour, lw=3)
         ax.plot([d["diff"]], [y], "o", color=colour, ms=5)
     ax.axvline(0, color=plots.GREY, lw=1, ls="--")
     ax.set_yticks(range(n)[::-1], [r["label"] for r in rows], fontsize=8)
@@ -174,6 +176,9 @@ class _Page:
             ("name", "study name"),
             ("games", "games analyzed"),
             ("seed", "study seed"),
+            ("decks", "decks"),
+            ("modes", "modes"),
+            ("games_per_matchup", "games per matchup"),
             ("policies", "players"),
             ("content_hash", "content hash"),
             ("content_dir", "card files"),
@@ -188,8 +193,12 @@ class _Page:
                 va, vb = _players(va), _players(vb)
             if k == "games":
                 va, vb = f"{va:,}", f"{vb:,}"
+            if k in ("decks", "modes"):
+                va, vb = ", ".join(va or []), ", ".join(vb or [])
             rows.append([label, str(va), str(vb)])
         self.w(table(["", "A (baseline)", "B"], rows, "The two studies.", left=3))
+        named = self.r.get("differences") or []
+        self.w(f"<p>Differs in: <b>{esc(', '.join(named) or 'nothing')}</b>.</p>")
         self.w(*[f"<p class='note'>{esc(n)}</p>" for n in self.r.get("notes", [])])
         self.w("</section>")
 
@@ -377,6 +386,9 @@ class _Page:
     def paired(self):
         self.h2("paired")
         p = self.r.get("paired") or {}
+        which = pairs_by_matchup(p)
+        if which:
+            self.w("<p class='note'>" + "<br>".join(esc(x.strip()) for x in which) + "</p>")
         if not p.get("paired"):
             self.w(f"<p>Not paired: {esc(p.get('why_not', 'no games pair up'))}.</p></section>")
             return

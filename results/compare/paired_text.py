@@ -18,15 +18,23 @@ def columns(rows) -> str:
 
 def diff_interval(d, share: bool) -> str:
     """A paired difference's interval, its bounds printed so that they agree with the
-    significance beside them (results.shown); the text table and the compare page share it."""
-    return shown.interval(
-        d["lo"],
-        d["hi"],
-        0.0,
-        digits=1 if share else 2,
-        scale=100.0 if share else 1.0,
-        unit="",
-        signed=True,
+    significance beside them (results.shown); the text table and the compare page share it.
+    Without an interval (the same change in every pair) it says so; a share difference's
+    interval held at +-100 points says so too."""
+    if d["lo"] is None or d["hi"] is None:
+        return f"({shown.no_interval(d['diff'])})"
+    clipped = " (clipped to +-100)" if d.get("clipped") else ""
+    return (
+        shown.interval(
+            d["lo"],
+            d["hi"],
+            0.0,
+            digits=1 if share else 2,
+            scale=100.0 if share else 1.0,
+            unit="",
+            signed=True,
+        )
+        + clipped
     )
 
 
@@ -64,11 +72,40 @@ PAIRED_TITLES = {
 }
 
 
+def pairs_by_matchup(p: dict, most: int = 12) -> list:
+    """Which games pair: per matchup both studies hold (as seated), its pairs (a shared
+    deal: the same seed and deal index) of A's and B's games; the matchups of one study
+    only, counted."""
+    rows = [o for o in p.get("matchups") or [] if o["games_a"] and o["games_b"]]
+    only = [o for o in p.get("matchups") or [] if not (o["games_a"] and o["games_b"])]
+    if not rows and not only:
+        return []
+    from results.analysis import MODE_LABELS
+
+    out = ["  which games pair (the same seed and deal index), per matchup both hold:"]
+    for o in rows[:most]:
+        out.append(
+            f"    {MODE_LABELS.get(o['mode'], o['mode'])} {o['decks'][0]} vs {o['decks'][1]}: "
+            f"{o['pairs']:,} pairs of A's {o['games_a']:,} and B's {o['games_b']:,} games"
+        )
+    if len(rows) > most:
+        out.append(f"    ... and {len(rows) - most} more matchups (compare --json lists them)")
+    if not rows:
+        out.append("    none")
+    if only:
+        a = sum(1 for o in only if o["games_a"])
+        out.append(
+            f"    not in both, so not compared game by game: {a} matchup(s) only in A, "
+            f"{len(only) - a} only in B"
+        )
+    return out
+
+
 def format_paired(p: dict, show_all: bool = False) -> list:
     lines = ["", "Paired analysis (games dealt from the same seed in A and B)"]
     if not p["paired"]:
         lines.append(f"  not paired: {p['why_not']}")
-        return lines
+        return lines + pairs_by_matchup(p)
     lines.append(
         f"  {p['pairs']:,} pairs of games ({p['games_b']:,} two-seat games in B). Test: "
         + p["method"]
@@ -80,6 +117,7 @@ def format_paired(p: dict, show_all: bool = False) -> list:
             else ""
         )
     )
+    lines += pairs_by_matchup(p)
     if p.get("identical_rows"):
         lines.append(
             f"  {p['identical_rows']} row(s) identical in every pair: the change never came into "

@@ -13,7 +13,7 @@ more.
 
 import duckdb
 
-from results.store import open_table
+from results.analysis.dataset import register_study_games
 
 _OUTCOME = ("winner", "end_reason", "turns", "seat0_score", "seat1_score")
 _KEY = ("mode", "matchup", "policies", "game_index", "seed")
@@ -37,8 +37,8 @@ def game_overlap(run_a, run_b, ma: dict, mb: dict) -> dict | None:
         return None
     con = duckdb.connect()
     try:
-        con.register("a_games", open_table(run_a, "games"))
-        con.register("b_games", open_table(run_b, "games"))
+        register_study_games(con, "a_games", run_a)  # (up to an --until study's stop)
+        register_study_games(con, "b_games", run_b)
         cols = ", ".join(_KEY + _OUTCOME)
         on = " AND ".join(f"a.{c} IS NOT DISTINCT FROM b.{c}" for c in _KEY + _OUTCOME)
         n_a, n_b, twins = con.execute(

@@ -15,16 +15,17 @@ dealt alike in A and B (same mode, matchup, game index and seed) are compared ga
 import duckdb
 
 from results.analysis import deck_moves
+from results.analysis.dataset import register_study_games
 from results.analysis.labels import MODE_LABELS
 from results.analysis.stability import (
+    ALPHA,
     combine,
     compare_tables,
     player_table,
     study_margin,
     summarize,
 )
-from results.analysis.stability_text import mode_text
-from results.store import open_table
+from results.analysis.stability_text import mode_text, move, points
 
 KINDS = {
     "replicate": "the same players on another seed or number of games: an A/A check",
@@ -60,8 +61,8 @@ def _shared_deals(run_a, run_b) -> list:
     """The games A and B were dealt alike (results.analysis.deck_moves.shared_deals_sql)."""
     con = duckdb.connect()
     try:
-        con.register("a_games", open_table(run_a, "games"))
-        con.register("b_games", open_table(run_b, "games"))
+        register_study_games(con, "a_games", run_a)  # (up to an --until study's stop)
+        register_study_games(con, "b_games", run_b)
         cols = {r[0] for r in con.execute("DESCRIBE SELECT * FROM a_games").fetchall()}
         cols &= {r[0] for r in con.execute("DESCRIBE SELECT * FROM b_games").fetchall()}
         two = "a.n_players = 2 AND b.n_players = 2" if "n_players" in cols else "TRUE"
@@ -88,12 +89,14 @@ def why_not(differs: list, part_of) -> str | None:
 def between(run_a, run_b, sa: dict, sb: dict, differs: list, part_of, margin=None) -> dict:
     """``compare``'s ``stability`` block (shaped like ``summary["sensitivity"]``)."""
     margin = study_margin(sa, margin)
+    # a study played --until is judged at the error its stopping look spent (results/looks.py)
+    alpha = min((s.get("looks") or {}).get("alpha") or ALPHA for s in (sa, sb))
     kind = "players" if "policies" in differs else "replicate"
     why = why_not(differs, part_of)
     modes = [g["mode"] for g in sa.get("groups", [])]
     modes = [m for m in dict.fromkeys(modes) if any(g["mode"] == m for g in sb["groups"])]
     if why:
-        out = summarize({}, margin)
+        out = summarize({}, margin, alpha)
         return {**out, "kind": kind, "why": why}
     shared = None
     per_mode = {}
@@ -108,7 +111,8 @@ def between(run_a, run_b, sa: dict, sb: dict, differs: list, part_of, margin=Non
             if shared is None:
                 shared = _shared_deals(run_a, run_b)
             rows = [r for r in shared if r["mode"] == mode and r["pa"] == pa and r["pb"] == pb]
-            c = compare_tables(names, ta, tb, deck_moves.joint_tables(rows, names), margin)
+            joint = deck_moves.joint_tables(rows, names)
+            c = compare_tables(names, ta, tb, joint, margin, alpha)
             if len(c["decks"]) < 2:
                 continue
             c.update(kind=kind, players=[pa, pb], from_to=[f"{pa} (A)", f"{pb} (B)"])
@@ -128,7 +132,7 @@ def between(run_a, run_b, sa: dict, sb: dict, differs: list, part_of, margin=Non
                 if kind == "replicate"
                 else "the self-play players of A and B cannot be matched one to one",
             }
-    return {**summarize(per_mode, margin), "kind": kind}
+    return {**summarize(per_mode, margin, alpha), "kind": kind}
 
 
 def format_lines(block: dict | None) -> list:
@@ -156,7 +160,8 @@ def html(block: dict | None, esc, table, Cell) -> str:
         f"<p class='note'>Between A and B ({esc(KINDS[block['kind']])}): each deck's move "
         "B − A of its win rate against the field (mirror matches left out), in points, with "
         "its 95% interval (standard error stratified by deck pairing, paired game by game "
-        f"where A and B were dealt the same games). <b>Stable</b>: every deck's 90% interval "
+        "where A and B were dealt the same games, else never narrower than the tables' "
+        f"Newcombe interval of the same win rates). <b>Stable</b>: every deck's 90% interval "
         f"within ±{block['margin']:g} points; <b>player-sensitive</b>: some deck's move "
         "confidently beyond it (Holm over the decks); else <b>undetermined</b>, with the "
         "games a deck would need (the same rule as a report's first screen, "
@@ -176,8 +181,8 @@ def html(block: dict | None, esc, table, Cell) -> str:
                         deck,
                         f"{100 * x['rates'][0]:.1f}%",
                         f"{100 * x['rates'][1]:.1f}%",
-                        f"{x['delta']:+.1f} [{x['delta_lo']:+.1f}, {x['delta_hi']:+.1f}]",
-                        f"[{x['within_lo']:+.1f}, {x['within_hi']:+.1f}]",
+                        move(x),
+                        points(x["within_lo"], x["within_hi"]),
                         Cell(esc(x["verdict"]), cls),
                         f"{x['games_needed']:,}" if x.get("games_needed") else "–",
                     ]

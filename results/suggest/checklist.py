@@ -25,9 +25,10 @@ import math
 
 import numpy as np
 from scipy import stats as sps
-from statsmodels.stats.proportion import proportion_confint
 
+from results import stats
 from results.analysis.stability import MARGIN_POINTS
+from results.shown import no_interval
 from results.suggest.data import seat0_cards
 
 MIN_PLAYED = 0.10
@@ -84,11 +85,8 @@ def checklist(goal, cand: dict, res: dict, check: dict, race: dict, base_dirs, p
     pairs = sum(r["pairs"] for r in res["cells"])
     changed = res["changed_pairs"] / pairs if pairs else 0.0
     k = round(use["played"] * use["games"])
-    lo, hi = (
-        proportion_confint(k, use["games"], alpha=0.05, method="wilson")
-        if use["games"]
-        else (0.0, 1.0)
-    )
+    played = stats.proportion(k, use["games"])  # Wilson, inside [0, 1]
+    lo, hi = (played["lo"], played["hi"]) if use["games"] else (0.0, 1.0)
     out.append(_item(
         "the edited card came into play",
         True if lo >= MIN_PLAYED else False if hi < MIN_PLAYED else None,
@@ -107,7 +105,7 @@ def checklist(goal, cand: dict, res: dict, check: dict, race: dict, base_dirs, p
         ok,
         f"{tb['tie_break_share']:.0%} of the {tb['flipped_pairs']:,} changed deals had a game "
         f"decided by the tie-breakers; without those deals the effect on the goal is "
-        f"{_pts(w['effect'])} [{_pts(w['lo'])}, {_pts(w['hi'])}]"
+        f"{_with_interval(w)}"
         + ("" if ok else " (not distinguishable from 0)" if ok is None else " (reversed)"),
     ))  # fmt: skip
     out.append(_collateral(goal, res))
@@ -115,6 +113,16 @@ def checklist(goal, cand: dict, res: dict, check: dict, race: dict, base_dirs, p
     out.append(_item("label", None, f"{LABEL}: {' and '.join(players)}, {games:,} deals each on "
                      f"fresh seeds (seed {res['seed']}), paired with the base"))  # fmt: skip
     return out
+
+
+def _with_interval(x) -> str:
+    """An effect in points with its 95% interval, or what stands for a missing one
+    (results.shown.no_interval)."""
+    lo, hi, m = x.get("lo"), x.get("hi"), x.get("effect")
+    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        ok = m is not None and math.isfinite(m)
+        return f"{_pts(m)} ({no_interval(m if ok else None)})"
+    return f"{_pts(m)} [{_pts(lo)}, {_pts(hi)}]"
 
 
 def _pts(x) -> str:
@@ -126,7 +134,9 @@ def _agreement(ob: dict, players) -> dict:
     (opposite sides: they disagree). Within the stability margin M: the 90% interval of the
     difference between them inside [-M, M] (an equivalence test at 5%), beyond it: they
     differ; otherwise undetermined."""
-    a, b = (ob[p] for p in players[:2])
+    # a missing bound (no interval: every pair alike, results.stats.paired_difference) decides
+    # nothing
+    a, b = ({k: math.nan if v is None else v for k, v in ob[p].items()} for p in players[:2])
     m = MARGIN_POINTS / 100
     sign = (a["lo"] > 0 and b["lo"] > 0) or (a["hi"] < 0 and b["hi"] < 0)
     opposite = (a["lo"] > 0 and b["hi"] < 0) or (a["hi"] < 0 and b["lo"] > 0)
@@ -137,11 +147,15 @@ def _agreement(ob: dict, players) -> dict:
     within = -m <= dlo and dhi <= m
     beyond = dlo > m or dhi < -m
     ok = True if sign and within else False if opposite or beyond else None
-    text = ", ".join(f"{p}: {_pts(ob[p]['effect'])} [{_pts(ob[p]['lo'])}, {_pts(ob[p]['hi'])}]"
-                     for p in players[:2])  # fmt: skip
+    text = ", ".join(f"{p}: {_with_interval(ob[p])}" for p in players[:2])
     text += (
-        f"; difference {_pts(diff)} points, 90% [{_pts(dlo)}, {_pts(dhi)}] against the "
-        f"margin ±{MARGIN_POINTS:g}: "
+        f"; difference {_pts(diff)} points, "
+        + (
+            f"90% [{_pts(dlo)}, {_pts(dhi)}]"
+            if math.isfinite(dlo) and math.isfinite(dhi)
+            else "no interval (an effect above has none)"
+        )
+        + f" against the margin ±{MARGIN_POINTS:g}: "
         + ("they agree" if ok else "they disagree" if ok is False else "undetermined")
     )
     return _item("the two strongest players agree", ok, text)

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import stats as sps
 
 from results.suggest.data import games
-from results.suggest.race import interval95
+from results.suggest.race import effect95, share95
 
 
 @dataclass
@@ -52,14 +52,15 @@ def paired(base_out, cand_out, deck: str, cells, cand_deck=None) -> Pairs:
 
 
 def _summary(d) -> dict:
-    m, lo, hi = interval95(d)
+    m, lo, hi = effect95(d)
     return {"effect": m, "lo": lo, "hi": hi, "pairs": int(len(d))}
 
 
 def per_mode(p: Pairs, modes) -> dict:
     """{mode: {effect, lo, hi, pairs, base, base_lo, base_hi, projected, projected_lo,
     projected_hi}}: the mode's cells pooled (equal games per cell: the win share against
-    the field), paired t intervals (95%)."""
+    the field); the effect's paired t interval, the shares' Wilson intervals (95%,
+    results.stats)."""
     out = {}
     for mode in modes:
         cells = [c for c in p.cells if c[0] == mode]
@@ -69,8 +70,8 @@ def per_mode(p: Pairs, modes) -> dict:
         b = np.concatenate([p.base[c] for c in cells])
         y = np.concatenate([p.cand[c] for c in cells])
         row = _summary(d)
-        bm = interval95(b)
-        ym = interval95(y)
+        bm = share95(b)
+        ym = share95(y)
         row |= {"base": bm[0], "base_lo": bm[1], "base_hi": bm[2]}
         row |= {"projected": ym[0], "projected_lo": ym[1], "projected_hi": ym[2]}
         out[mode] = row
@@ -86,7 +87,7 @@ def per_cell(p: Pairs) -> list:
         row = {"mode": cell[0], "opponent": cell[1], **_summary(d)}
         row["base"] = float(p.base[cell].mean()) if len(d) else None
         row["projected"] = float(p.cand[cell].mean()) if len(d) else None
-        ym = interval95(p.cand[cell]) if len(d) else (None, None, None)
+        ym = share95(p.cand[cell]) if len(d) else (None, None, None)
         row["projected_lo"], row["projected_hi"] = ym[1], ym[2]
         if len(d) >= 2 and np.any(d != 0) and not np.all(d == d[0]):
             row["p"] = float(sps.ttest_1samp(d, 0.0).pvalue)
@@ -126,7 +127,7 @@ def tie_break_check(p: Pairs, weights: dict) -> dict:
         flipped += int(np.count_nonzero(d))
         tie_flipped += int(np.count_nonzero(d[t]))
     kept = np.concatenate(d_kept) if d_kept else np.zeros(0)
-    m, lo, hi = interval95(kept) if len(kept) >= 2 else (math.nan, math.nan, math.nan)
+    m, lo, hi = effect95(kept) if len(kept) else (math.nan, math.nan, math.nan)
     return {
         "flipped_pairs": flipped,
         "tie_break_share": tie_flipped / flipped if flipped else 0.0,

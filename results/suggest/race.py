@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as sps
 
+from results import stats
+
 DROP_WORSE = "worse than the leader"
 DROP_SMALL = "cannot move the goal by the smallest effect"
 DROP_CUT = "cut by the budget (sequential halving)"
@@ -78,15 +80,24 @@ def bounds(u: np.ndarray, a: float) -> tuple:
     return mean, mean - half, mean + half
 
 
-def interval95(u) -> tuple:
-    """(mean, lo, hi): the two-sided 95% t interval of a mean (for display)."""
-    u = np.asarray(u, float)
-    n = len(u)
-    m = float(u.mean()) if n else float("nan")
-    if n < 2:
-        return m, float("nan"), float("nan")
-    half = sps.t.ppf(0.975, n - 1) * float(u.std(ddof=1)) / math.sqrt(n)
-    return m, m - half, m + half
+def share95(y) -> tuple:
+    """(mean, lo, hi): a win share's 95% interval for display, the Wilson score interval
+    of results.stats.share_interval (inside [0, 1]; nan bounds for no game)."""
+    r = stats.share_interval(y)
+    return _triple(r)
+
+
+def effect95(d) -> tuple:
+    """(mean, lo, hi): the 95% interval of a mean paired difference for display
+    (results.stats.paired_difference: a t interval inside [-1, 1]; nan bounds where it has
+    none: fewer than two pairs, or the same difference in every pair)."""
+    return _triple(stats.paired_difference(d))
+
+
+def _triple(r) -> tuple:
+    nan = float("nan")
+    m = nan if r["mean"] is None else r["mean"]
+    return m, nan if r["lo"] is None else r["lo"], nan if r["hi"] is None else r["hi"]
 
 
 def decide_round(u, arms, r: int, *, k0: int, rounds: int, alpha: float, min_effect: float,
@@ -102,7 +113,7 @@ def decide_round(u, arms, r: int, *, k0: int, rounds: int, alpha: float, min_eff
     order = sorted(range(len(alive)), key=lambda i: (-mean[i], alive[i].order))
     lead = order[0]
     for i, arm in enumerate(alive):
-        m95 = interval95(u[i])
+        m95 = effect95(u[i])
         arm.history.append(
             {
                 "round": r,

@@ -8,7 +8,7 @@ import pathlib
 
 from results.suggest.checklist import checklist
 from results.suggest.effects import objective, paired, per_cell, per_mode, tie_break_check
-from results.suggest.race import confirm, interval95
+from results.suggest.race import confirm, effect95
 
 # the project's named strongest player, placed first until the ladder rates it
 # (sim/app/competence.py TOP_PLAYER, docs/players.md)
@@ -86,7 +86,7 @@ def confirm_step(ctx, step_dir, content_dir, finalists: list, cells: list, weigh
                 p: dict(
                     zip(
                         ("effect", "lo", "hi"),
-                        interval95(objective(pairs[p][cid], weights)),
+                        effect95(objective(pairs[p][cid], weights)),
                         strict=True,
                     )
                 )

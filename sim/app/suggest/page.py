@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 
 from results.report import CSS, esc, pct, table
 from results.report.html import Cell
+from results.shown import difference_text
 from results.suggest.race import DROP_CUT
 
 TOP = 10  # edits in the first screen's table (every edit is in suggest.json and below)
@@ -103,8 +104,9 @@ def race_chart(path, race: dict, title: str):
     for k, a in enumerate(top):
         xs = [h["round"] + 1 + 0.04 * (k - len(top) / 2) for h in a["history"]]
         ys = [100 * h["mean"] for h in a["history"]]
-        lo = [100 * (h["mean"] - h["lo"]) for h in a["history"]]
-        hi = [100 * (h["hi"] - h["mean"]) for h in a["history"]]
+        # no interval (every pair alike): no bar
+        lo = [100 * (h["mean"] - h["lo"]) if h["lo"] is not None else 0 for h in a["history"]]
+        hi = [100 * (h["hi"] - h["mean"]) if h["hi"] is not None else 0 for h in a["history"]]
         ax.errorbar(xs, ys, yerr=[lo, hi], lw=1.2, capsize=2, label=a["cid"])
     ax.axhline(0, color="#1a202c", lw=0.8)
     ax.set_xticks(range(1, max(2, len(race["rounds"]) + 1)))
@@ -123,8 +125,7 @@ def _effects(s, modes, sep="; ") -> str:
         if e is None:
             continue
         lo, hi = s["effect_lo"].get(m), s["effect_hi"].get(m)
-        iv = f" [{lo * 100:+.1f}, {hi * 100:+.1f}]" if lo is not None and hi is not None else ""
-        out.append(esc(f"{m}: {e * 100:+.1f}{iv}"))
+        out.append(esc(f"{m}: {difference_text(e, lo, hi)}"))
     return sep.join(out)
 
 

@@ -115,22 +115,22 @@ def base_rates(games_by_key: dict, deck: str, cells_, upto: int) -> dict:
     and over the goal's modes pooled, from games 0 .. upto - 1, with 95% intervals."""
     import numpy as np
 
-    from results.suggest.race import interval95
+    from results.suggest.race import share95
 
     rows, by_mode, pooled = [], {}, []
     for mode, opp in cells_:
         g = games_by_key.get((mode, deck, opp), {})
         y = np.array([g[i]["share"] for i in sorted(g) if i < upto])
-        m, lo, hi = interval95(y)
+        m, lo, hi = share95(y)
         rows.append({"mode": mode, "opponent": opp, "mean": m, "lo": lo, "hi": hi,
                      "games": int(len(y))})  # fmt: skip
         by_mode.setdefault(mode, []).append(y)
         pooled.append(y)
     out = {"cells": rows, "modes": {}}
     for mode, ys in by_mode.items():
-        m, lo, hi = interval95(np.concatenate(ys))
+        m, lo, hi = share95(np.concatenate(ys))
         out["modes"][mode] = {"mean": m, "lo": lo, "hi": hi, "games": int(sum(map(len, ys)))}
-    m, lo, hi = interval95(np.concatenate(pooled))
+    m, lo, hi = share95(np.concatenate(pooled))
     out["pooled"] = {"mean": m, "lo": lo, "hi": hi, "games": int(sum(map(len, pooled)))}
     return out
 

@@ -18,7 +18,7 @@ import pathlib
 import numpy as np
 
 from results.suggest.data import games, seat0_cards
-from results.suggest.race import Arm, decide_round, interval95, ranked
+from results.suggest.race import Arm, decide_round, effect95, ranked, share95
 from sim.app.suggest.plan import make_study, study_dict, window
 from sim.content.copies import load_content_dir
 from sim.study import with_game_lists
@@ -220,8 +220,8 @@ def _modes(cy, by, cells, modes) -> dict:
         cs = [c for c in cells if c[0] == mode]
         d = np.concatenate([cy[c] - by[c] for c in cs])
         y = np.concatenate([cy[c] for c in cs])
-        m, lo, hi = interval95(d)
-        pm, plo, phi = interval95(y)
+        m, lo, hi = effect95(d)
+        pm, plo, phi = share95(y)
         out[mode] = {"effect": m, "lo": lo, "hi": hi, "projected": pm, "projected_lo": plo,
                      "projected_hi": phi, "pairs": int(len(d))}  # fmt: skip
     return out
@@ -231,7 +231,7 @@ def _base_modes(by, cells, modes) -> dict:
     out = {}
     for mode in modes:
         y = np.concatenate([by[c] for c in cells if c[0] == mode])
-        m, lo, hi = interval95(y)
+        m, lo, hi = share95(y)
         out[mode] = {"mean": m, "lo": lo, "hi": hi, "games": int(len(y))}
     return out
 
