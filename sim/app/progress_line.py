@@ -42,16 +42,17 @@ class ProgressLine:
 def ticking(label: str, text: str, stream=None, every_s: float = 5.0, after_s: float = 0.0):
     """Say ``text`` and say it again as time passes (every second on a terminal, every
     ``every_s`` in a log) while the block runs: a step with nothing to count. ``after_s``:
-    say nothing unless the block is still running after that many seconds."""
+    say nothing unless the block is still running after that many seconds. ``text`` may be
+    a function, called at each line: where a step of several parts stands ("2 of 6")."""
     line = ProgressLine(label, stream, every_s)
     done = threading.Event()
 
     def tick():
         if done.wait(after_s):
             return
-        line(text)
+        line(text() if callable(text) else text)
         while not done.wait(1.0):
-            line(text)
+            line(text() if callable(text) else text)
 
     thread = threading.Thread(target=tick, daemon=True)
     thread.start()

@@ -10,7 +10,11 @@ def add_suggest_command(sub, make):
         sub,
         "suggest",
         "propose card edits that move a deck toward a balance goal, ranked and confirmed",
-        ("decks", "modes", "players"),
+        (
+            ("decks", "--deck, the one to change; --opponents, the field"),
+            ("modes", "--modes, comma separated: the two-seat ones"),
+            ("players", "--policy and --confirm-players: NAME or NAME:key=value:..."),
+        ),
         extra="A goal is a spec file (GOAL.toml, see docs/suggest.md) or the flags --deck with "
         "--band LO,HI (its win share against the field), --floor LO,HI (every matchup) or "
         "--nerf HI. The edits of the card grammar in the goal's direction race on the base's "
@@ -78,7 +82,9 @@ def add_suggest_command(sub, make):
         help="parallel workers (default: all local cores; 0: in this process)",
     )
     p.add_argument("--address", default=None, help="an existing Ray cluster (default: local)")
-    p.add_argument("--json", action="store_true", help="print suggest.json's summary as JSON")
+    from sim.app.cli_args import add_json_options
+
+    add_json_options(p, "suggest.json's summary (the goal, status, games, ranked edits)")
     p.set_defaults(func=cmd_suggest)
 
 
@@ -105,8 +111,6 @@ def summary_lines(result) -> list:
 
 
 def cmd_suggest(args) -> int:
-    import json
-
     from sim.app.suggest.context import SuggestFailed, SuggestInterrupted
     from sim.app.suggest.run import run_suggest
 
@@ -117,11 +121,9 @@ def cmd_suggest(args) -> int:
     goal = load(args)
     try:
         # each race round and confirmation shows the study runner's progress (stderr lines,
-        # a bar on a terminal): a round of thousands of games is minutes, never silent
-        progress = False if args.json else None
-        result = run_suggest(
-            goal, args.out, workers=args.workers, address=args.address, progress=progress
-        )
+        # a bar on a terminal), --json or not: a round of thousands of games is minutes,
+        # never silent
+        result = run_suggest(goal, args.out, workers=args.workers, address=args.address)
     except SuggestInterrupted as e:
         print(f"kalarite: interrupted: {e}; run the same command again to resume",
               file=sys.stderr)  # fmt: skip
@@ -132,15 +134,11 @@ def cmd_suggest(args) -> int:
     except SuggestFailed as e:
         print(f"kalarite: error: {e}; run the same command again to resume", file=sys.stderr)
         return 1
-    if args.json:
-        from sim.app.suggest.page import _clean
+    from sim.app.cli_args import emit
 
-        fields = ("rank", "edit", "content", "effect", "effect_lo", "effect_hi", "status")
-        brief = {k: result[k] for k in ("goal", "status", "stack", "games")}
-        brief["suggestions"] = [{k: s.get(k) for k in fields} for s in result["suggestions"]]
-        print(json.dumps(_clean(brief), indent=1, allow_nan=False))
-    else:
-        for line in summary_lines(result):
-            print(f"kalarite: {line}")
-        print(f"kalarite: suggest -> {args.out}/index.html, {args.out}/suggest.json")
+    fields = ("rank", "edit", "content", "effect", "effect_lo", "effect_hi", "status")
+    brief = {k: result[k] for k in ("goal", "status", "stack", "games")}
+    brief["suggestions"] = [{k: s.get(k) for k in fields} for s in result["suggestions"]]
+    lines = [*summary_lines(result), f"suggest -> {args.out}/index.html, {args.out}/suggest.json"]
+    emit(args, brief, lambda: "\n".join(f"kalarite: {line}" for line in lines))
     return 0

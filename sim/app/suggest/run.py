@@ -18,7 +18,7 @@ import pathlib
 
 from results.suggest.data import card_use, games
 from sim.app.suggest.confirm import confirm_step
-from sim.app.suggest.context import Context, derived_seed, write_json
+from sim.app.suggest.context import Context, derived_seed, saying, write_json
 from sim.app.suggest.plan import (
     base_rates,
     cells,
@@ -237,7 +237,8 @@ def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=
         return _run(goal, out, workers, address, progress, quiet)
     finally:
         if session is not None:
-            session.close()
+            with saying("stopping the Ray workers", quiet, after_s=2.0):
+                session.close()
 
 
 def _run(goal, out, workers, address, progress, quiet) -> dict:
@@ -284,5 +285,7 @@ def _run(goal, out, workers, address, progress, quiet) -> dict:
             "games": ctx.games_played,
             "datasets": {p: {"what": w, "games": g} for p, (w, g) in ctx.datasets.items()},
         }
-        write_outputs(result, out)
+        part = ["the compare pages"]
+        with ctx.saying(lambda: f"writing {part[0]}"):
+            write_outputs(result, out, say=lambda text: part.__setitem__(0, text))
         return result
