@@ -123,7 +123,9 @@ def cmd_suggest(args) -> int:
         # each race round and confirmation shows the study runner's progress (stderr lines,
         # a bar on a terminal), --json or not: a round of thousands of games is minutes,
         # never silent
-        result = run_suggest(goal, args.out, workers=args.workers, address=args.address)
+        result = run_suggest(
+            goal, args.out, workers=args.workers, address=args.address, progress=None
+        )
     except SuggestInterrupted as e:
         print(f"kalarite: interrupted: {e}; run the same command again to resume",
               file=sys.stderr)  # fmt: skip

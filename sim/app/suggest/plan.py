@@ -242,16 +242,18 @@ def check_candidates(ctx, cands: list, opps: list, step_dir) -> dict:
         return {c["cid"]: {"games": 0, "result": "not checked"} for c in cands}
     per = max(1, math.ceil(goal.check_games / max(1, len(opps) * len(goal.modes))))
     todo = [c for c in cands if c["cid"] not in done]
-    if todo and not ctx.quiet:
+    if not todo:
+        return done
+    if not ctx.quiet:
         # the checked kernel's first compile, said with its elapsed time (the warm-up of
         # each check below is silent and then loads the cache)
         from cluster.warmup import warm_up
 
         warm_up(checked=True)
-    where = [""]
-    with ctx.saying(lambda: f"invariant checks of the edits: {where[0]}"):
-        for i, c in enumerate(todo, start=1):
-            where[0] = f"{c['cid']} ({i} of {len(todo)})"
+    checked = [0]  # edits checked so far, for the progress line
+    with ctx.saying(lambda: f"invariant checks of the edits: {checked[0]} of {len(todo)} done"):
+        for i, c in enumerate(todo):
+            checked[0] = i
             try:
                 res = _check(c, load_content_dir(c["content"]), goal, ctx, opps, per)
             except ChunkFailed as e:
