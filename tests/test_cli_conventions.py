@@ -153,3 +153,18 @@ def layout_fingerprint(css, sections) -> str:
 
     key = json.dumps([css, list(sections), findings_html.__doc__], sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def test_the_exit_after_a_compile_is_said_by_the_command_line_only(capsys, monkeypatch):
+    """A process that compiled the engine takes seconds to exit after its last line (issue
+    50: 4 s at load 5): the command line says so last; main([...]) in a process that goes
+    on (tests, the service) does not."""
+    import sim.app.cli as cli
+
+    monkeypatch.setattr(cli, "_compiled_here", lambda: True)
+    monkeypatch.setattr("sys.argv", ["kalarite", "cards"])
+    assert main() == 0
+    assert capsys.readouterr().err.splitlines()[-1].startswith("kalarite: exiting: freeing")
+    assert main(["cards"]) == 0 and capsys.readouterr().err == ""
+    monkeypatch.setattr(cli, "_compiled_here", lambda: False)
+    assert main() == 0 and capsys.readouterr().err == ""
