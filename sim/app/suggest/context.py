@@ -77,12 +77,9 @@ class Context:
         return summary
 
 
-LINE_EVERY_S = 4.0  # in a log: a line every 4 s (5 s, the limit, is missed by a tick's lateness)
-
-
 def saying(text, quiet: bool, after_s: float = 0.0):
     """A step of the suggestion that plays no games (a compile, the checks, the pages, Ray's
-    stop), said while it lasts, a line at most every 5 s in a log, unless ``quiet``; ``text``
+    stop), said while it lasts (a line every 4 s in a log) unless ``quiet``; ``text``
     may be a function (where the step stands). No silent stretch over 5 s (issue 50)."""
     import contextlib
 
@@ -90,7 +87,7 @@ def saying(text, quiet: bool, after_s: float = 0.0):
 
     if quiet:
         return contextlib.nullcontext()
-    return ticking("suggest", text, every_s=LINE_EVERY_S, after_s=after_s)
+    return ticking("suggest", text, after_s=after_s)
 
 
 def write_json(path, data) -> None:
