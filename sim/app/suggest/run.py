@@ -15,6 +15,7 @@ reaches the same result. ``suggest.json`` and ``index.html`` come last
 
 import json
 import pathlib
+import sys
 
 from results.suggest.data import card_use, games
 from sim.app.suggest.confirm import confirm_step
@@ -227,6 +228,8 @@ def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=
     """Run the suggestion (resuming what ``out`` holds); returns the suggest.json dict and
     writes it with the page."""
     out = prepare_out(goal, out)
+    if not quiet:  # at once, before Ray's import and start (seconds on a loaded machine)
+        print(f"kalarite: suggest: {goal.text()} -> {out}", file=sys.stderr, flush=True)
     session = None
     if workers != 0:  # one Ray session for every study and check of the suggestion
         from cluster.progress import step_printer
