@@ -42,7 +42,8 @@ def test_a_real_aa_check_of_the_planner_on_two_seeds(tmp_path, capsys):
     b = _play(tmp_path, "b", "planner", 2)
     capsys.readouterr()
     out = tmp_path / "cmp.json"
-    assert main(["compare", str(a), str(b), "--json-out", str(out), "--html", str(tmp_path / "p")]) == 0
+    argv = ["compare", str(a), str(b), "--json-out", str(out), "--html", str(tmp_path / "p")]
+    assert main(argv) == 0
     text = capsys.readouterr().out
     block = json.loads(out.read_text())["stability"]
     assert block["kind"] == "replicate" and block["judged"]
