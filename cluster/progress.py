@@ -15,6 +15,10 @@ import sys
 import threading
 import time
 
+# in a log, a line at least this often: a 5 s cadence missed "no silent stretch over 5 s" by
+# a late tick under load (issue 50: 5.4 s)
+LINE_EVERY_S = 4.0
+
 
 def _clock(seconds: float) -> str:
     seconds = int(seconds)
@@ -124,13 +128,13 @@ class NoProgress:
 
 
 class LineProgress(NoProgress):
-    """One plain line on stderr every ``every`` seconds (default 5; the environment variable
+    """One plain line on stderr every ``every`` seconds (default 4; the environment variable
     KALARITE_PROGRESS_EVERY sets it), and one when the study's last chunk arrives."""
 
     def __init__(self, total, done, every=None, stream=None, start=None, clock=None, **kw):
         self.counter = Estimate(total, done, start, clock=clock, **kw)
         env = os.environ.get("KALARITE_PROGRESS_EVERY")
-        self.every = every if every is not None else float(env) if env else 5.0
+        self.every = every if every is not None else float(env) if env else LINE_EVERY_S
         self.stream = stream or sys.stderr
         self.last = self.counter.clock()
 
@@ -300,7 +304,7 @@ class Step:
     Ray), counted while it lasts so that no stretch is silent: ``say(text, final)`` gets
     "TEXT..." (at once, or after ``quiet_s`` for a step that is usually short, so a quick one
     says nothing), then "TEXT: M:SS elapsed" every ``every`` seconds (default: every second
-    on a terminal, else every 5 s), and ``done(text)`` says the last line. ``retitle``
+    on a terminal, else every 4 s), and ``done(text)`` says the last line. ``retitle``
     changes what the step is called (a warm-up that finds the cache cold), from then on.
 
     A thread calls ``tick`` while the step lasts; ``clock`` is the time source. Tests pass a
@@ -312,7 +316,7 @@ class Step:
         self.clock = clock or time.perf_counter
         self.quiet_s = quiet_s
         tty = getattr(self.say, "redraws", False)
-        self.every = every if every is not None else (1.0 if tty else 5.0)
+        self.every = every if every is not None else (1.0 if tty else LINE_EVERY_S)
         self.thread = thread
         self._stop = threading.Event()
         self._lock = threading.Lock()

@@ -21,7 +21,7 @@ import time
 
 DEFAULT_COMPILE_S = 60.0  # a cold compile on the 2-core development machine (about 50 s)
 _TICK_S = 1.0  # terminal: how often the elapsed time is redrawn
-_LINE_S = 5.0  # not a terminal: how often a line is printed
+_LINE_S = 4.0  # not a terminal: how often a line is printed (under 5 s, late ticks included)
 _QUIET_S = 2.0  # a warm load says nothing unless it takes longer than this
 
 
@@ -92,7 +92,7 @@ def warm_up(say=None, checked: bool = False) -> float:
     """Compile (or load) the engine in this process, counted from the first moment (a
     ``cluster.progress.Step``): "loading the engine" after 2 s of loading, and on a cold
     cache at once "compiling the engine (first run only, about N minutes)", with the elapsed
-    time every second on a terminal, else every 5 s, and a last line when done. ``say(text,
+    time every second on a terminal, else every 4 s, and a last line when done. ``say(text,
     final)``: where the lines go (default: stderr). Returns the seconds spent compiling (0.0
     when the cache was warm). ``checked``: the kernel with the invariant checker (`kalarite
     check`, `play --check`), a second engine variant with its own first compile, which says
@@ -126,7 +126,7 @@ _FIRST = {False: "first run only", True: "first `kalarite check` or `play --chec
 
 def _every(say) -> float:
     """Seconds between elapsed-time lines: redrawn every second on a terminal, else a line
-    every 5 s (no silent stretch longer than that)."""
+    every 4 s (no silent stretch over 5 s, a late tick included)."""
     return _TICK_S if say is None and sys.stderr.isatty() else _LINE_S
 
 

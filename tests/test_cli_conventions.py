@@ -71,7 +71,7 @@ def test_every_subcommand_help(capsys, name):
             tail = rf" \({missing} not implemented yet: not dealt\)" if missing else ""
             assert re.search(rf"^  {d}\s+18 beings{tail}$", text, re.M)
     if "modes" in lists:
-        assert "modes (--mode):" in text and "team-deathmatch" in text
+        assert re.search(r"^modes \(.+\):$", text, re.M) and "team-deathmatch" in text
     if "players" in lists:
         assert "random" in text and "greedy" in text and "mc" in text
         assert "points=10" in text and "playouts=8" in text
@@ -153,3 +153,34 @@ def layout_fingerprint(css, sections) -> str:
 
     key = json.dumps([css, list(sections), findings_html.__doc__], sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def test_the_command_line_ends_at_once_after_a_compile(capsys, monkeypatch):
+    """A process that compiled the engine took seconds to exit after its last line (issue
+    50: 8.7 s at load 15): the command line's own process runs its exit handlers and ends at
+    once; main([...]) in a process that goes on (tests, the service) never does."""
+    import atexit
+    import os
+
+    import sim.app.cli as cli
+
+    done = []
+
+    class Ended(Exception):
+        pass
+
+    def end(rc):
+        done.append(("exit", rc))
+        raise Ended
+
+    monkeypatch.setattr(os, "_exit", end)
+    monkeypatch.setattr(atexit, "_run_exitfuncs", lambda: done.append("handlers"))
+    monkeypatch.setattr(cli, "_compiled_here", lambda: True)
+    monkeypatch.setattr("sys.argv", ["kalarite", "cards"])
+    with pytest.raises(Ended):
+        main()
+    assert done == ["handlers", ("exit", 0)] and "imperial" in capsys.readouterr().out
+    done.clear()
+    assert main(["cards"]) == 0 and not done  # not the command line's process
+    monkeypatch.setattr(cli, "_compiled_here", lambda: False)
+    assert main() == 0 and not done  # nothing compiled: the usual exit

@@ -42,7 +42,8 @@ def test_a_real_aa_check_of_the_planner_on_two_seeds(tmp_path, capsys):
     b = _play(tmp_path, "b", "planner", 2)
     capsys.readouterr()
     out = tmp_path / "cmp.json"
-    assert main(["compare", str(a), str(b), "--json", str(out), "--html", str(tmp_path / "p")]) == 0
+    argv = ["compare", str(a), str(b), "--json-out", str(out), "--html", str(tmp_path / "p")]
+    assert main(argv) == 0
     text = capsys.readouterr().out
     block = json.loads(out.read_text())["stability"]
     assert block["kind"] == "replicate" and block["judged"]
@@ -110,7 +111,7 @@ def test_the_margin_option_reaches_compare(tmp_path, capsys):
     a = study(tmp_path / "a", {"planner": BASE})
     b = study(tmp_path / "b", {"sage": IMPERIAL_UP_12})
     out = tmp_path / "c.json"
-    assert main(["compare", str(a), str(b), "--margin", "20", "--json", str(out)]) == 0
+    assert main(["compare", str(a), str(b), "--margin", "20", "--json-out", str(out)]) == 0
     assert json.loads(out.read_text())["stability"]["verdict"] == st.STABLE
     assert "margin ±20 points" in capsys.readouterr().out
     for bad in ("0", "abc", "nan"):

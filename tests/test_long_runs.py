@@ -389,23 +389,69 @@ def test_progress_rate_counts_playing_time_only():
     assert last == "kalarite: 1,000 of 1,000 games (100%), 90 games/s", last
 
 
-def test_progress_and_summary_rates_agree(capsys, tmp_path, monkeypatch):
-    """The last progress line and the summary line agree on games/s: the summary's games over
-    the time spent playing (the workers' start-up, measured until the first chunk landed,
-    shown apart), the display's the same games over the worker's seconds playing them."""
-    import re
+def test_progress_and_summary_rates_each_from_their_own_recorded_times(
+    capsys, tmp_path, monkeypatch
+):
+    """Each games/s figure is its own recorded times' arithmetic: the last progress line's,
+    the games over the seconds the worker recorded playing each chunk (``play_s``); the
+    summary's, the games over the driver's playing time (first chunk submitted to last one
+    written, less the workers' start-up). The two are different clocks, which a loaded
+    machine parts (issue 50: 4,027 against 3,056), so neither is checked against the other
+    here; test_progress_and_summary_rates_meet_on_one_clock has them meet on an injected
+    clock."""
+    recorded = []  # (games, play_s) of each chunk, as the display got them
+    advance = progress.Estimate.advance
 
+    def record(self, games, play_s=None):
+        recorded.append((games, play_s))
+        return advance(self, games, play_s)
+
+    monkeypatch.setattr(progress.Estimate, "advance", record)
     monkeypatch.setenv("KALARITE_PROGRESS_EVERY", "3600")
     s = run_study(tiny(games=400), CONTENT, tmp_path / "o", workers=0, chunk_size=50)
     err = capsys.readouterr().err
-    shown = float(re.findall(r"([\d,]+) games/s", err)[-1].replace(",", ""))
+    shown = re.findall(r"([\d,]+) games/s", err)[-1]
+    games, busy = sum(g for g, _ in recorded), sum(p for _, p in recorded)
+    assert games == s.games_played == 400 and len(recorded) == s.chunks_played
+    assert shown == f"{games / busy:,.0f}"  # one worker: its games over its playing seconds
     assert 0 <= s.workers_start_s < s.play_s
     assert s.playing_s == pytest.approx(s.play_s - s.workers_start_s)
     assert s.games_per_s == pytest.approx(s.games_played / s.playing_s)
-    assert shown == pytest.approx(s.games_per_s, rel=0.25), (shown, s.line())
     assert f"{s.playing_s:.1f} s playing), {s.games_per_s:,.0f} games/s" in s.line()
     run = read_manifest(tmp_path / "o")["runs"][-1]
     assert run["workers_start_s"] == round(s.workers_start_s, 3)
+
+
+def test_progress_and_summary_rates_meet_on_one_clock():
+    """On one injected clock where the worker's seconds playing are the driver's (nothing
+    between chunks), the progress line and the summary give the same games/s: the start-up
+    (the first chunk's wait less its playing) is left out of both."""
+    now = [0.0]
+    out = io.StringIO()
+    start_up, chunk_s, chunks, per_chunk = 7.0, 0.5, 8, 50
+    with progress.LineProgress(
+        chunks * per_chunk, 0, every=3600, stream=out, start=0.0, clock=lambda: now[0]
+    ) as p:
+        for k in range(chunks):
+            now[0] = start_up + (k + 1) * chunk_s
+            p.advance(per_chunk, play_s=chunk_s)
+    shown = re.findall(r"([\d,]+) games/s", out.getvalue())[-1]
+    s = RunSummary(
+        out="o",
+        games=chunks * per_chunk,
+        games_played=chunks * per_chunk,
+        games_skipped=0,
+        chunks=chunks,
+        chunks_played=chunks,
+        chunks_skipped=0,
+        wall_s=now[0],
+        workers=1,
+        play_s=now[0],  # from the first chunk submitted (at 0) to the last written
+        workers_start_s=(start_up + chunk_s) - chunk_s,  # the runner's: waited less play_s
+    )
+    assert s.playing_s == pytest.approx(chunks * chunk_s)
+    assert s.games_per_s == pytest.approx(per_chunk / chunk_s) == 100
+    assert shown == "100" and f"{s.games_per_s:,.0f} games/s" in s.line()
 
 
 def test_a_study_over_10_gb_says_so_with_its_time_before_it_starts(capsys, tmp_path, monkeypatch):

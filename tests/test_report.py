@@ -932,7 +932,7 @@ def test_compare_with_a_copy_or_a_part_of_itself(studies, tmp_path, capsys):
     assert r["nothing_to_compare"] is True
     assert "the very same 9,000 games" in r["reason"]
     j = tmp_path / "aa.json"
-    assert _cli("compare", str(base), str(copy), "--json", str(j)) == 0
+    assert _cli("compare", str(base), str(copy), "--json-out", str(j)) == 0
     assert "nothing to compare: A and B hold the very same" in capsys.readouterr().out
     written = json.loads(j.read_text())
     assert written["nothing_to_compare"] is True and written["reason"] == r["reason"]
@@ -1022,7 +1022,7 @@ def test_report_command(tmp_path, capsys):
 
 def test_compare_command(studies, tmp_path, capsys):
     j = tmp_path / "c.json"
-    assert _cli("compare", str(studies["base"]), str(studies["changed"]), "--json", str(j)) == 0
+    assert _cli("compare", str(studies["base"]), str(studies["changed"]), "--json-out", str(j)) == 0
     out = capsys.readouterr().out
     assert "differs in: content" in out
     assert json.loads(j.read_text())["differs_in"] == ["content"]

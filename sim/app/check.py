@@ -36,7 +36,11 @@ def add_check_command(sub, make):
         "check",
         "play games with the invariant checker after every option, in every mode and deck, "
         "and report each broken invariant with the command that replays its game",
-        ("decks", "modes", "players"),
+        (
+            ("decks", "--decks 'all' or names, comma separated"),
+            ("modes", "--modes 'all' or names, comma separated"),
+            ("players", "--policy NAME or NAME:key=value:..., the player of every seat"),
+        ),
         extra="Run it on a variant (--content DIR) before trusting a study of it. --games is "
         "spread evenly over the mode groups (duel high-form and deathmatch, melee of 3 and "
         "of 4 seats, team high-form and deathmatch, new-player) and their matchups. A clean "
@@ -73,7 +77,9 @@ def add_check_command(sub, make):
     p.add_argument(
         "--show", type=int, default=SHOW, help="broken games listed with their replay command"
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object (every game)")
+    from sim.app.cli_args import add_json_options
+
+    add_json_options(p, "the result (every broken game)")
     p.set_defaults(func=cmd_check)
 
 
@@ -394,8 +400,6 @@ def _command(args) -> str:
 
 
 def cmd_check(args) -> int:
-    import json
-
     from results.checked import write_record
     from sim.content.copies import load_content_dir
     from sim.players import parse_policy
@@ -435,8 +439,10 @@ def cmd_check(args) -> int:
             res["record"] = write_record(res, res["content_dir"])
         except OSError as e:  # the games were checked all the same: say so, exit 0
             print(f"kalarite: warning: the record was not written: {e}", file=sys.stderr)
-    print(json.dumps(res, indent=1) if args.json else result_text(res, args.show))
-    if not args.json and res.get("record"):
+    from sim.app.cli_args import emit, wants_json
+
+    emit(args, res, lambda: result_text(res, args.show))
+    if not wants_json(args) and res.get("record"):
         print(f"kalarite: record of the clean check -> {res['record'][0]}")
     return 0 if res["result"] == "clean" else 1
 

@@ -66,3 +66,84 @@ def add_content_flag(p):
         help="play a copy of the card files (kalarite cards copy DIR) instead of the "
         "installed ones",
     )
+
+
+def add_json_options(p, what: str = "the result", also=()) -> None:
+    """Every command's one JSON convention: ``--json`` prints ``what`` as one JSON document
+    on stdout (instead of the text; notes and progress go to stderr), ``--json-out FILE``
+    also writes it to FILE ('-': stdout, as --json). ``emit`` does the printing. ``also``:
+    older spellings of --json-out kept working (listed in the help beside it)."""
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help=f"print {what} as one JSON document on stdout instead of the text",
+    )
+    p.add_argument(
+        "--json-out",
+        *also,
+        dest="json_out",
+        default=None,
+        metavar="FILE",
+        help=f"also write {what} as JSON to FILE ('-': stdout, as --json)",
+    )
+
+
+def wants_json(args) -> bool:
+    """Does stdout carry the JSON document (``--json``, or ``--json-out -``)?"""
+    return bool(getattr(args, "json", False)) or getattr(args, "json_out", None) == "-"
+
+
+def check_json_out(args) -> None:
+    """Refuse a --json-out FILE that could not be written before the command does its work
+    (minutes of games must not end in a bad path)."""
+    import pathlib
+
+    path = getattr(args, "json_out", None)
+    if path is None or path == "-":
+        return
+    p = pathlib.Path(path)
+    if p.is_dir():
+        raise CliError(f"--json-out {path!r} is a directory: give a file name")
+    parent = p.parent if str(p.parent) else pathlib.Path(".")
+    if not parent.is_dir():
+        raise CliError(f"--json-out {path!r}: no directory {str(parent)!r}")
+
+
+def json_text(doc) -> str:
+    """Strict JSON (NaN and infinities as null, which JSON has no spelling for)."""
+    import json
+
+    return json.dumps(json_ready(doc), indent=1, allow_nan=False)
+
+
+def json_ready(x):
+    """``x`` with NaN and infinities as None and numpy scalars as Python numbers."""
+    import math
+
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {str(k): json_ready(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [json_ready(v) for v in x]
+    if hasattr(x, "item") and not isinstance(x, str | bytes):  # numpy scalars
+        return json_ready(x.item())
+    return x
+
+
+def emit(args, doc, text=None) -> None:
+    """A command's result: written to --json-out FILE if given, then on stdout as one JSON
+    document with --json, else ``text()`` (a callable, so the text is built only if shown;
+    None: the command printed its text already)."""
+    import pathlib
+
+    out = getattr(args, "json_out", None)
+    if out is not None and out != "-":
+        try:
+            pathlib.Path(out).write_text(json_text(doc) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise OSError(f"cannot write --json-out {out!r}: {e.strerror or e}") from None
+    if wants_json(args):
+        print(json_text(doc), flush=True)
+    elif text is not None:
+        print(text())

@@ -1,6 +1,10 @@
 """The lists at the end of a subcommand's ``--help``: the valid decks, modes and players
 (with their parameters and defaults). Built only when the help is printed: listing the decks
-loads the card files."""
+loads the card files.
+
+Each list's header says where the command takes those names: the option it has (``--decks``
+for ``play``, ``--deck`` and ``--opponents`` for ``suggest``) or the file key (``study``: the
+spec's), so that a command's help names only options it takes (tests/test_cli_help.py)."""
 
 import textwrap
 
@@ -16,11 +20,20 @@ MODE_TEXT = {
 }
 
 
-def _decks() -> list:
+# where a command takes the names when it does not say otherwise: play's and simulate's options
+DEFAULT_HOW = {
+    "decks": "--decks, one per seat",
+    "modes": "--mode",
+    "players": "--policy NAME or NAME:key=value:..., one for every seat or one per seat, "
+    "comma separated, e.g. planner,greedy or mc:playouts=32,random",
+}
+
+
+def _decks(how: str) -> list:
     from sim.content.copies import load_content_dir
 
     content = load_content_dir(None)
-    lines = ["decks (--decks, one per seat; kalarite cards lists their cards):"]
+    lines = [f"decks ({how}; kalarite cards lists their cards):"]
     for d in content.decks:
         n = sum(1 for c in content.cards if c.deck == d)
         missing = len(content.missing_effects([d]))
@@ -29,14 +42,14 @@ def _decks() -> list:
     return lines
 
 
-def _modes() -> list:
-    lines = ["modes (--mode):"]
+def _modes(how: str) -> list:
+    lines = [f"modes ({how}):"]
     for m in K.MODE_NAMES:
         lines.append(f"  {m:18s} {MODE_TEXT.get(m, '')}".rstrip())
     return lines
 
 
-def _players() -> list:
+def _players(how: str) -> list:
     from sim.players import (
         DEFAULT_WEIGHTS,
         DESCRIPTIONS,
@@ -46,10 +59,7 @@ def _players() -> list:
         load_profiles,
     )
 
-    lines = [
-        "players (--policy NAME or NAME:key=value:..., one for every seat or one per seat,",
-        "comma separated, e.g. planner,greedy or mc:playouts=32,random):",
-    ]
+    lines = textwrap.wrap(f"players ({how}):", 88)
     for name in POLICIES:
         lines.append(f"  {name:18s} {DESCRIPTIONS[name]}")
     for name, prof in load_profiles().items():
@@ -67,8 +77,11 @@ def _players() -> list:
 
 
 def valid_names(which) -> str:
+    """The lists named in ``which``: each "decks", "modes" or "players" (headed by
+    DEFAULT_HOW), or (name, how): the list headed by where this command takes the names."""
     parts = {"decks": _decks, "modes": _modes, "players": _players}
     out = []
     for w in which:
-        out += parts[w]() + [""]
+        name, how = (w, DEFAULT_HOW[w]) if isinstance(w, str) else w
+        out += parts[name](how) + [""]
     return "\n".join(out)

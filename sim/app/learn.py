@@ -7,8 +7,6 @@ modes the study did not play are kept, so a refit on a study of one mode updates
 only.
 """
 
-import json
-
 from sim.learned import MODEL_PLAYERS
 from sim.players import DEFAULT_WEIGHTS, POLICIES, Profile, load_profiles, models_of, resolve
 
@@ -58,9 +56,8 @@ def run_learn(args) -> int:
     prof.about = f"{prof.player} with a learned leaf value ({modes}; kalarite learn)"
     prof.provenance = {"base": args.base, **result.provenance}
     save_profile(prof, path)
-    if args.json:
-        print(json.dumps({**result.to_dict(), "profile": prof.name, "path": str(path)}))
-    else:
-        print(report_text(result))
-        print(f"\nkalarite: profile {prof.name!r} -> {path}")
+    from sim.app.cli_args import emit
+
+    doc = {**result.to_dict(), "profile": prof.name, "path": str(path)}
+    emit(args, doc, lambda: f"{report_text(result)}\n\nkalarite: profile {prof.name!r} -> {path}")
     return 0

@@ -3,10 +3,9 @@
 ``tune`` (weights searched by play) and ``learn`` (a fitted win-probability profile).
 ``add_player_commands`` registers them on the CLI's subparsers (sim.app.cli)."""
 
-import json
 import sys
 
-from sim.app.cli_args import CliError, add_address_flag, positive
+from sim.app.cli_args import CliError, add_address_flag, add_json_options, emit, positive
 
 
 def cmd_players(args):
@@ -14,7 +13,7 @@ def cmd_players(args):
 
     ladder, ladder_all = load_ladder(args.ladder), load_ladder(args.ladder_all, "all")
     rows = player_rows(ladder, ladder_all=ladder_all)
-    print(json.dumps(rows, indent=1) if args.json else players_text(rows, ladder, ladder_all))
+    emit(args, rows, lambda: players_text(rows, ladder, ladder_all))
 
 
 def _finished(out, study) -> bool:
@@ -93,7 +92,7 @@ def cmd_competence(args):
 
     positive(args.games, "--games")
     result = run_competence(args, load_content(), log=lambda s: print(s, file=sys.stderr))
-    print(json.dumps(result, indent=1) if args.json else competence_text(result))
+    emit(args, result, lambda: competence_text(result))
     return 0
 
 
@@ -140,7 +139,7 @@ def _add_learn(sub, make):
         "learn",
         "fit a win-probability model per mode on a study's positions and store it as a "
         "planner profile",
-        ("players",),
+        (("players", "--base: a planner or a planner profile"),),
         extra="The study must have the positions table (play it with --positions N). Each "
         "position is labelled 1 when the seat that moved won, 0 when it lost (games with a "
         "shared win are left out); whole games are held out for the test figures (log-loss, "
@@ -151,7 +150,7 @@ def _add_learn(sub, make):
     learn.add_argument(
         "study",
         nargs="+",
-        help="dataset directory of a study played with --positions (several: fit their union, "
+        help="dataset directory of a study with the positions table (several: fit their union, "
         "e.g. the last model's self-play beside the earlier studies)",
     )
     learn.add_argument(
@@ -191,7 +190,7 @@ def _add_learn(sub, make):
     learn.add_argument(
         "--seed", type=int, default=0, help="seed of the held-out split (and of a network's start)"
     )
-    learn.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_options(learn, "the fit's figures, the profile's name and file")
     learn.add_argument(
         "--profiles", default=None, help="profile file (default: sim/profiles/players.toml)"
     )
@@ -205,9 +204,9 @@ def add_player_commands(sub, make) -> None:
         sub,
         "players",
         "list the players and profiles with their speed and strength",
-        ("players",),
+        (("players", "NAME or NAME:key=value:..., as a study plays them"),),
     )
-    players.add_argument("--json", action="store_true", help="print a JSON list of objects")
+    add_json_options(players, "the list (one object per player and profile)")
     players.add_argument(
         "--ladder", default=None, help="ladder file (default: benchmarks/results/ladder.json)"
     )
@@ -222,7 +221,7 @@ def add_player_commands(sub, make) -> None:
         sub,
         "ladder",
         "rate the players: round-robin games on Ray, Bradley-Terry ratings",
-        ("players",),
+        (("players", "--players NAME,NAME,... or NAME:key=value:..., weakest first"),),
     )
     ladder.add_argument("--out", required=True, help="dataset directory of the ladder games")
     ladder.add_argument(
@@ -265,7 +264,7 @@ def add_player_commands(sub, make) -> None:
         "competence",
         "what each expansion mechanic is worth to a player: full player against its "
         "restricted twin on the same deals",
-        ("players",),
+        (("players", "--player NAME or NAME:key=value:..."),),
     )
     comp.add_argument(
         "--player", default=TOP_PLAYER, help=f"the full player (default: {TOP_PLAYER})"
@@ -300,14 +299,14 @@ def add_player_commands(sub, make) -> None:
         default="runs/competence",
         help="directory of the datasets, one per deck and seat (default: runs/competence)",
     )
-    comp.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_options(comp, "every figure")
     comp.set_defaults(func=cmd_competence)
 
     tune = make(
         sub,
         "tune",
         "search a player's evaluation weights (cross-entropy method on Ray)",
-        ("players",),
+        (("players", "--player and --opponent: NAME or NAME:key=value:..."),),
     )
     tune.add_argument(
         "--player", default="planner", help="player or profile to start from (default: planner)"

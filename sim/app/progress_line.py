@@ -12,7 +12,7 @@ import time
 class ProgressLine:
     """``line(text)``: "kalarite: LABEL: TEXT (m:ss)"; ``close()`` ends a redrawn line."""
 
-    def __init__(self, label: str, stream=None, every_s: float = 5.0):
+    def __init__(self, label: str, stream=None, every_s: float = 4.0):
         self.label = label
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
@@ -39,19 +39,20 @@ class ProgressLine:
 
 
 @contextlib.contextmanager
-def ticking(label: str, text: str, stream=None, every_s: float = 5.0, after_s: float = 0.0):
+def ticking(label: str, text: str, stream=None, every_s: float = 4.0, after_s: float = 0.0):
     """Say ``text`` and say it again as time passes (every second on a terminal, every
     ``every_s`` in a log) while the block runs: a step with nothing to count. ``after_s``:
-    say nothing unless the block is still running after that many seconds."""
+    say nothing unless the block is still running after that many seconds. ``text`` may be
+    a function, called at each line: where a step of several parts stands ("2 of 6")."""
     line = ProgressLine(label, stream, every_s)
     done = threading.Event()
 
     def tick():
         if done.wait(after_s):
             return
-        line(text)
+        line(text() if callable(text) else text)
         while not done.wait(1.0):
-            line(text)
+            line(text() if callable(text) else text)
 
     thread = threading.Thread(target=tick, daemon=True)
     thread.start()

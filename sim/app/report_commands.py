@@ -5,11 +5,11 @@ raise ValueError (DatasetError, ComparisonError) or OSError with a one-line mess
 input, which the CLI prints as ``kalarite: error: ...`` with exit status 2.
 """
 
-import json
-import pathlib
+import sys
 
 from results.layout import missing_dataset
 from results.report_dirs import compare_dir, report_dir
+from sim.app.cli_args import add_json_options, emit, wants_json
 from sim.app.progress_line import ProgressLine
 
 # results.report and results.compare (pyarrow.dataset, pandas) are imported inside the
@@ -68,16 +68,11 @@ def cmd_compare(args):
     nothing = result.get("nothing_to_compare")
     # nothing to compare: the page only where --html asks for it (not beside B by default)
     target = compare_dir(args.a, args.b, args.html) if (args.html or not nothing) else None
-    if args.json:
-        path = pathlib.Path(args.json)
-        try:
-            path.write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
-        except OSError as e:
-            raise OSError(f"cannot write --json {str(path)!r}: {e.strerror or e}") from None
-    print(format_text(result, show_all=args.all))
+    emit(args, result, lambda: format_text(result, show_all=args.all))
     if target is not None:
         page = write_compare_page(result, target)
-        print(f"kalarite: compare page -> {page['index']}")
+        where = sys.stderr if wants_json(args) else sys.stdout  # --json: stdout is the JSON
+        print(f"kalarite: compare page -> {page['index']}", file=where)
     return 0
 
 
@@ -145,7 +140,7 @@ def add_report_commands(subparsers):
         metavar="DIR",
         help="directory of the compare page (default: B/compare-vs-<A's directory name>)",
     )
-    comp.add_argument("--json", default=None, help="also write the full comparison as JSON")
+    add_json_options(comp, "the full comparison (what the page's compare.json holds)")
     comp.add_argument(
         "--all", action="store_true", help="list every task and card, not only the significant"
     )

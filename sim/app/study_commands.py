@@ -185,7 +185,15 @@ def add_study_commands(sub, make) -> None:
         sub,
         "study",
         "play a study spec (TOML) into a Parquet dataset (on Ray)",
-        ("decks", "modes", "players"),
+        (
+            ("decks", "the spec's decks"),
+            ("modes", "the spec's modes"),
+            (
+                "players",
+                "the spec's policies: NAME or NAME:key=value:..., one for every seat "
+                "or one per seat",
+            ),
+        ),
         extra="Spec keys: see sim/studies/example.toml and docs/studies.md. A spec "
         f"without 'policies' is played by {DEFAULT_POLICY!r} in every seat: {WHY_DEFAULT_POLICY} "
         '(policies = "random" for speed work).',
@@ -208,7 +216,11 @@ def add_study_commands(sub, make) -> None:
         "trace",
         "a player's skill trace: its budget doubled level by level, self-play at each level "
         "and adjacent levels against each other (on Ray); kalarite report shows it",
-        ("decks", "modes", "players"),
+        (
+            ("decks", "--decks, comma separated"),
+            ("modes", "--modes, comma separated: the two-seat ones"),
+            ("players", "--player NAME or NAME:key=value:..., one with a search budget"),
+        ),
     )
     trace.add_argument(
         "--player", required=True, help="a player with a search budget (planner, mc, a profile)"

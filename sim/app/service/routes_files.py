@@ -161,9 +161,10 @@ def table(request: Request, sid: str, table: str):
 
 
 async def _compare(request: Request, a: str, b: str) -> dict:
-    """``kalarite compare A B --json --html`` in a child process (cached in compares/A-B: the
-    JSON, the text and the compare page). Two studies with nothing to compare (a study with
-    itself, two runs of one spec) are an answer too: ``nothing_to_compare`` and its reason."""
+    """``kalarite compare A B --json-out FILE --html DIR`` in a child process (cached in
+    compares/A-B: the JSON, the text and the compare page). Two studies with nothing to
+    compare (a study with itself, two runs of one spec) are an answer too:
+    ``nothing_to_compare`` and its reason."""
     for sid in (a, b):
         if is_suggestion(_finished(request, sid).spec):
             raise HTTPException(
@@ -191,7 +192,7 @@ async def _run_compare(s, a, b, d):
     text.unlink(missing_ok=True)
     result.unlink(missing_ok=True)
     argv = ["compare", str(s.config.dataset_dir(a)), str(s.config.dataset_dir(b))]
-    argv += ["--json", str(result), "--html", str(d / "page")]
+    argv += ["--json-out", str(result), "--html", str(d / "page")]
     fut = s.executor.run_task(argv, text)
     rc = await asyncio.wait_for(asyncio.wrap_future(fut), COMPARE_TIMEOUT_S)
     out = text.read_text(encoding="utf-8", errors="replace") if text.exists() else ""

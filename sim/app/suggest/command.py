@@ -12,7 +12,11 @@ def add_suggest_command(sub, make):
         sub,
         "suggest",
         "propose card edits that move a deck toward a balance goal, ranked and confirmed",
-        ("decks", "modes", "players"),
+        (
+            ("decks", "--deck, the one to change; --opponents, the field"),
+            ("modes", "--modes, comma separated: the two-seat ones"),
+            ("players", "--policy and --confirm-players: NAME or NAME:key=value:..."),
+        ),
         extra="A goal is a spec file (GOAL.toml, see docs/suggest.md) or the flags --deck with "
         "--band LO,HI (its win share against the field), --floor LO,HI (every matchup) or "
         "--nerf HI. The edits of the card grammar in the goal's direction race on the base's "
@@ -80,7 +84,9 @@ def add_suggest_command(sub, make):
         help="parallel workers (default: all local cores; 0: in this process)",
     )
     add_address_flag(p)
-    p.add_argument("--json", action="store_true", help="print suggest.json's summary as JSON")
+    from sim.app.cli_args import add_json_options
+
+    add_json_options(p, "suggest.json's summary (the goal, status, games, ranked edits)")
     p.set_defaults(func=cmd_suggest)
 
 
@@ -107,8 +113,6 @@ def summary_lines(result) -> list:
 
 
 def cmd_suggest(args) -> int:
-    import json
-
     from sim.app.suggest.context import SuggestFailed, SuggestInterrupted
     from sim.app.suggest.run import run_suggest
 
@@ -119,10 +123,10 @@ def cmd_suggest(args) -> int:
     goal = load(args)
     try:
         # each race round and confirmation shows the study runner's progress (stderr lines,
-        # a bar on a terminal): a round of thousands of games is minutes, never silent
-        progress = False if args.json else None
+        # a bar on a terminal), --json or not: a round of thousands of games is minutes,
+        # never silent
         result = run_suggest(
-            goal, args.out, workers=args.workers, address=args.address, progress=progress
+            goal, args.out, workers=args.workers, address=args.address, progress=None
         )
     except SuggestInterrupted as e:
         print(f"kalarite: interrupted: {e}; run the same command again to resume",
@@ -134,15 +138,11 @@ def cmd_suggest(args) -> int:
     except SuggestFailed as e:
         print(f"kalarite: error: {e}; run the same command again to resume", file=sys.stderr)
         return 1
-    if args.json:
-        from sim.app.suggest.page import _clean
+    from sim.app.cli_args import emit
 
-        fields = ("rank", "edit", "content", "effect", "effect_lo", "effect_hi", "status")
-        brief = {k: result[k] for k in ("goal", "status", "stack", "games")}
-        brief["suggestions"] = [{k: s.get(k) for k in fields} for s in result["suggestions"]]
-        print(json.dumps(_clean(brief), indent=1, allow_nan=False))
-    else:
-        for line in summary_lines(result):
-            print(f"kalarite: {line}")
-        print(f"kalarite: suggest -> {args.out}/index.html, {args.out}/suggest.json")
+    fields = ("rank", "edit", "content", "effect", "effect_lo", "effect_hi", "status")
+    brief = {k: result[k] for k in ("goal", "status", "stack", "games")}
+    brief["suggestions"] = [{k: s.get(k) for k in fields} for s in result["suggestions"]]
+    lines = [*summary_lines(result), f"suggest -> {args.out}/index.html, {args.out}/suggest.json"]
+    emit(args, brief, lambda: "\n".join(f"kalarite: {line}" for line in lines))
     return 0

@@ -44,6 +44,10 @@ class Context:
             self.log_file.write(text + "\n")
             self.log_file.flush()
 
+    def saying(self, text, after_s: float = 0.0):
+        """Say a step that plays no games while it lasts (see ``saying``)."""
+        return saying(text, self.quiet, after_s)
+
     def note(self, text: str):
         """A line for the log file only (``OUT/suggest.log``): every candidate's diff."""
         if self.log_file is not None:
@@ -71,6 +75,19 @@ class Context:
         if not summary.nothing_to_do:
             self.log(f"{what}: {summary.line()}")
         return summary
+
+
+def saying(text, quiet: bool, after_s: float = 0.0):
+    """A step of the suggestion that plays no games (a compile, the checks, the pages, Ray's
+    stop), said while it lasts (a line every 4 s in a log) unless ``quiet``; ``text``
+    may be a function (where the step stands). No silent stretch over 5 s (issue 50)."""
+    import contextlib
+
+    from sim.app.progress_line import ticking
+
+    if quiet:
+        return contextlib.nullcontext()
+    return ticking("suggest", text, after_s=after_s)
 
 
 def write_json(path, data) -> None:

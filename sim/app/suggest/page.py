@@ -7,7 +7,6 @@ race chart (each edit's interval round by round, eliminations marked); the refus
 the method with its error rates."""
 
 import json
-import math
 import pathlib
 import shlex
 
@@ -18,23 +17,11 @@ from results.report import CSS, esc, pct, table
 from results.report.html import Cell
 from results.shown import difference_text
 from results.suggest.race import DROP_CUT
+from sim.app.cli_args import json_ready
 
 TOP = 10  # edits in the first screen's table (every edit is in suggest.json and below)
 TICK = {True: "✓", False: "✗", None: "?"}
 EXTRA_CSS = "td.wrap{white-space:normal;min-width:16em;max-width:34em}td.wrap code{font-size:.9em}"
-
-
-def _clean(x):
-    """NaN and infinities as null (strict JSON)."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {str(k): _clean(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_clean(v) for v in x]
-    if hasattr(x, "item"):
-        return _clean(x.item())
-    return x
 
 
 def play_command(goal, s: dict, content, race_player) -> str | None:
@@ -53,13 +40,15 @@ def play_command(goal, s: dict, content, race_player) -> str | None:
     return " ".join(shlex.quote(x) for x in parts)
 
 
-def compare_pages(result: dict, out: pathlib.Path):
+def compare_pages(result: dict, out: pathlib.Path, say=None):
     """The paired compare page of every replayed edit under each player (base vs edit on
     the same fresh deals), beside the step's datasets, and every edit's play command; both
-    go into the result."""
+    go into the result. ``say(text)``: which page is being written (a few seconds each)."""
     from results.compare import compare
     from results.compare.page import write_compare_page
 
+    todo = [(s["cid"], p) for st in result["steps"] for s in st.get("suggestions", [])
+            for p in (s.get("confirmation") or {}).get("players", [])]  # fmt: skip
     for step in result["steps"]:
         race_player = (step.get("race") or {}).get("player")
         for s in step.get("suggestions", []):
@@ -71,6 +60,9 @@ def compare_pages(result: dict, out: pathlib.Path):
             for p in c["players"]:
                 where = out / f"step-{step['step']}" / "compare" / s["cid"] / _safe(p)
                 if not (where / "index.html").is_file():
+                    if say is not None:
+                        i = todo.index((s["cid"], p)) + 1
+                        say(f"the compare page of {s['cid']} under {p} ({i} of {len(todo)})")
                     r = compare(c["base_datasets"][p], c["datasets"][p])
                     write_compare_page(r, where)
                 pages[p] = str((where / "index.html").relative_to(out))
@@ -322,11 +314,14 @@ def write_page(result, out: pathlib.Path) -> pathlib.Path:
     return index
 
 
-def write_outputs(result: dict, out) -> dict:
-    """Compare pages, suggest.json, the race charts and index.html under ``out``."""
+def write_outputs(result: dict, out, say=None) -> dict:
+    """Compare pages, suggest.json, the race charts and index.html under ``out``;
+    ``say(text)``: the part being written."""
     out = pathlib.Path(out)
-    compare_pages(result, out)
-    clean = _clean(result)
+    compare_pages(result, out, say)
+    if say is not None:
+        say("suggest.json, the race charts and index.html")
+    clean = json_ready(result)
     for step in clean["steps"]:
         step.pop("checks", None)
     js = out / "suggest.json"

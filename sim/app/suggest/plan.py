@@ -241,23 +241,32 @@ def check_candidates(ctx, cands: list, opps: list, step_dir) -> dict:
     if goal.check_games <= 0:
         return {c["cid"]: {"games": 0, "result": "not checked"} for c in cands}
     per = max(1, math.ceil(goal.check_games / max(1, len(opps) * len(goal.modes))))
-    for c in cands:
-        if c["cid"] in done:
-            continue
-        content = load_content_dir(c["content"])
-        try:
-            res = _check(c, content, goal, ctx, opps, per)
-        except ChunkFailed as e:
-            raise SuggestFailed(f"check of {c['cid']}: {e}") from None
-        if res["result"] == "clean":
+    todo = [c for c in cands if c["cid"] not in done]
+    if not todo:
+        return done
+    if not ctx.quiet:
+        # the checked kernel's first compile, said with its elapsed time (the warm-up of
+        # each check below is silent and then loads the cache)
+        from cluster.warmup import warm_up
+
+        warm_up(checked=True)
+    checked = [0]  # edits checked so far, for the progress line
+    with ctx.saying(lambda: f"invariant checks of the edits: {checked[0]} of {len(todo)} done"):
+        for i, c in enumerate(todo):
+            checked[0] = i
             try:
-                write_record(res, c["content"])
-            except OSError:
-                pass
-        done[c["cid"]] = {
-            "games": res["games"],
-            "result": res["result"],
-            "broken": [b["invariant"] + ": " + b["replay"] for b in res["broken"][:3]],
-        }
-        write_json(path, done)
+                res = _check(c, load_content_dir(c["content"]), goal, ctx, opps, per)
+            except ChunkFailed as e:
+                raise SuggestFailed(f"check of {c['cid']}: {e}") from None
+            if res["result"] == "clean":
+                try:
+                    write_record(res, c["content"])
+                except OSError:
+                    pass
+            done[c["cid"]] = {
+                "games": res["games"],
+                "result": res["result"],
+                "broken": [b["invariant"] + ": " + b["replay"] for b in res["broken"][:3]],
+            }
+            write_json(path, done)
     return done

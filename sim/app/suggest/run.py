@@ -15,10 +15,11 @@ reaches the same result. ``suggest.json`` and ``index.html`` come last
 
 import json
 import pathlib
+import sys
 
 from results.suggest.data import card_use, games
 from sim.app.suggest.confirm import confirm_step
-from sim.app.suggest.context import Context, derived_seed, write_json
+from sim.app.suggest.context import Context, derived_seed, saying, write_json
 from sim.app.suggest.plan import (
     base_rates,
     cells,
@@ -227,6 +228,8 @@ def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=
     """Run the suggestion (resuming what ``out`` holds); returns the suggest.json dict and
     writes it with the page."""
     out = prepare_out(goal, out)
+    if not quiet:  # at once, before Ray's import and start (seconds on a loaded machine)
+        print(f"kalarite: suggest: {goal.text()} -> {out}", file=sys.stderr, flush=True)
     session = None
     if workers != 0:  # one Ray session for every study and check of the suggestion
         from cluster.progress import step_printer
@@ -237,7 +240,8 @@ def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=
         return _run(goal, out, workers, address, progress, quiet)
     finally:
         if session is not None:
-            session.close()
+            with saying("stopping the Ray workers", quiet, after_s=2.0):
+                session.close()
 
 
 def _run(goal, out, workers, address, progress, quiet) -> dict:
@@ -284,5 +288,7 @@ def _run(goal, out, workers, address, progress, quiet) -> dict:
             "games": ctx.games_played,
             "datasets": {p: {"what": w, "games": g} for p, (w, g) in ctx.datasets.items()},
         }
-        write_outputs(result, out)
+        part = ["the compare pages"]
+        with ctx.saying(lambda: f"writing {part[0]}"):
+            write_outputs(result, out, say=lambda text: part.__setitem__(0, text))
         return result
