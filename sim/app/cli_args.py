@@ -52,7 +52,7 @@ def add_address_flag(p):
         "--address",
         default=None,
         metavar="HOST:PORT",
-        help="an existing Ray cluster, e.g. the head's `ray start --head` address (default: "
+        help="an existing Ray cluster: the address its head node printed at start (default: "
         "$RAY_ADDRESS, else a local Ray); its token is found as Ray finds it "
         "(~/.ray/auth_token or $RAY_AUTH_TOKEN)",
     )
