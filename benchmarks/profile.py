@@ -42,6 +42,8 @@ WORKLOADS = [
     ("planner_deathmatch_expansion", "deathmatch", "planner", ("nethervoid", "everfrost"), 30),
     ("sage_high_form_expansion", "high-form", "sage", ("etherweave", "nethervoid"), 20),
     ("mc_high_form_base", "high-form", "mc", ("imperial", "highland"), 20),
+    ("seer_high_form_base", "high-form", "seer", ("imperial", "highland"), 10),
+    ("seer_deathmatch_expansion", "deathmatch", "seer", ("nethervoid", "everfrost"), 10),
 ]
 
 WORKER = (

@@ -5,6 +5,10 @@ every table of the two datasets is compared row by row (the data, not the files'
 which names each checkout's engine).
 
     python -m benchmarks.same_games --baseline ../kalarite-25b763c
+    python -m benchmarks.same_games --baseline ../base-56b7f8f --players seer,sage,planner
+
+``--players`` puts the study's players in self-play instead (each named player in every
+seat, the same decks and modes): the check for a change to the lookahead players.
 
 Prints one JSON object (``same_games``: every table identical; for a table that is not,
 ``differences``: each column that differs, with the rows it differs in and its first values,
@@ -33,8 +37,8 @@ decks = [
     ["imperial", "highland", "etherweave", "everfrost"],
 ]
 modes = "all"
-policies = [["random"], ["greedy", "random"]]
-games = 5
+policies = {policies}
+games = {games}
 seed = 3
 positions = 3
 chunk_size = 2
@@ -106,18 +110,27 @@ def differences(a, b) -> dict:
     return out
 
 
-def compare(baseline, this=REPO) -> dict:
+def spec_text(players=None, games=5) -> str:
+    """The study's spec: random and greedy players, or each of ``players`` in self-play."""
+    policies = [["random"], ["greedy", "random"]]
+    if players:
+        policies = [[p] for p in players]
+    return SPEC.format(policies=json.dumps(policies), games=games)
+
+
+def compare(baseline, this=REPO, players=None, games=5) -> dict:
     res = {
         "baseline": str(baseline),
         "baseline_commit": _git_commit(str(baseline)),
         "this_commit": _git_commit(str(this)),
+        "spec": spec_text(players, games),
         "tables": {},
     }
     with tempfile.TemporaryDirectory(prefix="kalarite-same-") as tmp:
         outs = {}
         for side, root in (("baseline", baseline), ("this", this)):
             spec = pathlib.Path(tmp) / f"{side}.toml"
-            spec.write_text(SPEC + deals_line(root, baseline))
+            spec.write_text(spec_text(players, games) + deals_line(root, baseline))
             outs[side] = pathlib.Path(tmp) / side
             run_study(root, spec, outs[side])
         for table in ("games", "card_events", "task_claims", "positions"):
@@ -138,10 +151,13 @@ def compare(baseline, this=REPO) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--baseline", required=True, help="the other checkout (e.g. of 25b763c)")
+    p.add_argument("--players", help="comma-separated players, each in self-play instead")
+    p.add_argument("--games", type=int, default=5, help="games per cell of the study")
     a = p.parse_args(argv)
     if not (pathlib.Path(a.baseline) / "core").is_dir():
         raise SystemExit(f"--baseline {a.baseline!r} is not a kalarite checkout (no core/)")
-    res = compare(pathlib.Path(a.baseline).resolve())
+    players = [x.strip() for x in a.players.split(",") if x.strip()] if a.players else None
+    res = compare(pathlib.Path(a.baseline).resolve(), players=players, games=a.games)
     print(json.dumps(res, indent=1))
     return 0 if res["same_games"] else 1
 

@@ -99,3 +99,17 @@ def test_player_speed_on_one_checkout_plays_identical_games(monkeypatch):
     assert w["rounds"] == 2 and w["min"] <= w["ratio"] <= w["max"] and w["same_games"]
     assert w["games_per_cpu_s"] > 0 and len(w["ratios"]) == 2
     assert "| hf (imperial vs highland) |" in ps.table(res)
+
+
+def test_same_games_spec_names_the_players_it_checks():
+    """`same_games --players` puts each named player in self-play on the same decks and
+    modes; without it the study keeps its random and greedy players."""
+    import tomllib
+
+    from benchmarks.same_games import spec_text
+
+    plain = tomllib.loads(spec_text())
+    strong = tomllib.loads(spec_text(["seer", "sage"], games=3))
+    assert plain["policies"] == [["random"], ["greedy", "random"]] and plain["games"] == 5
+    assert strong["policies"] == [["seer"], ["sage"]] and strong["games"] == 3
+    assert strong["decks"] == plain["decks"] and strong["modes"] == "all"

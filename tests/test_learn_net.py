@@ -10,7 +10,7 @@ from core import constants as K
 from core.layout import CUR, MODE
 from core.players.feature_names import FEATURE_NAMES, N_FEATURES
 from core.players.features import features
-from core.players.learned import learned_value, model_logit
+from core.players.learned import LEARN_SIZE, learned_value, model_logit
 from core.players.params import MAX_HIDDEN, MODEL_STRIDE, PP_MODEL
 from results.learn import Sample, fit_logistic, fit_mode, log_loss
 from results.learn_net import fit_network, hidden_table, network_logit
@@ -100,7 +100,7 @@ def test_the_engine_values_real_positions_as_numpy_does(mode, decks):
     profiles = {"net": Profile("net", "planner", models={mode: model})}
     _, row = parse_policy("net", profiles)
     fbuf = np.zeros(N_FEATURES)
-    mark = np.zeros(81, np.int32)
+    mark = np.zeros(LEARN_SIZE, np.int32)
     states = positions(mode, decks, games=2, every=7, cap=20)
     assert len(states) >= 5
     for s in states:

@@ -173,8 +173,9 @@ def _compare_values(T, states, w):
                     shortcut += 1
         vals = fwork[1]
         score_options(
-            s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork
-        )
+            s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork,
+            w, False, False,
+        )  # fmt: skip
         for k in range(n):
             plain, _ = option_value(s, T, opts, k, w, s[CUR], work[1], wopts[1], ev0)
             worst = max(worst, abs(plain - vals[k]))

@@ -14,6 +14,8 @@ columns (results/README.md). A new feature goes at the end (fitted models name t
 features, so an old model reads a new layout by name, see sim.learned).
 """
 
+import numpy as np
+
 from core.constants import (
     CK_BEING,
     CK_FLARE,
@@ -27,6 +29,7 @@ from core.constants import (
 from core.jit import njit
 from core.layout import (
     BOARD,
+    BORROW_ENEMY,
     COLOUR,
     DECK,
     DECK_CAP,
@@ -39,7 +42,9 @@ from core.layout import (
     HAND,
     HAND_CAP,
     HAND_N,
+    IMPRO_LEFT,
     LSTOCK,
+    MAX_PLAYERS,
     MODE,
     N_PLAYERS,
     NSQ,
@@ -47,8 +52,10 @@ from core.layout import (
     SCORE,
     SEAT_DECK,
     STOCK,
+    SUMMON_COLOUR,
     TASK_PTS,
     TURN_NO,
+    VOID_CELLS,
 )
 from core.players.evaluate import _exposed, _pick, best_claimable
 from core.players.feature_names import (
@@ -120,6 +127,30 @@ from core.players.feature_names import (
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
 from core.rules.modes import has_tasks, n_colours
 from core.rules.scoring import target_score
+
+# The opponents' summon memo (``features_memo``): one block per seat of an int scratch row,
+# the inputs the seat's pool count was computed from and the count. Within a turn the
+# opponent's pieces, stock, hand and deck rarely change, so most of a search's leaves
+# find them unchanged and skip the summon searches of a whole pool (a third of a strong
+# player's time before). The key holds everything the plain summon search reads: the
+# seat's bitboards (its pieces by rank, every colour's upgraded pieces; its piece counts
+# and the playable squares follow from them and the tables), its stock and the pool's
+# cards. The memo is used only where that search is the one asked (no borrowed piece,
+# improvisation, void cells or detached pattern), so a hit returns what it would.
+MB_VALID = 0
+MB_COLOUR = 1
+MB_STOCK = 2
+MB_LSTOCK = 3
+MB_HAND_N = 4
+MB_PENDING = 5
+MB_DECK_N = 6
+MB_READY = 7
+MB_BITS = 8  # the seat's summon bitboards (own_bits' ten piece sets), two halves a word
+N_KEY_WORDS = 10
+MB_HAND = MB_BITS + 2 * N_KEY_WORDS
+MB_DECK = MB_HAND + HAND_CAP
+MEMO_BLOCK = MB_DECK + DECK_CAP
+MEMO_SIZE = MAX_PLAYERS * MEMO_BLOCK
 
 
 @njit(cache=True, _nrt=False)
@@ -292,7 +323,102 @@ def _held_by_opponent(s, me, card):
 
 
 @njit(cache=True, _nrt=False)
-def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek):
+def _pool_ready(s, T, p, c, peek, bits):
+    """How many cards of seat ``p``'s pool (its beings in hand but the pending one, and its
+    deck unless ``peek``) colour ``c`` could summon now (``bits``: its ``hand_bits``)."""
+    ready = 0
+    for k in range(s[HAND_N + p]):
+        card = s[HAND + p * HAND_CAP + k]
+        if T.card_kind[card] == CK_BEING and card != s[PENDING + p]:
+            ready += 1 if slot_summonable(s, T, c, card, bits) else 0
+    h = s[DECK_HEAD + p]
+    for i in range(0 if peek else s[DECK_CNT + p]):
+        card = s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]
+        ready += 1 if slot_summonable(s, T, c, card, bits) else 0
+    return ready
+
+
+@njit(cache=True, _nrt=False)
+def _memo_applies(s, T, p, c):
+    """Does the plain summon search (board, stock and cards only) answer for seat ``p``'s
+    pool? Not with a borrowed piece, improvisation, void cells or a detached pattern."""
+    if s[BORROW_ENEMY] != 0 or s[IMPRO_LEFT + c] != 0:
+        return False
+    if s[VOID_CELLS] > 0 and s[SUMMON_COLOUR] < 0:
+        return False
+    for k in range(s[HAND_N + p]):
+        if T.card_det_n[s[HAND + p * HAND_CAP + k]] > 0:
+            return False
+    h = s[DECK_HEAD + p]
+    for i in range(s[DECK_CNT + p]):
+        if T.card_det_n[s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]] > 0:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _half(word, upper):
+    """One 32-bit half of a bitboard word, as stored in an int32 row."""
+    return np.int32((word >> 32) if upper else (word & 0xFFFFFFFF))
+
+
+@njit(cache=True, _nrt=False)
+def _memo_holds(s, p, c, memo, blk, bits):
+    """Is the memo block ``blk`` the count for exactly these inputs?"""
+    if (
+        memo[blk + MB_VALID] != 1
+        or memo[blk + MB_COLOUR] != c
+        or memo[blk + MB_STOCK] != s[STOCK + c]
+        or memo[blk + MB_LSTOCK] != s[LSTOCK + c]
+        or memo[blk + MB_HAND_N] != s[HAND_N + p]
+        or memo[blk + MB_PENDING] != s[PENDING + p]
+        or memo[blk + MB_DECK_N] != s[DECK_CNT + p]
+    ):
+        return False
+    for i in range(N_KEY_WORDS):
+        if memo[blk + MB_BITS + 2 * i] != _half(bits[i], False):
+            return False
+        if memo[blk + MB_BITS + 2 * i + 1] != _half(bits[i], True):
+            return False
+    for k in range(s[HAND_N + p]):
+        if memo[blk + MB_HAND + k] != s[HAND + p * HAND_CAP + k]:
+            return False
+    h = s[DECK_HEAD + p]
+    for i in range(s[DECK_CNT + p]):
+        if memo[blk + MB_DECK + i] != s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _memo_store(s, p, c, memo, blk, bits, ready):
+    memo[blk + MB_VALID] = 1
+    memo[blk + MB_COLOUR] = c
+    memo[blk + MB_STOCK] = s[STOCK + c]
+    memo[blk + MB_LSTOCK] = s[LSTOCK + c]
+    memo[blk + MB_HAND_N] = s[HAND_N + p]
+    memo[blk + MB_PENDING] = s[PENDING + p]
+    memo[blk + MB_DECK_N] = s[DECK_CNT + p]
+    memo[blk + MB_READY] = ready
+    for i in range(N_KEY_WORDS):
+        memo[blk + MB_BITS + 2 * i] = _half(bits[i], False)
+        memo[blk + MB_BITS + 2 * i + 1] = _half(bits[i], True)
+    for k in range(s[HAND_N + p]):
+        memo[blk + MB_HAND + k] = s[HAND + p * HAND_CAP + k]
+    h = s[DECK_HEAD + p]
+    for i in range(s[DECK_CNT + p]):
+        memo[blk + MB_DECK + i] = s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]
+
+
+@njit(cache=True, _nrt=False)
+def forget_memo(memo):
+    """Empty the opponents' summon memo (a new search: its tables may differ)."""
+    for p in range(memo.shape[0] // MEMO_BLOCK):
+        memo[p * MEMO_BLOCK + MB_VALID] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek, memo):
     """What the opponents show: hand sizes, decks, stored frozen effects, pending beings,
     and, in expectation over the cards they may hold, their flares and summonable beings.
     ``peek`` (a cheating measurement only, never for balance figures): their real hand."""
@@ -312,21 +438,22 @@ def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek):
         pending += share * (1 if s[PENDING + p] >= 0 else 0)
         # its hidden beings are drawn from its hand and deck pooled: the share of the pool
         # it could summon now, times the beings it holds
-        bits = hand_bits(s, T, c)
         pool = 0
-        ready = 0
         held = 0
         for k in range(s[HAND_N + p]):
             card = s[HAND + p * HAND_CAP + k]
             if T.card_kind[card] == CK_BEING and card != s[PENDING + p]:
                 held += 1
-                pool += 1
-                ready += 1 if slot_summonable(s, T, c, card, bits) else 0
-        h = s[DECK_HEAD + p]
-        for i in range(0 if peek else s[DECK_CNT + p]):
-            card = s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]
-            pool += 1
-            ready += 1 if slot_summonable(s, T, c, card, bits) else 0
+        pool = held + (0 if peek else s[DECK_CNT + p])
+        blk = p * MEMO_BLOCK
+        bits = hand_bits(s, T, c)
+        kept = memo.shape[0] > 0 and not peek and _memo_applies(s, T, p, c)
+        if kept and _memo_holds(s, p, c, memo, blk, bits):
+            ready = memo[blk + MB_READY]
+        else:
+            ready = _pool_ready(s, T, p, c, peek, bits)
+            if kept:
+                _memo_store(s, p, c, memo, blk, bits, ready)
         if pool > 0:
             threat += share * held * ready / pool
     out[F_HAND_OPP] = hand
@@ -425,6 +552,14 @@ def features(s, T, seat, flags, out, mark):
     core.players.params RESTRICT_GATEWAY); FL_PEEK, the opponents' real hands instead of
     the expectation (a clearly labelled cheating measurement, never for balance figures).
     ``mark``: int scratch of NSQ entries."""
+    features_memo(s, T, seat, flags, out, mark, mark[:0])
+
+
+@njit(cache=True, _nrt=False)
+def features_memo(s, T, seat, flags, out, mark, memo):
+    """``features`` with the opponents' summon memo in ``memo`` (MEMO_SIZE ints, emptied by
+    ``forget_memo`` when the tables change; an empty array: none). Same result, bit for bit
+    (tests/test_player_speedups.py)."""
     gateway_blind = (flags & FL_GATEWAY_BLIND) != 0
     for k in range(N_FEATURES):
         out[k] = 0.0
@@ -438,7 +573,7 @@ def features(s, T, seat, flags, out, mark):
                 threat = max(threat, best_claimable(s, T, c))
         out[F_CLAIMABLE_OPP] = threat
     _hand_part(s, T, seat, me, up_gap, all_gap, out, mark)
-    _opponents_part(s, T, seat, me, up_gap, all_gap, out, (flags & FL_PEEK) != 0)
+    _opponents_part(s, T, seat, me, up_gap, all_gap, out, (flags & FL_PEEK) != 0, memo)
     out[F_END_TRIGGERED] = 1 if s[END_SEAT] >= 0 else 0
     out[F_TURN] = s[TURN_NO]
     f = s[FROZEN + seat]

@@ -55,6 +55,7 @@ from core.players.evaluate import (
     _exposed,
     evaluate,
 )
+from core.players.leaf import leaf
 from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
 from core.players.restrict import FORBIDDEN, first_allowed, forbid, forbidden_kind
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
@@ -80,15 +81,6 @@ def option_value(s, T, opts, k, w, seat, c, copts, ev0):
     apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
     r = advance_turn(c, T, ev0, copts, False)
     return evaluate(c, T, seat, w, copts), ST_OVER if r == 0 else ST_PENDING
-
-
-@njit(cache=True, _nrt=False)
-def _option_value_from(s, T, opts, k, w, seat, c, copts, ev0, ctx):
-    """``option_value`` with the evaluation reusing the decision's context (eval_delta)."""
-    begin(c, s)
-    apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
-    r = advance_turn(c, T, ev0, copts, False)
-    return child_value(c, s, T, seat, w, ctx, copts), ST_OVER if r == 0 else ST_PENDING
 
 
 @njit(cache=True, _nrt=False)
@@ -234,9 +226,15 @@ def placement_value(rep, T, seat, w, q, v0, gain, truth):
 
 
 @njit(cache=True, _nrt=False)
-def score_options(s, T, opts, n, w, seat, vals, stat, keys, want_keys, work, wopts, ev0, fwork):
+def score_options(
+    s, T, opts, n, w, seat, vals, stat, keys, want_keys, work, wopts, ev0, fwork,
+    params, at_end, exact,
+):  # fmt: skip
     """Value (``vals[k]``) and status (``stat[k]``, ST_*) of every option of ``s``; with
-    ``want_keys`` also the lookahead.key_of of the state each option leads to."""
+    ``want_keys`` also the lookahead.key_of of the state each option leads to. With
+    ``at_end`` an option that ends the turn is worth the turn planner's value of that end
+    (core.players.leaf with ``params`` and ``exact``), taken on the copy it was played on;
+    without it, the evaluation like every other option."""
     rep = work[2]
     ctx = work[W_CTX]
     prepare(s, T, seat, w, ctx, wopts[0])
@@ -257,11 +255,17 @@ def score_options(s, T, opts, n, w, seat, vals, stat, keys, want_keys, work, wop
                 rep[BOARD + q] = 0
             leave()
         else:
-            v, st = _option_value_from(s, T, opts, k, w, seat, work[0], wopts[0], ev0, ctx)
-            vals[k] = v
-            stat[k] = st
+            c = work[0]
+            begin(c, s)
+            apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+            r = advance_turn(c, T, ev0, wopts[0], False)
+            stat[k] = ST_OVER if r == 0 else ST_PENDING
             if want_keys:
-                keys[k] = state_key(work[0])
+                keys[k] = state_key(c)  # before leaf, which may end the game in c
+            if r == 0 and at_end:
+                vals[k] = leaf(c, T, seat, params, exact, work, wopts, ev0, fwork)
+            else:
+                vals[k] = child_value(c, s, T, seat, w, ctx, wopts[0])
 
 
 @njit(cache=True, _nrt=False)
@@ -269,8 +273,9 @@ def choose_greedy(s, T, opts, n, params, work, wopts, ev0, fwork):
     w = params[:N_WEIGHTS]
     vals = fwork[1]
     score_options(
-        s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork
-    )
+        s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork,
+        params, False, False,
+    )  # fmt: skip
     banned = forbidden_kind(params)  # a restricted twin (core.players.restrict)
     forbid(s, T, vals, fwork[2], opts, n, banned, ST_OVER)
     best = -np.inf

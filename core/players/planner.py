@@ -20,11 +20,13 @@ one found first (options in the engine's order), so the planner draws no random 
 from core.constants import MAX_OPTIONS
 from core.jit import njit
 from core.layout import COLOUR, CUR, GAME_OVER, STATE_SIZE
-from core.players.endgame import finish_game, may_end
-from core.players.evaluate import evaluate
+from core.players.endgame import may_end
 from core.players.feature_names import N_FEATURES
 from core.players.greedy import ST_OVER, choose_greedy, score_options
-from core.players.learned import has_model, learned_value
+from core.players.leaf import F_LEARN as LEAF_F_LEARN
+from core.players.leaf import W_LEARN as LEAF_W_LEARN
+from core.players.leaf import leaf
+from core.players.learned import LEARN_SIZE, forget, has_model
 from core.players.lookahead import advance_turn, begin, copy_row, state_key
 from core.players.params import (
     PP_ENDGAME,
@@ -68,6 +70,8 @@ assert PLAN_OFFSET + MAX_DEPTH * STEP <= STATE_SIZE
 assert 2 * (MAX_PLANS + 1) <= STATE_SIZE and 3 * MAX_WIDTH <= STATE_SIZE
 assert MAX_OPTIONS >= MAX_WIDTH
 assert MAX_OPTIONS >= N_FEATURES
+assert W_LEARN == LEAF_W_LEARN and F_LEARN == LEAF_F_LEARN  # core.players.leaf reads them
+assert LEARN_SIZE <= STATE_SIZE  # the learned value's int scratch is a work row
 
 
 @njit(cache=True, _nrt=False)
@@ -147,29 +151,6 @@ def _heap_offer(hv, hi, size, width, v, parent, k, key):
 
 
 @njit(cache=True, _nrt=False)
-def _finished_value(st, T, row, seat, params, exact, work, wopts, ev0, fwork):
-    """The value of the end of the turn that option ``row`` of ``st`` reaches
-    (``score_options`` found it finishes the turn; its copy is gone, so play it again)."""
-    c = work[0]
-    begin(c, st)
-    apply_option(c, T, ev0, row[0], row[1], row[2], row[3])
-    advance_turn(c, T, ev0, wopts[0], False)
-    return leaf(c, T, seat, params, exact, work, wopts, ev0, fwork)
-
-
-@njit(cache=True, _nrt=False)
-def leaf(c, T, seat, params, exact, work, wopts, ev0, fwork):
-    """The value for ``seat`` of the turn end ``c`` (changed in place when ``exact`` and the
-    game ends there, core.players.endgame): the learned value where the seat's row holds a
-    model for the mode, else the hand-set evaluation."""
-    if exact:
-        finish_game(c, T, ev0)
-    if has_model(c, params):
-        return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
-    return evaluate(c, T, seat, params[:N_WEIGHTS], wopts[0])
-
-
-@njit(cache=True, _nrt=False)
 def _offer_final(work, fwork, slot0, keep, count, order, v, key, path, pkey, row):
     """Keep the ``keep`` best finished paths (rows W_FINAL + slot0 ...; values in F_FINALS,
     end keys and the order found in W_FINAL_META): ``path`` plus the step (``pkey``,
@@ -237,6 +218,8 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
     hi = work[W_HEAP]
     count = 0
     order = 0
+    if learned:
+        forget(work[W_LEARN])
     # the root: a lookahead copy of s with the game's option list
     cur = 0
     begin(work[W_BEAM], s)
@@ -253,20 +236,21 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
             st = work[W_BEAM + cur * MAX_WIDTH + b]
             bo = wopts[O_BEAM + cur * MAX_WIDTH + b]
             bn = counts[cur * MAX_WIDTH + b]
-            score_options(st, T, bo, bn, w, seat, vals, stat, keys, True, work, wopts, ev0, fwork)
+            # a finished option is valued at the turn's end (core.players.leaf) where the value
+            # needs it, on the copy the scoring has just played it on
+            at_end = learned or (exact and may_end(st))
+            score_options(
+                st, T, bo, bn, w, seat, vals, stat, keys, True, work, wopts, ev0, fwork,
+                params, at_end, exact,
+            )  # fmt: skip
             forbid(st, T, vals, stat, bo, bn, banned, ST_OVER)  # never wins, never grows
             path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(st)
-            replay = learned or (exact and may_end(st))  # the value needs the turn's end
             for k in range(bn):
                 v = vals[k]
                 if stat[k] == ST_OVER:
                     if v == FORBIDDEN:  # a restricted twin's forbidden option
                         continue
-                    if replay:
-                        v = _finished_value(
-                            st, T, bo[k], seat, params, exact, work, wopts, ev0, fwork
-                        )
                     count = _offer_final(
                         work, fwork, slot0, keep, count, order, v, int(keys[k]), path, pkey, bo[k]
                     )
