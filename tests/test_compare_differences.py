@@ -43,7 +43,7 @@ def test_other_decks_and_modes_are_named_and_left_out(runs, capsys):
     capsys.readouterr()
     out = runs["root"] / "cmp.json"
     page = runs["root"] / "page"
-    assert main(["compare", str(runs["base"]), str(runs["my"]), "--json", str(out),
+    assert main(["compare", str(runs["base"]), str(runs["my"]), "--json-out", str(out),
                  "--html", str(page)]) == 0  # fmt: skip
     text = capsys.readouterr().out
     r = json.loads(out.read_text())
