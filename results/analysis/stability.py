@@ -101,34 +101,40 @@ def games_needed(delta, se, games, margin: float, k: int, alpha: float = ALPHA):
     return np.where((gap > 0) & (se > 0), np.minimum(n, MAX_GAMES_NEEDED), np.nan)
 
 
-def decide(delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA) -> dict:
+def decide(
+    delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA, continuity=None
+) -> dict:
     """THE rule for one comparison of K decks: moves ``delta`` and standard errors ``se`` in
     points, ``games`` a deck; ``alpha`` the error of each of its tests (less than ALPHA at a
-    look of ``kalarite study --until``: results/looks.py). ``verdict``; per deck
-    (arrays/lists in the decks' order)
-    ``within`` (90% interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
-    ``p_move`` (two-sided against 0, Holm-adjusted beside it); ``games_needed`` (the
-    comparison's, None unless undetermined) and ``deck_needed`` (per deck, None where that
-    deck is decided)."""
+    look of ``kalarite study --until``: results/looks.py); ``continuity`` (points per deck,
+    default 0): each test's statistic is moved that much toward its null and each interval
+    widened by it (``rule_inputs``: half a game's step, which matters at small counts).
+    ``verdict``; per deck (arrays/lists in the decks' order) ``within`` (its own
+    1 - 2 alpha interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
+    ``p_move`` (two-sided against 0, Holm-adjusted beside it), ``deck_verdicts`` (each deck's
+    own word, ``deck_verdicts``); ``games_needed`` (the comparison's, None unless
+    undetermined) and ``deck_needed`` (per deck, None where that deck is decided)."""
     d = np.asarray(delta, float)
     s = np.asarray(se, float)
     k = len(d)
+    cc = np.zeros(k) if continuity is None else np.broadcast_to(np.asarray(continuity, float), k)
     a = np.abs(d)
+    far = np.maximum(a - cc, 0.0)  # |d| moved toward 0: the beyond and the move tests
     z_eq, z_int = float(norm.ppf(1 - alpha)), float(norm.ppf(1 - alpha / 2))
-    lo90, hi90 = d - z_eq * s, d + z_eq * s
+    lo90, hi90 = d - z_eq * s - cc, d + z_eq * s + cc
     within = (lo90 > -margin) & (hi90 < margin)
     with np.errstate(divide="ignore", invalid="ignore"):
         p_beyond = np.where(
             s > 0,
-            norm.sf((a - margin) / s) + norm.sf((a + margin) / s),
-            np.where(a > margin, 0.0, 1.0),
+            norm.sf((far - margin) / s) + norm.sf((far + margin) / s),
+            np.where(far > margin, 0.0, 1.0),
         )
         p_within = np.where(
             s > 0,
-            np.maximum(norm.sf((d + margin) / s), norm.sf((margin - d) / s)),
-            np.where(a < margin, 0.0, 1.0),
+            np.maximum(norm.sf((d - cc + margin) / s), norm.sf((margin - d - cc) / s)),
+            np.where(a + cc < margin, 0.0, 1.0),
         )
-        p_move = np.where(s > 0, 2 * norm.sf(a / s), np.where(a > 0, 0.0, 1.0))
+        p_move = np.where(s > 0, 2 * norm.sf(far / s), np.where(far > 0, 0.0, 1.0))
     holm_beyond = stats.holm([float(p) for p in p_beyond])
     beyond = np.array([p is not None and p < alpha for p in holm_beyond], bool)
     if beyond.any():
@@ -137,6 +143,7 @@ def decide(delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA
         verdict = STABLE
     else:
         verdict = UNDETERMINED
+    holm_within = stats.holm([float(p) for p in p_within])
     need = games_needed(d, s, games, margin, k, alpha)
     open_ = ~within & ~beyond
     deck_needed = [
@@ -162,17 +169,55 @@ def decide(delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA
         "p_beyond": p_beyond,
         "p_beyond_holm": holm_beyond,
         "p_within": p_within,
+        "p_within_holm": holm_within,
+        "deck_verdicts": deck_verdicts(verdict, beyond, holm_within, alpha),
         "p_move": p_move,
         "p_move_holm": stats.holm([float(p) for p in p_move]),
         "lo90": lo90,
         "hi90": hi90,
-        "lo95": d - z_int * s,
-        "hi95": d + z_int * s,
+        "lo95": d - z_int * s - cc,
+        "hi95": d + z_int * s + cc,
         "alpha": float(alpha),
         "games_needed": needed,
         "games_needed_no_move": no_move,
         "deck_needed": deck_needed,
     }
+
+
+def deck_verdicts(verdict: str, beyond, p_within_holm, alpha: float = ALPHA) -> list:
+    """Each deck's own word, corrected for the number of decks alike in both directions.
+
+    *player-sensitive*: its move is beyond the margin after Holm over the decks (as the
+    comparison's verdict). *stable*: its equivalence (TOST) p-value passes Holm over the
+    decks too, or the comparison itself is stable (every deck within: the intersection-union
+    claim, whose error is at most alpha and which names every deck). Uncorrected, each deck
+    alone errs with probability alpha but some deck of six "stable" when several truly
+    sit at the margin about 3-4 alpha (the 2026-12-06 audit, F2); with Holm the chance
+    that any deck truly outside the margin is called stable stays at alpha (exactly when one
+    deck is outside; with two or more, plus the chance that every one of them looks within
+    on its own, second order: tests/test_stability_rule.py simulates four decks at the
+    margin). Holm rather than the labels only in stable comparisons: a deck that clearly
+    did not move keeps its word in a comparison that another deck made player-sensitive.
+    Otherwise *undetermined*."""
+    stable_all = verdict == STABLE
+    return [
+        SENSITIVE if b else STABLE if stable_all or (p is not None and p < alpha) else UNDETERMINED
+        for b, p in zip(beyond, p_within_holm, strict=True)
+    ]
+
+
+def rule_inputs(m: dict, keep=None) -> tuple:
+    """(moves, standard errors, games a deck, continuity) in points, as the rule takes them,
+    from ``deck_moves.moves`` (the decks ``keep``, all by default): the score-type standard
+    error and the continuity correction that hold at small counts (deck_moves)."""
+    keep = slice(None) if keep is None else keep
+    se = deck_moves.rule_se(m)
+    return (
+        100 * m["delta"][..., keep],
+        100 * se[..., keep],
+        m["games"][..., keep],
+        100 * m["continuity"][..., keep],
+    )
 
 
 def players_differ(delta, cov, alpha: float = ALPHA) -> dict | None:
@@ -213,11 +258,9 @@ def compare_tables(
         if np.isfinite(m["rates_a"][i]) and np.isfinite(m["rates_b"][i])
     ]
     names = [names[i] for i in keep]
-    delta = 100 * m["delta"][keep]
     cov = m["cov"][np.ix_(keep, keep)]
-    se = 100 * np.sqrt(np.maximum(np.diag(cov), 0.0))
-    games = m["games"][keep]
-    rule = decide(delta, se, games, margin, alpha)
+    delta, se, games, cc = rule_inputs(m, keep)
+    rule = decide(delta, se, games, margin, alpha, cc)
     wins_a, dec_a = wa.sum(axis=1), wa.sum(axis=1) + wa.sum(axis=0)
     wins_b, dec_b = wb.sum(axis=1), wb.sum(axis=1) + wb.sum(axis=0)
     decks, verdicts = {}, {}
@@ -225,7 +268,7 @@ def compare_tables(
         va = deck_verdict(stats.proportion(wins_a[i], dec_a[i]))
         vb = deck_verdict(stats.proportion(wins_b[i], dec_b[i]))
         verdicts[name] = [va, vb]
-        own = SENSITIVE if rule["beyond"][n] else STABLE if rule["within"][n] else UNDETERMINED
+        own = rule["deck_verdicts"][n]
         decks[name] = {
             "delta": _num(delta[n]),
             "se": _num(se[n], 3),
@@ -237,6 +280,8 @@ def compare_tables(
             "p_beyond": float(rule["p_beyond"][n]),
             "p_beyond_holm": rule["p_beyond_holm"][n],
             "p_within": float(rule["p_within"][n]),
+            "p_within_holm": rule["p_within_holm"][n],
+            "within": bool(rule["within"][n]),
             "p_move": float(rule["p_move"][n]),
             "p_move_holm": rule["p_move_holm"][n],
             "moved": bool(rule["p_move_holm"][n] < alpha),
@@ -255,6 +300,7 @@ def compare_tables(
     return {
         "verdict": rule["verdict"],
         "margin": rule["margin"],
+        "alpha": rule["alpha"],
         "decks": decks,
         "games": int(games.min()) if len(games) else 0,
         "games_needed": rule["games_needed"],
