@@ -231,7 +231,7 @@ def design_study(truths: dict, cap: int, reps: int, seed: int, rho=DEAL_CORRELAT
             )
             done = g
         counts[mode] = np.cumsum(np.array(per_look), axis=0)  # (looks, pairs, reps, 3, 3)
-    study, by_mode, stops = [], {m: [] for m in truths}, []
+    study, by_mode, stops, paired = [], {m: [] for m in truths}, [], len(pairs)
     for r in range(reps):
         for n, alpha in enumerate(alphas):
             words = {}
@@ -243,6 +243,7 @@ def design_study(truths: dict, cap: int, reps: int, seed: int, rho=DEAL_CORRELAT
                     wb[i, j], wb[j, i], db[i, j] = t[:, 0].sum(), t[:, 1].sum(), t[:, 2].sum()
                     da[j, i], db[j, i] = da[i, j], db[i, j]
                 m = deck_moves.moves(wa, da, wb, db, joint)
+                paired = min(paired, m["paired"])
                 delta, se, games, cc = rule_inputs(m)
                 words[mode] = decide(delta, se, games, MARGIN_POINTS, alpha, cc)["verdict"]
             if UNDETERMINED not in words.values() or n == len(alphas) - 1:
@@ -262,6 +263,7 @@ def design_study(truths: dict, cap: int, reps: int, seed: int, rho=DEAL_CORRELAT
         "looks": plan,
         "alpha_spent": [round(a, 8) for a in alphas],
         "deal_correlation": rho,
+        "paired_pairings": paired,
         "reps": reps,
         "study": shares(study),
         "modes": {m: shares(np.array(v)) for m, v in by_mode.items()},
