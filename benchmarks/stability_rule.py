@@ -1,16 +1,22 @@
 """The stability rule (results/analysis/stability.py) on simulated studies: how often it calls
-two identical players player-sensitive or stable, and its power against a planted move.
+two identical players player-sensitive or stable, and its power against a planted move, per
+mode at fixed sizes and for the design the project runs.
 
-A simulated study is one mode of six decks in self-play, mirror matches left out: every
-pairing of two decks plays G = n / 5 games (n: games a deck against the field), each game
-won by either deck (Bradley-Terry probabilities from ``STRENGTHS``, near the planner's
-Deathmatch and High Form rates of the README) or a shared win (``DRAW_RATE``). Two sets of
-games are drawn (players A and B, independent deals) and fed to the project's own
-``results.analysis.deck_moves.moves`` (vectorised over the replicates) and
-``results.analysis.stability.decide`` (the rule itself, one comparison at a time) and
-``players_differ`` (the global test). tests/test_stability_rule.py runs the small version;
+A simulated mode is six decks in self-play, mirror matches left out: every pairing of two
+decks plays G = n / 5 games (n: games a deck against the field), each game won by either deck
+(Bradley-Terry probabilities from ``STRENGTHS``, near the planner's Deathmatch and High Form
+rates of the README) or a shared win (``DRAW_RATE``). Per mode (``aa``, ``power``): two sets
+of games (players A and B, independent deals) at a fixed size. ``small_counts``: identical
+players at 30, 100 and 300 games a deck (alpha 0.05) and at the first look of a cap-40 study
+(50 a deck, its share of alpha), under the rule and under the plug-in rule before it, on the
+same tables. ``design``: the design actually run (``design_study``): both modes, B dealt A's
+deals (outcomes correlated 0.07 within a pairing, paired through the rule's joint tables),
+looked at as ``kalarite study --until decided`` looks, the study's verdict over its modes.
+Every table goes through the project's own ``deck_moves.moves``, ``stability.rule_inputs``,
+``stability.decide`` and ``players_differ``; tests/test_stability_rule.py and
+tests/test_stability_corrections.py run small versions;
 
-    python -m benchmarks.stability_rule --reps 10000 --out benchmarks/results/stability_rule.json
+    python -m benchmarks.stability_rule --out benchmarks/results/stability_rule.json
 
 writes the full one (a few minutes of one core).
 """
@@ -289,17 +295,34 @@ def design_cells(reps: int, seed: int) -> dict:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--reps", type=int, default=10000)
-    ap.add_argument("--sizes", default="300,600,2000,4000,6000,8000,10000")
+    ap.add_argument("--reps", type=int, default=4000)
+    ap.add_argument("--sizes", default="30,100,300,600,2000,4000,8000,10000")
+    ap.add_argument("--small", default="30,100,300", help="sizes also run under the plug-in rule")
+    ap.add_argument("--tiny-reps", type=int, default=40000)
+    ap.add_argument("--design-reps", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     t0 = time.time()
-    result = {"reps": args.reps, "margin_points": MARGIN_POINTS, "aa": {}, "power": {}}
+    result = {
+        "reps": args.reps,
+        "margin_points": MARGIN_POINTS,
+        "aa": {},
+        "small_counts": {},
+        "power": {},
+    }
+    small = [int(n) for n in args.small.split(",") if n]
+    first_look = looks.spent(looks.plan(40))[0]  # a cap-40 study's first look: 50 a deck
     for mode, s in STRENGTHS.items():
         result["aa"][mode] = {
             n: aa(s, int(n), args.reps, args.seed + k) for k, n in enumerate(args.sizes.split(","))
         }
+        result["small_counts"][mode] = {
+            str(n): small_counts(s, n, args.reps, args.seed + 50 + k) for k, n in enumerate(small)
+        }
+        result["small_counts"][mode]["50 at the first look of a cap of 40"] = small_counts(
+            s, 50, args.tiny_reps, args.seed + 60, alpha=first_look
+        )
         for pts in (8, 6):
             planted = (0, pts)
             need = planned_size(s, planted)
@@ -309,6 +332,7 @@ def main(argv=None):
                 "at_600": power(s, planted, 600, args.reps, args.seed + 200),
             }
         print(mode, json.dumps(result["aa"][mode]), flush=True)
+    result["design"] = design_cells(args.design_reps, args.seed + 300)
     result["seconds"] = round(time.time() - t0, 1)
     text = json.dumps(result, indent=1)
     if args.out:

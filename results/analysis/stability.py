@@ -9,13 +9,16 @@ only in their players or only in their seed (results/compare/stability.py):
 - **Each deck's move** ``delta``: its win rate against the field (mirror matches left out)
   under the second set of games minus under the first, in points, with its standard error
   stratified by deck pairing, and paired game by game where the two share deals
-  (results/analysis/deck_moves.py), and its 95% interval (``delta_lo``, ``delta_hi``).
+  (results/analysis/deck_moves.py), never below its score-type value and with a continuity
+  correction (``rule_inputs``: what holds the tests' alpha at small counts), and its
+  1 - alpha interval (``delta_lo``, ``delta_hi``: 95%, or 95.6% at the last of four looks).
 - **The decision** (``decide``), with the margin M (``MARGIN_POINTS`` = 3 points unless the
-  study spec's ``stability_margin`` or ``--margin`` says otherwise) and alpha = 0.05:
+  study spec's ``stability_margin`` or ``--margin`` says otherwise) and alpha = 0.05 (or a
+  look's share):
 
-  - **stable** when every deck's 90% interval lies inside [-M, +M]: an equivalence test
-    (TOST) per deck; all of them must pass, and by the intersection-union principle that
-    needs no correction for the number of decks;
+  - **stable** when every deck's 1 - 2 alpha interval (90%) lies inside [-M, +M]: an
+    equivalence test (TOST) per deck; all of them must pass, and by the intersection-union
+    principle that needs no correction for the number of decks;
   - **player-sensitive** when some deck's move is confidently beyond M: the one-sided test
     of |delta| <= M (p = P(|D| >= |d| at |delta| = M), normal) rejects after Holm over the
     decks;
@@ -37,7 +40,11 @@ only in their players or only in their seed (results/compare/stability.py):
 
   No decision compares a point estimate with a threshold. Under two identical players the
   rule says player-sensitive at most 5% of the time (its tests are at alpha = 0.05; far
-  less in practice: tests/test_stability_rule.py, benchmarks/stability_rule.py).
+  less in practice, from 30 games a deck up: tests/test_stability_rule.py,
+  tests/test_stability_corrections.py, benchmarks/stability_rule.py).
+- **Each deck's own word** (``deck_verdicts``): player-sensitive when beyond (Holm), stable
+  when its equivalence test passes Holm over the decks too (or the comparison is stable),
+  else undetermined, so that the labels of either kind err for some deck at most alpha.
 - **Do the players differ at all?** (``players_differ``) A Wald chi-square test of the
   moves on their K - 1 contrasts with their mean (the moves of a balanced study sum to
   zero, so their mean carries nothing), with the covariance of the games the decks share;
