@@ -36,10 +36,11 @@ that variance and the *score-type* one: the same stratified formula with each pa
 outcome frequencies pooled over the two players (the variance if the players did not
 differ, which is what the tests' nulls are near), paired pairings keeping their measured
 correlation (the pooled variance scaled by paired over unpaired), and a continuity
-correction of half a game's step for each player, (1/D_a + 1/D_b) / 2 (Yates' correction
-for two samples), because a deck's wins are counts. At thousands of games a deck both
-terms are negligible (the pooled and the plug-in variance differ by about (move / 2)^2;
-the correction is 0.03 points at 4,000 games): the verdicts at large counts do not change
+correction of half a step of the move, (1/D_a + 1/D_b) / 4 (the move's step is 1/D when
+both players have D decisive games), because a deck's wins are counts. At thousands of
+games a deck both are small (the pooled and the plug-in variance differ by about
+(move / 2)^2, under 1% of the SE for a move of 8 points; the correction is 0.025 points at
+4,000 games): the verdicts at large counts do not change beyond the edge cases
 (benchmarks/results/stability_rule.json).
 """
 
@@ -123,8 +124,8 @@ def moves(wins_a, draws_a, wins_b, draws_b, joint=None) -> dict:
     ``cov`` (..., K, K), ``rates_a``/``rates_b``, ``cov_a``/``cov_b`` (each player's own),
     ``games`` (..., K: the smaller of the two players' games per deck), ``paired`` (the
     number of pairings taken paired), ``var_null`` (..., K: each deck's score-type variance,
-    ``null_variance`` scaled by the pairing) and ``continuity`` (..., K: half a game's step
-    of the move, fractions)."""
+    ``null_variance`` scaled by the pairing) and ``continuity`` (..., K: half a step of the
+    move, fractions)."""
     wins_a, draws_a = np.asarray(wins_a, float), np.asarray(draws_a, float)
     wins_b, draws_b = np.asarray(wins_b, float), np.asarray(draws_b, float)
     _, _, ga, ra = _rates(wins_a, draws_a)
@@ -175,7 +176,7 @@ def moves(wins_a, draws_a, wins_b, draws_b, joint=None) -> dict:
         "games": np.minimum(ga, gb),
         "paired": paired,
         "var_null": null_variance(wins_a, draws_a, wins_b, draws_b) * shrink,
-        "continuity": (1 / np.maximum(da, 1) + 1 / np.maximum(db, 1)) / 2,
+        "continuity": (1 / np.maximum(da, 1) + 1 / np.maximum(db, 1)) / 4,
     }
 
 

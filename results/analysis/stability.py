@@ -115,7 +115,7 @@ def decide(
     points, ``games`` a deck; ``alpha`` the error of each of its tests (less than ALPHA at a
     look of ``kalarite study --until``: results/looks.py); ``continuity`` (points per deck,
     default 0): each test's statistic is moved that much toward its null and each interval
-    widened by it (``rule_inputs``: half a game's step, which matters at small counts).
+    widened by it (``rule_inputs``: half a step of the move, which matters at small counts).
     ``verdict``; per deck (arrays/lists in the decks' order) ``within`` (its own
     1 - 2 alpha interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
     ``p_move`` (two-sided against 0, Holm-adjusted beside it), ``deck_verdicts`` (each deck's
