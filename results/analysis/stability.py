@@ -198,14 +198,14 @@ def deck_verdicts(verdict: str, beyond, p_within_holm, alpha: float = ALPHA) -> 
     comparison's verdict). *stable*: its equivalence (TOST) p-value passes Holm over the
     decks too, or the comparison itself is stable (every deck within: the intersection-union
     claim, whose error is at most alpha and which names every deck). Uncorrected, each deck
-    alone errs with probability alpha but some deck of six "stable" when several truly
-    sit at the margin about 3-4 alpha (the 2026-12-06 audit, F2); with Holm the chance
-    that any deck truly outside the margin is called stable stays at alpha (exactly when one
-    deck is outside; with two or more, plus the chance that every one of them looks within
-    on its own, second order: tests/test_stability_rule.py simulates four decks at the
-    margin). Holm rather than the labels only in stable comparisons: a deck that clearly
-    did not move keeps its word in a comparison that another deck made player-sensitive.
-    Otherwise *undetermined*."""
+    alone errs with probability alpha, but with four decks truly at the margin some deck is
+    called stable about 3-4 alpha of the time (the 2026-12-06 audit, F2); with Holm the
+    chance that any deck truly outside the margin is called stable stays at alpha (exactly
+    when one deck is outside; with two or more, plus the chance that every one of them looks
+    within on its own, second order: tests/test_stability_corrections.py simulates four
+    decks at the margin, 0.048 against 0.17 uncorrected). Holm rather than labels only in
+    stable comparisons: a deck that clearly did not move keeps its word in a comparison that
+    another deck made player-sensitive. Otherwise *undetermined*."""
     stable_all = verdict == STABLE
     return [
         SENSITIVE if b else STABLE if stable_all or (p is not None and p < alpha) else UNDETERMINED
