@@ -10,6 +10,10 @@ and ``<!-- credibility:end -->`` with the decided table: per mode the verdict, t
 the games a deck, how the games ended and where the study stopped; per deck each player's win
 rate against the field and its move with its interval; and the trace's strength and deck
 figures. ``--out`` and ``--readme`` write elsewhere (``--readme -`` prints the block).
+
+    python -m benchmarks.credibility --from-record benchmarks/results/credibility.json
+
+re-renders the README's block from a record already written (no dataset needed).
 """
 
 import argparse
@@ -22,6 +26,7 @@ import sys
 from results.analysis import analyze
 from results.analysis.glance import how_games_ended
 from results.analysis.labels import MODE_LABELS
+from results.analysis.stability_text import interval_levels
 from results.credibility import KIND, RECORD
 from results.store import read_manifest
 
@@ -151,13 +156,15 @@ def readme_block(rec: dict) -> str:
     lk = rec.get("looks") or {}
     stop = (lk.get("stopped") or {}).get("why", "played every game")
     a, b = rec["players"][:2] if len(rec["players"]) >= 2 else (rec["players"] + ["?", "?"])[:2]
+    shown, equivalence = interval_levels(rec["rule"]["alpha"])
     lines = [
         BEGIN,
         f"**The decided answer** (`sim/studies/credibility.toml`, commit {rec['commit']}: {a} "
         f"and {b}, each in both seats, on the same deals, no mirror matches; {stop}; "
         f"{rec['games']:,} games, {rec['worker_seconds'] / 3600:.2f} worker-hours of play; the "
         f"stability rule at margin ±{rec['margin']:g} points, each test at alpha "
-        f"{rec['rule']['alpha']:.3g} (the error spent over the looks); "
+        f"{rec['rule']['alpha']:.3g} (the error spent over the looks: moves shown with "
+        f"{shown} intervals, equivalence tested on {equivalence} ones); "
         "`benchmarks/results/credibility.json`):",
         "",
         "| mode | verdict | games a deck | the players differ | how the games ended |",
@@ -174,7 +181,7 @@ def readme_block(rec: dict) -> str:
             f"| {MODE_LABELS.get(mode, mode)} | **{m['verdict'] or 'not judged'}** | "
             f"{m.get('games_per_deck', '–'):,} | {differ_text} | {m['ended']} |"
         )
-    lines += ["", f"| mode | deck | {a} | {b} | move {b} − {a} [95%] | deck's verdict |"]
+    lines += ["", f"| mode | deck | {a} | {b} | move {b} − {a} [{shown}] | deck's verdict |"]
     lines.append("| --- | --- | --- | --- | --- | --- |")
     for mode, m in rec["modes"].items():
         for d, x in (m.get("decks") or {}).items():
@@ -225,23 +232,40 @@ def replace_block(text: str, block: str) -> str:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--study", required=True, help="the credibility study's dataset")
+    p.add_argument("--study", help="the credibility study's dataset")
+    p.add_argument(
+        "--from-record",
+        default=None,
+        help="re-render the README's block from this record instead of a dataset",
+    )
     p.add_argument("--trace", default=None, help="its skill trace's dataset")
     p.add_argument("--out", default=str(RECORD), help="the record (default: %(default)s)")
     p.add_argument(
         "--readme", default=str(README), help="README to update (- prints the block instead)"
     )
     a = p.parse_args(argv)
-    command = "python -m benchmarks.credibility " + " ".join(sys.argv[1:] if argv is None else argv)
-    rec = build_record(a.study, a.trace, command)
-    pathlib.Path(a.out).write_text(json.dumps(rec, indent=1) + "\n")
+    if a.from_record:
+        try:
+            rec = json.loads(pathlib.Path(a.from_record).read_text())
+        except (OSError, ValueError) as e:
+            print(f"credibility: error: cannot read {a.from_record}: {e}", file=sys.stderr)
+            return 2
+    elif not a.study:
+        p.error("--study (a dataset) or --from-record (a record) is needed")
+    else:
+        command = "python -m benchmarks.credibility " + " ".join(
+            sys.argv[1:] if argv is None else argv
+        )
+        rec = build_record(a.study, a.trace, command)
+        pathlib.Path(a.out).write_text(json.dumps(rec, indent=1) + "\n")
     block = readme_block(rec)
     if a.readme == "-":
         print(block)
     else:
         path = pathlib.Path(a.readme)
         path.write_text(replace_block(path.read_text(), block))
-    print(f"credibility: {rec['verdict']} -> {a.out}", file=sys.stderr)
+    where = a.readme if a.from_record else a.out
+    print(f"credibility: {rec['verdict']} -> {where}", file=sys.stderr)
     return 0
 
 

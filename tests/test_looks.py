@@ -94,10 +94,9 @@ def _sequential(pa, pb, cap, reps, seed):
         wb += _games(pb, g - prev, rng, reps)
         prev = g
         t = np.zeros_like(wa)
-        m = deck_moves.moves(wa, t, wb, t)
-        se = 100 * np.sqrt(np.diagonal(m["cov"], axis1=-2, axis2=-1))
+        delta, se, games, cc = st.rule_inputs(deck_moves.moves(wa, t, wb, t))
         for r in np.flatnonzero(~done):
-            rule = st.decide(100 * m["delta"][r], se[r], m["games"][r], alpha=alpha)
+            rule = st.decide(delta[r], se[r], games[r], st.MARGIN_POINTS, alpha, cc[r])
             if rule["verdict"] != st.UNDETERMINED or k == len(sizes) - 1:
                 done[r] = True
                 lo[r], hi[r], stop[r] = rule["lo95"], rule["hi95"], k
@@ -153,7 +152,7 @@ SPEC = {
     "modes": ["high-form"],
     "policies": [["random"], ["greedy:points=40"]],
     "mirrors": False,
-    "games": 400,
+    "games": 800,  # imperial moves about 13 points: decided at look 3 (400), not at 200
     "seed": 5,
     "until": "decided",
 }
@@ -193,13 +192,13 @@ def test_a_study_stops_at_the_first_look_that_decides(reference):
     assert [r["decided"] for r in fig["results"]] == [False] * (stop["look"] - 1) + [True]
     assert fig["verdict"] == st.SENSITIVE
     assert fig["games"] == 6 * stop["games"]  # the games below the stop, nothing past it
-    share = looks.spent(looks.plan(400))[stop["look"] - 1]
+    share = looks.spent(looks.plan(800))[stop["look"] - 1]
     assert fig["rule"]["alpha"] == pytest.approx(share, abs=1e-6)
     m = read_manifest(out)
-    assert m["status"] == "complete" and m["until"]["looks"] == [50, 100, 200, 400]
+    assert m["status"] == "complete" and m["until"]["looks"] == [100, 200, 400, 800]
     assert "decided at look" in stop["why"]
     played = {len(list((out / "games").rglob("part-*.parquet")))}
-    assert played == {6 * stop["games"] // 50}  # chunks of the first look's size: none past it
+    assert played == {6 * stop["games"] // 100}  # chunks of the first look's size: none past it
     # run again: nothing to do, the same stop
     again = run_study(study(), CONTENT, out, workers=0, progress=False)
     assert again.nothing_to_do and again.games_played == 0 and again.stopped == stop

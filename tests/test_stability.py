@@ -151,9 +151,8 @@ def test_a_small_sample_is_undetermined_and_says_how_many_games_would_decide(tmp
     names = list(c["decks"])
     again = st.decide(
         [c["decks"][d]["delta"] for d in names],
-        [c["decks"][d]["se_below"] for d in names],
+        [c["decks"][d]["se"] for d in names],
         [c["decks"][d]["games"] for d in names],
-        se_hi=[c["decks"][d]["se_above"] for d in names],
     )
     assert again["verdict"] == st.UNDETERMINED
     # (the summary rounds the SE to 0.001 points)

@@ -26,6 +26,22 @@ games are the units: each pair adds B's term minus A's, and the stratum adds the
 and covariance of those differences over its pairs (the ``joint`` 3 x 3 table of outcome
 under A by outcome under B holds everything needed). A pairing whose games only partly pair
 is taken unpaired.
+
+**At small counts** (``rule_se``, ``continuity``). The plug-in variance above uses each
+player's own outcome frequencies per pairing; at a few games a pairing they are often
+extreme (7 of 10 against 3 of 10), the variance is underestimated exactly where the move
+looks large, and the normal tail of the rule's tests runs over its alpha (about 4x at 50
+games a deck: the 2026-12-06 audit, F4). The rule therefore uses, per deck, the larger of
+that variance and the *score-type* one: the same stratified formula with each pairing's
+outcome frequencies pooled over the two players (the variance if the players did not
+differ, which is what the tests' nulls are near), paired pairings keeping their measured
+correlation (the pooled variance scaled by paired over unpaired), and a continuity
+correction of half a step of the move, (1/D_a + 1/D_b) / 4 (the move's step is 1/D when
+both players have D decisive games), because a deck's wins are counts. At thousands of
+games a deck both are small (the pooled and the plug-in variance differ by about
+(move / 2)^2, under 1% of the SE for a move of 8 points; the correction is 0.025 points at
+4,000 games): the verdicts at large counts do not change beyond the edge cases
+(benchmarks/results/stability_rule.json).
 """
 
 import numpy as np
@@ -106,8 +122,10 @@ def moves(wins_a, draws_a, wins_b, draws_b, joint=None) -> dict:
     ``joint``: {(i, j): 3 x 3 counts} of the pairings (i < j) whose games pair up between A
     and B (``joint_tables``); None or {} for independent deals. Returns ``delta`` (..., K),
     ``cov`` (..., K, K), ``rates_a``/``rates_b``, ``cov_a``/``cov_b`` (each player's own),
-    ``games`` (..., K: the smaller of the two players' games per deck) and ``paired`` (the
-    number of pairings taken paired)."""
+    ``games`` (..., K: the smaller of the two players' games per deck), ``paired`` (the
+    number of pairings taken paired), ``var_null`` (..., K: each deck's score-type variance,
+    ``null_variance`` scaled by the pairing) and ``continuity`` (..., K: half a step of the
+    move, fractions)."""
     wins_a, draws_a = np.asarray(wins_a, float), np.asarray(draws_a, float)
     wins_b, draws_b = np.asarray(wins_b, float), np.asarray(draws_b, float)
     _, _, ga, ra = _rates(wins_a, draws_a)
@@ -143,6 +161,11 @@ def moves(wins_a, draws_a, wins_b, draws_b, joint=None) -> dict:
             cov[i, j] += cij - cv_a[i, j] - cv_b[i, j]
             cov[j, i] = cov[i, j]
             paired += 1
+    unpaired = np.diagonal(cov_a + cov_b, axis1=-2, axis2=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shrink = np.where(unpaired > 0, np.diagonal(cov, axis1=-2, axis2=-1) / unpaired, 1.0)
+    _, da, _, _ = _rates(wins_a, draws_a)
+    _, db, _, _ = _rates(wins_b, draws_b)
     return {
         "delta": rb - ra,
         "cov": cov,
@@ -152,7 +175,32 @@ def moves(wins_a, draws_a, wins_b, draws_b, joint=None) -> dict:
         "cov_b": cov_b,
         "games": np.minimum(ga, gb),
         "paired": paired,
+        "var_null": null_variance(wins_a, draws_a, wins_b, draws_b) * shrink,
+        "continuity": (1 / np.maximum(da, 1) + 1 / np.maximum(db, 1)) / 4,
     }
+
+
+def null_variance(wins_a, draws_a, wins_b, draws_b):
+    """Each deck's score-type variance of the move (..., K), unpaired: each player's
+    stratified variance with every pairing's outcome frequencies pooled over the two
+    players, at that player's own games of the pairing."""
+    n_a = wins_a + np.swapaxes(wins_a, -1, -2) + draws_a
+    n_b = wins_b + np.swapaxes(wins_b, -1, -2) + draws_b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share_a = np.where(n_a + n_b > 0, n_a / np.maximum(n_a + n_b, 1), 0.0)
+    wins, draws = wins_a + wins_b, draws_a + draws_b
+    var = 0.0
+    for share in (share_a, 1 - share_a):
+        cov = player_covariance(wins * share, draws * share)
+        var = var + np.diagonal(cov, axis1=-2, axis2=-1)
+    return var
+
+
+def rule_se(m: dict):
+    """Each deck's standard error of the move for the rule (fractions, (..., K)): the larger
+    of the plug-in and the score-type one (module docstring, at small counts)."""
+    plug_in = np.diagonal(m["cov"], axis1=-2, axis2=-1)
+    return np.sqrt(np.maximum(np.maximum(plug_in, m["var_null"]), 0.0))
 
 
 def table_from_cells(cells, decks) -> tuple:

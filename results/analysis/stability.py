@@ -9,18 +9,16 @@ only in their players or only in their seed (results/compare/stability.py):
 - **Each deck's move** ``delta``: its win rate against the field (mirror matches left out)
   under the second set of games minus under the first, in points, with its standard error
   stratified by deck pairing, and paired game by game where the two share deals
-  (results/analysis/deck_moves.py), and its 95% interval (``delta_lo``, ``delta_hi``).
-  Where the two sets' games are not paired, each side of that interval is never narrower
-  than the Newcombe interval of the same two win rates (``_newcombe_floor``: the report's and
-  ``compare``'s tables' interval; the delta method's standard error shrinks to 0 at a rate of
-  0% or 100%), so ``decide`` takes a standard error below and one above the move; and no
-  deck is called beyond the margin while its 95% interval reaches inside it.
+  (results/analysis/deck_moves.py), never below its score-type value and with a continuity
+  correction (``rule_inputs``: what holds the tests' alpha at small counts), and its
+  1 - alpha interval (``delta_lo``, ``delta_hi``: 95%, or 95.6% at the last of four looks).
 - **The decision** (``decide``), with the margin M (``MARGIN_POINTS`` = 3 points unless the
-  study spec's ``stability_margin`` or ``--margin`` says otherwise) and alpha = 0.05:
+  study spec's ``stability_margin`` or ``--margin`` says otherwise) and alpha = 0.05 (or a
+  look's share):
 
-  - **stable** when every deck's 90% interval lies inside [-M, +M]: an equivalence test
-    (TOST) per deck; all of them must pass, and by the intersection-union principle that
-    needs no correction for the number of decks;
+  - **stable** when every deck's 1 - 2 alpha interval (90%) lies inside [-M, +M]: an
+    equivalence test (TOST) per deck; all of them must pass, and by the intersection-union
+    principle that needs no correction for the number of decks;
   - **player-sensitive** when some deck's move is confidently beyond M: the one-sided test
     of |delta| <= M (p = P(|D| >= |d| at |delta| = M), normal) rejects after Holm over the
     decks;
@@ -42,7 +40,11 @@ only in their players or only in their seed (results/compare/stability.py):
 
   No decision compares a point estimate with a threshold. Under two identical players the
   rule says player-sensitive at most 5% of the time (its tests are at alpha = 0.05; far
-  less in practice: tests/test_stability_rule.py, benchmarks/stability_rule.py).
+  less in practice, from 30 games a deck up: tests/test_stability_rule.py,
+  tests/test_stability_corrections.py, benchmarks/stability_rule.py).
+- **Each deck's own word** (``deck_verdicts``): player-sensitive when beyond (Holm), stable
+  when its equivalence test passes Holm over the decks too (or the comparison is stable),
+  else undetermined, so that the labels of either kind err for some deck at most alpha.
 - **Do the players differ at all?** (``players_differ``) A Wald chi-square test of the
   moves on their K - 1 contrasts with their mean (the moves of a balanced study sum to
   zero, so their mean carries nothing), with the covariance of the games the decks share;
@@ -107,50 +109,48 @@ def games_needed(delta, se, games, margin: float, k: int, alpha: float = ALPHA):
 
 
 def decide(
-    delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA, se_hi=None
+    delta, se, games, margin: float = MARGIN_POINTS, alpha: float = ALPHA, continuity=None
 ) -> dict:
     """THE rule for one comparison of K decks: moves ``delta`` and standard errors ``se`` in
     points, ``games`` a deck; ``alpha`` the error of each of its tests (less than ALPHA at a
-    look of ``kalarite study --until``: results/looks.py). ``se_hi``: where the interval is
-    not symmetric, the standard error above the move (``se`` then the one below): each
-    test uses the side it looks across. ``verdict``; per deck
-    (arrays/lists in the decks' order)
-    ``within`` (90% interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
-    ``p_move`` (two-sided against 0, Holm-adjusted beside it); ``games_needed`` (the
-    comparison's, None unless undetermined) and ``deck_needed`` (per deck, None where that
-    deck is decided)."""
+    look of ``kalarite study --until``: results/looks.py); ``continuity`` (points per deck,
+    default 0): each test's statistic is moved that much toward its null and each interval
+    widened by it (``rule_inputs``: half a step of the move, which matters at small counts).
+    ``verdict``; per deck (arrays/lists in the decks' order) ``within`` (its own
+    1 - 2 alpha interval inside +-M), ``beyond`` (Holm), their p-values and intervals,
+    ``p_move`` (two-sided against 0, Holm-adjusted beside it), ``deck_verdicts`` (each deck's
+    own word, ``deck_verdicts``); ``games_needed`` (the comparison's, None unless
+    undetermined) and ``deck_needed`` (per deck, None where that deck is decided)."""
     d = np.asarray(delta, float)
-    s_lo = np.asarray(se, float)
-    s_hi = s_lo if se_hi is None else np.asarray(se_hi, float)
-    s = np.where(d >= 0, s_lo, s_hi)  # the side toward 0 and the margin nearest the move
+    s = np.asarray(se, float)
     k = len(d)
+    cc = np.zeros(k) if continuity is None else np.broadcast_to(np.asarray(continuity, float), k)
     a = np.abs(d)
+    far = np.maximum(a - cc, 0.0)  # |d| moved toward 0: the beyond and the move tests
     z_eq, z_int = float(norm.ppf(1 - alpha)), float(norm.ppf(1 - alpha / 2))
-    lo90, hi90 = d - z_eq * s_lo, d + z_eq * s_hi
-    lo95, hi95 = d - z_int * s_lo, d + z_int * s_hi
+    lo90, hi90 = d - z_eq * s - cc, d + z_eq * s + cc
     within = (lo90 > -margin) & (hi90 < margin)
     with np.errstate(divide="ignore", invalid="ignore"):
         p_beyond = np.where(
             s > 0,
-            norm.sf((a - margin) / s) + norm.sf((a + margin) / s),
-            np.where(a > margin, 0.0, 1.0),
+            norm.sf((far - margin) / s) + norm.sf((far + margin) / s),
+            np.where(far > margin, 0.0, 1.0),
         )
         p_within = np.where(
-            np.minimum(s_lo, s_hi) > 0,
-            np.maximum(norm.sf((d + margin) / s_lo), norm.sf((margin - d) / s_hi)),
-            np.where(a < margin, 0.0, 1.0),
+            s > 0,
+            np.maximum(norm.sf((d - cc + margin) / s), norm.sf((margin - d - cc) / s)),
+            np.where(a + cc < margin, 0.0, 1.0),
         )
-        p_move = np.where(s > 0, 2 * norm.sf(a / s), np.where(a > 0, 0.0, 1.0))
+        p_move = np.where(s > 0, 2 * norm.sf(far / s), np.where(far > 0, 0.0, 1.0))
     holm_beyond = stats.holm([float(p) for p in p_beyond])
     beyond = np.array([p is not None and p < alpha for p in holm_beyond], bool)
-    # and never beyond the margin while the 95% interval shown beside it reaches inside it
-    beyond &= (lo95 > margin) | (hi95 < -margin)
     if beyond.any():
         verdict = SENSITIVE
     elif within.all():
         verdict = STABLE
     else:
         verdict = UNDETERMINED
+    holm_within = stats.holm([float(p) for p in p_within])
     need = games_needed(d, s, games, margin, k, alpha)
     open_ = ~within & ~beyond
     deck_needed = [
@@ -176,17 +176,55 @@ def decide(
         "p_beyond": p_beyond,
         "p_beyond_holm": holm_beyond,
         "p_within": p_within,
+        "p_within_holm": holm_within,
+        "deck_verdicts": deck_verdicts(verdict, beyond, holm_within, alpha),
         "p_move": p_move,
         "p_move_holm": stats.holm([float(p) for p in p_move]),
         "lo90": lo90,
         "hi90": hi90,
-        "lo95": lo95,
-        "hi95": hi95,
+        "lo95": d - z_int * s - cc,
+        "hi95": d + z_int * s + cc,
         "alpha": float(alpha),
         "games_needed": needed,
         "games_needed_no_move": no_move,
         "deck_needed": deck_needed,
     }
+
+
+def deck_verdicts(verdict: str, beyond, p_within_holm, alpha: float = ALPHA) -> list:
+    """Each deck's own word, corrected for the number of decks alike in both directions.
+
+    *player-sensitive*: its move is beyond the margin after Holm over the decks (as the
+    comparison's verdict). *stable*: its equivalence (TOST) p-value passes Holm over the
+    decks too, or the comparison itself is stable (every deck within: the intersection-union
+    claim, whose error is at most alpha and which names every deck). Uncorrected, each deck
+    alone errs with probability alpha, but with four decks truly at the margin some deck is
+    called stable about 3-4 alpha of the time (the 2026-12-06 audit, F2); with Holm the
+    chance that any deck truly outside the margin is called stable stays at alpha (exactly
+    when one deck is outside; with two or more, plus the chance that every one of them looks
+    within on its own, second order: tests/test_stability_corrections.py simulates four
+    decks at the margin, 0.048 against 0.17 uncorrected). Holm rather than labels only in
+    stable comparisons: a deck that clearly did not move keeps its word in a comparison that
+    another deck made player-sensitive. Otherwise *undetermined*."""
+    stable_all = verdict == STABLE
+    return [
+        SENSITIVE if b else STABLE if stable_all or (p is not None and p < alpha) else UNDETERMINED
+        for b, p in zip(beyond, p_within_holm, strict=True)
+    ]
+
+
+def rule_inputs(m: dict, keep=None) -> tuple:
+    """(moves, standard errors, games a deck, continuity) in points, as the rule takes them,
+    from ``deck_moves.moves`` (the decks ``keep``, all by default): the score-type standard
+    error and the continuity correction that hold at small counts (deck_moves)."""
+    keep = slice(None) if keep is None else keep
+    se = deck_moves.rule_se(m)
+    return (
+        100 * m["delta"][..., keep],
+        100 * se[..., keep],
+        m["games"][..., keep],
+        100 * m["continuity"][..., keep],
+    )
 
 
 def players_differ(delta, cov, alpha: float = ALPHA) -> dict | None:
@@ -227,24 +265,17 @@ def compare_tables(
         if np.isfinite(m["rates_a"][i]) and np.isfinite(m["rates_b"][i])
     ]
     names = [names[i] for i in keep]
-    delta = 100 * m["delta"][keep]
     cov = m["cov"][np.ix_(keep, keep)]
-    se = 100 * np.sqrt(np.maximum(np.diag(cov), 0.0))
-    games = m["games"][keep]
+    delta, se, games, cc = rule_inputs(m, keep)
+    rule = decide(delta, se, games, margin, alpha, cc)
     wins_a, dec_a = wa.sum(axis=1), wa.sum(axis=1) + wa.sum(axis=0)
     wins_b, dec_b = wb.sum(axis=1), wb.sum(axis=1) + wb.sum(axis=0)
-    se_lo, se_hi = se, se
-    if not m["paired"]:
-        se_lo, se_hi = _newcombe_floor(
-            delta, se, [(wins_a[i], dec_a[i], wins_b[i], dec_b[i]) for i in keep]
-        )
-    rule = decide(delta, se_lo, games, margin, alpha, se_hi=se_hi)
     decks, verdicts = {}, {}
     for n, (i, name) in enumerate(zip(keep, names, strict=True)):
         va = deck_verdict(stats.proportion(wins_a[i], dec_a[i]))
         vb = deck_verdict(stats.proportion(wins_b[i], dec_b[i]))
         verdicts[name] = [va, vb]
-        own = SENSITIVE if rule["beyond"][n] else STABLE if rule["within"][n] else UNDETERMINED
+        own = rule["deck_verdicts"][n]
         # a move of a win rate lies within +-100 points: the normal intervals are shown
         # clipped there (the decision above is made on the rule's own bounds)
         lo95, hi95, clip95 = stats.clip_difference(rule["lo95"][n] / 100, rule["hi95"][n] / 100)
@@ -252,8 +283,6 @@ def compare_tables(
         decks[name] = {
             "delta": _num(delta[n]),
             "se": _num(se[n], 3),
-            "se_below": _num(se_lo[n], 3),
-            "se_above": _num(se_hi[n], 3),
             # (4 decimals: printed rounded outward like the tables' bounds, results.shown)
             "delta_lo": _num(None if lo95 is None else 100 * lo95, 4),
             "delta_hi": _num(None if hi95 is None else 100 * hi95, 4),
@@ -264,6 +293,8 @@ def compare_tables(
             "p_beyond": float(rule["p_beyond"][n]),
             "p_beyond_holm": rule["p_beyond_holm"][n],
             "p_within": float(rule["p_within"][n]),
+            "p_within_holm": rule["p_within_holm"][n],
+            "within": bool(rule["within"][n]),
             "p_move": float(rule["p_move"][n]),
             "p_move_holm": rule["p_move_holm"][n],
             "moved": bool(rule["p_move_holm"][n] < alpha),
@@ -282,6 +313,7 @@ def compare_tables(
     return {
         "verdict": rule["verdict"],
         "margin": rule["margin"],
+        "alpha": rule["alpha"],
         "decks": decks,
         "games": int(games.min()) if len(games) else 0,
         "games_needed": rule["games_needed"],
@@ -302,26 +334,6 @@ def compare_tables(
         ),
         "flipped": ranking_change.flips(verdicts),
     }
-
-
-def _newcombe_floor(delta, se, counts) -> tuple:
-    """(se below, se above) of each deck's move, in points: the delta method's, widened
-    where the Newcombe interval of the same two win rates (results.stats.difference: the
-    deck's wins over its decisive games in B and in A, as ``compare``'s tables and the
-    report's deck-vs-field table count them) reaches further. At few games, or a rate of
-    0% or 100%, the delta method's standard error shrinks toward 0 (a deck at 0 of 12 has
-    none); the floor keeps the rule's 95% interval around the tables' interval of the same
-    games, so that a verdict never claims more than the table beside it shows. (Games that
-    pair up between the two sets are taken paired instead: their interval is narrower by
-    design and the floor, which ignores the pairing, does not apply.)"""
-    lo, hi = np.array(se, float), np.array(se, float)
-    for n, (wa, da, wb, db) in enumerate(counts):
-        nc = stats.difference(wb, db, wa, da)
-        if nc is None or nc["lo"] is None:
-            continue
-        lo[n] = max(lo[n], (delta[n] - 100 * nc["lo"]) / Z_INTERVAL)
-        hi[n] = max(hi[n], (100 * nc["hi"] - delta[n]) / Z_INTERVAL)
-    return lo, hi
 
 
 def _sub_joint(joint, keep):

@@ -4,7 +4,7 @@ per deck. Every line starts with the verdict, one of the rule's three words: sta
 player-sensitive or undetermined."""
 
 from results import shown
-from results.analysis.stability import SENSITIVE, STABLE, UNDETERMINED
+from results.analysis.stability import ALPHA, SENSITIVE, STABLE, UNDETERMINED
 
 ORDER = {STABLE: 0, UNDETERMINED: 1, SENSITIVE: 2}  # a deck's worst verdict names it
 
@@ -25,10 +25,33 @@ def _p(p) -> str:
     return "–" if p is None else ("< 0.001" if p < 0.001 else f"{p:.2g}")
 
 
-def move(x) -> str:
-    """A deck's move with its 95% interval, in points, the bounds rounded outward as
-    ``compare``'s tables print theirs (results.shown): the same interval prints alike."""
-    return f"{x['delta']:+.1f} {points(x['delta_lo'], x['delta_hi'])}"
+def level(share: float) -> str:
+    """A confidence level in percent, with the decimals that tell it from its neighbours:
+    "95%" at alpha 0.05, "95.6%" at a look's share 0.0444, "99.99%" at 8.9e-5."""
+    x = 100 * float(share)
+    if abs(x - round(x)) < 1e-9:
+        return f"{round(x)}%"
+    for digits in range(1, 7):
+        text = f"{x:.{digits}f}"
+        if float(text) != round(x) or digits == 6:
+            return text.rstrip("0").rstrip(".") + "%"
+    return f"{x}%"  # not reached
+
+
+def interval_levels(alpha=None) -> tuple:
+    """(the shown interval's level, the equivalence interval's): 1 - alpha and 1 - 2 alpha
+    of the rule's tests (95% and 90% at alpha 0.05; 95.6% and 91.1% at the last of four
+    looks of ``--until``: results/looks.py)."""
+    a = ALPHA if alpha is None else float(alpha)
+    return level(1 - a), level(1 - 2 * a)
+
+
+def move(x, alpha=None) -> str:
+    """A deck's move with its interval (level 1 - alpha of the comparison's tests), in
+    points, the bounds rounded outward as ``compare``'s tables print theirs (results.shown:
+    the same interval prints alike); with ``alpha`` the level is said after it."""
+    text = f"{x['delta']:+.1f} {points(x['delta_lo'], x['delta_hi'])}"
+    return text if alpha is None else f"{text} ({interval_levels(alpha)[0]})"
 
 
 def points(lo, hi) -> str:
@@ -44,9 +67,13 @@ def about(n: int) -> str:
     return f"{round(n, -digits):,}"
 
 
+def _alpha(c) -> float:
+    return c.get("alpha", ALPHA)
+
+
 def _largest(c):
     d, x = max(c["decks"].items(), key=lambda kv: abs(kv[1]["delta"]))
-    return f"{d} {move(x)}"
+    return f"{d} {move(x, _alpha(c))}"
 
 
 def _differ(c) -> str:
@@ -78,11 +105,14 @@ def description(c) -> str:
 def body(c) -> str:
     """What decided a comparison, with the global test and the description."""
     m = c["margin"]
+    eq = interval_levels(_alpha(c))[1]
     if c["verdict"] == STABLE:
-        main = f"every deck's move lies within ±{m:g} points (90% intervals), largest {_largest(c)}"
+        main = (
+            f"every deck's move lies within ±{m:g} points ({eq} intervals), largest {_largest(c)}"
+        )
     elif c["verdict"] == SENSITIVE:
         main = ", ".join(
-            f"{d} {move(x)} points, beyond ±{m:g} (Holm p {_p(x['p_beyond_holm'])})"
+            f"{d} {move(x, _alpha(c))} points, beyond ±{m:g} (Holm p {_p(x['p_beyond_holm'])})"
             for d, x in c["decks"].items()
             if x["verdict"] == SENSITIVE
         )
@@ -150,16 +180,17 @@ def deck_label(deck, comparisons) -> tuple | None:
         return None
     c, x = max(rows, key=lambda r: (ORDER[r[1]["verdict"]], abs(r[1]["delta"])))
     a, b = c["from_to"]
-    level = x["verdict"]
+    word = x["verdict"]
     m = c["margin"]
-    if level == STABLE:
-        label = f"stable: moves {move(x)} points, within ±{m:g} ({a} → {b})"
-    elif level == SENSITIVE:
-        label = f"player-sensitive: moves {move(x)} points, beyond ±{m:g} ({a} → {b})"
+    mv = move(x, _alpha(c))
+    if word == STABLE:
+        label = f"stable: moves {mv} points, within ±{m:g} ({a} → {b})"
+    elif word == SENSITIVE:
+        label = f"player-sensitive: moves {mv} points, beyond ±{m:g} ({a} → {b})"
     else:
-        label = f"undetermined: moves {move(x)} points ({a} → {b})"
+        label = f"undetermined: moves {mv} points ({a} → {b})"
     flips = [(cc, xx) for cc, xx in rows if xx["flipped"]]
     if flips:
         cc, xx = flips[0]
         label += f"; {xx['verdicts'][0]} → {xx['verdicts'][1]} ({' → '.join(cc['from_to'])})"
-    return label, level
+    return label, word
