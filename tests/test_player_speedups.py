@@ -9,23 +9,14 @@ import pytest
 from harness import player_rows
 
 from core.kernel import workspace
-from core.layout import COLOUR, CUR
-from core.players.eval_delta import hand_summons
+from core.layout import CUR
 from core.players.feature_names import N_FEATURES
-from core.players.features import (
-    MB_VALID,
-    MEMO_BLOCK,
-    MEMO_SIZE,
-    _own_summons,
-    features,
-    features_memo,
-)
-from core.players.greedy import ST_OVER, W_CTX, score_options
+from core.players.features import MB_VALID, MEMO_BLOCK, MEMO_SIZE, features, features_memo
+from core.players.greedy import ST_OVER, score_options
 from core.players.leaf import leaf
 from core.players.learned import LEARN_SIZE, has_model, model_logit, model_logit_sparse
 from core.players.lookahead import advance_turn, begin, state_key
 from core.players.params import MODEL_STRIDE, PP_ENDGAME, PP_MODEL
-from core.players.summon_reach import hand_bits
 from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
 from tests.test_players import T, positions
@@ -112,47 +103,6 @@ def test_a_finished_option_is_valued_as_a_fresh_replay_values_it(mode, decks):
             v = leaf(c, T, s[CUR], row, exact, work2, wopts2, ev0, fwork2)
             assert v == vals[k]
     assert finished >= 20
-
-
-@pytest.mark.parametrize("mode,decks", DUELS)
-def test_a_turn_ends_own_summons_from_its_parent_equal_them_from_scratch(mode, decks):
-    """The learned value's own-hand summon checks at a turn's end reuse the scored
-    position's witnesses (eval_delta ``hand_summons``): every finished option of seer
-    decisions, both from the context and from scratch, and the context mostly applies."""
-    _, params = player_rows(["seer", "seer"])
-    states = positions(mode, decks, specs=("seer", "seer"), games=1, every=1, cap=120)
-    work, wopts, ev0, fwork = workspace()
-    work2, wopts2, _, _ = workspace()
-    checked = applied = 0
-    for s in states:
-        seat = int(s[CUR])
-        row = params[seat]
-        n = _list(s, wopts)
-        vals, stat, keys = fwork[1], fwork[2], fwork[3]
-        score_options(
-            s, T, wopts[2], n, row[:N_WEIGHTS], seat, vals, stat, keys, False, work, wopts,
-            ev0, fwork, row, False, False,
-        )  # fmt: skip
-        for k in range(n):
-            if stat[k] != ST_OVER:
-                continue
-            c = work2[0]
-            begin(c, s)
-            o = wopts[2, k]
-            apply_option(c, T, ev0, o[0], o[1], o[2], o[3])
-            assert advance_turn(c, T, ev0, wopts2[0], False) == 0
-            me = int(c[COLOUR + seat])
-            bits = hand_bits(c, T, me)
-            scratch = _own_summons(c, T, seat, me, bits)
-            got = hand_summons(c, s, T, seat, work[W_CTX], bits)
-            checked += 1
-            if got >= 0:
-                applied += 1
-                assert got % 65536 == scratch % 65536  # beings and legends
-                if got // 65536 != 2:  # 2: the pending being is not in the hand, asked apart
-                    assert got // 65536 == scratch // 65536
-    print("own summons checked", checked, "from the context", applied)
-    assert checked >= 50 and applied > checked // 2
 
 
 def _list(s, wopts):

@@ -54,7 +54,6 @@ from core.layout import (
     MODE,
     N_AVAIL,
     NSQ,
-    PENDING,
     STOCK,
     TAVAIL,
     VOID_CELLS,
@@ -224,9 +223,30 @@ def __hand_part_body(c, s, T, seat, w, ctx, opts, better, bits):
             if detached_summonable(c, T, me, card):
                 v += wk
             continue
-        r = _card_found(c, s, T, me, card, ctx, better, bits, used)
-        used = r >> 1
-        if r & 1 == 1:
+        wit = -3  # unknown: the card was not in the decision's hand
+        for k in range(ctx[1]):
+            if (used >> k) & 1 == 0 and ctx[CX_SLOTS + 2 * k] == card:
+                used |= 1 << k
+                wit = ctx[CX_SLOTS + 2 * k + 1]
+                break
+        legendary = T.card_rank[card] == LEGENDARY
+        stock = LSTOCK if legendary else STOCK
+        own_kind = bits[13] if legendary else bits[12]
+        found = False
+        if wit >= 0:
+            o = wit // WITNESS
+            t = wit % WITNESS
+            if pattern_fits(c, T, me, o, t, T.card_rank[card], 0) and summon_stock_ok(
+                c, T, me, o, t, T.card_rank[card], own_kind
+            ):
+                found = True
+            else:
+                found = summon_witness(c, T, me, card, bits) >= 0
+        elif wit == -1 and better >= 0 and s[stock + me] > 0 and c[stock + me] > 0:
+            found = better > 0 and _fits_now(T, card, bits)  # the stock supplies the piece
+        else:
+            found = summon_witness(c, T, me, card, bits) >= 0
+        if found:
             v += wk
     return v
 
@@ -296,70 +316,3 @@ def _child_value_body(c, s, T, seat, w, ctx, opts):
     if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
         return v + pending_value(c, seat, w)
     return v + _hand_part(c, s, T, seat, w, ctx, opts, better, bits)
-
-
-@njit(cache=True, _nrt=False)
-def hand_summons(c, s, T, seat, ctx, bits):
-    """For the learned value's features at a turn's end ``c`` reached from the scored
-    position ``s`` (``prepare`` ran on it into ``ctx``): the beings and legends of the
-    seat's hand it could summon now, and whether its pending being could, packed as
-    beings + 256 * legends + 65536 * pending (pending: 1 yes, 0 no, 2 not in the hand);
-    -1 where the context does not apply. Each card as ``_hand_part`` finds it, so each
-    answer is ``slot_summonable``'s."""
-    me = c[COLOUR + seat]
-    if ctx[0] == 0 or ctx[2] != seat or c[GAME_OVER] != 0 or not _plain_ok(c, me):
-        return -1
-    _, better = _diff(c, s, T, me, ctx)
-    pend = c[PENDING + seat]
-    pend_found = 2
-    beings = 0
-    legends = 0
-    used = 0
-    for slot in range(c[HAND_N + seat]):
-        card = c[HAND + seat * HAND_CAP + slot]
-        kind = T.card_kind[card]
-        if kind != CK_BEING and kind != CK_LEGEND:
-            continue
-        if T.card_det_n[card] > 0:
-            found = detached_summonable(c, T, me, card)
-        else:
-            found = _card_found(c, s, T, me, card, ctx, better, bits, used)
-            used = found >> 1
-            found = (found & 1) == 1
-        if found:
-            if kind == CK_BEING:
-                beings += 1
-            else:
-                legends += 1
-        if card == pend:
-            pend_found = 1 if found else 0
-    return beings + 256 * legends + 65536 * pend_found
-
-
-@njit(cache=True, _nrt=False)
-def _card_found(c, s, T, me, card, ctx, better, bits, used):
-    """``__hand_part_body``'s answer for one card: bit 0 found, the rest the matched slots."""
-    wit = -3  # unknown: the card was not in the decision's hand
-    for k in range(ctx[1]):
-        if (used >> k) & 1 == 0 and ctx[CX_SLOTS + 2 * k] == card:
-            used |= 1 << k
-            wit = ctx[CX_SLOTS + 2 * k + 1]
-            break
-    legendary = T.card_rank[card] == LEGENDARY
-    stock = LSTOCK if legendary else STOCK
-    own_kind = bits[13] if legendary else bits[12]
-    found = False
-    if wit >= 0:
-        o = wit // WITNESS
-        t = wit % WITNESS
-        if pattern_fits(c, T, me, o, t, T.card_rank[card], 0) and summon_stock_ok(
-            c, T, me, o, t, T.card_rank[card], own_kind
-        ):
-            found = True
-        else:
-            found = summon_witness(c, T, me, card, bits) >= 0
-    elif wit == -1 and better >= 0 and s[stock + me] > 0 and c[stock + me] > 0:
-        found = better > 0 and _fits_now(T, card, bits)  # the stock supplies the piece
-    else:
-        found = summon_witness(c, T, me, card, bits) >= 0
-    return (used << 1) | (1 if found else 0)

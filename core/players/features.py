@@ -57,7 +57,6 @@ from core.layout import (
     TURN_NO,
     VOID_CELLS,
 )
-from core.players.eval_delta import hand_summons
 from core.players.evaluate import _exposed, _pick, best_claimable
 from core.players.feature_names import (
     F_CENTRE_ME,
@@ -262,40 +261,12 @@ def _opp_seats_share(s, me):
 
 
 @njit(cache=True, _nrt=False)
-def _own_summons(s, T, seat, me, bits):
-    """The seat's hand: how many beings and legends colour ``me`` could summon now, and
-    whether its pending being could (1) or not (0), packed as ``hand_summons`` packs them."""
+def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark):
+    """My hand: summonable beings and legends, my flare's halves, warps, Gateway cards,
+    the pending being and how far it is from summonable."""
+    bits = hand_bits(s, T, me)
     summonable = 0
     legends = 0
-    for slot in range(s[HAND_N + seat]):
-        card = s[HAND + seat * HAND_CAP + slot]
-        kind = T.card_kind[card]
-        if (kind == CK_BEING or kind == CK_LEGEND) and slot_summonable(s, T, me, card, bits):
-            if kind == CK_BEING:
-                summonable += 1
-            else:
-                legends += 1
-    pend = s[PENDING + seat]
-    pend_ok = 1 if pend >= 0 and slot_summonable(s, T, me, pend, bits) else 0
-    return summonable + 256 * legends + 65536 * pend_ok
-
-
-@njit(cache=True, _nrt=False)
-def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark, parent, ctx):
-    """My hand: summonable beings and legends, my flare's halves, warps, Gateway cards,
-    the pending being and how far it is from summonable. With a ``parent`` (non-empty) and
-    its ``ctx`` (core.players.eval_delta ``prepare``), the summon checks reuse what is
-    known of the parent's hand, as the hand-set evaluation of its children does."""
-    bits = hand_bits(s, T, me)
-    packed = -1
-    if parent.shape[0] > 0:
-        packed = hand_summons(s, parent, T, seat, ctx, bits)
-    if packed < 0:
-        packed = _own_summons(s, T, seat, me, bits)
-    elif packed // 65536 == 2:  # the pending being is not in the hand: ask it
-        pend = s[PENDING + seat]
-        ok = 1 if pend >= 0 and slot_summonable(s, T, me, pend, bits) else 0
-        packed = packed % 65536 + 65536 * ok
     flare_up = 0
     flare_low = 0
     warps = 0
@@ -311,8 +282,13 @@ def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark, parent, ctx):
             if card != s[PENDING + seat]:
                 warps += T.card_has_warp[card]
             gate_cards += T.card_gateway_ref[card]
-    out[F_SUMMONABLE_ME] = packed % 256
-    out[F_LEGENDS_READY_ME] = (packed // 256) % 256
+        if (kind == CK_BEING or kind == CK_LEGEND) and slot_summonable(s, T, me, card, bits):
+            if kind == CK_BEING:
+                summonable += 1
+            else:
+                legends += 1
+    out[F_SUMMONABLE_ME] = summonable
+    out[F_LEGENDS_READY_ME] = legends
     out[F_FLARE_UPPER_ME] = flare_up
     out[F_FLARE_LOWER_ME] = flare_low
     out[F_WARPS_ME] = warps
@@ -320,7 +296,7 @@ def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark, parent, ctx):
     pend = s[PENDING + seat]
     if pend >= 0:
         out[F_PENDING_ME] = 1
-        if packed // 65536 == 1:
+        if slot_summonable(s, T, me, pend, bits):
             out[F_PENDING_DEFICIT_ME] = 0
         else:
             for q in range(NSQ):
@@ -584,14 +560,6 @@ def features_memo(s, T, seat, flags, out, mark, memo):
     """``features`` with the opponents' summon memo in ``memo`` (MEMO_SIZE ints, emptied by
     ``forget_memo`` when the tables change; an empty array: none). Same result, bit for bit
     (tests/test_player_speedups.py)."""
-    features_from(s, T, seat, flags, out, mark, memo, s[:0], mark[:0])
-
-
-@njit(cache=True, _nrt=False)
-def features_from(s, T, seat, flags, out, mark, memo, parent, ctx):
-    """``features_memo`` of a position reached from ``parent`` (an empty array: none), whose
-    evaluation context ``ctx`` (core.players.eval_delta ``prepare``) the own hand's summon
-    checks reuse. Same result, bit for bit (tests/test_player_speedups.py)."""
     gateway_blind = (flags & FL_GATEWAY_BLIND) != 0
     for k in range(N_FEATURES):
         out[k] = 0.0
@@ -604,7 +572,7 @@ def features_from(s, T, seat, flags, out, mark, memo, parent, ctx):
             if c != me:
                 threat = max(threat, best_claimable(s, T, c))
         out[F_CLAIMABLE_OPP] = threat
-    _hand_part(s, T, seat, me, up_gap, all_gap, out, mark, parent, ctx)
+    _hand_part(s, T, seat, me, up_gap, all_gap, out, mark)
     _opponents_part(s, T, seat, me, up_gap, all_gap, out, (flags & FL_PEEK) != 0, memo)
     out[F_END_TRIGGERED] = 1 if s[END_SEAT] >= 0 else 0
     out[F_TURN] = s[TURN_NO]

@@ -55,7 +55,7 @@ from core.players.evaluate import (
     _exposed,
     evaluate,
 )
-from core.players.leaf import leaf_from
+from core.players.leaf import leaf
 from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
 from core.players.restrict import FORBIDDEN, first_allowed, forbid, forbidden_kind
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
@@ -263,7 +263,7 @@ def score_options(
             if want_keys:
                 keys[k] = state_key(c)  # before leaf, which may end the game in c
             if r == 0 and at_end:
-                vals[k] = leaf_from(c, s, ctx, T, seat, params, exact, work, wopts, ev0, fwork)
+                vals[k] = leaf(c, T, seat, params, exact, work, wopts, ev0, fwork)
             else:
                 vals[k] = child_value(c, s, T, seat, w, ctx, wopts[0])
 

@@ -8,7 +8,7 @@ instead of the planner playing that option again on a fresh copy to value it.
 from core.jit import njit
 from core.players.endgame import finish_game
 from core.players.evaluate import evaluate
-from core.players.learned import has_model, learned_value_from
+from core.players.learned import has_model, learned_value
 from core.players.weights import N_WEIGHTS
 
 # rows of the players' buffers the learned value uses (core.players.planner assigns the
@@ -22,16 +22,8 @@ def leaf(c, T, seat, params, exact, work, wopts, ev0, fwork):
     """The value for ``seat`` of the turn end ``c`` (changed in place when ``exact`` and the
     game ends there, core.players.endgame): the learned value where the seat's row holds a
     model for the mode, else the hand-set evaluation."""
-    return leaf_from(c, c[:0], work[0, :0], T, seat, params, exact, work, wopts, ev0, fwork)
-
-
-@njit(cache=True, _nrt=False)
-def leaf_from(c, parent, ctx, T, seat, params, exact, work, wopts, ev0, fwork):
-    """``leaf`` of a turn end reached from ``parent`` (an empty array: none), whose
-    evaluation context ``ctx`` (core.players.eval_delta ``prepare``) the learned value's
-    own hand reuses."""
     if exact:
         finish_game(c, T, ev0)
     if has_model(c, params):
-        return learned_value_from(c, T, seat, params, fwork[F_LEARN], work[W_LEARN], parent, ctx)
+        return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
     return evaluate(c, T, seat, params[:N_WEIGHTS], wopts[0])

@@ -14,7 +14,7 @@ from core.jit import njit
 from core.jit.profile import P_LEARNED, enter, leave
 from core.layout import COLOUR, GAME_OVER, MODE, WINNER
 from core.players.feature_names import FL_GATEWAY_BLIND, FL_PEEK, N_FEATURES
-from core.players.features import MEMO_SIZE, features_from, forget_memo
+from core.players.features import MEMO_SIZE, features_memo, forget_memo
 from core.players.params import (
     MB_B1,
     MB_COEF,
@@ -44,15 +44,8 @@ def has_model(s, params):
 
 @njit(cache=True, _nrt=False)
 def learned_value(s, T, seat, params, fbuf, mark):
-    return learned_value_from(s, T, seat, params, fbuf, mark, s[:0], mark[:0])
-
-
-@njit(cache=True, _nrt=False)
-def learned_value_from(s, T, seat, params, fbuf, mark, parent, ctx):
-    """``learned_value`` of a position reached from ``parent`` (core.players.features
-    ``features_from``; an empty array: none)."""
     enter(P_LEARNED)
-    r = _learned_value_body(s, T, seat, params, fbuf, mark, parent, ctx)
+    r = _learned_value_body(s, T, seat, params, fbuf, mark)
     leave()
     return r
 
@@ -136,7 +129,7 @@ def model_logit_sparse(params, b, x, idx):
 
 
 @njit(cache=True, _nrt=False)
-def _learned_value_body(s, T, seat, params, fbuf, mark, parent, ctx):
+def _learned_value_body(s, T, seat, params, fbuf, mark):
     """The model's logit that ``seat`` wins from ``s`` (``fbuf``: float scratch of
     N_FEATURES, ``mark``: int scratch of LEARN_SIZE, ``forget`` at each new search). Only
     call it where ``has_model``."""
@@ -147,7 +140,7 @@ def _learned_value_body(s, T, seat, params, fbuf, mark, parent, ctx):
     flags = FL_GATEWAY_BLIND if params[PP_RESTRICT] == RESTRICT_GATEWAY else 0
     if params[PP_PEEK] != 0:
         flags |= FL_PEEK
-    features_from(s, T, seat, flags, fbuf, mark, mark[LEARN_MEMO:LEARN_SIZE], parent, ctx)
+    features_memo(s, T, seat, flags, fbuf, mark, mark[LEARN_MEMO:LEARN_SIZE])
     return model_logit_sparse(
         params, PP_MODEL + s[MODE] * MODEL_STRIDE, fbuf, mark[LEARN_IDX:LEARN_MEMO]
     )
