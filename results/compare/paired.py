@@ -85,8 +85,7 @@ def _side(con, table, deck_map, policy_map=None) -> str:
         f"{_mapped('seat0_deck', deck_map)} AS d0, "
         f"{_mapped('seat1_deck', deck_map)} AS d1, seat0_policy AS p0, seat1_policy AS p1, "
         "game_index, seed, first_seat, "
-        "CASE WHEN winner < 0 THEN 0.5 WHEN winner = 0 THEN 1.0 ELSE 0.0 END AS y0, "
-        "CASE WHEN winner < 0 THEN 0.5 WHEN winner = first_seat THEN 1.0 ELSE 0.0 END AS yf, "
+        f"{stats.win_share_sql('0')} AS y0, {stats.win_share_sql('first_seat')} AS yf, "
         f"turns::DOUBLE AS turns FROM {table} WHERE error = 0 AND {two}"
     )
 
