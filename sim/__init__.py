@@ -8,7 +8,8 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
   tables: ``ops`` (op lists into op rows), ``tasks``, ``copies`` (a designer's ``--content
   DIR``), ``diff`` (what differs between two contents).
 - ``players``: player specs (a player or profile name with parameters) into parameter rows;
-  ``profiles/``: the named, tuned players.
+  ``profiles/``: the named, tuned players; ``strength``: which player is strongest, read from
+  the checked-in ladders' ratings (the one place the top player is named).
 - ``games``: the one place a batch of games is built from names (``batch``) and players are
   resolved into the rows a dataset records and its workers play (``resolve_players``).
 - ``inputs``: the one validation layer: the bounded reader of every untrusted document (TOML

@@ -30,17 +30,29 @@ from sim.app.service.specs import SPEC_FILE, SpecError, check_spec
 from sim.app.service.summary import WEAK_PLAYERS, spec_summary
 from sim.app.service.views import API, study_view
 from sim.spec import spec_schema
+from sim.strength import load_ladder, top_player
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 
-# The page's own default player: the strongest on the ladder, whose games are decided by play
-# (random players are one choice away, for speed work: their games end by deck exhaustion).
-PAGE_PLAYER = "seer"
-EXAMPLE_SPEC = f"""\
+
+def _base_ladder() -> dict | None:
+    """The checked-in base-deck ladder, or None when it is missing or unreadable (the page
+    then shows no ratings)."""
+    try:
+        return load_ladder()
+    except ValueError:
+        return None
+
+
+def example_spec(player: str) -> str:
+    """The page's example spec, played by ``player``: the page's own default player is the
+    strongest on the ladder (sim.strength), whose games are decided by play (random players
+    are one choice away, for speed work: their games end by deck exhaustion)."""
+    return f"""\
 name = "first look"
 decks = ["imperial", "highland"]
 modes = ["high-form"]
-policies = "{PAGE_PLAYER}"
+policies = "{player}"
 games = 200
 seed = 1
 """
@@ -56,7 +68,7 @@ def spec_body() -> dict:
                 "application/json": {"schema": spec_schema()},
                 "application/toml": {
                     "schema": {"type": "string", "description": "the same keys, as a TOML file"},
-                    "example": EXAMPLE_SPEC,
+                    "example": example_spec(top_player((_base_ladder(), None))),
                 },
             },
         }
@@ -139,15 +151,13 @@ def _players(rows) -> list:
 @router.get("/options", summary="Decks, modes, players and spec keys a study may use")
 def options():
     from core import constants as K
-    from sim.app.players_view import load_ladder, player_rows
+    from sim.app.players_view import player_rows
     from sim.app.service.specs import _default_content
     from sim.spec import SPEC
 
     content = _default_content()
-    try:
-        ladder = load_ladder()
-    except ValueError:
-        ladder = None
+    ladder = _base_ladder()
+    page_player = top_player((ladder, None))
     return {
         "decks": list(content.decks),
         "modes": [
@@ -156,9 +166,9 @@ def options():
         "players": _players(player_rows(ladder)),
         "spec_keys": list(SPEC.keys()),
         "spec_defaults": _spec_defaults(content),
-        "page_player": PAGE_PLAYER,
+        "page_player": page_player,
         "weak_players": list(WEAK_PLAYERS),
-        "example": EXAMPLE_SPEC,
+        "example": example_spec(page_player),
         "tables": list(TABLES),
     }
 
