@@ -28,7 +28,7 @@ from sim.app.service.removal import remove, set_aside
 from sim.app.service.security import Reader, Submitter, check_token, is_open, may_change
 from sim.app.service.specs import SPEC_FILE, SpecError, check_spec
 from sim.app.service.summary import WEAK_PLAYERS, spec_summary
-from sim.app.service.views import API, study_view
+from sim.app.service.views import API, public_view
 from sim.spec import spec_schema
 from sim.strength import load_ladder, top_player
 
@@ -98,11 +98,6 @@ def get_row(request: Request, sid: str):
     if row is None:
         raise HTTPException(404, f"no study {sid!r}")
     return row
-
-
-def _view(request: Request, row) -> dict:
-    s = request.app.state
-    return s.config.public(study_view(row, s.config, s.progress))
 
 
 # The reads below are async and answer with JSONResponse: a registry lookup and a cached
@@ -237,7 +232,7 @@ async def submit(request: Request, who: Submitter):
         shutil.rmtree(d, ignore_errors=True)
         raise HTTPException(507, f"cannot store the study: {e.strerror or e}") from None
     s.executor.wake()
-    view = _view(request, s.registry.get(sid))
+    view = public_view(request, s.registry.get(sid))
     return JSONResponse(view, status_code=201, headers={"Location": view["links"]["self"]})
 
 
@@ -248,12 +243,12 @@ async def list_studies(request: Request, state: str | None = None, limit: int = 
     if not 1 <= limit <= 1000:
         raise HTTPException(400, "limit must be in 1..1000")
     rows = request.app.state.registry.list(state=state, limit=limit)
-    return JSONResponse({"studies": [_view(request, r) for r in rows]})
+    return JSONResponse({"studies": [public_view(request, r) for r in rows]})
 
 
 @router.get("/studies/{sid}", summary="One study: state, games done / total, games/s, ETA")
 async def get_study(request: Request, sid: str):
-    return JSONResponse(_view(request, get_row(request, sid)))
+    return JSONResponse(public_view(request, get_row(request, sid)))
 
 
 @router.post(
@@ -270,7 +265,7 @@ def cancel(request: Request, sid: str, who: Submitter):
             409, f"study {sid} is {row.state}: only a queued or running study can be cancelled"
         )
     s.executor.wake()
-    return _view(request, s.registry.get(sid))
+    return public_view(request, s.registry.get(sid))
 
 
 @router.post(
@@ -287,7 +282,7 @@ def resume(request: Request, sid: str, who: Submitter):
             409, f"study {sid} is {row.state}: only a failed or cancelled study can be resumed"
         )
     s.executor.wake()
-    return _view(request, s.registry.get(sid))
+    return public_view(request, s.registry.get(sid))
 
 
 @router.get("/studies/{sid}/spec", summary="The spec as the study reads it (TOML)")
