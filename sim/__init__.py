@@ -18,9 +18,9 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
   refusal of a study larger than the free disk.
 - ``spec``: a study spec's keys, each declared once with its rule, default and flag (also the
   spec's JSON Schema, and the seat rule of specs, ``simulate`` and ``play``).
-- ``study``: study specs (TOML, ``api.run`` dicts, request bodies or ``simulate`` flags),
-  checked by ``spec`` and expanded into matchups; ``study_checks``: the checks across keys
-  and against the card files (``validate``); ``studies/``: the shipped specs;
+- ``study/``: study specs (TOML, ``api.run`` dicts, request bodies or ``simulate`` flags),
+  checked by ``spec`` and expanded into matchups (``model``, ``load``; ``checks``: the checks
+  across keys and against the card files, ``validate``); ``studies/``: the shipped specs;
   ``chunking``: how many games a chunk holds (the chunk arithmetic results.layout reads).
 - ``position``: position files into a state row, and the ``moves`` query.
 - ``single_game``: one game from Python with its event log, and the board the log rebuilds;
