@@ -49,6 +49,8 @@ def strongest_players(n: int = 2, ladders: tuple | None = None) -> list:
     """The ``n`` strongest players or profiles that exist, best first, by ``strength_key`` over
     the ratings of ``ladders`` ((base, all decks) ladder dicts; default: the checked-in ones);
     ``LADDER_PLAYERS`` strongest first when no ladder rates any of them."""
+    # imported here, not at the top: the CLI's parser imports this module on every command,
+    # and sim.players costs ~0.17 s (numpy, the engine's constants)
     from sim.players import POLICIES, load_profiles
 
     base, every = ladders if ladders is not None else (load_ladder(), load_ladder(None, "all"))
