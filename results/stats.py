@@ -102,6 +102,8 @@ def win_share(winner, seat=0):
     """A seat's points of a game: 1 a win, 1/2 a shared win (``winner`` < 0), 0 a loss. The
     one definition of a game's win share (ratings, competence, suggest, tune, duels): a float
     for one game, an array for an array of winners."""
+    if isinstance(winner, int | np.integer):  # one game: no array round trip, per-game loops
+        return 0.5 if winner < 0 else (1.0 if winner == seat else 0.0)
     w = np.asarray(winner)
     share = np.where(w < 0, 0.5, np.where(w == seat, 1.0, 0.0))
     return float(share) if share.ndim == 0 else share

@@ -16,6 +16,7 @@ WINNERS = [-1, 0, 1, 0, -1, 1]
 def test_win_share_scores_a_win_one_a_shared_win_half_a_loss_zero(seat):
     expected = [0.5 if w < 0 else (1.0 if w == seat else 0.0) for w in WINNERS]
     assert [stats.win_share(w, seat) for w in WINNERS] == expected
+    assert [stats.win_share(np.int32(w), seat) for w in WINNERS] == expected
     assert isinstance(stats.win_share(WINNERS[0], seat), float)
     assert stats.win_share(np.array(WINNERS), seat).tolist() == expected
 
