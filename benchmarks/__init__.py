@@ -1,13 +1,10 @@
-"""Measurements, never assertions: ``kalarite bench`` and the side-by-side comparison with
-another checkout. Part of the application layer (the CLI calls it); it may import anything.
+"""Measurements, never assertions: research scripts beside ``kalarite bench``, whose code
+(the suite, the side-by-side comparison with another checkout and the summon-search
+positions) lives in sim/app/bench/; these scripts import it, the CLI imports nothing here.
+Part of the application layer; it may import anything.
 
-- ``bench``: the suite: throughput, JIT speed-up, summon search, Ray scaling, memory, cold
-  compile and warm start.
-- ``side_by_side``: ``kalarite bench --baseline DIR``: the same games in this checkout and
-  another, in alternating rounds, with cold compile and warm start of ``kalarite play``.
 - ``versus``: one player's speed here against another checkout.
 - ``same_games``: a small study's tables, this checkout against another: the same games?
-- ``positions``: a fixed set of mid-game positions for the summon-search bench.
 - ``compile_profile``: where a cold compile's CPU goes.
 - ``command_cpu``: each command that plays nothing (``--version``, ``cards``...), warm, in CPU
   seconds of a fresh process, against another checkout.

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks.side_by_side import _git_commit, cli_module
+from sim.app.bench.side_by_side import _git_commit, cli_module
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGET_CPU_S = 0.5

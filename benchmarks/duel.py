@@ -40,6 +40,7 @@ def play_pairing(content, a, b, mode, pair, games, seed, players=None) -> dict:
     from core import constants as K
     from core.kernel import play
     from core.rows import R_END_REASON, R_SEAT, R_SEAT_WIDTH, R_WINNER, S_PENDING_END, S_SCORE
+    from results.stats import win_share
     from sim.games import batch
 
     out = {"games": 0, "score": 0.0, "shared": 0, "tied_on_points": 0, "end": {}, "cpu_s": 0.0}
@@ -52,7 +53,7 @@ def play_pairing(content, a, b, mode, pair, games, seed, players=None) -> dict:
         for r in rows:
             w = int(r[R_WINNER])
             out["games"] += 1
-            out["score"] += 0.5 if w < 0 else float(w == seat_a)
+            out["score"] += win_share(w, seat_a)
             out["shared"] += int(w < 0)
             s0, s1 = (int(r[R_SEAT + p * R_SEAT_WIDTH + S_SCORE]) for p in (0, 1))
             out["tied_on_points"] += int(s0 == s1)

@@ -4,7 +4,7 @@
     python -m benchmarks.player_speed --baseline ../kalarite-dfb0661 --policy sage \\
         --baseline-policy planner --rounds 7
 
-Each checkout plays in its own long-lived worker process (benchmarks.side_by_side.Worker,
+Each checkout plays in its own long-lived worker process (sim.app.bench.side_by_side.Worker,
 through ``PLAY_ROWS``: that checkout's kernel call); rounds alternate which side plays
 first, and each side's figure is CPU seconds of its own process, so other load slows neither side
 more. The workloads are self-play games of the player in High Form and Deathmatch, with
@@ -20,7 +20,7 @@ import os
 import statistics
 import time
 
-from benchmarks.side_by_side import Worker, _git_commit, _summary
+from sim.app.bench.side_by_side import Worker, _git_commit, _summary
 
 # (name, mode, decks, games per round)
 WORKLOADS = [

@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 
-from benchmarks.side_by_side import PLAY_ROWS
+from sim.app.bench.side_by_side import PLAY_ROWS
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-from benchmarks.side_by_side import _git_commit, cli_module
+from sim.app.bench.side_by_side import _git_commit, cli_module
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 

@@ -18,7 +18,7 @@ import statistics
 import subprocess
 import sys
 
-from benchmarks.side_by_side import PLAY_ROWS
+from sim.app.bench.side_by_side import PLAY_ROWS
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 

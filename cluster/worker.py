@@ -188,10 +188,10 @@ def _start_up(b, checked: bool):
     play(b, 0, 0, ev_rows=CHECK_EV_ROWS if checked else EV_ROWS, checked=checked)
     if not checked:
         from results.pandas_meta import pandas_metadata
-        from results.schema import TABLES
+        from results.schema import SCHEMAS, TABLES
 
         for table in TABLES:
-            pandas_metadata(table)
+            pandas_metadata(SCHEMAS[table])
     _STARTED.add(checked)
 
 

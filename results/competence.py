@@ -51,7 +51,7 @@ def seat_games(out, deck: str, policy: str) -> dict:
             continue
         s = seats[0]
         w = r["winner"]
-        share = 0.5 if w < 0 else (1.0 if w == s else 0.0)
+        share = stats.win_share(w, s)
         use = {c: r[f"seat{s}_{c}"] for c in mech} if mech else None
         key = (r["mode"], r["seat0_deck"], r["seat1_deck"], r["game_index"])
         games[key] = {"seed": int(r["seed"]), "share": share, "use": use}

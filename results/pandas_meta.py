@@ -26,18 +26,17 @@ def nullable_dtype(arrow_type):
 
 
 @functools.cache
-def _metadata(table: str) -> bytes | None:
-    from results.schema import SCHEMAS
-
+def _metadata(schema: pa.Schema) -> bytes | None:
     try:
         import pandas  # noqa: F401
     except ImportError:  # pandas is optional: the files are complete without the hint
         return None
-    df = SCHEMAS[table].empty_table().to_pandas(types_mapper=nullable_dtype)
+    df = schema.empty_table().to_pandas(types_mapper=nullable_dtype)
     return pa.Schema.from_pandas(df, preserve_index=False).metadata[b"pandas"]
 
 
-def pandas_metadata(table: str) -> dict:
-    """``{b"pandas": ...}`` for one of the study tables (empty without pandas)."""
-    md = _metadata(table)
+def pandas_metadata(schema: pa.Schema) -> dict:
+    """``{b"pandas": ...}`` for a table of ``schema`` (one of results.schema's ``SCHEMAS``,
+    passed in so this module stays below the schema); empty without pandas."""
+    md = _metadata(schema)
     return {b"pandas": md} if md else {}

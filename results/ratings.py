@@ -95,7 +95,7 @@ def fit(run_dir, players, modes) -> dict:
     ):
         if a not in index or b not in index or mode not in per_mode:
             continue
-        sc = 0.5 if w < 0 else (1.0 if w == 0 else 0.0)
+        sc = stats.win_share(w, 0)
         per_mode[mode].append((index[a], index[b], sc))
         lo, hi = sorted((a, b), key=index.get)
         rec = h2h.setdefault((lo, hi, mode), [0, 0, 0])  # wins of lo, wins of hi, shared

@@ -393,7 +393,7 @@ def chunk_tables(
     out = {}
     for name, cols in parts:
         schema = SCHEMAS[name].with_metadata(
-            {**file_metadata(name, metadata), **pandas_metadata(name)}
+            {**file_metadata(name, metadata), **pandas_metadata(SCHEMAS[name])}
         )
         out[name] = pa.Table.from_pydict(cols, schema=schema)
     return out

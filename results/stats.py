@@ -98,6 +98,23 @@ def _clip(lo, hi, low, high) -> tuple:
     return new_lo, new_hi, (new_lo != lo or new_hi != hi)
 
 
+def win_share(winner, seat=0):
+    """A seat's points of a game: 1 a win, 1/2 a shared win (``winner`` < 0), 0 a loss. The
+    one definition of a game's win share (ratings, competence, suggest, tune, duels): a float
+    for one game, an array for an array of winners."""
+    if isinstance(winner, int | np.integer):  # one game: no array round trip, per-game loops
+        return 0.5 if winner < 0 else (1.0 if winner == seat else 0.0)
+    w = np.asarray(winner)
+    share = np.where(w < 0, 0.5, np.where(w == seat, 1.0, 0.0))
+    return float(share) if share.ndim == 0 else share
+
+
+def win_share_sql(seat: str = "0") -> str:
+    """``win_share`` as a SQL expression over a games table's ``winner`` column, ``seat`` a
+    SQL expression (a seat number or a column such as ``first_seat``)."""
+    return f"CASE WHEN winner < 0 THEN 0.5 WHEN winner = {seat} THEN 1.0 ELSE 0.0 END"
+
+
 def share_interval(shares) -> dict:
     """The mean of per-game shares in [0, 1] (a win 1, a shared win 1/2, a loss 0) and its
     Wilson score interval, the summed shares taken as the successes of ``n`` games (module

@@ -8,7 +8,8 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
   tables: ``ops`` (op lists into op rows), ``tasks``, ``copies`` (a designer's ``--content
   DIR``), ``diff`` (what differs between two contents).
 - ``players``: player specs (a player or profile name with parameters) into parameter rows;
-  ``profiles/``: the named, tuned players.
+  ``profiles/``: the named, tuned players; ``strength``: which player is strongest, read from
+  the checked-in ladders' ratings (the one place the top player is named).
 - ``games``: the one place a batch of games is built from names (``batch``) and players are
   resolved into the rows a dataset records and its workers play (``resolve_players``).
 - ``inputs``: the one validation layer: the bounded reader of every untrusted document (TOML
@@ -17,9 +18,9 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
   refusal of a study larger than the free disk.
 - ``spec``: a study spec's keys, each declared once with its rule, default and flag (also the
   spec's JSON Schema, and the seat rule of specs, ``simulate`` and ``play``).
-- ``study``: study specs (TOML, ``api.run`` dicts, request bodies or ``simulate`` flags),
-  checked by ``spec`` and expanded into matchups; ``study_checks``: the checks across keys
-  and against the card files (``validate``); ``studies/``: the shipped specs;
+- ``study/``: study specs (TOML, ``api.run`` dicts, request bodies or ``simulate`` flags),
+  checked by ``spec`` and expanded into matchups (``model``, ``load``; ``checks``: the checks
+  across keys and against the card files, ``validate``); ``studies/``: the shipped specs;
   ``chunking``: how many games a chunk holds (the chunk arithmetic results.layout reads).
 - ``position``: position files into a state row, and the ``moves`` query.
 - ``single_game``: one game from Python with its event log, and the board the log rebuilds;

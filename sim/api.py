@@ -9,7 +9,7 @@ as DataFrames, write its report, compare two studies.
     st.report()                    # runs/a/report/index.html
     api.compare("runs/a", "runs/b").tables["paired_matchups"]
 
-``run`` takes a spec dict (the keys of a study spec TOML, sim/study.py) or a spec file; a
+``run`` takes a spec dict (the keys of a study spec TOML, sim/study/) or a spec file; a
 spec without ``policies`` is played by the turn planner in every seat (random players' games
 are decided by the tie-breakers; ``"policies": "random"`` for speed work). Tiny
 studies (well under a minute of play) are played in this process; larger ones on Ray, like

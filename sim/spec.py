@@ -3,7 +3,7 @@ it: what ``kalarite study`` (a TOML file), ``api.run`` (a dict), the service (a 
 ``kalarite simulate``, ``kalarite check`` and ``kalarite demo`` (flags) and ``kalarite play``
 (one game) are checked by, and what the service's /docs publishes as the spec's JSON Schema.
 
-The keys are documented in sim/study.py (and docs/studies.md); sim.study turns the checked
+The keys are documented in sim/study/__init__.py (and docs/studies.md); sim.study turns the checked
 values into a Study. A message names a key the way the user gave it: ``spec.toml: 'games'
 must be ...`` for a spec, ``--games must be ...`` for a flag.
 """

@@ -2,7 +2,7 @@
 
 import pathlib
 
-from benchmarks import side_by_side as sbs
+from sim.app.bench import side_by_side as sbs
 from sim.app.cli import main
 
 ROOT = str(pathlib.Path(__file__).resolve().parents[1])
@@ -45,7 +45,7 @@ def test_bench_baseline_must_be_a_checkout(tmp_path, capsys):
 def test_quick_bench_reports_every_top_level_key(monkeypatch):
     """`kalarite bench --quick --json` assembles the figures the README and issue 12 name
     at the top level (the measurements themselves are stubbed: timings are never tested)."""
-    from benchmarks import bench
+    from sim.app.bench import suite as bench
 
     def throughput(mode, policy, games, seed=11, decks=("imperial", "highland")):
         return {

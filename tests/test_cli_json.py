@@ -67,7 +67,7 @@ def _stub_suggest(mp):
 
 
 def _stub_bench(mp):
-    import benchmarks.bench as bench
+    import sim.app.bench.suite as bench
 
     mp.setattr(bench, "run", lambda quick: {"games_per_s": NAN})
     mp.setattr(bench, "markdown_table", lambda res: "TEXT of bench")

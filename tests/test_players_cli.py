@@ -6,10 +6,10 @@ import math
 import pytest
 
 from results.ratings import bradley_terry
-from sim.app.ladder import LADDER_FILES, all_decks, ladder_decks
-from sim.app.players_view import load_ladder
+from sim.app.ladder import all_decks, ladder_decks
 from sim.content import BASE_DECKS, load_content
 from sim.players import load_profiles, parse_policy
+from sim.strength import LADDER_FILES, load_ladder
 from tests.test_cli import assert_one_line_error, run
 
 PLAYER_NAMES = {"random", "greedy", "mc", "planner"}

@@ -54,19 +54,3 @@ def test_competence_item():
     rows[0] |= {"gap": 0.01, "lo": -0.05, "hi": 0.07, "flagged": True}
     item = cl._competence_item(GOAL, frozen, rows, [])
     assert item["ok"] is False and "player problem" in item["text"]
-
-
-def test_strongest_players(monkeypatch):
-    import sim.app.players_view as pv
-    from sim.app.competence import TOP_PLAYER
-    from sim.app.suggest.confirm import strongest_players
-
-    rows = [{"name": "planner", "rating": 300, "rating_all_decks": 330},
-            {"name": "greedy", "rating": 0, "rating_all_decks": 0},
-            {"name": TOP_PLAYER, "rating": None, "rating_all_decks": None}]  # fmt: skip
-    monkeypatch.setattr(pv, "player_rows", lambda *a, **k: rows)
-    monkeypatch.setattr(pv, "load_ladder", lambda *a, **k: None)
-    assert strongest_players() == [TOP_PLAYER, "planner"]  # the named strongest, until rated
-    rows[2] |= {"rating": 400, "rating_all_decks": 420}
-    rows.append({"name": "oracle", "rating": 500, "rating_all_decks": None})
-    assert strongest_players() == ["oracle", TOP_PLAYER]

@@ -14,6 +14,7 @@ from results.compare import compare
 from results.compare.page import write_compare_page
 from results.report import make_report
 from sim.app.cli import main
+from sim.strength import top_player
 from tests.test_report import _game, write_dataset
 from tests.test_stability import BASE, study
 
@@ -23,7 +24,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 def test_the_docs_name_the_player_the_demo_plays():
     spec = tomllib.loads((ROOT / "sim/studies/demo.toml").read_text())
     player = spec["policies"]
-    assert player == "seer"  # (then the docs below must say so)
+    assert player == top_player() == "seer"  # the strongest rated (then the docs must say so)
     (row,) = [r for r in (ROOT / "docs/cli.md").read_text().splitlines() if "`kalarite demo`" in r]
     assert f"the {player} in both seats" in row and "planner in both seats" not in row
     readme = (ROOT / "README.md").read_text()

@@ -44,6 +44,7 @@ from results.compare.changes import (
     differences_named,
     format_changes,
     map_decks,
+    two_seat_players,
 )
 from results.compare.paired_text import columns as _columns
 from results.compare.paired_text import format_paired
@@ -92,18 +93,6 @@ def same_study(run_a, run_b, ma: dict, mb: dict, overlap=None) -> str | None:
             "and engine, the same outcomes), so nothing was changed between them"
         )
     return None
-
-
-def two_seat_players(study: dict) -> list:
-    """The seat players of the two-seat games a study spec plays (what compare compares), one
-    spelling for the same players: ``[["random"]]`` and ``[["random", "random"]]`` alike."""
-    out = []
-    for p in canonical_spec(study).get("policies") or []:
-        if len(p) in (1, 2):
-            pair = [p[0], p[-1]]
-            if pair not in out:
-                out.append(pair)
-    return out
 
 
 def differences(ma: dict, mb: dict) -> list:

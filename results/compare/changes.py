@@ -83,6 +83,18 @@ def _installed_record(manifest):
     return content_record(c) if c.content_hash == manifest.get("content_hash") else None
 
 
+def two_seat_players(study: dict) -> list:
+    """The seat players of the two-seat games a study spec plays (what compare compares), one
+    spelling for the same players: ``[["random"]]`` and ``[["random", "random"]]`` alike."""
+    out = []
+    for p in canonical_spec(study).get("policies") or []:
+        if len(p) in (1, 2):
+            pair = [p[0], p[-1]]
+            if pair not in out:
+                out.append(pair)
+    return out
+
+
 def changes(ma: dict, mb: dict, deck_map: dict) -> dict:
     """Everything that differs between the manifests of A and B (B's decks mapped)."""
     sa, sb = ma["study"], mb["study"]

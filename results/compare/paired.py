@@ -26,6 +26,7 @@ from scipy import stats as sps
 from results import stats
 from results.analysis import MODE_LABELS
 from results.analysis.dataset import register_study_games
+from results.compare.changes import two_seat_players
 
 LEVEL = stats.LEVEL
 _SAFE = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -65,8 +66,6 @@ def policy_map_of(study_a: dict, study_b: dict) -> dict:
     """Which seat players of B stand for which of A, game by game: the same players for
     themselves; where the players changed (compare of players), A's and B's pairings in the
     order the studies list them, seats swapped alike. B's ``p0-vs-p1`` -> A's."""
-    from results.compare import two_seat_players
-
     pa, pb = two_seat_players(study_a or {}), two_seat_players(study_b or {})
     if sorted(pa) == sorted(pb) or len(pa) != len(pb):
         return {}
@@ -85,8 +84,7 @@ def _side(con, table, deck_map, policy_map=None) -> str:
         f"{_mapped('seat0_deck', deck_map)} AS d0, "
         f"{_mapped('seat1_deck', deck_map)} AS d1, seat0_policy AS p0, seat1_policy AS p1, "
         "game_index, seed, first_seat, "
-        "CASE WHEN winner < 0 THEN 0.5 WHEN winner = 0 THEN 1.0 ELSE 0.0 END AS y0, "
-        "CASE WHEN winner < 0 THEN 0.5 WHEN winner = first_seat THEN 1.0 ELSE 0.0 END AS yf, "
+        f"{stats.win_share_sql('0')} AS y0, {stats.win_share_sql('first_seat')} AS yf, "
         f"turns::DOUBLE AS turns FROM {table} WHERE error = 0 AND {two}"
     )
 
@@ -259,8 +257,6 @@ def why_not_paired(study_a: dict, study_b: dict, overlap=None) -> str:
     """Why no game of B pairs with one of A, from the two study specs: the one statement
     ``compare`` makes about pairing when nothing pairs up (and then it says nothing about
     correlated games: games dealt from other seeds are independent samples)."""
-    from results.compare import two_seat_players
-
     seed_a, seed_b = study_a.get("seed"), study_b.get("seed")
     deals_a, deals_b = _deals(study_a), _deals(study_b)
     players_a, players_b = two_seat_players(study_a), two_seat_players(study_b)

@@ -8,9 +8,9 @@ whose log overflowed (``log_lost``) have no card list (their card events are inc
 no rule that needs one applies to them.
 """
 
-import numpy as np
 import pyarrow.compute as pc
 
+from results.stats import win_share
 from results.store import read_table
 
 GAME_COLUMNS = (
@@ -28,12 +28,6 @@ GAME_COLUMNS = (
 )
 
 
-def share_of_seat0(winner) -> np.ndarray:
-    """Seat 0's win share per game: 1 a win, 1/2 a shared win, 0 a loss."""
-    w = np.asarray(winner)
-    return np.where(w < 0, 0.5, np.where(w == 0, 1.0, 0.0))
-
-
 def games(out) -> dict:
     """{(mode, seat-0 deck, opponent): {game index: row}} of a dataset's two-seat games,
     each row {share, seed, tie_break, end_reason}: ``tie_break`` is True when the scores
@@ -46,7 +40,7 @@ def games(out) -> dict:
         key = (d["mode"][i], d["seat0_deck"][i], d["seat1_deck"][i])
         w = d["winner"][i]
         res.setdefault(key, {})[d["game_index"][i]] = {
-            "share": 0.5 if w < 0 else (1.0 if w == 0 else 0.0),
+            "share": win_share(w, 0),
             "seed": d["seed"][i],
             "tie_break": d["seat0_score"][i] == d["seat1_score"][i] and w >= 0,
             "end_reason": d["end_reason"][i],

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as sps
 
+from results.stats import holm
 from results.suggest.data import games
 from results.suggest.race import effect95, share95
 
@@ -94,13 +95,8 @@ def per_cell(p: Pairs) -> list:
         else:
             row["p"] = 1.0 if not np.any(d != 0) else 0.0
         rows.append(row)
-    ps = [r["p"] for r in rows]
-    order = np.argsort(ps)
-    m = len(ps)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * ps[i]))
-        rows[i]["p_holm"] = running
+    for row, adjusted in zip(rows, holm([r["p"] for r in rows]), strict=True):
+        row["p_holm"] = adjusted
     return rows
 
 

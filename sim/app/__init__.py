@@ -25,4 +25,6 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
 - ``check``: ``kalarite check``; ``competence``: ``kalarite competence``; ``learn``:
   ``kalarite learn``.
 - ``service/``: ``kalarite serve``, the HTTP API and web page over the study runner.
+- ``bench/``: ``kalarite bench``, the speed suite and the side-by-side comparison with
+  another checkout (the scripts of benchmarks/ import it).
 """

@@ -136,14 +136,14 @@ def cmd_cards(args):
 
 
 def cmd_bench(args):
-    from benchmarks.bench import markdown_table, run, run_baseline
+    from sim.app.bench.suite import markdown_table, run, run_baseline
 
     _positive(args.rounds, "--rounds")
     _positive(args.compile_rounds, "--compile-rounds")
     if args.compile_rounds and not args.baseline:
         raise CliError("--compile-rounds needs --baseline")
     if args.baseline:
-        from benchmarks.side_by_side import ratio_table
+        from sim.app.bench.side_by_side import ratio_table
 
         res = run_baseline(args.baseline, args.quick, args.rounds, args.compile_rounds or 1)
         table = ratio_table

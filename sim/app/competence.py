@@ -18,9 +18,8 @@ import pathlib
 import shlex
 import time
 
-# the strongest player we have: the one a competence gap is measured with by default
-# seer: the round-1 network at beam 20, 62.6% / 68.1% against the sage (docs/players.md)
-TOP_PLAYER = "seer"
+from sim.strength import top_player
+
 MECHANICS = {"everfrost": "frozen", "etherweave": "warp", "nethervoid": "gateway"}
 MECHANIC_TEXT = {
     "frozen": "thawing frozen effects",
@@ -181,7 +180,7 @@ def run_competence(args, content, log=print) -> dict:
 
     decks = [d.strip() for d in args.decks.split(",")] if args.decks else list(MECHANICS)
     modes = [m.strip() for m in args.modes.split(",")] if args.modes else list(COMPETENCE_MODES)
-    player = args.player.strip()
+    player = args.player.strip() if args.player is not None else top_player()
     check_args(decks, modes, player, args.games, args.workers)
     t0 = time.perf_counter()
     where = {"workers": args.workers, "address": getattr(args, "address", None)}

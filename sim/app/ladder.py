@@ -7,8 +7,8 @@ matchup), played on Ray into a dataset, so a ladder is reproducible from its com
 resumable. ``results.ratings.fit`` reads the dataset's games table. Two ladders are kept:
 the base decks' (``--decks base``, the default: fixed, so its ratings stay comparable as
 decks are added) and every deck's (``--decks all``: every deck the installed content deals),
-each in its own file (``LADDER_FILES``); a player strong on the base decks may not be on
-the expansions, whose mechanics its evaluation may not know.
+each in its own file (sim.strength ``LADDER_FILES``); a player strong on the base decks may
+not be on the expansions, whose mechanics its evaluation may not know.
 
 Ratings are on the Elo scale (400 points = 10:1 odds) with greedy at 0 (the reference
 every stronger player is measured against; the first player listed when greedy is not
@@ -24,15 +24,8 @@ import itertools
 import json
 import time
 
-LADDER_PLAYERS = ("random", "greedy", "mc", "greedy-tuned", "planner", "sage", "seer")
 LADDER_MODES = ("high-form", "deathmatch")
 SPEED_DECKS = ("imperial", "highland")
-# the checked-in ladder of each deck set (relative to the repository); `kalarite players`
-# shows both
-LADDER_FILES = {
-    "base": "benchmarks/results/ladder.json",
-    "all": "benchmarks/results/ladder_all_decks.json",
-}
 DECK_SET_LABELS = {"base": "base decks", "all": "all decks"}
 
 

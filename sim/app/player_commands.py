@@ -9,7 +9,8 @@ from sim.app.cli_args import CliError, add_address_flag, add_json_options, emit,
 
 
 def cmd_players(args):
-    from sim.app.players_view import load_ladder, player_rows, players_text
+    from sim.app.players_view import player_rows, players_text
+    from sim.strength import load_ladder
 
     ladder, ladder_all = load_ladder(args.ladder), load_ladder(args.ladder_all, "all")
     rows = player_rows(ladder, ladder_all=ladder_all)
@@ -33,16 +34,10 @@ def cmd_ladder(args):
     import shlex
 
     from cluster.runner import run_study
-    from sim.app.ladder import (
-        LADDER_FILES,
-        LADDER_PLAYERS,
-        ladder_decks,
-        ladder_result,
-        ladder_study,
-        write_json,
-    )
+    from sim.app.ladder import ladder_decks, ladder_result, ladder_study, write_json
     from sim.content import load_content
     from sim.players import parse_policy
+    from sim.strength import LADDER_FILES, LADDER_PLAYERS
 
     players = [p.strip() for p in args.players.split(",")] if args.players else LADDER_PLAYERS
     if len(players) < 2 or len(set(players)) != len(players):
@@ -257,7 +252,7 @@ def add_player_commands(sub, make) -> None:
     ladder.add_argument("--overwrite", action="store_true", help="replace a different study")
     ladder.set_defaults(func=cmd_ladder)
 
-    from sim.app.competence import COMPETENCE_MODES, MECHANICS, TOP_PLAYER
+    from sim.app.competence import COMPETENCE_MODES, MECHANICS
 
     comp = make(
         sub,
@@ -267,7 +262,8 @@ def add_player_commands(sub, make) -> None:
         (("players", "--player NAME or NAME:key=value:..."),),
     )
     comp.add_argument(
-        "--player", default=TOP_PLAYER, help=f"the full player (default: {TOP_PLAYER})"
+        "--player",
+        help="the full player (default: the strongest player rated on the checked-in ladders)",
     )
     comp.add_argument(
         "--games",

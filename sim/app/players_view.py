@@ -7,10 +7,7 @@ two rating columns, each ladder with its games, date and command. A player or pr
 is not on a ladder is listed with no rating there.
 """
 
-import json
-import pathlib
-
-from sim.app.ladder import DECK_SET_LABELS, LADDER_FILES
+from sim.app.ladder import DECK_SET_LABELS
 from sim.players import (
     CHOICES,
     DEFAULT_WEIGHTS,
@@ -20,22 +17,7 @@ from sim.players import (
     SETTINGS,
     load_profiles,
 )
-
-REPO = pathlib.Path(__file__).parents[2]
-LADDER_PATH = REPO / LADDER_FILES["base"]
-LADDER_ALL_PATH = REPO / LADDER_FILES["all"]
-
-
-def load_ladder(path=None, deck_set: str = "base") -> dict | None:
-    """The ladder file at ``path`` (default: the checked-in one of ``deck_set``), or None when
-    there is none."""
-    path = pathlib.Path(path or REPO / LADDER_FILES[deck_set])
-    if not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise ValueError(f"cannot read the ladder {str(path)!r}: {e}") from None
+from sim.strength import strength_key
 
 
 def ladder_games(ladder) -> int:
@@ -71,19 +53,9 @@ def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
         row["games_per_s_per_core"] = m.get("games_per_s_per_core", a.get("games_per_s_per_core"))
         row["rating"], row["rating_interval"] = _rating(m)
         row["rating_all_decks"], row["rating_all_decks_interval"] = _rating(a)
-    # strongest first: by the base-deck rating, then the all-deck one; unrated players last,
-    # in the order above (players, then profiles)
-    return sorted(rows, key=_strength)
-
-
-def _strength(row) -> tuple:
-    base, every = row["rating"], row["rating_all_decks"]
-    return (
-        base is None,
-        -(base if base is not None else 0.0),
-        every is None,
-        -(every if every is not None else 0.0),
-    )
+    # strongest first (sim.strength); unrated players last, in the order above (players,
+    # then profiles)
+    return sorted(rows, key=lambda r: strength_key(r["rating"], r["rating_all_decks"]))
 
 
 def _defaults(player) -> dict:

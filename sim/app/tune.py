@@ -53,6 +53,7 @@ def play_deals(candidate, opponent, deals, seed) -> tuple:
     file says."""
     from core.kernel import play
     from core.rows import R_WINNER
+    from results.stats import win_share
     from sim.content import load_content
     from sim.games import batch
 
@@ -63,7 +64,7 @@ def play_deals(candidate, opponent, deals, seed) -> tuple:
         specs = [candidate.spec, opponent.spec] if seat == 0 else [opponent.spec, candidate.spec]
         rows = play(batch(content, mode, decks, specs, seed, players), gi, 1).rows
         w = int(rows[0, R_WINNER])
-        pts += 0.5 if w < 0 else (1.0 if w == seat else 0.0)
+        pts += win_share(w, seat)
     return pts, len(deals)
 
 

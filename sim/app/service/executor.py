@@ -34,6 +34,7 @@ from sim.app.service.config import ServiceConfig
 from sim.app.service.localray import LocalRay
 from sim.app.service.logs import error_line, read_from
 from sim.app.service.registry import Registry
+from sim.app.service.summary import is_suggestion
 
 CANCEL_GRACE_S = 120.0  # a cancelled child gets this long to finish its chunks, then SIGKILL
 MAX_TASKS = 2  # one-off children (compare) at once
@@ -125,7 +126,7 @@ class Executor:
         """Start the running study ``sid``: play it, or only report it when its dataset is
         already complete (a resume after the games were done)."""
         try:
-            if suggestions.is_suggestion(self.registry.get(sid).spec):
+            if is_suggestion(self.registry.get(sid).spec):
                 self._spawn(sid, "playing")  # `kalarite suggest` resumes by itself
             elif progress.scan(self.config.dataset_dir(sid))["complete"]:
                 self._spawn(sid, "reporting")
@@ -137,7 +138,7 @@ class Executor:
     def _spawn(self, sid: str, phase: str):
         c = self.config
         d = c.study_dir(sid)
-        if phase == "playing" and suggestions.is_suggestion(self.registry.get(sid).spec):
+        if phase == "playing" and is_suggestion(self.registry.get(sid).spec):
             argv = suggestions.spawn_argv(c, sid, self.ray.address)
         elif phase == "playing":
             argv = ["study", str(d / "spec.toml"), "--out", str(c.dataset_dir(sid))]
@@ -172,7 +173,7 @@ class Executor:
         output = read_from(self.config.study_dir(sid) / "run.log", job.log_offset)
         if row.cancel_requested:
             self.registry.finish(sid, "cancelled")
-        elif suggestions.is_suggestion(row.spec):
+        elif is_suggestion(row.spec):
             if rc == 0 and suggestions.finished(self.config, sid):
                 self.registry.finish(sid, "finished")
             else:

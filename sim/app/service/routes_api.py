@@ -28,19 +28,31 @@ from sim.app.service.removal import remove, set_aside
 from sim.app.service.security import Reader, Submitter, check_token, is_open, may_change
 from sim.app.service.specs import SPEC_FILE, SpecError, check_spec
 from sim.app.service.summary import WEAK_PLAYERS, spec_summary
-from sim.app.service.views import API, study_view
+from sim.app.service.views import API, public_view
 from sim.spec import spec_schema
+from sim.strength import load_ladder, top_player
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 
-# The page's own default player: the strongest on the ladder, whose games are decided by play
-# (random players are one choice away, for speed work: their games end by deck exhaustion).
-PAGE_PLAYER = "seer"
-EXAMPLE_SPEC = f"""\
+
+def _base_ladder() -> dict | None:
+    """The checked-in base-deck ladder, or None when it is missing or unreadable (the page
+    then shows no ratings)."""
+    try:
+        return load_ladder()
+    except ValueError:
+        return None
+
+
+def example_spec(player: str) -> str:
+    """The page's example spec, played by ``player``: the page's own default player is the
+    strongest on the ladder (sim.strength), whose games are decided by play (random players
+    are one choice away, for speed work: their games end by deck exhaustion)."""
+    return f"""\
 name = "first look"
 decks = ["imperial", "highland"]
 modes = ["high-form"]
-policies = "{PAGE_PLAYER}"
+policies = "{player}"
 games = 200
 seed = 1
 """
@@ -56,7 +68,7 @@ def spec_body() -> dict:
                 "application/json": {"schema": spec_schema()},
                 "application/toml": {
                     "schema": {"type": "string", "description": "the same keys, as a TOML file"},
-                    "example": EXAMPLE_SPEC,
+                    "example": example_spec(top_player((_base_ladder(), None))),
                 },
             },
         }
@@ -86,11 +98,6 @@ def get_row(request: Request, sid: str):
     if row is None:
         raise HTTPException(404, f"no study {sid!r}")
     return row
-
-
-def _view(request: Request, row) -> dict:
-    s = request.app.state
-    return s.config.public(study_view(row, s.config, s.progress))
 
 
 # The reads below are async and answer with JSONResponse: a registry lookup and a cached
@@ -139,15 +146,13 @@ def _players(rows) -> list:
 @router.get("/options", summary="Decks, modes, players and spec keys a study may use")
 def options():
     from core import constants as K
-    from sim.app.players_view import load_ladder, player_rows
+    from sim.app.players_view import player_rows
     from sim.app.service.specs import _default_content
     from sim.spec import SPEC
 
     content = _default_content()
-    try:
-        ladder = load_ladder()
-    except ValueError:
-        ladder = None
+    ladder = _base_ladder()
+    page_player = top_player((ladder, None))
     return {
         "decks": list(content.decks),
         "modes": [
@@ -156,9 +161,9 @@ def options():
         "players": _players(player_rows(ladder)),
         "spec_keys": list(SPEC.keys()),
         "spec_defaults": _spec_defaults(content),
-        "page_player": PAGE_PLAYER,
+        "page_player": page_player,
         "weak_players": list(WEAK_PLAYERS),
-        "example": EXAMPLE_SPEC,
+        "example": example_spec(page_player),
         "tables": list(TABLES),
     }
 
@@ -227,7 +232,7 @@ async def submit(request: Request, who: Submitter):
         shutil.rmtree(d, ignore_errors=True)
         raise HTTPException(507, f"cannot store the study: {e.strerror or e}") from None
     s.executor.wake()
-    view = _view(request, s.registry.get(sid))
+    view = public_view(request, s.registry.get(sid))
     return JSONResponse(view, status_code=201, headers={"Location": view["links"]["self"]})
 
 
@@ -238,12 +243,12 @@ async def list_studies(request: Request, state: str | None = None, limit: int = 
     if not 1 <= limit <= 1000:
         raise HTTPException(400, "limit must be in 1..1000")
     rows = request.app.state.registry.list(state=state, limit=limit)
-    return JSONResponse({"studies": [_view(request, r) for r in rows]})
+    return JSONResponse({"studies": [public_view(request, r) for r in rows]})
 
 
 @router.get("/studies/{sid}", summary="One study: state, games done / total, games/s, ETA")
 async def get_study(request: Request, sid: str):
-    return JSONResponse(_view(request, get_row(request, sid)))
+    return JSONResponse(public_view(request, get_row(request, sid)))
 
 
 @router.post(
@@ -260,7 +265,7 @@ def cancel(request: Request, sid: str, who: Submitter):
             409, f"study {sid} is {row.state}: only a queued or running study can be cancelled"
         )
     s.executor.wake()
-    return _view(request, s.registry.get(sid))
+    return public_view(request, s.registry.get(sid))
 
 
 @router.post(
@@ -277,7 +282,7 @@ def resume(request: Request, sid: str, who: Submitter):
             409, f"study {sid} is {row.state}: only a failed or cancelled study can be resumed"
         )
     s.executor.wake()
-    return _view(request, s.registry.get(sid))
+    return public_view(request, s.registry.get(sid))
 
 
 @router.get("/studies/{sid}/spec", summary="The spec as the study reads it (TOML)")

@@ -22,9 +22,9 @@ import time
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import StreamingResponse
 
-from sim.app.service.routes_api import _view, get_row
+from sim.app.service.routes_api import get_row
 from sim.app.service.security import check_token, identify
-from sim.app.service.views import API
+from sim.app.service.views import API, public_view
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
 
@@ -86,7 +86,7 @@ async def study_events(request: Request, sid: str):
         row = registry.get(sid)
         if row is None:
             return sse("deleted", {"id": sid}), True
-        view = _view(request, row)
+        view = public_view(request, row)
         text = json.dumps(view, sort_keys=True)
         out = b""
         if text != last[0]:
@@ -105,7 +105,7 @@ async def list_events(request: Request):
     last = [None]
 
     def step():
-        views = [_view(request, r) for r in registry.list(limit=LIST_LIMIT)]
+        views = [public_view(request, r) for r in registry.list(limit=LIST_LIMIT)]
         text = json.dumps(views, sort_keys=True)
         if text == last[0]:
             return None, False

@@ -19,7 +19,7 @@ from sim.app.service.config import TABLES, study_tables
 from sim.app.service.logs import error_line
 from sim.app.service.routes_api import get_row
 from sim.app.service.security import check_token
-from sim.app.service.suggestions import is_suggestion
+from sim.app.service.summary import is_suggestion
 from sim.app.service.views import API
 
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])

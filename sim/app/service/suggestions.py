@@ -25,22 +25,11 @@ from sim.app.service.specs import (
     load_variant,
     parse_body,
 )
-from sim.app.service.views import API
+from sim.app.service.summary import SUGGEST_KIND
+from sim.app.service.views import API, public_view
 
 GOAL_FILE = "goal.toml"
-KIND = "suggest"
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
-
-
-def is_suggestion(spec) -> bool:
-    return isinstance(spec, dict) and spec.get("kind") == KIND
-
-
-def summary(spec: dict) -> dict:
-    """What the page shows of a suggestion's goal."""
-    g = spec["goal"]
-    return {"kind": KIND, "deck": g["deck"], "goal": g["kind"], "band": g["band"],
-            "modes": g["modes"], "games_budget": g["games"]}  # fmt: skip
 
 
 def check_goal(body: bytes, content_type, content_root):
@@ -93,8 +82,6 @@ def finished(config, sid: str) -> bool:
     "service's per-study limit.",
 )
 async def submit(request: Request, who: Submitter):
-    from sim.app.service.routes_api import _view
-
     body = await request.body()
     s = request.app.state
     try:
@@ -115,11 +102,11 @@ async def submit(request: Request, who: Submitter):
         d.mkdir(parents=True)
         (d / GOAL_FILE).write_text(text, encoding="utf-8")
         n_modes = len(goal.modes)
-        s.registry.add(sid, f"suggest {goal.deck}", {"kind": KIND, "goal": goal.to_dict()},
+        s.registry.add(sid, f"suggest {goal.deck}", {"kind": SUGGEST_KIND, "goal": goal.to_dict()},
                        goal.games, n_modes, who.name)  # fmt: skip
     except OSError as e:
         shutil.rmtree(d, ignore_errors=True)
         return JSONResponse({"error": f"cannot store the goal: {e.strerror or e}"}, 507)
     s.executor.wake()
-    view = _view(request, s.registry.get(sid))
+    view = public_view(request, s.registry.get(sid))
     return JSONResponse(view, status_code=201, headers={"Location": view["links"]["self"]})

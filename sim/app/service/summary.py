@@ -8,6 +8,19 @@ Computed from the normalised spec (``Study.to_dict()``, which the registry store
 from sim.study import Study
 
 WEAK_PLAYERS = ("random",)  # games decided by deck exhaustion and tie-breakers, not by play
+SUGGEST_KIND = "suggest"  # a suggestion's row spec: {"kind": SUGGEST_KIND, "goal": ...}
+
+
+def is_suggestion(spec) -> bool:
+    """Is a registry row's spec a suggestion's (sim/app/service/suggestions.py), not a study's?"""
+    return isinstance(spec, dict) and spec.get("kind") == SUGGEST_KIND
+
+
+def suggestion_summary(spec: dict) -> dict:
+    """What the page shows of a suggestion's goal."""
+    g = spec["goal"]
+    return {"kind": SUGGEST_KIND, "deck": g["deck"], "goal": g["kind"], "band": g["band"],
+            "modes": g["modes"], "games_budget": g["games"]}  # fmt: skip
 
 
 def _study(spec: dict) -> Study:

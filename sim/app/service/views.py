@@ -5,7 +5,7 @@ import datetime
 from sim.app.service import progress
 from sim.app.service.config import TABLES, study_tables
 from sim.app.service.registry import StudyRow
-from sim.app.service.summary import spec_summary
+from sim.app.service.summary import is_suggestion, spec_summary, suggestion_summary
 
 API = "/api/v1"
 _SUMMARIES: dict = {}  # study id -> its spec summary (a study's spec never changes)
@@ -18,9 +18,8 @@ def summary_of(row: StudyRow) -> dict:
     if s is None:
         if len(_SUMMARIES) >= _SUMMARIES_MAX:
             _SUMMARIES.clear()
-        from sim.app.service.suggestions import is_suggestion, summary
-
-        s = _SUMMARIES[row.id] = (summary if is_suggestion(row.spec) else spec_summary)(row.spec)
+        summarise = suggestion_summary if is_suggestion(row.spec) else spec_summary
+        s = _SUMMARIES[row.id] = summarise(row.spec)
     return s
 
 
@@ -51,8 +50,6 @@ def _progress(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
     """Games done, this run's games, games/s and ETA of a study or a suggestion. A
     suggestion's games are those its datasets hold (its budget is only the most it may play),
     counted as they are played and once it has finished."""
-    from sim.app.service.suggestions import is_suggestion
-
     done = this_run = 0
     rate = {"games_per_s": None, "eta_s": None}
     suggestion = is_suggestion(row.spec)
@@ -108,3 +105,10 @@ def study_view(row: StudyRow, config, cache: progress.ProgressCache) -> dict:
         "summary": summary_of(row),
         "links": links(row.id, study_tables(row.spec)),
     }
+
+
+def public_view(request, row: StudyRow) -> dict:
+    """A study's or suggestion's view as a client may see it (the service's config decides
+    which paths are public): what every route that answers with one study returns."""
+    s = request.app.state
+    return s.config.public(study_view(row, s.config, s.progress))

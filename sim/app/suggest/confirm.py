@@ -9,32 +9,10 @@ import pathlib
 from results.suggest.checklist import checklist
 from results.suggest.effects import objective, paired, per_cell, per_mode, tie_break_check
 from results.suggest.race import confirm, effect95
-
-# the project's named strongest player, placed first until the ladder rates it
-# (sim/app/competence.py TOP_PLAYER, docs/players.md)
-from sim.app.competence import TOP_PLAYER
 from sim.app.suggest.context import derived_seed, player_dir
 from sim.app.suggest.plan import make_study, study_dict
 from sim.content.copies import load_content_dir
-
-
-def strongest_players(n: int = 2) -> list:
-    """The ``n`` strongest players: rated players by their rating on the all-deck ladder
-    (else the base ladder), best first, from `kalarite players --json`; the project's named
-    strongest player (``TOP_PLAYER``) goes first while it has no rating."""
-    from sim.app.players_view import load_ladder, player_rows
-
-    rows = player_rows(load_ladder(), ladder_all=load_ladder(None, "all"))
-
-    def rating(r):
-        v = r.get("rating_all_decks")
-        return r.get("rating") if v is None else v
-
-    rated = sorted((r for r in rows if rating(r) is not None), key=lambda r: -rating(r))
-    names = [r["name"] for r in rated]
-    if TOP_PLAYER not in names:
-        names.insert(0, TOP_PLAYER)
-    return names[:n]
+from sim.strength import strongest_players
 
 
 def confirm_step(ctx, step_dir, content_dir, finalists: list, cells: list, weights: dict,

@@ -5,7 +5,7 @@ Run with `kalarite bench` (full) or `kalarite bench --quick --json` (a few minut
 it the cold compile); `make bench` writes benchmarks/results/latest.json. Engine speeds are
 per CPU-second of the (single-threaded) benchmark process, which is the wall time on an idle
 machine and stays meaningful on a shared one. `kalarite bench --baseline DIR` measures this
-checkout against another one side by side (benchmarks.side_by_side).
+checkout against another one side by side (sim.app.bench.side_by_side).
 """
 
 import json
@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def machine_info() -> dict:
@@ -106,7 +106,7 @@ def jit_speedup(nojit_games: int) -> dict:
 
 def summon_search(n_games: int = 200, reps: int = 5) -> dict:
     """Legal-summon search alone over a fixed set of mid-game positions."""
-    from benchmarks.positions import collect_positions, time_summon_search
+    from sim.app.bench.positions import collect_positions, time_summon_search
 
     T = _content().tables
     states = collect_positions(T, n_games)
@@ -197,8 +197,8 @@ def ray_scaling(games: int, chunk_size: int) -> dict:
 
 def start_times() -> dict:
     """Cold compile (a first `kalarite play` into an empty kernel cache) and warm start
-    (the same command again), in a fresh process each (benchmarks.side_by_side)."""
-    from benchmarks.side_by_side import cold_and_warm
+    (the same command again), in a fresh process each (sim.app.bench.side_by_side)."""
+    from sim.app.bench.side_by_side import cold_and_warm
 
     return cold_and_warm(REPO)
 
@@ -255,7 +255,7 @@ def run_baseline(
     actions per CPU-second, cold compile and warm start, as ratios this / baseline. A cold
     compile varies by about 15% from run to run on one machine, so a claim about it wants
     several ``compile_rounds`` (pairs, alternating which side goes first)."""
-    from benchmarks.side_by_side import compare
+    from sim.app.bench.side_by_side import compare
 
     if not os.path.isdir(os.path.join(baseline, "core")):
         raise ValueError(f"--baseline {baseline!r} is not a kalarite checkout (no core/)")

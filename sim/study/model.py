@@ -1,85 +1,16 @@
-"""Study specs: which games a study plays, parsed from TOML (``kalarite study``) or built from
-``kalarite simulate`` flags, validated against the content, and expanded into matchups (their
-chunks of games: results.layout).
-
-A matchup is (mode, seat decks, seat policies). Its 64-bit seed is a SHA-256 of the study
-seed, the mode and the seat decks (``deals = "shared"``, the default of a new study: game ``i``
-of a matchup is dealt alike whatever the players, so two players' games pair up deal by deal),
-or of those and the seat players (``deals = "per-player"``: every study before the key, where
-a restricted twin, ``planner:restrict=frozen``, counts as its full player: ``seed_policy``).
-A variant deck of a designer's content seeds as its original (``seed_names``), so content
-variants are dealt alike too. Game ``i`` of a matchup is played with (matchup seed, game index
-``i``) alone (the first seat is ``i % 2``), so the games do not depend on how the work is split
-into chunks or workers. ``kalarite play --decks A,B
---mode M --seed SEED --game I`` replays any game of a study from its ``seed`` and
-``game_index`` columns.
-
-Spec keys (TOML, top level)::
-
-    name = "example"                 # optional, free text
-    decks = "all"                    # "all", a list of deck names, or a list of seat lists
-    modes = ["high-form", "deathmatch"]   # "all", one mode name, or a list (key "mode" too)
-    melee_players = [3]              # melee seat counts: default 3 with deck names, else 3, 4
-    policies = "planner"             # one spec for every seat, [seat0, seat1...], or a list
-                                     # (default: planner; see DEFAULT_POLICY)
-    games = 1000                     # games per matchup (and mode), > 0
-    seed = 1                         # study seed, 0 <= seed < 2**64 (default 0)
-    turn_cap = 200                   # default 200
-    beings_without_effects = false   # play beings whose effect is not implemented yet
-    chunk_size = 2000                # optional: games per chunk (default: sized to the
-                                     # players' speed; never changes a result)
-    content = "my-cards"             # optional: a copy of sim/data with changed cards or
-                                     # decks, relative to the spec file (--content overrides)
-    positions = 4                    # optional: write the positions table, sampling about
-                                     # one turn end in 4 (0 or absent: off; at most 1000)
-    stability_margin = 3             # optional: the report's stability rule's margin, in
-                                     # points (a deck's move that matters; default 3)
-    deals = "shared"                 # optional: "shared" (default: every player is dealt
-                                     # game i of a matchup alike) or "per-player" (the seed
-                                     # names the players, as before the key; see above)
-    mirrors = false                  # optional: leave out mirror matches (default true)
-    trace = {player = "planner", levels = [1, 2, 4, 8]}   # optional: a skill trace (below)
-    until = "decided"                # optional: stop at the first doubling look that decides
-                                     # ("decided", or "width=W"), games being the cap
-
-``trace`` plays ``player`` at each budget of ``levels`` (the setting sim.players.BUDGET names
-for it: the planner's width, mc's playouts) in self-play over the study's deck pairings, and
-each two adjacent levels against each other with each deck against itself, in both seats
-(so the stronger budget's edge is not a deck's); it takes the place of ``policies``, and only
-the duel modes (high-form, deathmatch). ``until``: sim/looks.py (the looks and the error spent
-over them).
-
-A policy is a player spec of ``sim.players`` (``random``, ``greedy``, ``mc:playouts=32``...);
-in directory names ``:`` becomes ``.`` and ``=`` becomes ``_`` (``mc.playouts_32``). One name
-for every seat and the same name once per seat are the same players: a study stores, compares
-and shows them as the one name (``same_players``), so ``policies = ["random", "random"]`` and
-no ``policies`` key at all make the same study.
-
-``decks = "all"`` (every deck the engine deals: a deck with a card whose effect is not built
-yet only with ``beings_without_effects``; or a list of names) means every pairing of those
-decks including
-mirror matches: unordered pairs when both seats use the same policy (the first player alternates, so
-A-vs-B and B-vs-A are the same experiment), ordered pairs when the seat policies differ.
-Modes with more seats get their deck lists from the same names: melee every multiset of 3
-(``melee_players``: 3 and/or 4) decks; four seats (team play, 4-player melee) every pair of
-team decks against every pair, seated A1, B1, A2, B2 (teams are seats 0+2 and 1+3). The
-new-player rules always use two Imperial decks.
-
-Explicit seat lists (``decks = [["imperial", "highland", "sylvan"]]``) go to every chosen
-mode that takes that many seats: 2 (high-form, deathmatch, new-player), 3-4 (melee), 4
-(team-high-form, team-deathmatch). A policy list must have one spec or one per seat.
-"""
+"""The study model: a Study (decks, modes, players, games, seeds) and its expansion into
+matchups, their seeds and deals, listed games and skill traces (the spec is read by
+sim.study.load; the package docstring documents the spec keys)."""
 
 import hashlib
 import itertools
 import json
-import pathlib
 import re
 from dataclasses import dataclass, field
 
 from core import constants as K
 from sim.chunking import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_GAMES  # noqa: F401 (re-exported)
-from sim.inputs import InputError, is_int, read_document
+from sim.inputs import InputError, is_int
 from sim.spec import (  # noqa: F401 (re-exported: the spec's keys and limits are sim.spec's)
     DEALS,
     DEFAULT_DEALS,
@@ -105,7 +36,7 @@ WHY_DEFAULT_POLICY = (
 )
 # names end up in directory names (hive partitions): keep them plain; a hyphen may join
 # words (imperial-v2) but "-vs-" separates the seats of a matchup
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*$")
+SAFE_NAME = re.compile(r"^[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*$")
 _UNSAFE_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
 
 
@@ -500,7 +431,7 @@ def dealable_decks(content, beings_without_effects: bool) -> list:
     return [d for d in content.decks if not content.missing_effects([d])]
 
 
-def _deck_lists(value, policies, modes, melee_players, all_decks, mirrors=True):
+def deck_lists(value, policies, modes, melee_players, all_decks, mirrors=True):
     """Seat lists of the study, in a stable order, from the checked ``decks`` value (sim.spec:
     "all", deck names, or seat lists as tuples); without ``mirrors``, none of one deck in
     every seat (but the new-player rules' two Imperial decks)."""
@@ -528,159 +459,3 @@ def _deck_lists(value, policies, modes, melee_players, all_decks, mirrors=True):
     if "new-player" in modes:
         out.append((NEW_PLAYER_DECK, NEW_PLAYER_DECK))
     return _dedupe(out)
-
-
-def study_from_dict(data: dict, content, where: str = "study", flags=None) -> Study:
-    """Parse and validate a spec dict (a TOML document, a request body, or flags) into a
-    Study: every key by its rule in sim.spec.SPEC, then every name against the content.
-    ``flags``: {key: flag} of the values a command line gave (its messages name the flag)."""
-    if not isinstance(data, dict):
-        raise StudyError(f"{where}: a study spec is a TOML table of keys")
-    if "content" in data:  # a spec dict (the Python API): relative to the working directory
-        from sim.content.copies import load_content_dir
-
-        content_dir = SPEC["content"].check(data["content"], where, StudyError, flags)
-        content = load_content_dir(content_dir, what=f"{where}: content")
-    v = SPEC.check(data, where, StudyError, flags)
-    trace = None
-    if v["trace"] is not None:
-        if "policies" in data or "policy" in data:
-            raise StudyError(f"{where}: a trace names its players in 'trace', not 'policies'")
-        trace = trace_of(v["trace"], where)
-        v["policies"] = [(p,) for p in trace_players(trace)]
-    decks_v = v["decks"]
-    if decks_v != "all":  # every name known before the seat lists are expanded
-        for name in {d for item in decks_v for d in ([item] if isinstance(item, str) else item)}:
-            _known_deck(content, name, where)
-        if not v["mirrors"] and isinstance(decks_v[0], tuple):
-            mirror = next((d for d in decks_v if len(set(d)) == 1), None)
-            if mirror is not None:
-                raise StudyError(
-                    f"{where}: the seat list {list(mirror)} is a mirror match and 'mirrors' is "
-                    "false"
-                )
-    decks = _deck_lists(
-        decks_v,
-        v["policies"],
-        v["modes"],
-        v["melee_players"],
-        dealable_decks(content, v["beings_without_effects"]),
-        v["mirrors"],
-    )
-    study = Study(
-        decks=decks,
-        modes=v["modes"],
-        policies=same_players(v["policies"], decks, v["modes"], v["melee_players"]),
-        games=v["games"],
-        seed=v["seed"],
-        turn_cap=v["turn_cap"],
-        beings_without_effects=v["beings_without_effects"],
-        name=v["name"],
-        chunk_size=v["chunk_size"],
-        melee_players=tuple(v["melee_players"]),
-        content=_content_dir(content),
-        seed_names=dict(getattr(content, "variant_of", {})),
-        positions=v["positions"],
-        stability_margin=v["stability_margin"],
-        deals=v["deals"] or DEFAULT_DEALS,
-        deals_given=v["deals"] is not None,
-        mirrors=v["mirrors"],
-        trace=trace,
-        until=v["until"],
-    )
-    from sim.study_checks import validate  # it reads this module's names
-
-    validate(study, content, where, flags)
-    return study
-
-
-def _known_deck(content, name, where):
-    from sim.content import ContentError
-
-    try:
-        content.deck_index(name)
-    except ContentError as e:
-        raise StudyError(f"{where}: {e}") from None
-
-
-def check_positions(value, what: str) -> int:
-    """The ``positions`` key (``--positions``): an integer 0 (off) to MAX_POSITIONS."""
-    return SPEC["positions"].rule.check(value, what, StudyError)
-
-
-def check_stability_margin(value, what: str) -> float:
-    """The ``stability_margin`` key (``--margin``): a number of points above 0 and at most
-    MAX_STABILITY_MARGIN."""
-    return SPEC["stability_margin"].rule.check(value, what, StudyError)
-
-
-def _content_dir(content) -> str | None:
-    """The study's content directory: None for the installed card files."""
-    from sim.content.copies import custom_dir
-
-    return custom_dir(content)
-
-
-def load_study(
-    path,
-    content=None,
-    beings_without_effects: bool = False,
-    content_dir=None,
-    positions=None,
-    games=None,
-    until=None,
-) -> Study:
-    """Read and validate a study spec file; ``beings_without_effects`` (the command-line flag)
-    forces that key on, ``positions`` (--positions), ``games`` (--games) and ``until``
-    (--until) replace those keys' values. The content played is ``content_dir`` (--content)
-    if given, else the spec's ``content`` key (relative to the spec file), else ``content``
-    (default: the installed card files)."""
-    p = pathlib.Path(path)
-    data = read_document(p, p.name, "TOML", StudyError)
-    if not isinstance(data, dict):  # tomllib gives a table, but a caller may not
-        raise StudyError(f"{p.name}: a study spec is a TOML table of keys")
-    given = {"positions": positions, "games": games, "until": until}
-    for key, value in given.items():  # a flag's value, checked and named as the flag
-        if value is not None:
-            data[key] = SPEC[key].check(value, p.name, StudyError, FLAGS)
-    if beings_without_effects:
-        data["beings_without_effects"] = True
-    from sim.content.copies import load_content_dir
-
-    spec_dir = data.pop("content", None)
-    if spec_dir is not None:
-        spec_dir = SPEC["content"].check(spec_dir, p.name, StudyError)
-    if content_dir is not None:
-        content = load_content_dir(content_dir)
-    elif spec_dir is not None:
-        content = load_content_dir(p.parent / spec_dir, what=f"{p.name}: content")
-    elif content is None:
-        content = load_content_dir(None)
-    return study_from_dict(data, content, where=p.name)
-
-
-def simulate_study(
-    content,
-    decks: list,
-    mode: str,
-    policies: tuple,
-    games: int,
-    seed: int,
-    turn_cap: int,
-    beings_without_effects: bool,
-    positions: int = 0,
-) -> Study:
-    """The one-matchup study of ``kalarite simulate``: its flags as a spec, checked by the
-    spec's rules with the flags' names."""
-    spec = {
-        "name": "simulate",
-        "decks": [list(decks)],
-        "modes": mode,
-        "policies": [list(policies)],
-        "games": games,
-        "seed": seed,
-        "turn_cap": turn_cap,
-        "beings_without_effects": beings_without_effects,
-        "positions": positions,
-    }
-    return study_from_dict(spec, content, where="simulate", flags=FLAGS)

@@ -1,12 +1,12 @@
 """A study checked against its content before anything is played: every mode, seat list,
 deck and player known and playable, ``deals`` and ``until`` meaningful; one StudyError line
 otherwise. The spec's keys were checked one by one on reading (sim.spec); these are the checks
-across keys and against the card files. sim.study calls ``validate`` last in
+across keys and against the card files. sim.study.load calls ``validate`` last in
 ``study_from_dict``."""
 
 from core import constants as K
 from sim.spec import DEALS, SPEC, seat_problem, seats_text
-from sim.study import _SAFE_NAME, TRACE_MODES, Study, StudyError, _known_deck, fits, policy_label
+from sim.study.model import SAFE_NAME, TRACE_MODES, Study, StudyError, fits, policy_label
 
 
 def validate(study: Study, content, where: str = "study", flags=None):
@@ -66,8 +66,8 @@ def validate(study: Study, content, where: str = "study", flags=None):
             )
     for pair in study.decks:
         for d in pair:
-            _known_deck(content, d, where)
-            if not _SAFE_NAME.match(d):
+            known_deck(content, d, where)
+            if not SAFE_NAME.match(d):
                 raise StudyError(f"{where}: deck name {d!r} cannot be a partition value")
     for pair in study.decks:
         try:
@@ -98,3 +98,13 @@ def _check_until(study: Study, where: str, flags=None):
         )
     if not selfplay:
         raise StudyError(f"{label} = {study.until}: needs a player in self-play")
+
+
+def known_deck(content, name: str, where: str):
+    """Raise StudyError (one line) unless the content deals a deck ``name``."""
+    from sim.content import ContentError
+
+    try:
+        content.deck_index(name)
+    except ContentError as e:
+        raise StudyError(f"{where}: {e}") from None
