@@ -4,7 +4,7 @@ A mixin of the report builder
 
 from results import analysis
 from results.analysis import stability as st
-from results.analysis.stability_text import mode_text, move
+from results.analysis.stability_text import interval_levels, mode_text, move
 from results.report.html import Cell, esc, rests_on, table
 
 
@@ -38,15 +38,16 @@ def sensitivity_html(summary: dict, table, esc, mode_labels: dict, Cell, rests_o
     sens_all = summary.get("sensitivity") or st.study_stability(summary)
     verdicts = sens_all["modes"]
     margin = sens_all.get("margin", st.MARGIN_POINTS)
+    shown, equivalence = interval_levels((sens_all.get("rule") or {}).get("alpha"))
     parts.append(
         "<p class='note'>Stability under stronger play: the top two players (ranked "
         "head-to-head where the study plays them against each other, else in the order the "
         "study lists them, weakest first) and, where the study has it, the top one with at "
         f"least {st.BUDGET_FACTOR}x its search budget (planner width, mc playouts). Each "
-        "deck's move (Δ: the stronger minus the weaker player, in points) with its 95% "
+        f"deck's move (Δ: the stronger minus the weaker player, in points) with its {shown} "
         "interval, its standard error stratified by deck pairing (paired game by game where "
-        f"the players were dealt the same games). <b>Stable</b>: every deck's 90% interval "
-        f"lies within ±{margin:g} points (an equivalence test per deck). "
+        f"the players were dealt the same games). <b>Stable</b>: every deck's {equivalence} "
+        f"interval lies within ±{margin:g} points (an equivalence test per deck). "
         f"<b>Player-sensitive</b>: some deck's move is confidently beyond ±{margin:g} "
         "points (a one-sided test, Holm over the decks). Otherwise <b>undetermined</b>, "
         "with the games a deck would need to decide it. Beside it: whether the players "
@@ -87,7 +88,7 @@ def sensitivity_html(summary: dict, table, esc, mode_labels: dict, Cell, rests_o
             cells[0] = Cell(esc(r["deck"]) + (" ⚠" if cls else ""), cls)
             rows.append(cells)
         first, last = s["players"][0], s["players"][-1]
-        heads = [f"Δ {c['from_to'][0]} → {c['from_to'][1]} [95%]" for c in comps]
+        heads = [f"Δ {c['from_to'][0]} → {c['from_to'][1]} [{shown}]" for c in comps]
         parts.append(
             table(
                 ["deck", *s["players"], f"change {first} → {last}", *heads],
