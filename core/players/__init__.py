@@ -25,5 +25,7 @@ of the option list, so every player plays by the same rules.
   ``feature_names``: the features' names and indices (no numba: sim.learned reads them).
 - ``learned``: the learned leaf value: a fitted model's logit over the features (a linear
   part and an optional hidden layer).
+- ``leaf``: the value of a turn's end that the planner ranks finished plans by, valued on
+  the copy the option scoring has just played (no replay).
 - ``restrict``: what a restricted twin may not pick (never thaws, never warps).
 """

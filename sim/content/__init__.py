@@ -12,6 +12,8 @@ The pipeline's files:
 - ``tasks``: the High Form task list (sim/data/tasks.toml) into core's arrays.
 - ``copies``: a designer's own copy of the card files (``--content DIR``).
 - ``diff``: what a content holds card by card, and what differs between two.
+- ``shipped``: the loaded card files packed as data that travels with every chunk to a
+  worker on any node (never read from a path on the worker's disk).
 """
 
 import functools
