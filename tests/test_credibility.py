@@ -16,6 +16,7 @@ from results import analysis
 from results.credibility import RECORD, answer_text, load_record
 from results.report import make_report
 from sim.content import load_content
+from sim.strength import strongest_players
 from sim.study import load_study, study_from_dict
 
 CONTENT = load_content()
@@ -24,10 +25,12 @@ NOT_RUN = "the credibility study that decides it (sim/studies/credibility.toml) 
 
 
 def test_the_shipped_specs():
-    """Top two players on the same deals, no mirrors, both duel modes, until decided, capped
-    at 8,000 games a deck; the trace at four doublings with at least 1,000 games a level."""
+    """The two top-rated players (weakest first, as the rule ranks a study without head-to-head
+    games) on the same deals, no mirrors, both duel modes, until decided, capped at 8,000
+    games a deck; the trace at four doublings with at least 1,000 games a level."""
     s = load_study("sim/studies/credibility.toml", CONTENT)
-    assert s.policies == [("planner",), ("sage",)] and s.deals == "shared" and not s.mirrors
+    top_two = [(p,) for p in reversed(strongest_players(2))]
+    assert s.policies == top_two and s.deals == "shared" and not s.mirrors
     assert s.modes == ["high-form", "deathmatch"] and s.until == "decided"
     assert s.games * 5 == 8000 and len(s.decks) == 15 and s.total_games == 96_000
     t = load_study("sim/studies/credibility-trace.toml", CONTENT)
