@@ -518,6 +518,29 @@ class Int(Rule):
         return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
 
 
+class Number(Rule):
+    """A finite number (an int or a float, not a bool) in lo..hi (``need_number``)."""
+
+    def __init__(self, lo=-math.inf, hi=math.inf, text="", lo_open=False, hi_open=False):
+        self.lo, self.hi, self.text = lo, hi, text
+        self.lo_open, self.hi_open = lo_open, hi_open
+
+    def check(self, value, what, error=InputError):
+        return need_number(
+            value, what, self.lo, self.hi, error, self.text, self.lo_open, self.hi_open
+        )
+
+    def schema(self):
+        out = {"type": "number"}
+        for bound, is_open, word in (
+            (self.lo, self.lo_open, "minimum"),
+            (self.hi, self.hi_open, "maximum"),
+        ):
+            if math.isfinite(bound):
+                out["exclusive" + word.title() if is_open else word] = bound
+        return out
+
+
 class Bool(Rule):
     def check(self, value, what, error=InputError):
         return need_bool(value, what, error)
@@ -527,11 +550,15 @@ class Bool(Rule):
 
 
 class Text(Rule):
-    def __init__(self, nonempty: bool = False, max_len: int | None = None):
-        self.nonempty, self.max_len = nonempty, max_len
+    """A string; ``display``: a name shown to people (``need_display``: NFC, no bidi or
+    zero-width controls)."""
+
+    def __init__(self, nonempty: bool = False, max_len: int | None = None, display=False):
+        self.nonempty, self.max_len, self.display = nonempty, max_len, display
 
     def check(self, value, what, error=InputError):
-        return need_str(value, what, error, self.nonempty, self.max_len)
+        check = need_display if self.display else need_str
+        return check(value, what, error, self.nonempty, self.max_len)
 
     def schema(self):
         out = {"type": "string", **({"minLength": 1} if self.nonempty else {})}

@@ -16,8 +16,6 @@ features (the fit folds its standardisation in)::
     points_me = [0.05, 0.01]                 # a feature not named: weights 0
 """
 
-import math
-
 import numpy as np
 
 from core import constants as K
@@ -32,14 +30,13 @@ from core.players.params import (
     MB_W2,
     MODEL_STRIDE,
 )
+from sim.inputs import need_number
 
 MODEL_PLAYERS = ("planner",)  # the players whose search reads a learned value
 
 
 def _finite(value, what) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{what} must be a finite number, got {value!r}")
-    return float(value)
+    return need_number(value, what, error=ValueError)  # sim.inputs' number rule
 
 
 def check_models(models, where: str) -> dict:

@@ -169,9 +169,7 @@ def _read_profiles(path) -> dict:
     out = {}
     for name, d in data.get("profile", {}).items():
         where = f"{path.name}: profile {name!r}"
-        need_slug(name, f"{path.name}: profile name", ValueError)
-        if name in POLICIES:
-            raise ValueError(f"{where}: a profile may not take a player's name")
+        check_profile_name(name, f"{path.name}: profile name")
         player = d.get("player")
         if player not in POLICIES or player == "random":
             raise ValueError(f"{where}: 'player' must be one of greedy, planner, mc")
@@ -199,6 +197,14 @@ def _read_profiles(path) -> dict:
             models,
         )
     return out
+
+
+def check_profile_name(name, what: str, error=ValueError) -> str:
+    """A profile's name: an identifier (sim.inputs' slug) that is not a player's name."""
+    need_slug(name, what, error)
+    if name in POLICIES:
+        raise error(f"{what} {name!r}: a profile may not take a player's name")
+    return name
 
 
 def check_weight(value, what: str) -> float:

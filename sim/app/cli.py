@@ -13,7 +13,15 @@ import os
 import sys
 
 from core import constants as K
-from sim.app.cli_args import CliError, add_content_flag, content_of, deck_list, policy_list
+from sim.app.cli_args import (
+    CliError,
+    add_content_flag,
+    content_of,
+    deck_list,
+    float_flag,
+    int_flag,
+    policy_list,
+)
 from sim.app.cli_args import positive as _positive
 
 
@@ -26,6 +34,8 @@ class _Parser(argparse.ArgumentParser):
         k.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*a, **k)
         self.lists = lists
+        self.register("type", int, int_flag)  # every number flag bounded and finite
+        self.register("type", float, float_flag)
 
     def error(self, message):
         where = self.prog.partition(" ")[2]  # the subcommand, if any
@@ -59,12 +69,13 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 def cmd_play(args):
+    from sim.chunking import MAX_GAMES
     from sim.single_game import GameConfig, format_game, play_logged
 
     content = content_of(args)
     decks = deck_list(args.decks)
-    if args.game < 0:
-        raise CliError("--game must be a game index >= 0")
+    if not 0 <= args.game < MAX_GAMES:
+        raise CliError(f"--game must be a game index from 0 to {MAX_GAMES - 1:,}, got {args.game}")
     cfg = GameConfig(
         decks=decks,
         mode=args.mode,
@@ -123,13 +134,16 @@ def cmd_cards(args):
     print(show_card(content, args.card) if args.card else list_cards(content))
 
 
+MAX_BENCH_ROUNDS = 1000  # interleaved rounds of a side-by-side: a few are minutes
+
+
 def cmd_bench(args):
     import json
 
     from benchmarks.bench import markdown_table, run, run_baseline
 
-    _positive(args.rounds, "--rounds")
-    _positive(args.compile_rounds, "--compile-rounds")
+    _positive(args.rounds, "--rounds", hi=MAX_BENCH_ROUNDS)
+    _positive(args.compile_rounds, "--compile-rounds", hi=MAX_BENCH_ROUNDS)
     if args.compile_rounds and not args.baseline:
         raise CliError("--compile-rounds needs --baseline")
     if args.baseline:
