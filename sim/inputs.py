@@ -414,6 +414,15 @@ class _KeyTwice(ValueError):
     pass
 
 
+class _NotJson(ValueError):
+    pass
+
+
+def _no_constant(name):
+    """NaN, Infinity and -Infinity: Python's json reads them, JSON (RFC 8259) has none."""
+    raise _NotJson(name)
+
+
 def _once(pairs) -> dict:
     """A JSON object whose keys are each given once (TOML refuses a key given twice; JSON's
     parsers keep the last, so two readers of one body could see two different specs)."""
@@ -444,10 +453,14 @@ def parse_document(
         raise error(_too_deep(what, syntax))
     try:
         parsed = (
-            tomllib.loads(text) if syntax == "TOML" else json.loads(text, object_pairs_hook=_once)
+            tomllib.loads(text)
+            if syntax == "TOML"
+            else json.loads(text, object_pairs_hook=_once, parse_constant=_no_constant)
         )
     except RecursionError:  # the text count above should make this unreachable
         raise error(_too_deep(what, syntax)) from None
+    except _NotJson as e:
+        raise error(f"{what}: not valid JSON: {e.args[0]} is no JSON number") from None
     except _KeyTwice as e:
         raise error(
             f"{what}: not valid JSON: the key {show(e.args[0])} is given twice in one object"

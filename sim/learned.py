@@ -35,8 +35,14 @@ from sim.inputs import need_number
 MODEL_PLAYERS = ("planner",)  # the players whose search reads a learned value
 
 
+# a model value's range: fitted ones are within +-10 (standardised features, an L2 penalty),
+# so a million is far past any fit while every weighted sum the planner forms stays finite
+MAX_MODEL_VALUE = 1e6
+
+
 def _finite(value, what) -> float:
-    return need_number(value, what, error=ValueError)  # sim.inputs' number rule
+    """A model value (sim.inputs' number rule): finite, within +-MAX_MODEL_VALUE."""
+    return need_number(value, what, -MAX_MODEL_VALUE, MAX_MODEL_VALUE, ValueError)
 
 
 def check_models(models, where: str) -> dict:

@@ -59,9 +59,11 @@ def parse_size(text: str) -> int:
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", str(text), re.IGNORECASE)
     if not m:
         raise ConfigError(f"--max-disk must be a size such as 500M or 20G, got {text!r}")
+    from sim.inputs import show
+
     size = float(m.group(1)) * _UNITS[m.group(2).upper()]  # 400 digits: an infinity
     if not size <= MAX_LIMIT:
-        raise ConfigError(f"--max-disk must be at most 8 EiB (or 0: no quota), got {text!r}")
+        raise ConfigError(f"--max-disk must be at most 8 EiB (or 0: no quota), got {show(text)}")
     return int(size)
 
 
