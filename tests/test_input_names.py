@@ -222,3 +222,12 @@ def service(tmp_path_factory):
 def test_the_service_refuses_keys_given_twice_and_hidden_controls(service, route, body, error):
     r = service.post(route, content=body.encode(), headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json() == {"error": error}, r.text
+
+
+def test_a_token_name_ending_in_a_newline_is_refused():
+    from sim.app.service.tokens import TokenError, check_name
+
+    assert check_name("ann@example.org") == "ann@example.org"
+    for name in ("ann\n", f"ann{ZWSP}", f"{CYRILLIC_A}nn"):
+        with pytest.raises(TokenError, match="a token name is 1 to 64 letters"):
+            check_name(name)
