@@ -148,7 +148,7 @@ def _cli(capsys, *argv):
         ),  # fmt: skip
         (
             ["suggest", "--deck", "highland", "--band", "nan,0.6", "--out", "{tmp}/s"],
-            "suggest: goal.band must be a win share between 0 and 1, got nan",
+            "suggest: goal.band must be a win share between 0 and 1, got the float nan",
         ),
         (
             ["play", "--decks", "imperial,highland", "--game", BIG],
