@@ -231,3 +231,19 @@ def test_a_token_name_ending_in_a_newline_is_refused():
     for name in ("ann\n", f"ann{ZWSP}", f"{CYRILLIC_A}nn"):
         with pytest.raises(TokenError, match="a token name is 1 to 64 letters"):
             check_name(name)
+
+
+def test_a_ladder_file_with_a_key_given_twice_is_one_line(tmp_path, capsys):
+    path = tmp_path / "ladder.json"
+    path.write_text('{"games": 1, "games": 2}')
+    rc = main(["players", "--ladder", str(path)])
+    out, err = capsys.readouterr()
+    assert (
+        rc == 2
+        and out == ""
+        and err
+        == (
+            f"kalarite: error: cannot read the ladder {str(path)!r}: ladder.json: not valid JSON: "
+            "the key 'games' is given twice in one object\n"
+        )
+    )

@@ -7,7 +7,6 @@ two rating columns, each ladder with its games, date and command. A player or pr
 is not on a ladder is listed with no rating there.
 """
 
-import json
 import pathlib
 
 from sim.app.ladder import DECK_SET_LABELS, LADDER_FILES
@@ -32,9 +31,11 @@ def load_ladder(path=None, deck_set: str = "base") -> dict | None:
     path = pathlib.Path(path or REPO / LADDER_FILES[deck_set])
     if not path.exists():
         return None
+    from sim.inputs import read_document  # bounded, a key given twice refused, one line
+
     try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError) as e:
+        return read_document(path, path.name, "JSON", ValueError)
+    except ValueError as e:
         raise ValueError(f"cannot read the ladder {str(path)!r}: {e}") from None
 
 
