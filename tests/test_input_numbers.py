@@ -199,8 +199,8 @@ def _cli(capsys, *argv):
                 "--out",
                 "{tmp}/o",
             ],
-            "--workers must be 0 (in this process, without Ray) or more up to 1,000,000,000, "
-            "got 9223372036854775808",
+            "--workers must be 0 (in this process, without Ray) to 1,000,000,000, got "
+            "9223372036854775808",
         ),  # fmt: skip
         (
             ["ladder", "--out", "{tmp}/l", "--speed-seconds=inf"],

@@ -48,8 +48,8 @@ def positive(value, flag, zero_ok=False, hi=MAX_COUNT):
     """A count flag that must be positive (or, with ``zero_ok``, 0 or more) and at most
     ``hi``; None: not given."""
     if value is not None and not (0 if zero_ok else 1) <= value <= hi:
-        what = "0 (in this process, without Ray) or more" if zero_ok else "a positive integer"
-        raise CliError(f"{flag} must be {what} up to {hi:,}, got {value}")
+        what = "0 (in this process, without Ray) to" if zero_ok else "a positive integer up to"
+        raise CliError(f"{flag} must be {what} {hi:,}, got {value}")
 
 
 def deck_list(text: str) -> list[str]:
