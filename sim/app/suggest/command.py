@@ -107,10 +107,9 @@ def summary_lines(result) -> list:
 def cmd_suggest(args) -> int:
     import json
 
+    from sim.app.cli_args import positive
     from sim.app.suggest.context import SuggestFailed, SuggestInterrupted
     from sim.app.suggest.run import run_suggest
-
-    from sim.app.cli_args import positive
 
     positive(args.workers, "--workers", zero_ok=True)
     goal = load(args)
