@@ -48,6 +48,7 @@ from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
 from sim.inputs import (
     MAX_BYTES,
     int_text,
+    need_display,
     need_int,
     need_number,
     need_slug,
@@ -190,7 +191,7 @@ def _read_profiles(path) -> dict:
         out[name] = Profile(
             name,
             player,
-            d.get("about", ""),
+            need_display(d.get("about", ""), f"{where}: about", ValueError, nonempty=False),
             weights,
             settings,
             dict(d.get("provenance", {})),
