@@ -294,7 +294,7 @@ def need_path(value, what: str, error=InputError) -> str:
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 MAX_SLUG = 64
 # characters that make a name read other than it is: the bidi embeddings, overrides and
-# isolates and the two marks (U+202E turns "cod.exe" into "exe.doc" on screen), and the
+# isolates and the two marks (U+202E shows "invoice<U+202E>fdp.exe" as "invoiceexe.pdf"), and the
 # zero-width characters (two names that look alike but differ)
 HIDDEN = {
     **{chr(c): "a bidi control" for c in range(0x202A, 0x202F)},

@@ -52,6 +52,7 @@ from sim.inputs import (
     need_int,
     need_number,
     need_slug,
+    need_table,
     number_text,
     read_document,
 )
@@ -168,18 +169,19 @@ def load_profiles(path=None) -> dict:
 def _read_profiles(path) -> dict:
     data = read_document(path, str(path), "TOML", ValueError)  # bounded, one line
     out = {}
-    for name, d in data.get("profile", {}).items():
+    for name, d in need_table(data.get("profile", {}), f"{path.name}: profile", ValueError).items():
         where = f"{path.name}: profile {name!r}"
         check_profile_name(name, f"{path.name}: profile name")
+        need_table(d, where, ValueError)
         player = d.get("player")
         if player not in POLICIES or player == "random":
             raise ValueError(f"{where}: 'player' must be one of greedy, planner, mc")
-        weights = dict(d.get("weights", {}))
+        weights = dict(need_table(d.get("weights", {}), f"{where}: weights", ValueError))
         unknown = set(weights) - set(WEIGHT_NAMES)
         if unknown:
             raise ValueError(f"{where}: unknown weights {sorted(unknown)}")
         weights = {k: check_weight(v, f"{where}: weight {k}") for k, v in weights.items()}
-        settings = dict(d.get("settings", {}))
+        settings = dict(need_table(d.get("settings", {}), f"{where}: settings", ValueError))
         for k, v in settings.items():
             settings[k] = _check_setting(player, k, v, where)
         models = check_models(d.get("model", {}), where)

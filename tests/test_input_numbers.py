@@ -99,6 +99,8 @@ def test_minus_zero_weights_name_the_same_player():
         (f"[profile.p.weights]\npoints = {BIG}\n", "weight points must be a finite number"),
         ('[profile.p.weights]\npoints = "3"\n', "weight points must be a finite number"),
         ("[profile.p.model.high-form]\nintercept = 1e300\n", "intercept must be a finite"),
+        ('weights = "a"\n', "p.toml: profile 'p': weights must be a table of keys, got the"),
+        ("settings = [1]\n", "p.toml: profile 'p': settings must be a table of keys, got the"),
     ],
 )
 def test_a_profile_number_beyond_its_range_is_one_line(tmp_path, table, message):
