@@ -49,8 +49,10 @@ bench: $(STAMP)
 
 # The input fuzzer's long run: 100 mutants of each kind (card files, position files, study
 # specs) and 25 structural ones of each (nesting thousands deep, huge values and files, odd
-# encodings), each through the real command line in its own process with a timeout (many
-# minutes; MUTANTS=20 for a short run).
+# encodings), each through the real command line in its own process with a timeout, then
+# the numeric corpus (NaN, infinities, 1e400, huge integers, -0 in every number flag of every
+# command, spec, goal and service route; benchmarks/numeric_extremes.py) (many minutes;
+# MUTANTS=20 for a short run).
 fuzz: $(STAMP)
 	@mkdir -p benchmarks/results
 	$(PY) -m benchmarks.fuzz_input --mutants $(or $(MUTANTS),100) --out benchmarks/results/fuzz_input.json

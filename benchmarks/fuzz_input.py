@@ -4,7 +4,10 @@ study specs, each run through the real command line in its own process with a ti
     python -m benchmarks.fuzz_input --mutants 100 --out benchmarks/results/fuzz_input.json
     make fuzz
 
-``--mutants N`` is per kind (content, position, spec), followed by ``--structural`` structural
+``--mutants N`` is per kind (content, position, spec; ``numbers`` is the numeric corpus of
+benchmarks/numeric_extremes.py: every number flag of every command, the numbers of the files
+they read and the service's routes, with NaN, the infinities, 1e400, huge integers, -0 and
+negatives), followed by ``--structural`` structural
 mutants of each kind (nesting thousands deep, huge values and files, odd encodings; default:
 each change once, or N // 4 when that is more). Each mutant (benchmarks/input_mutants.py)
 must either load and play, or be refused with exactly one ``kalarite: error:`` line naming the
@@ -26,6 +29,7 @@ import sys
 import tempfile
 import time
 
+from benchmarks import numeric_extremes as numeric
 from benchmarks.input_mutants import STRUCTURAL, check_service, commands, judge, mutants
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -67,13 +71,97 @@ def _one(args):
     return m, outcome, detail, seconds
 
 
+def _number_case(args):
+    """One numeric case as a fresh `kalarite` process in its own process group (killed whole
+    at the timeout, so no Ray it started outlives it): (case, outcome, detail, seconds)."""
+    case, timeout = args
+    start = time.monotonic()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0"}
+    with tempfile.TemporaryDirectory(prefix="kalarite-numbers-") as d:
+        argv = numeric.write(case, pathlib.Path(d))
+        p = subprocess.Popen(
+            [sys.executable, "-m", "sim.app.cli", *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=d,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, 9)
+            p.communicate()
+            if case.must_refuse:
+                return case, "failure", f"no refusal within {timeout:.0f} s", timeout
+            return case, "accepted", f"still running at {timeout:.0f} s", timeout
+    if p.returncode < 0:
+        return case, "failure", f"killed by signal {-p.returncode}", time.monotonic() - start
+    outcome, detail = numeric.judge(case, p.returncode, out, err)
+    return case, outcome, detail, time.monotonic() - start
+
+
+def run_numbers(timeout: float, jobs: int) -> dict:
+    """The numeric corpus: every command-line case in its own process, every service case
+    through FastAPI's TestClient in this process (it runs no engine code)."""
+    from fastapi.testclient import TestClient
+
+    from sim.app.service.app import create_app
+    from sim.app.service.config import ServiceConfig
+
+    cases = numeric.cli_cases()
+    rows = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for case, outcome, detail, seconds in pool.map(_number_case, [(c, timeout) for c in cases]):
+            rows.append((case, outcome, detail, seconds))
+            if outcome == "failure":
+                print(f"FAILURE {case.label()}: {detail}", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="kalarite-numbers-") as d:
+        token = "fuzz-token-0123"
+        config = ServiceConfig(data=pathlib.Path(d) / "data", token=token, address="127.0.0.1:9")
+        with TestClient(
+            create_app(config),
+            headers={"authorization": f"Bearer {token}"},
+            raise_server_exceptions=False,
+        ) as client:
+            for case in numeric.service_cases():
+                start = time.monotonic()
+                outcome, detail = numeric.run_service(case, client)
+                rows.append((case, outcome, detail, time.monotonic() - start))
+                if outcome == "failure":
+                    print(f"FAILURE {case.label()}: {detail}", file=sys.stderr)
+    counts = {"cases": len(rows), "refused": 0, "accepted": 0, "failures": 0}
+    by_target = {}
+    for case, outcome, _, _ in rows:
+        key = "failures" if outcome == "failure" else outcome
+        counts[key] += 1
+        t = by_target.setdefault(case.target, {"refused": 0, "accepted": 0, "failures": 0})
+        t[key] += 1
+    return {
+        **counts,
+        "must_refuse": list(numeric.MUST_REFUSE[:5]) + ["10**40", "2**64"],
+        "may_accept": list(numeric.MAY_ACCEPT),
+        "by_target": dict(sorted(by_target.items())),
+        "failed": [{"case": c.label(), "detail": d} for c, o, d, _ in rows if o == "failure"],
+        "slowest_s": round(max((s for *_, s in rows), default=0.0), 1),
+    }
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--mutants", type=int, default=100, help="mutants of each kind")
     p.add_argument("--seed", type=int, default=2027)
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per command")
     p.add_argument("--jobs", type=int, default=2, help="mutants run at once")
-    p.add_argument("--kinds", default="content,position,spec")
+    p.add_argument("--kinds", default="content,position,spec,numbers")
+    p.add_argument(
+        "--numbers-timeout",
+        type=float,
+        default=60.0,
+        help="seconds per numeric case: a value that must be refused and is not by then fails; "
+        "one that may be taken counts as taken (a suggest of 50 games runs for minutes)",
+    )
     p.add_argument(
         "--structural",
         type=int,
@@ -82,8 +170,9 @@ def main(argv=None) -> int:
     )
     p.add_argument("--out", help="also write the JSON summary to this file")
     args = p.parse_args(argv)
-    todo = mutants(
-        args.seed, args.mutants, kinds=tuple(args.kinds.split(",")), structural=args.structural
+    kinds = tuple(k for k in args.kinds.split(",") if k != "numbers")
+    todo = (
+        mutants(args.seed, args.mutants, kinds=kinds, structural=args.structural) if kinds else []
     )
     start = time.monotonic()
     rows = []
@@ -115,6 +204,9 @@ def main(argv=None) -> int:
             if o == "failure"
         ],
         "slowest_s": round(max((s for *_, s in rows), default=0.0), 1),
+        "numbers": run_numbers(args.numbers_timeout, args.jobs)
+        if "numbers" in args.kinds
+        else None,
         "wall_s": round(time.monotonic() - start, 1),
         "timeout_s": args.timeout,
         "jobs": args.jobs,
@@ -124,7 +216,8 @@ def main(argv=None) -> int:
     print(text)
     if args.out:
         pathlib.Path(args.out).write_text(text + "\n")
-    return 1 if summary["failures"] else 0
+    numbers = summary["numbers"] or {"failures": 0}
+    return 1 if summary["failures"] or numbers["failures"] else 0
 
 
 def _structural(rows) -> dict:

@@ -43,6 +43,7 @@ import numpy as np
 CALIBRATION_POINTS = 0.05  # every decile's mean prediction within 5 points of what happened
 N_BINS = 10
 DEFAULT_L2 = 1.0
+MAX_L2 = 1e6  # a penalty past this leaves every coefficient at 0: a typo, not a choice
 DEFAULT_HOLDOUT = 0.2
 _EPS = 1e-12
 METHOD = (
@@ -419,8 +420,8 @@ def learn(
 
     if not 0 <= holdout < 1:
         raise LearnError(f"--holdout must be at least 0 and below 1, got {holdout}")
-    if not np.isfinite(l2) or l2 < 0:
-        raise LearnError(f"--l2 must be a finite number >= 0, got {l2}")
+    if not np.isfinite(l2) or not 0 <= l2 <= MAX_L2:
+        raise LearnError(f"--l2 must be a finite number from 0 to {MAX_L2:,.0f}, got {l2}")
     from sim.learned import MAX_HIDDEN  # the engine's model block holds at most this many
 
     if not 0 <= hidden <= MAX_HIDDEN:
@@ -428,8 +429,10 @@ def learn(
     from results.learn_net import DEFAULT_L2_HIDDEN
 
     l2_hidden = DEFAULT_L2_HIDDEN if l2_hidden is None else l2_hidden
-    if not np.isfinite(l2_hidden) or l2_hidden < 0:
-        raise LearnError(f"--l2-hidden must be a finite number >= 0, got {l2_hidden}")
+    if not np.isfinite(l2_hidden) or not 0 <= l2_hidden <= MAX_L2:
+        raise LearnError(
+            f"--l2-hidden must be a finite number from 0 to {MAX_L2:,.0f}, got {l2_hidden}"
+        )
     roots = [root] if isinstance(root, str | pathlib.Path) else list(root)
     read = [read_samples(r) for r in roots]
     manifest = read[0][0]

@@ -10,9 +10,15 @@ flags, which become a spec), card files, position files and profile files.
   dotted keys and table headers can nest too), the encoding (a UTF-8 byte-order mark is read
   past; UTF-16 and UTF-32 text, bytes that are not UTF-8 and NUL bytes are refused, naming
   where), and the parser's own errors. TOML or JSON.
-- Values: ``need_int`` (an integer that is not a bool or a float, in a range), ``need_bool``,
-  ``need_str``, ``need_name`` (one of a list of names), ``need_keys`` (required and known
-  keys), ``need_table``, ``need_list``, ``need_squares``, ``need_path``.
+- Values: ``need_int`` (an integer that is not a bool or a float, in a range),
+  ``need_number`` (a finite number in a range: never NaN, an infinity or an integer too big
+  for a float), ``number_text`` and ``int_text`` (the same rules for a number written as text:
+  a command-line flag, a player's ``key=value``), ``need_bool``, ``need_str``, ``need_name``
+  (one of a list of names), ``need_keys`` (required and known keys), ``need_table``,
+  ``need_list``, ``need_squares``, ``need_path``, ``need_slug`` (an identifier: ASCII letters,
+  digits, ``-`` and ``_``) and ``need_display`` (a name shown to people: NFC, without bidi or
+  zero-width controls).
+- JSON objects naming a key twice are refused, as TOML refuses them.
 
 Each refusal is one line that names the document and the place in it (the caller's ``what``)
 and says what was found (``got``), raised as the caller's own error class (``error=``): the
@@ -20,8 +26,10 @@ CLI prints it as ``kalarite: error: ...`` (exit status 2), the service answers a
 """
 
 import json
+import math
 import re
 import tomllib
+import unicodedata
 
 MAX_DEPTH = 32  # arrays and tables inside each other: a card file needs 8, a spec 3
 MAX_BYTES = 1 << 20  # a card file is under 20 kB, a spec or position under 2 kB
@@ -101,6 +109,97 @@ def need_int(value, what: str, lo: int, hi: int, error=InputError, text: str = "
     """An integer in lo..hi; ``text`` replaces the range's words (``int_range``)."""
     if not is_int(value) or not lo <= value <= hi:
         raise error(f"{what} must be {text or int_range(lo, hi)}, {got(value)}")
+    return value
+
+
+def is_number(value) -> bool:
+    """An int or a float, not a bool (TOML true is no number)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _figure(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
+
+
+def number_range(lo, hi, lo_open: bool = False, hi_open: bool = False) -> str:
+    """How a number's range reads in a message: ``a number in [0, 1)``."""
+    if lo == -math.inf and hi == math.inf:
+        return "a finite number"
+    if hi == math.inf:
+        return f"a finite number {'above' if lo_open else 'at least'} {_figure(lo)}"
+    if lo == -math.inf:
+        return f"a finite number {'below' if hi_open else 'at most'} {_figure(hi)}"
+    left, right = "(" if lo_open else "[", ")" if hi_open else "]"
+    return f"a finite number in {left}{_figure(lo)}, {_figure(hi)}{right}"
+
+
+def need_number(
+    value,
+    what: str,
+    lo: float = -math.inf,
+    hi: float = math.inf,
+    error=InputError,
+    text: str = "",
+    lo_open: bool = False,
+    hi_open: bool = False,
+) -> float:
+    """A finite number (an int or a float, not a bool; never NaN or an infinity) in lo..hi
+    (``lo_open``, ``hi_open``: the bound itself excluded), as a float, -0.0 read as 0.0 (so
+    equal values name equal players); ``text`` replaces the range's words."""
+    number = None
+    if is_number(value):
+        try:
+            number = float(value)  # an int past a float's range raises (10**400)
+        except OverflowError:
+            number = None
+    if (
+        number is None
+        or not math.isfinite(number)
+        or number < lo
+        or number > hi
+        or (lo_open and number == lo)
+        or (hi_open and number == hi)
+    ):
+        raise error(
+            f"{what} must be {text or number_range(lo, hi, lo_open, hi_open)}, {got(value)}"
+        )
+    return number + 0.0
+
+
+def number_text(text: str, what: str, lo=-math.inf, hi=math.inf, error=InputError, **kw) -> float:
+    """A number written as text (a flag, a player's ``key=value``): ``need_number``'s rule
+    (``nan``, ``inf`` and ``1e400``, an infinity once read, refused), the refusal showing the
+    text as given."""
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        raise error(f"{what} needs a number, got {show(text)}") from None
+    try:
+        return need_number(value, what, lo, hi, InputError, **kw)
+    except InputError:
+        words = kw.get("text") or number_range(lo, hi, kw.get("lo_open"), kw.get("hi_open"))
+        raise error(f"{what} must be {words}, got {show(text)}") from None
+
+
+def int_text(text: str, what: str, lo: int, hi: int, error=InputError, words: str = "") -> int:
+    """An integer written as text, in lo..hi (``8``, ``-0``, also ``8.0`` and ``1e1``, whose
+    value is a whole number); anything else, a fraction, NaN, an infinity or a number of
+    hundreds of digits, one line: ``{what} must be an integer from lo to hi``."""
+    words = words or f"an integer from {lo:,} to {hi:,}"
+    raw = str(text).strip()
+    try:
+        number = float(raw)
+    except ValueError:
+        raise error(f"{what} needs a number, got {show(text)}") from None
+    value = None
+    if len(raw) <= 40:  # longer is past every range here (and int() of 4,300 digits raises)
+        try:
+            value = int(raw)
+        except ValueError:
+            if math.isfinite(number) and number.is_integer():
+                value = int(number)
+    if value is None or not lo <= value <= hi:
+        raise error(f"{what} must be {words}, got {show(text)}")
     return value
 
 
@@ -190,6 +289,51 @@ def need_path(value, what: str, error=InputError) -> str:
     return value
 
 
+# --- names ---------------------------------------------------------------------------------
+
+SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+MAX_SLUG = 64
+# characters that make a name read other than it is: the bidi embeddings, overrides and
+# isolates and the two marks (U+202E shows "invoice<U+202E>fdp.exe" as "invoiceexe.pdf"), and the
+# zero-width characters (two names that look alike but differ)
+HIDDEN = {
+    **{chr(c): "a bidi control" for c in range(0x202A, 0x202F)},
+    **{chr(c): "a bidi control" for c in range(0x2066, 0x206A)},
+    "\u200e": "a bidi mark",
+    "\u200f": "a bidi mark",
+    **{chr(c): "a zero-width character" for c in range(0x200B, 0x200E)},
+    "\u2060": "a zero-width character",
+    "\ufeff": "a zero-width character",
+}
+
+
+def need_slug(value, what: str, error=InputError, max_len: int = MAX_SLUG) -> str:
+    """An identifier (a deck, card or profile name): ASCII letters, digits, ``-`` and ``_``,
+    starting with a letter or digit, at most ``max_len`` characters: one spelling per name
+    (a Cyrillic ``а`` or a zero-width space cannot make a second ``imperial``), and safe in
+    a file name, a URL and a TOML key."""
+    if not isinstance(value, str) or len(value) > max_len or not SLUG.fullmatch(value):
+        raise error(
+            f"{what} must be an identifier of ASCII letters, digits, '-' and '_' (starting "
+            f"with a letter or digit, at most {max_len} characters), {got(value)}"
+        )
+    return value
+
+
+def need_display(value, what: str, error=InputError, nonempty: bool = True, max_len=None) -> str:
+    """A name shown to people (a card's name, a study's title): a string (``need_str``),
+    returned in Unicode's composed form (NFC, so one name has one spelling), without bidi
+    controls or zero-width characters, which would make it read other than it is."""
+    text = unicodedata.normalize("NFC", need_str(value, what, error, nonempty, max_len))
+    for i, ch in enumerate(text):
+        if ch in HIDDEN:
+            raise error(
+                f"{what} holds {HIDDEN[ch]} (U+{ord(ch):04X}) at character {i + 1}: "
+                "write the name without it"
+            )
+    return text
+
+
 # --- documents ---------------------------------------------------------------------------------
 
 
@@ -266,6 +410,32 @@ def _too_deep(what, syntax):
     )
 
 
+class _KeyTwice(ValueError):
+    pass
+
+
+class _NotJson(ValueError):
+    pass
+
+
+def _no_constant(name):
+    """NaN, Infinity and -Infinity: Python's json reads them, JSON (RFC 8259) has none."""
+    raise _NotJson(name)
+
+
+def _once(pairs) -> dict:
+    """A JSON object whose keys are each given once (TOML refuses a key given twice; JSON's
+    parsers keep the last, so two readers of one body could see two different specs)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _KeyTwice(key)
+            seen.add(key)
+    return out
+
+
 def parse_document(
     data, what: str, syntax: str = "TOML", error=InputError, max_bytes: int = MAX_BYTES
 ):
@@ -282,9 +452,19 @@ def parse_document(
     if text_depth(text, syntax) > MAX_DEPTH:
         raise error(_too_deep(what, syntax))
     try:
-        parsed = tomllib.loads(text) if syntax == "TOML" else json.loads(text)
+        parsed = (
+            tomllib.loads(text)
+            if syntax == "TOML"
+            else json.loads(text, object_pairs_hook=_once, parse_constant=_no_constant)
+        )
     except RecursionError:  # the text count above should make this unreachable
         raise error(_too_deep(what, syntax)) from None
+    except _NotJson as e:
+        raise error(f"{what}: not valid JSON: {e.args[0]} is no JSON number") from None
+    except _KeyTwice as e:
+        raise error(
+            f"{what}: not valid JSON: the key {show(e.args[0])} is given twice in one object"
+        ) from None
     except tomllib.TOMLDecodeError as e:
         raise error(f"{what}: not valid TOML: {e}") from None
     except ValueError as e:  # JSON's errors, and an integer of thousands of digits in either
@@ -351,6 +531,29 @@ class Int(Rule):
         return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
 
 
+class Number(Rule):
+    """A finite number (an int or a float, not a bool) in lo..hi (``need_number``)."""
+
+    def __init__(self, lo=-math.inf, hi=math.inf, text="", lo_open=False, hi_open=False):
+        self.lo, self.hi, self.text = lo, hi, text
+        self.lo_open, self.hi_open = lo_open, hi_open
+
+    def check(self, value, what, error=InputError):
+        return need_number(
+            value, what, self.lo, self.hi, error, self.text, self.lo_open, self.hi_open
+        )
+
+    def schema(self):
+        out = {"type": "number"}
+        for bound, is_open, word in (
+            (self.lo, self.lo_open, "minimum"),
+            (self.hi, self.hi_open, "maximum"),
+        ):
+            if math.isfinite(bound):
+                out["exclusive" + word.title() if is_open else word] = bound
+        return out
+
+
 class Bool(Rule):
     def check(self, value, what, error=InputError):
         return need_bool(value, what, error)
@@ -360,11 +563,15 @@ class Bool(Rule):
 
 
 class Text(Rule):
-    def __init__(self, nonempty: bool = False, max_len: int | None = None):
-        self.nonempty, self.max_len = nonempty, max_len
+    """A string; ``display``: a name shown to people (``need_display``: NFC, no bidi or
+    zero-width controls)."""
+
+    def __init__(self, nonempty: bool = False, max_len: int | None = None, display=False):
+        self.nonempty, self.max_len, self.display = nonempty, max_len, display
 
     def check(self, value, what, error=InputError):
-        return need_str(value, what, error, self.nonempty, self.max_len)
+        check = need_display if self.display else need_str
+        return check(value, what, error, self.nonempty, self.max_len)
 
     def schema(self):
         out = {"type": "string", **({"minLength": 1} if self.nonempty else {})}

@@ -16,8 +16,6 @@ features (the fit folds its standardisation in)::
     points_me = [0.05, 0.01]                 # a feature not named: weights 0
 """
 
-import math
-
 import numpy as np
 
 from core import constants as K
@@ -32,14 +30,19 @@ from core.players.params import (
     MB_W2,
     MODEL_STRIDE,
 )
+from sim.inputs import need_number
 
 MODEL_PLAYERS = ("planner",)  # the players whose search reads a learned value
 
 
+# a model value's range: fitted ones are within +-10 (standardised features, an L2 penalty),
+# so a million is far past any fit while every weighted sum the planner forms stays finite
+MAX_MODEL_VALUE = 1e6
+
+
 def _finite(value, what) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{what} must be a finite number, got {value!r}")
-    return float(value)
+    """A model value (sim.inputs' number rule): finite, within +-MAX_MODEL_VALUE."""
+    return need_number(value, what, -MAX_MODEL_VALUE, MAX_MODEL_VALUE, ValueError)
 
 
 def check_models(models, where: str) -> dict:

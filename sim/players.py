@@ -45,7 +45,17 @@ from core.players.params import (
     RESTRICT_NAMES,
 )
 from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
-from sim.inputs import MAX_BYTES, read_document
+from sim.inputs import (
+    MAX_BYTES,
+    int_text,
+    need_display,
+    need_int,
+    need_number,
+    need_slug,
+    need_table,
+    number_text,
+    read_document,
+)
 from sim.learned import MODEL_PLAYERS, check_models, model_block
 
 POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
@@ -70,6 +80,9 @@ DEFAULT_WEIGHTS = {
     "pending": 2.0,  # Etherweave: points a pending being is charged (times `points`)
 }
 assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
+# an evaluation weight's range: the defaults are at most 100 and tuned ones near them, so a
+# million is far past any useful value while every sum of weighted features stays finite
+MAX_WEIGHT = 1e6
 # integer settings per player, with their defaults and limits
 SETTINGS = {
     "random": {},
@@ -156,20 +169,21 @@ def load_profiles(path=None) -> dict:
 def _read_profiles(path) -> dict:
     data = read_document(path, str(path), "TOML", ValueError)  # bounded, one line
     out = {}
-    for name, d in data.get("profile", {}).items():
+    for name, d in need_table(data.get("profile", {}), f"{path.name}: profile", ValueError).items():
         where = f"{path.name}: profile {name!r}"
-        if name in POLICIES:
-            raise ValueError(f"{where}: a profile may not take a player's name")
+        check_profile_name(name, f"{path.name}: profile name")
+        need_table(d, where, ValueError)
         player = d.get("player")
         if player not in POLICIES or player == "random":
             raise ValueError(f"{where}: 'player' must be one of greedy, planner, mc")
-        weights = {k: float(v) for k, v in d.get("weights", {}).items()}
+        weights = dict(need_table(d.get("weights", {}), f"{where}: weights", ValueError))
         unknown = set(weights) - set(WEIGHT_NAMES)
         if unknown:
             raise ValueError(f"{where}: unknown weights {sorted(unknown)}")
-        settings = dict(d.get("settings", {}))
+        weights = {k: check_weight(v, f"{where}: weight {k}") for k, v in weights.items()}
+        settings = dict(need_table(d.get("settings", {}), f"{where}: settings", ValueError))
         for k, v in settings.items():
-            _check_setting(player, k, v, where)
+            settings[k] = _check_setting(player, k, v, where)
         models = check_models(d.get("model", {}), where)
         if models and player not in MODEL_PLAYERS:
             raise ValueError(
@@ -179,7 +193,7 @@ def _read_profiles(path) -> dict:
         out[name] = Profile(
             name,
             player,
-            d.get("about", ""),
+            need_display(d.get("about", ""), f"{where}: about", ValueError, nonempty=False),
             weights,
             settings,
             dict(d.get("provenance", {})),
@@ -188,18 +202,29 @@ def _read_profiles(path) -> dict:
     return out
 
 
+def check_profile_name(name, what: str, error=ValueError) -> str:
+    """A profile's name: an identifier (sim.inputs' slug) that is not a player's name."""
+    need_slug(name, what, error)
+    if name in POLICIES:
+        raise error(f"{what} {name!r}: a profile may not take a player's name")
+    return name
+
+
+def check_weight(value, what: str) -> float:
+    """An evaluation weight: a finite number within +-MAX_WEIGHT (sim.inputs' number rule)."""
+    return need_number(value, what, -MAX_WEIGHT, MAX_WEIGHT, ValueError)
+
+
 def _check_setting(player, key, value, where):
+    """A setting of a profile (TOML: a name or an integer) as used, or one line."""
     if key in CHOICES[player]:
         _check_choice(player, key, value, where)
-        return
+        return value
     if key not in SETTINGS[player]:
         known = ", ".join([*SETTINGS[player], *CHOICES[player]]) or "none"
         raise ValueError(f"{where}: {player} has no setting {key!r} (settings: {known})")
-    if isinstance(value, str):
-        raise ValueError(f"{where}: {key} must be an integer, got {value!r}")
     _, lo, hi = SETTINGS[player][key]
-    if value != int(value) or not lo <= value <= hi:
-        raise ValueError(f"{where}: {key} must be an integer from {lo} to {hi}, got {value}")
+    return need_int(value, f"{where}: {key}", lo, hi, ValueError, f"an integer from {lo} to {hi}")
 
 
 def _check_choice(player, key, value, where):
@@ -317,17 +342,12 @@ def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
             _check_choice(player, key, value, f"policy {spec!r}")
             settings[key] = value
             continue
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"policy {spec!r}: {key} needs a number, got {value!r}") from None
+        what = f"policy {spec!r}: {key}"
         if key in weights:
-            if not math.isfinite(number):
-                raise ValueError(f"policy {spec!r}: {key} must be a finite number")
-            weights[key] = number
+            weights[key] = number_text(value, what, -MAX_WEIGHT, MAX_WEIGHT, ValueError)
         elif key in SETTINGS[player]:
-            _check_setting(player, key, number, f"policy {spec!r}")
-            settings[key] = int(number)
+            _, lo, hi = SETTINGS[player][key]
+            settings[key] = int_text(value, what, lo, hi, ValueError)
         else:
             known = list(weights) + list(SETTINGS[player]) + list(CHOICES[player])
             raise ValueError(

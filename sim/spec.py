@@ -19,6 +19,7 @@ from sim.inputs import (
     Fields,
     InputError,
     Int,
+    Number,
     Rule,
     Text,
     got,
@@ -170,23 +171,12 @@ class MeleePlayers(Rule):
         return {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}]}
 
 
-class Points(Rule):
+class Points(Number):
     """A number of points of win rate above 0 and at most ``hi`` (an integer or a float, not
     a bool): the stability margin."""
 
     def __init__(self, hi: float):
-        self.hi = hi
-
-    def check(self, value, what, error=InputError):
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not (number and math.isfinite(value) and 0 < value <= self.hi):
-            raise error(
-                f"{what} must be a number of points above 0 and at most {self.hi:g}, {got(value)}"
-            )
-        return float(value)
-
-    def schema(self):
-        return {"type": "number", "exclusiveMinimum": 0, "maximum": self.hi}
+        super().__init__(0, hi, f"a number of points above 0 and at most {hi:g}", lo_open=True)
 
 
 class Choice(Rule):
@@ -289,7 +279,12 @@ def _melee_default(raw) -> list:
 
 
 SPEC = Fields(
-    Field("name", Text(max_len=MAX_NAME), "free text, shown by reports", default=""),
+    Field(
+        "name",
+        Text(max_len=MAX_NAME, display=True),
+        "free text, shown by reports (no bidi or zero-width controls)",
+        default="",
+    ),
     Field(
         "decks",
         Decks(),

@@ -9,8 +9,9 @@ ladder are unrated. Without any ladder (an installed package, which has no bench
 the order assumed is ``LADDER_PLAYERS``'s, listed weakest first.
 """
 
-import json
 import pathlib
+
+from sim.inputs import read_document
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 # the players `kalarite ladder` rates by default, weakest first as measured
@@ -28,8 +29,8 @@ def load_ladder(path=None, deck_set: str = "base") -> dict | None:
     path = pathlib.Path(path or REPO / LADDER_FILES[deck_set])
     if not path.exists():
         return None
-    try:
-        return json.loads(path.read_text())
+    try:  # bounded, a key given twice refused, one line
+        return read_document(path, path.name, "JSON", ValueError)
     except (OSError, ValueError) as e:
         raise ValueError(f"cannot read the ladder {str(path)!r}: {e}") from None
 

@@ -20,8 +20,10 @@ import sys
 
 import numpy as np
 import pytest
+from fastapi.testclient import TestClient
 
 import sim.content as content_module
+from benchmarks import numeric_extremes as numeric
 from benchmarks.input_mutants import (
     DATA_FILES,
     STRUCTURAL,
@@ -35,9 +37,12 @@ from core import constants as K
 from core import ops as O
 from core.checks.tables_proof import TablesProofError, prove_tables
 from sim.app.cli import main
+from sim.app.service.app import create_app
+from sim.app.service.config import ServiceConfig
 from sim.content import ContentError, load_content, parse_pattern
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+TOKEN = "fuzz-token-0123"
 SEED = 27
 N_CONTENT = N_POSITIONS = N_SPECS = 30  # mutants of each kind (make fuzz runs many more)
 CONTENT = load_content()
@@ -296,6 +301,65 @@ def test_structural_mutants_are_refused_in_one_line_or_read_past(tmp_path):
             service = check_service(m, tmp_path / "content-root")
             assert service[0] == ("played" if m.what == "utf-8-bom" else "refused"), service
             assert "nested" in service[1] or not m.what.startswith(("nested", "dotted"))
+
+
+# --- numeric extremes: every number flag, file number and route (issue 50) ----------------
+
+# the issue's own cases, always run: a player's setting of 1e400 through the command line, a
+# spec and a goal (each was an OverflowError traceback, and HTTP 500 in the service)
+ISSUE_CASES = ("play --policy", "study policies", "suggest --policy", "suggest players.screen")
+CHEAP = ("play", "moves", "report", "compare", "learn")  # their accepted values run in a second
+
+
+def test_every_command_is_in_the_numeric_corpus():
+    """A new command or number flag is covered without a change to the corpus; a command
+    without a small command line of its own fails here."""
+    import argparse
+
+    from sim.app.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(numeric.bases()) == set(sub.choices)
+    flags = numeric.number_flags(parser)
+    for command in ("play", "simulate", "study", "trace", "report", "serve", "ladder", "tune"):
+        assert flags[command], command
+    assert ("--policy", "player") in flags["play"] and ("--l2", "float") in flags["learn"]
+    places = {(c.target, c.place) for c in numeric.cli_cases(numeric.MUST_REFUSE)}
+    assert {("study", "policies"), ("suggest", "--band"), ("learn", "weights")} <= places
+
+
+def test_numeric_extremes_end_in_one_line_never_a_traceback_or_a_500(tmp_path):
+    """A seeded sample of the corpus (``make fuzz`` runs all of it): NaN, the infinities,
+    1e400, 41 digits and 2**64 refused in one line naming the flag or key; -0, 0, -1, 0.5,
+    1e-400 and 2**63 refused so or taken; every service route answers 4xx JSON, never 5xx."""
+    refuse = numeric.sample(numeric.cli_cases(numeric.MUST_REFUSE), 120, SEED, ISSUE_CASES)
+    accept = [c for c in numeric.cli_cases(numeric.MAY_ACCEPT) if c.target in CHEAP]
+    picked = refuse + numeric.sample(accept, 30, SEED)
+    assert sum(c.label().startswith(ISSUE_CASES) for c in picked) >= 4 * len(ISSUE_CASES)
+    outcomes = []
+    for i, case in enumerate(picked):
+        where = tmp_path / f"n{i}"
+        where.mkdir()
+        outcome, detail = numeric.run_in_process(case, where)
+        assert outcome != "failure", f"{case.label()}: {detail}"
+        outcomes.append(outcome)
+    assert outcomes[: len(refuse)].count("refused") == len(refuse)
+    assert "accepted" in outcomes[len(refuse) :]
+    config = ServiceConfig(data=tmp_path / "data", token=TOKEN, address="127.0.0.1:9")
+    with TestClient(
+        create_app(config),
+        headers={"authorization": f"Bearer {TOKEN}"},
+        raise_server_exceptions=False,
+    ) as client:
+        answers = [(c, *numeric.run_service(c, client)) for c in numeric.service_cases()]
+    failed = [f"{c.label()} ({c.content_type}): {d}" for c, o, d in answers if o == "failure"]
+    assert not failed, "\n".join(failed)
+    assert {c.path for c, o, _ in answers if o == "refused"} >= {
+        "/api/v1/specs/check",
+        "/api/v1/studies",
+        "/api/v1/suggestions",
+    }
 
 
 # --- a few in a real process: no signal, no traceback -----------------------------------

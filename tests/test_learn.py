@@ -352,6 +352,8 @@ def test_learn_text_report(capsys, study_dirs, tmp_path):
         (["--base", "greedy"], "--base 'greedy' is a greedy: only planner reads a learned value"),
         (["--name", "planner"], "a profile may not take a player's name"),
         (["--name", "a b"], "letters, digits"),
+        (["--name", "s\u0430ge"], "ASCII letters, digits"),  # a Cyrillic a
+        (["--name", "sage\u200b"], "ASCII letters, digits"),  # a zero-width space
     ],
 )
 def test_learn_bad_input_is_one_error_line(capsys, study_dirs, tmp_path, extra, needle):

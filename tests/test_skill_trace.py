@@ -101,7 +101,8 @@ def test_a_tiny_trace_end_to_end(tmp_path, capsys):
     "argv,needle",
     [
         (["--player", "greedy"], "has no search budget"),
-        (["--player", "planner", "--levels", "3"], "--levels must be at least 4"),
+        (["--player", "planner", "--levels", "3"], "--levels must be 4 to 12 budgets"),
+        (["--player", "planner", "--levels", "10" * 10], "--levels must be 4 to 12 budgets"),
         (["--player", "planner", "--base", "5"], "outside planner's range 1 to 32"),
         (["--player", "planner", "--modes", "melee"], "duel modes"),
     ],

@@ -21,6 +21,8 @@ from sim.app.cli_args import (
     content_of,
     deck_list,
     emit,
+    float_flag,
+    int_flag,
     policy_list,
 )
 from sim.app.cli_args import positive as _positive
@@ -38,6 +40,8 @@ class _Parser(argparse.ArgumentParser):
         k.setdefault("allow_abbrev", False)
         super().__init__(*a, **k)
         self.lists = lists
+        self.register("type", int, int_flag)  # every number flag bounded and finite
+        self.register("type", float, float_flag)
 
     def error(self, message):
         where = self.prog.partition(" ")[2]  # the subcommand, if any
@@ -71,12 +75,13 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 def cmd_play(args):
+    from sim.chunking import MAX_GAMES
     from sim.single_game import GameConfig, format_game, play_logged
 
     content = content_of(args)
     decks = deck_list(args.decks)
-    if args.game < 0:
-        raise CliError("--game must be a game index >= 0")
+    if not 0 <= args.game < MAX_GAMES:
+        raise CliError(f"--game must be a game index from 0 to {MAX_GAMES - 1:,}, got {args.game}")
     cfg = GameConfig(
         decks=decks,
         mode=args.mode,
@@ -135,11 +140,14 @@ def cmd_cards(args):
     print(show_card(content, args.card) if args.card else list_cards(content))
 
 
+MAX_BENCH_ROUNDS = 1000  # interleaved rounds of a side-by-side: a few are minutes
+
+
 def cmd_bench(args):
     from sim.app.bench.suite import markdown_table, run, run_baseline
 
-    _positive(args.rounds, "--rounds")
-    _positive(args.compile_rounds, "--compile-rounds")
+    _positive(args.rounds, "--rounds", hi=MAX_BENCH_ROUNDS)
+    _positive(args.compile_rounds, "--compile-rounds", hi=MAX_BENCH_ROUNDS)
     if args.compile_rounds and not args.baseline:
         raise CliError("--compile-rounds needs --baseline")
     if args.baseline:

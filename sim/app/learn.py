@@ -8,7 +8,14 @@ only.
 """
 
 from sim.learned import MODEL_PLAYERS
-from sim.players import DEFAULT_WEIGHTS, POLICIES, Profile, load_profiles, models_of, resolve
+from sim.players import (
+    DEFAULT_WEIGHTS,
+    Profile,
+    check_profile_name,
+    load_profiles,
+    models_of,
+    resolve,
+)
 
 
 class LearnOptionError(ValueError):
@@ -17,10 +24,7 @@ class LearnOptionError(ValueError):
 
 def base_profile(name: str, base: str, profiles: dict) -> Profile:
     """The profile ``name`` as the base spec makes it, before any model is fitted."""
-    if not name.replace("-", "_").isidentifier():
-        raise LearnOptionError(f"--name {name!r}: letters, digits, '-' and '_' only")
-    if name in POLICIES:
-        raise LearnOptionError(f"--name {name!r}: a profile may not take a player's name")
+    check_profile_name(name, "--name", LearnOptionError)
     player, weights, settings = resolve(base, profiles)
     if player not in MODEL_PLAYERS:
         raise LearnOptionError(
@@ -38,8 +42,10 @@ def base_profile(name: str, base: str, profiles: dict) -> Profile:
 
 def run_learn(args) -> int:
     from results.learn import learn, report_text
+    from sim.inputs import need_int
     from sim.players import PROFILES_PATH, save_profile
 
+    need_int(args.seed, "--seed", 0, 2**64 - 1, LearnOptionError)
     path = args.profiles or PROFILES_PATH
     profiles = load_profiles(path)
     prof = base_profile(args.name, args.base, profiles)

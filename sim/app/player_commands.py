@@ -36,6 +36,7 @@ def cmd_ladder(args):
     from cluster.runner import run_study
     from sim.app.ladder import ladder_decks, ladder_result, ladder_study, write_json
     from sim.content import load_content
+    from sim.inputs import need_number
     from sim.players import parse_policy
     from sim.strength import LADDER_FILES, LADDER_PLAYERS
 
@@ -46,6 +47,7 @@ def cmd_ladder(args):
         parse_policy(p)
     positive(args.games, "--games")
     positive(args.workers, "--workers")
+    need_number(args.speed_seconds, "--speed-seconds", 0, 3600, CliError, lo_open=True)
     content = load_content()
     deck_set, decks = ladder_decks(content, args.decks)
     result_path = args.result or LADDER_FILES.get(deck_set)
@@ -93,14 +95,16 @@ def cmd_competence(args):
 
 def cmd_tune(args):
     from sim.app.tune import tune
-    from sim.players import parse_policy
+    from sim.inputs import need_int
+    from sim.players import check_profile_name, parse_policy
 
     for flag in ("iterations", "population", "games", "validation", "workers"):
         positive(getattr(args, flag), f"--{flag}")
     if args.population < 2:
         raise CliError("--population must be at least 2")
-    if not args.name.replace("-", "_").isidentifier():
-        raise CliError(f"--name {args.name!r}: letters, digits, '-' and '_' only")
+    # each iteration's games are seeded seed * 1000 + i (sim.app.tune)
+    need_int(args.seed, "--seed", 0, 10**15, CliError)
+    check_profile_name(args.name, "--name", CliError)
     parse_policy(args.player)
     parse_policy(args.opponent)
     prof = tune(

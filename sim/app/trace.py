@@ -6,7 +6,7 @@ deck against itself in both seats; played by the one runner (cluster/runner.py) 
 dataset that `kalarite report` reads (results/analysis/skill_trace.py: the strength trace,
 the deck trace, each deck's slope per doubling and the joint test)."""
 
-from sim.spec import MIN_TRACE_LEVELS
+from sim.spec import MAX_TRACE_LEVELS, MIN_TRACE_LEVELS
 
 
 def budgets(player: str, levels: int, base: int | None) -> list:
@@ -15,8 +15,10 @@ def budgets(player: str, levels: int, base: int | None) -> list:
     base that does. ValueError (one line) for a player without a budget or a bad count."""
     from sim.players import BUDGET, SETTINGS, resolve
 
-    if levels < MIN_TRACE_LEVELS:
-        raise ValueError(f"--levels must be at least {MIN_TRACE_LEVELS}, got {levels}")
+    if not MIN_TRACE_LEVELS <= levels <= MAX_TRACE_LEVELS:
+        raise ValueError(
+            f"--levels must be {MIN_TRACE_LEVELS} to {MAX_TRACE_LEVELS} budgets, got {levels}"
+        )
     name, _, settings = resolve(player)
     setting = BUDGET.get(name)
     if setting is None:

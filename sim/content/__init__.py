@@ -50,10 +50,11 @@ from sim.content.ops import OpError, check_card_programs, compile_ops
 from sim.content.schema import (
     ContentError,
     need_bool,
+    need_display,
     need_int,
     need_keys,
+    need_slug,
     need_squares,
-    need_str,
     need_tables,
     read_toml,
     show,
@@ -232,10 +233,11 @@ def load_deck_file(path):
     deck = data.get("deck")
     if not isinstance(deck, str) or not deck:
         raise ContentError(f"{path.name}: missing 'deck' name")
+    need_slug(deck, "deck", path.name)
     need_keys(data, (), DECK_KEYS, path.name)
     need_bool(data.get("gateway", False), "'gateway'", path.name)
     if "title" in data:
-        need_str(data["title"], "title", path.name, nonempty=False)
+        need_display(data["title"], "title", path.name, nonempty=False)
     rows = need_tables(data.get("card", []), "card", path.name)
     cards = []
     seen = set()
@@ -244,9 +246,9 @@ def load_deck_file(path):
         cid = _card_name(d, i)
         where = f"{path.name}: card {cid!r}"
         need_keys(d, ("id", "name", "rank", "pattern", "description"), CARD_KEYS, where)
-        need_str(d["id"], "id", where)
-        need_str(d["name"], "name", where)
-        need_str(d["description"], "description", where, nonempty=False)
+        need_slug(d["id"], "id", where)
+        d["name"] = need_display(d["name"], "name", where)
+        d["description"] = need_display(d["description"], "description", where, nonempty=False)
         if cid in seen:
             raise _err(path, cid, "duplicate id")
         seen.add(cid)
@@ -361,13 +363,13 @@ def load_flares(path):
         cid = _card_name(d, i)
         where = f"{path.name}: card {cid!r}"
         need_keys(d, ("id", "label", "upgraded", "pieces", "upper", "lower"), FLARE_KEYS, where)
-        need_str(d["id"], "id", where)
+        need_slug(d["id"], "id", where)
         if cid in seen:
             raise _err(path, cid, "duplicate id")
         seen.add(cid)
-        need_str(d["label"], "label", where)
+        d["label"] = need_display(d["label"], "label", where)
         for key in ("upper_text", "lower_text"):
-            need_str(d.get(key, ""), key, where, nonempty=False)
+            d[key] = need_display(d.get(key, ""), key, where, nonempty=False)
         for key in ("upgraded", "pieces"):
             need_int(d[key], key, 0, MAX_FLARE_THRESHOLD, where)
         cards.append(

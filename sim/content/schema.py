@@ -33,6 +33,16 @@ def need_str(value, key: str, where: str, nonempty: bool = True) -> str:
     return inputs.need_str(value, f"{where}: {key}", ContentError, nonempty)
 
 
+def need_slug(value, key: str, where: str) -> str:
+    """An identifier (a deck or card id): ASCII letters, digits, '-' and '_'."""
+    return inputs.need_slug(value, f"{where}: {key}", ContentError)
+
+
+def need_display(value, key: str, where: str, nonempty: bool = True) -> str:
+    """A name or text shown to people, in NFC, without bidi or zero-width controls."""
+    return inputs.need_display(value, f"{where}: {key}", ContentError, nonempty)
+
+
 def need_bool(value, key: str, where: str) -> bool:
     return inputs.need_bool(value, f"{where}: {key}", ContentError)
 

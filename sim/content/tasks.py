@@ -15,10 +15,10 @@ from sim.content.schema import (
     ContentError,
     is_int,
     need_bool,
+    need_display,
     need_int,
     need_keys,
     need_name,
-    need_str,
     need_tables,
     read_toml,
     show,
@@ -58,8 +58,8 @@ def load_tasks(path=None) -> dict:
         need_keys(
             t, ("name", "points", "advanced", "type", "check", "description"), TASK_KEYS, where
         )
-        for key in ("name", "description"):
-            need_str(t[key], key, where, nonempty=False)
+        for key in ("name", "description"):  # shown to people: NFC, no hidden controls
+            t[key] = need_display(t[key], key, where, nonempty=False)
         need_name(t["check"], "check", TASK_CHECK_NAMES, where)
         need_name(t["type"], "type", TASK_TYPE_NAMES, where)
         points = need_int(t["points"], "points", 1, 3, where)

@@ -131,14 +131,15 @@ def _is_int(v) -> bool:
     return is_int(v)
 
 
-def _is_num(v) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
+def _number(v, what, lo, hi, text, lo_open=False, hi_open=False) -> float:
+    """A finite number in its range (sim.inputs' number rule), refused as a GoalError."""
+    from sim.inputs import need_number
+
+    return need_number(v, what, lo, hi, GoalError, text, lo_open, hi_open)
 
 
 def _share(v, what) -> float:
-    if not _is_num(v) or not 0 <= v <= 1:
-        raise GoalError(f"{what} must be a win share between 0 and 1, got {v!r}")
-    return float(v)
+    return _number(v, what, 0, 1, "a win share between 0 and 1")
 
 
 def _int(v, what, lo, hi) -> int:
@@ -205,9 +206,15 @@ def goal_from_dict(data: dict, content, where: str = "goal", base_dir=None) -> G
                 )
         if len(set(opponents)) != len(opponents):
             raise GoalError(f"{where}: goal.opponents names a deck twice")
-    min_effect = g.get("min_effect", 0.01)
-    if not _is_num(min_effect) or not 0 < min_effect < 1:
-        raise GoalError(f"{where}: goal.min_effect must be a share in (0, 1), got {min_effect!r}")
+    min_effect = _number(
+        g.get("min_effect", 0.01),
+        f"{where}: goal.min_effect",
+        0,
+        1,
+        "a share in (0, 1)",
+        True,
+        True,
+    )
     screen = pl.get("screen", "planner")
     confirm = pl.get("confirm")
     from sim.players import parse_policy
@@ -308,9 +315,7 @@ def _bounds(g, kind, where) -> tuple:
 
 
 def _alpha(v, what) -> float:
-    if not _is_num(v) or not 0 < v < 0.5:
-        raise GoalError(f"{what} must be an error rate in (0, 0.5), got {v!r}")
-    return float(v)
+    return _number(v, what, 0, 0.5, "an error rate in (0, 0.5)", True, True)
 
 
 def _card_ids(v, deck, deck_cards, what, empty=False) -> tuple:

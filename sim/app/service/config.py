@@ -37,6 +37,8 @@ LIMIT_OPTIONS = {
     "disk_quota": "--max-disk",
 }
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+MAX_LIMIT = 2**63 - 1  # a limit's most: what SQLite's integers hold
+MAX_RUNNING = 256  # studies played at once: each is a process with its own workers
 # every table a study may have: the first three always, positions when its spec samples them
 TABLES = ("games", "card_events", "task_claims", "positions")
 
@@ -57,7 +59,12 @@ def parse_size(text: str) -> int:
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", str(text), re.IGNORECASE)
     if not m:
         raise ConfigError(f"--max-disk must be a size such as 500M or 20G, got {text!r}")
-    return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    from sim.inputs import show
+
+    size = float(m.group(1)) * _UNITS[m.group(2).upper()]  # 400 digits: an infinity
+    if not size <= MAX_LIMIT:
+        raise ConfigError(f"--max-disk must be at most 8 EiB (or 0: no quota), got {show(text)}")
+    return int(size)
 
 
 def is_loopback(host: str) -> bool:
@@ -99,15 +106,15 @@ class ServiceConfig:
             )
         if self.token is not None and len(self.token) < 8:
             raise ConfigError("the token must be at least 8 characters long")
-        if self.max_running < 1:
-            raise ConfigError("--max-running must be at least 1")
-        if self.workers is not None and self.workers < 0:
-            raise ConfigError("--workers must be 0 (no Ray) or more")
+        if not 1 <= self.max_running <= MAX_RUNNING:
+            raise ConfigError(f"--max-running must be 1 to {MAX_RUNNING}, got {self.max_running}")
+        if self.workers is not None and not 0 <= self.workers <= 1_000_000:
+            raise ConfigError(f"--workers must be 0 (no Ray) to 1,000,000, got {self.workers}")
         if not 0 <= self.port < 65536:
             raise ConfigError(f"--port must be in 0..65535, got {self.port}")
         for name, option in LIMIT_OPTIONS.items():
-            if getattr(self, name) < 0:
-                raise ConfigError(f"{option} must be 0 (no limit) or more")
+            if not 0 <= getattr(self, name) <= MAX_LIMIT:
+                raise ConfigError(f"{option} must be 0 (no limit) to 2**63 - 1")
 
     def has_user_tokens(self) -> bool:
         from sim.app.service.registry import has_tokens

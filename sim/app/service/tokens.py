@@ -48,7 +48,7 @@ def hash_token(token: str) -> str:
 
 
 def check_name(name: str) -> str:
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):  # $ would allow "\n"
         raise TokenError(
             f"a token name is 1 to 64 letters, digits and _ . @ - (starting with a letter or "
             f"digit), got {name!r}"

@@ -113,13 +113,11 @@ def summary_lines(result) -> list:
 
 
 def cmd_suggest(args) -> int:
+    from sim.app.cli_args import positive
     from sim.app.suggest.context import SuggestFailed, SuggestInterrupted
     from sim.app.suggest.run import run_suggest
 
-    if args.workers is not None and args.workers < 0:
-        from sim.app.cli_args import CliError
-
-        raise CliError("--workers must be 0 (in this process, without Ray) or more")
+    positive(args.workers, "--workers", zero_ok=True)
     goal = load(args)
     try:
         # each race round and confirmation shows the study runner's progress (stderr lines,
