@@ -32,6 +32,9 @@ TIERS = {
     "test_service_soak": "system",
     "test_service_users": "system",
     "test_service_suggest": "system",
+    "test_service_suggest_page": "system",
+    "test_service_preflight": "system",
+    "test_service_progress": "system",
     "test_docs_snippets": "docs",
 }
 # module -> xdist group: one worker runs all its tests (its module fixtures built once);
@@ -47,6 +50,7 @@ GROUPS = {
     "test_service_users": "service_users",
     "test_service_live": "service_live",
     "test_service_suggest": "service_suggest",
+    "test_service_suggest_page": "service_suggest_page",
     "test_browser": "browser",
     "test_report": "report",
     "test_report_layout": "report_layout",

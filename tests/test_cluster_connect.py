@@ -54,6 +54,9 @@ def test_an_address_nobody_listens_at_is_one_line_at_once(monkeypatch):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     monkeypatch.setattr(session, "_FOLLOWED", set())
+    # (an xdist worker may hold a Ray session from another module's test: this one asks
+    # as a fresh driver process would)
+    monkeypatch.setattr("ray.is_initialized", lambda: False)
     with pytest.raises(RayStartError, match=f"cannot reach Ray at 127.0.0.1:{port}"):
         reach_cluster(None, f"127.0.0.1:{port}")
 

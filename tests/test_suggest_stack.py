@@ -35,7 +35,7 @@ def steps(monkeypatch, tmp_path):
         return {"step": step, "status": "searched", **script[step]}
 
     monkeypatch.setattr(run_mod, "run_step", fake_step)
-    monkeypatch.setattr("sim.app.suggest.page.write_outputs", lambda result, out: None)
+    monkeypatch.setattr("sim.app.suggest.page.write_outputs", lambda result, out, **_: None)
     return calls, script
 
 
