@@ -40,16 +40,16 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 RAY = str(pathlib.Path(sys.executable).with_name("ray"))
 
 
-def _spec(games_total: int, decks: list[str], seed: int) -> tuple[str, int]:
-    """A spec of about ``games_total`` random games over every pairing of ``decks``, both
-    duel modes; returns its text and the exact number of games."""
+def _spec(games_total: int, decks: list[str], seed: int, policy: str = "random") -> tuple[str, int]:
+    """A spec of about ``games_total`` games of ``policy`` (random by default) over every
+    pairing of ``decks``, both duel modes; returns its text and the exact number of games."""
     pairings = len(decks) * (len(decks) + 1) // 2
     per = max(1, round(games_total / (2 * pairings)))
     text = (
         'name = "scale"\n'
         f"decks = {json.dumps(decks)}\n"
         'modes = ["high-form", "deathmatch"]\n'
-        'policies = "random"\n'
+        f"policies = {json.dumps(policy)}\n"
         f"games = {per}\nseed = {seed}\nturn_cap = 200\n"
     )
     return text, per * 2 * pairings
@@ -209,8 +209,25 @@ def _ray(*args: str, env=None):
     subprocess.run([RAY, *args], check=True, stdout=subprocess.DEVNULL, env=env)
 
 
-def nodes(games: int, seed: int) -> dict:
-    text, n = _spec(games, _decks(), seed)
+def rows_digest(out: str) -> str:
+    """A digest of a dataset's game rows in a fixed order: two runs of the same study give
+    the same digest exactly when they wrote the same rows (whatever nodes played them)."""
+    import hashlib
+
+    import duckdb
+
+    rows = duckdb.sql(
+        f"SELECT * FROM read_parquet('{out}/games/**/*.parquet', hive_partitioning = true) "
+        "ORDER BY ALL"
+    ).fetchall()
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+
+
+def nodes(games: int, seed: int, policy: str = "random") -> dict:
+    """The same study on one node and on two (see the module's docstring), and in this
+    process (``--workers 0``) for the rows: ``rows_identical`` is true when all three wrote
+    the same game rows."""
+    text, n = _spec(games, _decks(), seed, policy)
     port = 6391
     address = f"127.0.0.1:{port}"
     res = {"games": n, "spec": text}
@@ -227,6 +244,7 @@ def nodes(games: int, seed: int) -> dict:
                 _ray("start", f"--address={address}", f"--num-cpus={c}", env=env)
             out = os.path.join(tmp, "run")
             r = _run_study(text, out, ["--address", address], env=env, anywhere=True)
+            r["rows_digest"] = rows_digest(out)
         finally:
             subprocess.run([RAY, "stop", "--force"], stdout=subprocess.DEVNULL, env=env)
             shutil.rmtree(tmp, ignore_errors=True)
@@ -236,6 +254,15 @@ def nodes(games: int, seed: int) -> dict:
     one = res["one_node_2_cpus"]["games_per_worker_cpu_s"]
     two = res["two_nodes_1_cpu_each"]["games_per_worker_cpu_s"]
     res["two_nodes_vs_one"] = round(two / one, 3)
+    with tempfile.TemporaryDirectory(prefix="kalarite-scale-") as d:
+        out = os.path.join(d, "run")
+        _run_study(text, out, ["--workers", "0"])
+        res["in_process_rows_digest"] = rows_digest(out)
+    res["rows_identical"] = (
+        res["one_node_2_cpus"]["rows_digest"]
+        == res["two_nodes_1_cpu_each"]["rows_digest"]
+        == res["in_process_rows_digest"]
+    )
     return res
 
 
@@ -245,6 +272,7 @@ def main(argv=None):
     p.add_argument("--games", type=int, default=10_000_000)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--policy", default="random", help="nodes: the player of every seat")
     p.add_argument("--out", help="also write the JSON here")
     a = p.parse_args(argv)
     head = subprocess.run(
@@ -252,7 +280,10 @@ def main(argv=None):
     ).stdout.strip()
     meta = {"commit": head, "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "cpus": os.cpu_count()}
     meta["load_avg_at_start"] = os.getloadavg()
-    res = study(a.games, a.workers, a.seed) if a.what == "study" else nodes(a.games, a.seed)
+    if a.what == "study":
+        res = study(a.games, a.workers, a.seed)
+    else:
+        res = nodes(a.games, a.seed, a.policy)
     res = {**meta, **res, "load_avg_at_end": os.getloadavg()}
     text = json.dumps(res, indent=1)
     print(text)
