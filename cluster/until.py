@@ -9,6 +9,7 @@ there), then goes on. A chunk that straddles a look is played whole; its games p
 wait for the next one (or, past the stop, are never read: results.analysis.dataset)."""
 
 from results import looks
+from results.analysis import look_decision
 
 
 def play_looks(study, store, done: set, play, say) -> dict:
@@ -28,7 +29,7 @@ def play_looks(study, store, done: set, play, say) -> dict:
             play(need)
             done.update((c.matchup, c.index) for c in need)
         summary = analyze(store.root, allow_incomplete=True, max_games=games, alpha=alpha)
-        rec = looks.evaluate(summary, study.until, k, games, alpha)
+        rec = look_decision.evaluate(summary, study.until, k, games, alpha)
         stop = looks.stop_record(rec, study.games, k == len(sizes) - 1)
         store.record_look(rec, stop)
         say(f"look {k + 1} of {len(sizes)} ({games:,} games a matchup): {rec['why']}")

@@ -175,7 +175,7 @@ def test_card_contrasts_stay_in_range(rows):
 
 @pytest.mark.parametrize("games", [1, 3, 8])
 def test_until_look_intervals_stay_within_100_points(games):
-    from results.looks import deck_intervals
+    from results.analysis.look_decision import deck_intervals
 
     rng = np.random.default_rng(games)
     decks = ["highland", "imperial", "sylvan"]

@@ -24,6 +24,9 @@ Conventions:
   mode, one seat count and one list of seat policies; the win rate of a deck, a turn position
   or a team composition is over decisive games (shared wins left out, shown as the shared
   rate) and is tested against the fair share (1/n in melee, 1/2 in team play).
+
+``look_decision`` decides a look of a study played ``--until`` from its report at that look
+(cluster/until.py asks it; the looks' plan and error are results/looks.py).
 """
 
 from results import stats
