@@ -2,6 +2,7 @@
 deadline, and the system's headless Chromium driven by Playwright. The tests' one HTTP
 client is httpx2, the one FastAPI's test client (starlette.testclient) runs on."""
 
+import contextlib
 import os
 import pathlib
 import shutil
@@ -308,3 +309,22 @@ def low_contrast(b: Browser) -> dict:
     the element, its text, its ratio and what it needs) and ``on_images`` (text on a
     background image, not measured)."""
     return b.eval(CONTRAST)
+
+
+@contextlib.contextmanager
+def inprocess_service(data, token: str):
+    """The service's app in this process (FastAPI's test client, no server) with one admin
+    token sent on every request, and a Ray address nobody listens at: for tests of what the
+    routes answer, not of studies that run."""
+    from fastapi.testclient import TestClient
+
+    from sim.app.service.app import create_app
+    from sim.app.service.config import ServiceConfig
+
+    config = ServiceConfig(data=data, token=token, address="127.0.0.1:9", poll_s=0.1)
+    with TestClient(
+        create_app(config),
+        headers={"authorization": f"Bearer {token}"},
+        raise_server_exceptions=False,
+    ) as client:
+        yield client

@@ -10,14 +10,12 @@ names (sim.spec) and every JSON body (the service)."""
 import unicodedata
 
 import pytest
-from fastapi.testclient import TestClient
 
 from sim.app.cli import main
-from sim.app.service.app import create_app
-from sim.app.service.config import ServiceConfig
 from sim.content import DATA_DIR, ContentError, load_content
 from sim.inputs import HIDDEN, InputError, need_display, need_slug, parse_document, read_document
 from sim.players import load_profiles
+from tests.service_support import inprocess_service
 
 ZWSP, RLO, CYRILLIC_A = "\u200b", "\u202e", "\u0430"
 
@@ -182,13 +180,7 @@ TOKEN = "names-token-0123"
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    data = tmp_path_factory.mktemp("names") / "data"
-    config = ServiceConfig(data=data, token=TOKEN, address="127.0.0.1:9", poll_s=0.1)
-    with TestClient(
-        create_app(config),
-        headers={"authorization": f"Bearer {TOKEN}"},
-        raise_server_exceptions=False,
-    ) as c:
+    with inprocess_service(tmp_path_factory.mktemp("names") / "data", TOKEN) as c:
         yield c
 
 

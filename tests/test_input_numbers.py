@@ -10,13 +10,11 @@ a one-line JSON 400. The wide sweep over every flag and route is tests/test_fuzz
 import math
 
 import pytest
-from fastapi.testclient import TestClient
 
 from sim.app.cli import main
-from sim.app.service.app import create_app
-from sim.app.service.config import ServiceConfig
 from sim.inputs import InputError, int_text, need_number, number_text
 from sim.players import load_profiles, parse_policy
+from tests.service_support import inprocess_service
 
 BIG = "1" + "0" * 40
 
@@ -275,13 +273,7 @@ TOKEN = "numbers-token-0123"
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    data = tmp_path_factory.mktemp("numbers") / "data"
-    config = ServiceConfig(data=data, token=TOKEN, address="127.0.0.1:9", poll_s=0.1)
-    with TestClient(
-        create_app(config),
-        headers={"authorization": f"Bearer {TOKEN}"},
-        raise_server_exceptions=False,
-    ) as c:
+    with inprocess_service(tmp_path_factory.mktemp("numbers") / "data", TOKEN) as c:
         yield c
 
 

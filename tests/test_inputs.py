@@ -13,11 +13,8 @@ import json
 import shutil
 
 import pytest
-from fastapi.testclient import TestClient
 
 from sim.app.cli import main
-from sim.app.service.app import create_app
-from sim.app.service.config import ServiceConfig
 from sim.app.service.specs import SpecError, parse_body
 from sim.content import ContentError, load_content
 from sim.inputs import (
@@ -35,6 +32,7 @@ from sim.players import load_profiles
 from sim.position import PositionError, load_position
 from sim.spec import SPEC, spec_schema
 from sim.study import StudyError, load_study, study_from_dict
+from tests.service_support import inprocess_service
 
 CONTENT = load_content()
 SPEC_TEXT = 'decks = ["imperial", "highland"]\ngames = 2\npolicies = "random"\n'
@@ -257,13 +255,7 @@ TOKEN = "inputs-token-0123"
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    data = tmp_path_factory.mktemp("inputs") / "data"
-    config = ServiceConfig(data=data, token=TOKEN, address="127.0.0.1:9", poll_s=0.1)
-    with TestClient(
-        create_app(config),
-        headers={"authorization": f"Bearer {TOKEN}"},
-        raise_server_exceptions=False,
-    ) as c:
+    with inprocess_service(tmp_path_factory.mktemp("inputs") / "data", TOKEN) as c:
         yield c
 
 
