@@ -492,21 +492,30 @@ def check_service(m: Mutant, content_root: pathlib.Path) -> tuple:
     return outcome
 
 
-def run_in_process(m: Mutant, where: pathlib.Path) -> tuple:
-    """Run the mutant through sim.app.cli.main in this process: (outcome, detail)."""
+def cli_in_process(argv: list) -> tuple:
+    """``argv`` through sim.app.cli.main in this process: (exit status, stdout, stderr), or
+    (None, the exception, "") where the real command line would print a traceback."""
     from sim.app.cli import main
 
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = main(argv)
+    except SystemExit as e:
+        rc = e.code if isinstance(e.code, int) else 2
+    except Exception as e:
+        return None, f"{type(e).__name__}: {e}", ""
+    return rc, out.getvalue(), err.getvalue()
+
+
+def run_in_process(m: Mutant, where: pathlib.Path) -> tuple:
+    """Run the mutant through sim.app.cli.main in this process: (outcome, detail)."""
     outcome = ("played", "")
     for argv in commands(m, where):
-        out, err = io.StringIO(), io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                rc = main(argv)
-        except SystemExit as e:
-            rc = e.code if isinstance(e.code, int) else 2
-        except Exception as e:  # a traceback in the real command line
-            return "failure", f"{type(e).__name__}: {e}"
-        outcome = judge(m, rc, out.getvalue(), err.getvalue())
+        rc, out, err = cli_in_process(argv)
+        if rc is None:
+            return "failure", out
+        outcome = judge(m, rc, out, err)
         if outcome[0] != "played":
             return outcome
     return outcome

@@ -19,8 +19,6 @@ Used by tests/test_fuzz_input.py (a sample, in process) and benchmarks/fuzz_inpu
 """
 
 import argparse
-import contextlib
-import io
 import json
 import pathlib
 import random
@@ -359,18 +357,12 @@ def judge(case: Case, rc, out: str, err: str) -> tuple:
 
 def run_in_process(case: Case, where: pathlib.Path) -> tuple:
     """The case through sim.app.cli.main in this process: (outcome, detail)."""
-    from sim.app.cli import main
+    from benchmarks.input_mutants import cli_in_process
 
-    argv = write(case, where)
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = main(argv)
-    except SystemExit as e:
-        rc = e.code if isinstance(e.code, int) else 2
-    except Exception as e:  # the real command line would print a traceback
-        return "failure", f"{type(e).__name__}: {e}"
-    return judge(case, rc, out.getvalue(), err.getvalue())
+    rc, out, err = cli_in_process(write(case, where))
+    if rc is None:
+        return "failure", out
+    return judge(case, rc, out, err)
 
 
 # --- the service ------------------------------------------------------------------------------
