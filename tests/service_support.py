@@ -171,6 +171,18 @@ def browser_or_skip():
         pytest.skip(message + ": the browser tests skip")
 
 
+@contextlib.contextmanager
+def open_browser(width: int = 1280, height: int = 1000):
+    """A headless Chromium page for a module's browser tests (skipped, or failed under CI,
+    where none is installed: ``browser_or_skip``), closed afterwards."""
+    browser_or_skip()
+    b = Browser(width, height)
+    try:
+        yield b
+    finally:
+        b.close()
+
+
 class Browser:
     """Headless system Chromium with one page, through Playwright (``playwright`` is a dev
     dependency; its own browser downloads are never used)."""

@@ -19,7 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 if __name__ == "__main__":  # run as a script (screenshot): the repository root on the path
     sys.path.insert(0, str(ROOT))
 
-from tests.service_support import Browser, browser_or_skip, low_contrast  # noqa: E402
+from tests.service_support import Browser, low_contrast, open_browser  # noqa: E402
 
 WIDTHS = (1280, 800)
 # what the page looks like once loaded, measured in the page
@@ -59,12 +59,8 @@ CHECK = """() => {
 
 @pytest.fixture(scope="module")
 def chromium():
-    browser_or_skip()
-    b = Browser(1280, 1000)
-    try:
+    with open_browser() as b:
         yield b
-    finally:
-        b.close()
 
 
 def measure(b: Browser, html: pathlib.Path, width: int) -> dict:

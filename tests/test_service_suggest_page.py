@@ -15,8 +15,8 @@ import pytest
 from tests.service_support import (
     Browser,
     LiveService,
-    browser_or_skip,
     low_contrast,
+    open_browser,
     wait_for,
     wait_state,
 )
@@ -28,12 +28,8 @@ STUDY = {"name": "small", "decks": [["imperial", "highland"]], "modes": ["high-f
 
 @pytest.fixture(scope="module")
 def browser():
-    browser_or_skip()
-    b = Browser(1280, 1000)
-    try:
+    with open_browser() as b:
         yield b
-    finally:
-        b.close()
 
 
 @pytest.fixture(scope="module")
