@@ -243,10 +243,13 @@ def _outcome(alias: str) -> str:
 def shared_deals_sql(table_a: str, table_b: str, where: str = "TRUE") -> str:
     """The query of the games two tables share (same mode, matchup, game index and seed:
     the same deal) among self-play games of two different decks, outcome by outcome:
-    columns mode, d0, d1, pa, pb (the players), oa, ob (OUTCOMES index), n."""
+    columns mode, d0, d1, pa, pb (the players), f (the seat that moved first, the same in
+    both: it follows the game index; the seat edge pairs on it, results/analysis/seat_edge.py),
+    oa, ob (OUTCOMES index), n."""
     return (
         f"SELECT a.mode, a.seat0_deck AS d0, a.seat1_deck AS d1, a.seat0_policy AS pa, "
-        f"b.seat0_policy AS pb, {_outcome('a')} AS oa, {_outcome('b')} AS ob, count(*) AS n "
+        f"b.seat0_policy AS pb, a.first_seat AS f, {_outcome('a')} AS oa, {_outcome('b')} AS ob, "
+        "count(*) AS n "
         f"FROM {table_a} a JOIN {table_b} b ON a.mode = b.mode "
         "AND a.seat0_deck = b.seat0_deck AND a.seat1_deck = b.seat1_deck "
         "AND a.game_index = b.game_index AND a.seed = b.seed "

@@ -4,6 +4,7 @@ stable under stronger play (``results.analysis.stability`` decides it), who play
 ended (``results.analysis.decisiveness``). Everything here is taken from the rest of the summary;
 it is kept under ``summary["at_a_glance"]`` so the page and summary.json say the same."""
 
+from results.analysis.first_screen import first_screen
 from results.analysis.labels import MODE_LABELS
 from results.analysis.stability import study_stability
 from results.analysis.stability_text import deck_label, mode_short, mode_text
@@ -124,7 +125,7 @@ def at_a_glance(summary: dict) -> dict:
                 "weak_play": mode in weak,
             }
         )
-    return {"modes": modes}
+    return {"modes": modes, "first_screen": first_screen(summary)}
 
 
 def trace_line(summary: dict, mode: str) -> str | None:

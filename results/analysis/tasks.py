@@ -1,5 +1,6 @@
-"""Report section on High Form tasks: how often each is claimed, given that it was shown, and
-which look too easy or too hard."""
+"""Report section on High Form tasks: how often each is claimed, given that it was shown,
+which look too easy or too hard, and what claiming one is worth (the claimer's win rate in the
+games it claimed it, with its interval)."""
 
 import json
 
@@ -82,6 +83,8 @@ def task_stats(d: Dataset, groups, content) -> dict:
         join_bits = ""
     per_task = d.rows(
         "SELECT g.mode, g.pairing, t.task, count(*) AS claims, "
+        "count(*) FILTER (WHERE g.winner = t.seat) AS claimer_wins, "
+        "count(*) FILTER (WHERE g.winner >= 0 AND g.winner <> t.seat) AS claimer_losses, "
         "count(DISTINCT (t.matchup, t.policies, t.game_index)) AS games_claimed, "
         f"{claimed_shown}, "
         "avg(t.points) AS points_mean, min(t.points) AS points_min, max(t.points) AS points_max, "
@@ -194,6 +197,15 @@ def task_stats(d: Dataset, groups, content) -> dict:
                 },
                 "points": None,
                 "turn": None,
+                # what claiming it is worth: the claimer's record in the games it claimed it
+                # (an association: the side that claims is often the side ahead)
+                "claimer": stats.win_record(
+                    r["claimer_wins"],
+                    r["claimer_losses"],
+                    r["claims"] - r["claimer_wins"] - r["claimer_losses"],
+                )
+                if r
+                else None,
             }
             if display:
                 shown = shown_n.get((*k, task), 0)

@@ -18,6 +18,7 @@ from results.report.deathmatch import DeathmatchSection
 from results.report.decisiveness import DecisivenessSection
 from results.report.duel import DuelSections
 from results.report.findings import FindingsBlock
+from results.report.first_screen import FirstScreenPart
 from results.report.glance import GlanceSection
 from results.report.html import (  # noqa: F401 (the report's public names)
     CSS,
@@ -282,6 +283,7 @@ class Section(NamedTuple):
 
 
 SECTIONS = (
+    Section("first-screen", "In plain words", "at_a_glance", FirstScreenPart, "first_screen_part"),
     Section(
         "at-a-glance",
         "At a glance: each deck against the field",
