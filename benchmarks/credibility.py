@@ -26,6 +26,7 @@ import sys
 from results.analysis import analyze
 from results.analysis.glance import how_games_ended
 from results.analysis.labels import MODE_LABELS
+from results.analysis.stability import detectable_move
 from results.analysis.stability_text import interval_levels
 from results.credibility import KIND, RECORD
 from results.store import read_manifest
@@ -57,10 +58,77 @@ def worker_seconds(manifest) -> float:
     return round(total, 1)
 
 
+SHARE_KEYS = ("rate", "lo", "hi", "n")
+
+
+def _share(wr) -> dict | None:
+    return None if not wr else {k: wr.get(k) for k in SHARE_KEYS}
+
+
+def _seat_edge_record(edge) -> dict | None:
+    """The seat edge of a mode (results/analysis/seat_edge.py): each player's first-mover
+    share and the move's verdict between them."""
+    if not edge:
+        return None
+    out = {"top": edge["top"], "shares": {p: _share(w) for p, w in edge["shares"].items()}}
+    keys = ("players", "verdict", "delta", "delta_lo", "delta_hi", "se", "paired", "games")
+    keys += ("games_needed", "detectable", "margin", "alpha", "p_beyond", "p_within")
+    return out | {k: edge.get(k) for k in keys}
+
+
+def _tasks_record(summary, player) -> dict | None:
+    """High Form tasks under ``player`` (its self-play group): each task's claim rate when
+    shown and the claimer's win rate, with intervals, and its easy/hard flag."""
+    group = next(
+        (
+            g
+            for g in summary["groups"]
+            if g["mode"] == "high-form" and g["symmetric"] and g["policies"][0] == player
+        ),
+        None,
+    )
+    tasks = summary.get("tasks") or {}
+    tg = next((x for x in tasks.get("groups", []) if group and x["group"] == group["id"]), None)
+    if not tg:
+        return None
+    rows = []
+    for r in tg["tasks"]:
+        rows.append(
+            {
+                "task": r["task"],
+                "claimed_given_shown": _share(r.get("claimed_given_shown")),
+                "claim_rate": _share(r["claim_rate"]),
+                "claimer_win_rate": _share((r.get("claimer") or {}).get("win_rate")),
+                "points": (r.get("points") or {}).get("mean"),
+                "flag": "easy" if r.get("easy") else "hard" if r.get("hard") else None,
+            }
+        )
+    return {
+        "player": player,
+        "games": tg["games"],
+        "display_recorded": tasks.get("display_recorded"),
+        "easy_threshold": tasks.get("easy_threshold"),
+        "hard_threshold": tasks.get("hard_threshold"),
+        "tasks": rows,
+    }
+
+
 def _mode_record(summary, mode) -> dict:
     sens = summary["sensitivity"]["modes"][mode]
     dec = (summary.get("decisiveness") or {}).get(mode)
-    out = {"verdict": sens.get("verdict"), "ended": how_games_ended(dec)}
+    fs = summary["at_a_glance"]["first_screen"]
+    screen = next((m for m in fs["modes"] if m["mode"] == mode), None)
+    out = {
+        "verdict": sens.get("verdict"),
+        "ended": how_games_ended(dec),
+        "seat_edge": _seat_edge_record(fs["seat_edge"].get(mode)),
+        "first_screen": None
+        if not screen
+        else {
+            "lines": [d["line"] for d in screen["decks"]],
+            **{k: screen[k] for k in ("rests_on", "power", "seat_edge")},
+        },
+    }
     if sens.get("verdict") is None:
         return out | {"why": sens.get("why")}
     (c,) = [x for x in sens["comparisons"] if x["kind"] == "top_two"] or sens["comparisons"][:1]
@@ -71,10 +139,29 @@ def _mode_record(summary, mode) -> dict:
         "pairings": c["pairings"],
         "differ": c["differ"],
         "games_needed": c["games_needed"],
+        "detectable": round(
+            detectable_move(
+                max(x["se"] for x in c["decks"].values()),
+                c["margin"],
+                c["alpha"],
+                len(c["decks"]),
+                max(x.get("continuity") or 0.0 for x in c["decks"].values()),
+            ),
+            2,
+        ),
         "decks": {
             d: {
-                k: x[k]
-                for k in ("delta", "delta_lo", "delta_hi", "verdict", "rates", "p_beyond_holm")
+                k: x.get(k)
+                for k in (
+                    "delta",
+                    "delta_lo",
+                    "delta_hi",
+                    "se",
+                    "verdict",
+                    "rates",
+                    "p_beyond_holm",
+                    "games_needed",
+                )
             }
             for d, x in c["decks"].items()
         },
@@ -135,6 +222,8 @@ def build_record(study_dir, trace_dir=None, command=None) -> dict:
         "modes": {mode: _mode_record(s, mode) for mode in dict.fromkeys(modes)},
         "trace": None,
     }
+    top = next((e["top"] for e in s["at_a_glance"]["first_screen"]["seat_edge"].values()), None)
+    rec["tasks"] = _tasks_record(s, top) if top else None
     if trace_dir:
         t = analyze(trace_dir)
         rec["trace"] = _trace_record(t)
@@ -149,6 +238,49 @@ def _pts(x) -> str:
 
 def _rate(x) -> str:
     return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _share_text(s) -> str:
+    if not s or s.get("rate") is None:
+        return "–"
+    return f"{100 * s['rate']:.1f}% [{100 * s['lo']:.1f}, {100 * s['hi']:.1f}]"
+
+
+def seat_edge_cell(e) -> str:
+    """The first mover's share under the top player; the move's verdict between the two."""
+    if not e:
+        return "–"
+    text = _share_text(e["shares"].get(e["top"]))
+    if e.get("verdict"):
+        text += (
+            f"; {_pts(e['delta'])} [{_pts(e['delta_lo'])}, {_pts(e['delta_hi'])}] "
+            f"**{e['verdict']}** (80% power at {e['detectable']:.1f} points)"
+        )
+    return text
+
+
+def tasks_line(t) -> str | None:
+    """High Form tasks under the top player in one paragraph: each task's claim rate when
+    shown and the claimer's win rate, with 95% intervals, easy/hard where the interval says."""
+    if not t or not t.get("tasks"):
+        return None
+    key = "claimed_given_shown" if t.get("display_recorded") else "claim_rate"
+    parts = []
+    for x in t["tasks"]:
+        if not (x.get(key) or {}).get("n"):
+            continue
+        flag = f" **{x['flag']}**" if x.get("flag") else ""
+        parts.append(
+            f"{x['task']} {_share_text(x[key])}, {_share_text(x['claimer_win_rate'])}{flag}"
+        )
+    when = "when shown" if key == "claimed_given_shown" else "per game"
+    return (
+        f"**High Form tasks under the {t['player']}** ({t['games']:,} games; each task: claimed "
+        f"{when} [95%], then the claimer's win rate in those games [95%], an association, not "
+        f"a cause; **easy** where the claim rate's interval lies above "
+        f"{100 * t['easy_threshold']:.0f}%, **hard** where below "
+        f"{100 * t['hard_threshold']:.0f}%): " + "; ".join(parts) + "."
+    )
 
 
 def readme_block(rec: dict) -> str:
@@ -167,8 +299,10 @@ def readme_block(rec: dict) -> str:
         f"{shown} intervals, equivalence tested on {equivalence} ones); "
         "`benchmarks/results/credibility.json`):",
         "",
-        "| mode | verdict | games a deck | the players differ | how the games ended |",
-        "| --- | --- | --- | --- | --- |",
+        "| mode | verdict | games a deck | a deck's move found with 80% power | the players "
+        f"differ | the first mover's share under the {b} [95%]; its move {b} − {a} "
+        f"[{shown}] | how the games ended |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for mode, m in rec["modes"].items():
         differ = m.get("differ")
@@ -177,9 +311,11 @@ def readme_block(rec: dict) -> str:
             if not differ
             else f"{'yes' if differ['differ'] else 'not shown'} (p {differ['p_value']:.2g})"
         )
+        power = "–" if m.get("detectable") is None else f"{m['detectable']:.1f} points"
         lines.append(
             f"| {MODE_LABELS.get(mode, mode)} | **{m['verdict'] or 'not judged'}** | "
-            f"{m.get('games_per_deck', '–'):,} | {differ_text} | {m['ended']} |"
+            f"{m.get('games_per_deck', '–'):,} | {power} | {differ_text} | "
+            f"{seat_edge_cell(m.get('seat_edge'))} | {m['ended']} |"
         )
     lines += ["", f"| mode | deck | {a} | {b} | move {b} − {a} [{shown}] | deck's verdict |"]
     lines.append("| --- | --- | --- | --- | --- | --- |")
@@ -191,6 +327,9 @@ def readme_block(rec: dict) -> str:
                 f"{_pts(x['delta'])} [{_pts(x['delta_lo'])}, {_pts(x['delta_hi'])}] | "
                 f"{x['verdict']} |"
             )
+    tasks = tasks_line(rec.get("tasks"))
+    if tasks:
+        lines += ["", tasks]
     t = rec.get("trace")
     if t:
         levels = ", ".join(str(x) for x in t["levels"])
