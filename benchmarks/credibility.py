@@ -7,9 +7,14 @@ study (sim/studies/credibility.toml, played ``--until decided``) and its skill t
 writes ``benchmarks/results/credibility.json`` (the record the report's first screen reads:
 results/credibility.py) and replaces the README's block between ``<!-- credibility:begin -->``
 and ``<!-- credibility:end -->`` with the decided table: per mode the verdict, the players,
-the games a deck, how the games ended and where the study stopped; per deck each player's win
-rate against the field and its move with its interval; and the trace's strength and deck
-figures. ``--out`` and ``--readme`` write elsewhere (``--readme -`` prints the block).
+the games a deck, the smallest move found with 80% power, the seat edge (the first mover's
+share under the top player and its move between the two, decided by the same rule:
+results/analysis/seat_edge.py), how the games ended and where the study stopped; per deck
+each player's win rate against the field and its move with its interval; the High Form tasks
+under the top player (claim rate when shown, the claimer's win rate); and the trace's
+strength and deck figures. The record also keeps each mode's first-screen lines
+(results/analysis/first_screen.py). ``--out`` and ``--readme`` write elsewhere
+(``--readme -`` prints the block).
 
     python -m benchmarks.credibility --from-record benchmarks/results/credibility.json
 

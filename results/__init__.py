@@ -39,8 +39,11 @@ Dataset contract and shared statistics:
   undetermined rule, with ``deck_moves``: each deck's move and its covariance, stratified or
   paired; ``ranking_change``: tau, reversals and flips, description only; ``player_families``:
   which players are compared; ``stability_text``: the verdict in words), ``mechanics`` (each
-  expansion mechanic's use beside its deck's win rate), ``glance`` (the first screen);
-  ``findings``: the key findings.
+  expansion mechanic's use beside its deck's win rate), ``glance`` (the first screen's
+  picture and lines), ``first_screen`` (the designer's first screen: one line per deck in
+  plain words with its own verdict, the power line, and how it was decided), ``seat_edge``
+  (the first mover's share and its move between the top two players, decided by the
+  stability rule); ``findings``: the key findings.
 
 ``suggest/`` (`kalarite suggest`'s statistics): ``race`` (the race's and the confirmation's
 decision rules with their error rates), ``data`` (per game: the goal deck's win share and its
@@ -54,7 +57,8 @@ trust checklist of a replayed edit).
   screen's picture.
 - one file per section family with the same names as in ``analysis/``: ``duel``, ``length``,
   ``tasks``, ``cards``, ``deathmatch``, ``policies``, ``multiplayer``, ``decisiveness``,
-  ``sensitivity``, ``glance``, ``findings`` (each a mixin of the page builder);
+  ``sensitivity``, ``glance``, ``first_screen``, ``findings`` (each a mixin of the page
+  builder);
   ``skill_trace`` (the skill trace and the looks of a study played ``--until``) with its
   pictures in ``plot_trace``.
 

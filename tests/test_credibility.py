@@ -78,9 +78,20 @@ def test_the_record_and_the_readme_table(datasets, tmp_path, monkeypatch):
     assert set(m["decks"]) == {"imperial", "highland", "sylvan"} and "tied on points" in m["ended"]
     assert rec["looks"]["stopped"]["why"] and rec["games"] == 6 * rec["looks"]["games"]
     assert rec["trace"]["levels"] == [1, 2, 4, 8] and "high-form" in rec["trace"]["modes"]
+    # item 4: the seat edge and the tasks under the top player, and the power figure
+    edge = m["seat_edge"]
+    assert edge["top"] == "greedy:points=40" and edge["players"] == rec["players"]
+    assert edge["verdict"] in ("stable", "player-sensitive", "undetermined")
+    share = edge["shares"]["greedy:points=40"]
+    assert 0 <= share["lo"] <= share["rate"] <= share["hi"] <= 1 and edge["detectable"] > 3
+    assert m["detectable"] > 3 and m["first_screen"]["power"].startswith("What this study")
+    assert rec["tasks"]["player"] == "greedy:points=40" and rec["tasks"]["tasks"]
+    assert all(x["flag"] in (None, "easy", "hard") for x in rec["tasks"]["tasks"])
     text = readme.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "not yet run" not in text
     assert "**The decided answer**" in text and "| High Form |" in text and "Skill trace" in text
+    assert "the first mover's share under the greedy:points=40 [95%]" in text
+    assert "**High Form tasks under the greedy:points=40**" in text
     with pytest.raises(ValueError, match="no <!-- credibility:begin -->"):
         cred.replace_block("no block", "x")
     # a one-player study's first screen names the record's answer, or says it is not yet run

@@ -167,6 +167,7 @@ def _record_source(summary, mode, player) -> dict | None:
         "detectable": rm.get("detectable"),
         "other_content": bool(content and rec.get("content_hash") not in (None, content)),
         "seat_edge": rm.get("seat_edge"),
+        "alpha": (rec.get("rule") or {}).get("alpha"),
     }
 
 
@@ -287,8 +288,9 @@ def how_decided(summary, mode, src, edge) -> list:
         shown_level, eq_level = interval_levels(m["comparisons"][0]["alpha"])
         lines.append(
             f"Each deck's move between the two players is its win rate against the field "
-            f"(mirror matches left out) under the stronger minus under the weaker, paired game "
-            f"by game on shared deals, with its {shown_level} interval. A deck is the same "
+            "(mirror matches left out) under the stronger minus under the weaker, "
+            f"{'paired game by game on shared deals' if src['paired'] else 'unpaired'}, with "
+            f"its {shown_level} interval. A deck is the same "
             f"under both when its {eq_level} interval lies within ±{src['margin']:g} points "
             "(an equivalence test, TOST, Holm over the decks); it moves with the player when "
             f"its move is beyond ±{src['margin']:g} (Holm over the decks); else it is not yet "
@@ -297,6 +299,15 @@ def how_decided(summary, mode, src, edge) -> list:
     else:
         content = (summary.get("run") or {}).get("content_hash")
         lines.append(f"This study cannot decide it: {answer_text(mode, content)}")
+        if src and src.get("alpha"):
+            shown_level, eq_level = interval_levels(src["alpha"])
+            lines.append(
+                f"The credibility study's deck moves carry {shown_level} intervals: a deck is "
+                f"the same under both players when its {eq_level} interval lies within "
+                f"±{src['margin']:g} points (TOST, Holm over the decks), moves with the player "
+                f"when beyond (Holm over the decks); each test at alpha {src['alpha']:.3g}, its "
+                "5% shared over its looks (alpha spending)."
+            )
     lk = summary.get("looks") or {}
     if lk.get("stopped"):
         lines.append(
@@ -369,7 +380,7 @@ def mode_screen(summary, mode, edges) -> dict | None:
         "power": _power_line(use),
         "seat_edge": seat_line(edge, (rec_src or {}).get("seat_edge")),
         "tasks": task_lines(summary, mode, top),
-        "how_decided": how_decided(summary, mode, src, edge),
+        "how_decided": how_decided(summary, mode, use, edge),
     }
 
 
