@@ -80,9 +80,12 @@ def test_no_statistics_name_on_the_first_screen_and_they_are_below(two_players):
     first = page[page.index('id="first-screen"') : page.index('id="how-this-was-decided"')]
     assert not _jargon(re.sub(r"<[^>]+>", " ", first)), _jargon(re.sub(r"<[^>]+>", " ", first))
     assert "Sylvan is" in first and "the same under the greedy and the planner" in first
-    below = page[page.index('id="how-this-was-decided"') : page.index('id="at-a-glance"')]
+    below = page[page.index('id="how-this-was-decided"') : page.index('id="key-findings"')]
     assert "TOST" in below and "Holm" in below and "Wilson" in below
-    assert page.index('id="first-screen"') < page.index('id="at-a-glance"')
+    # the picture first, then the plain lines; the glance's rule words are folded
+    assert page.index('id="at-a-glance"') < page.index('id="first-screen"')
+    glance = page[page.index('id="at-a-glance"') : page.index('id="first-screen"')]
+    assert glance.index("<details class='glance-rule'>") < glance.index("Holm")
 
 
 def test_the_power_line_says_the_rules_own_figure(two_players):

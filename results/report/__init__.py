@@ -283,7 +283,6 @@ class Section(NamedTuple):
 
 
 SECTIONS = (
-    Section("first-screen", "In plain words", "at_a_glance", FirstScreenPart, "first_screen_part"),
     Section(
         "at-a-glance",
         "At a glance: each deck against the field",
@@ -291,6 +290,7 @@ SECTIONS = (
         GlanceSection,
         "glance",
     ),
+    Section("first-screen", None, "at_a_glance", FirstScreenPart, "first_screen_part"),
     Section("key-findings", None, "key_findings", FindingsBlock, "findings"),
     Section("contents", None, None, _Page, "contents"),
     Section("overview", "Study", "run", _Page, "overview"),

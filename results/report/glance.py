@@ -74,7 +74,9 @@ class GlanceSection:
             )
         # the per-deck labels are drawn only beside a panel whose stability was measured
         per_deck = any(m["stability"]["measured"] for m in g["modes"])
-        self.w(
+        self.w(  # the rule's words per mode, folded: the plain lines follow (first_screen)
+            "<details class='glance-rule'><summary>Each mode's verdict in the stability "
+            "rule's words</summary>",
             '<ul class="glance note">',
             *lines,
             "</ul>",
@@ -91,6 +93,6 @@ class GlanceSection:
             + ("Per deck on the right: its own word. " if per_deck else "")
             + "See <a href='#sensitivity'>Policy sensitivity</a>, "
             "<a href='#decisiveness'>Decisiveness</a> and <a href='#deck-vs-field'>Deck vs "
-            "field</a>. Click the picture to enlarge it.</p>",
+            "field</a>. Click the picture to enlarge it.</p></details>",
             "</section>",
         )
