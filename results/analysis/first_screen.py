@@ -78,7 +78,8 @@ def verdict_clause(word, x, a, b, margin, more=None) -> str:
         f"not yet known whether it moves with the player ({mv} points from {_the(a)} to {_the(b)}"
     )
     if more and more > 0:
-        text += f"; about {about(more)} more games a deck would tell"
+        n = about(more)
+        text += f"; {n if n.startswith('more') else 'about ' + n} more games a deck would tell"
     return text + ")"
 
 
