@@ -2,7 +2,8 @@
 study (sim/studies/credibility.toml, played ``--until decided``) and its skill trace
 (sim/studies/credibility-trace.toml).
 
-    python -m benchmarks.credibility --study runs/credibility --trace runs/credibility-trace
+    python -m benchmarks.credibility --study runs/credibility --trace runs/credibility-trace \
+        --aa runs/aa-seer-41 runs/aa-seer-42
 
 writes ``benchmarks/results/credibility.json`` (the record the report's first screen reads:
 results/credibility.py) and replaces the README's block between ``<!-- credibility:begin -->``
@@ -12,7 +13,8 @@ share under the top player and its move between the two, decided by the same rul
 results/analysis/seat_edge.py), how the games ended and where the study stopped; per deck
 each player's win rate against the field and its move with its interval; the High Form tasks
 under the top player (claim rate when shown, the claimer's win rate); and the trace's
-strength and deck figures. The record also keeps each mode's first-screen lines
+strength and deck figures; with ``--aa`` the seat edge between the top player's two A/A
+studies (``seat_edge_aa``). The record also keeps each mode's first-screen lines
 (results/analysis/first_screen.py). ``--out`` and ``--readme`` write elsewhere
 (``--readme -`` prints the block).
 
@@ -31,7 +33,8 @@ import sys
 from results.analysis import analyze
 from results.analysis.glance import how_games_ended
 from results.analysis.labels import MODE_LABELS
-from results.analysis.stability import detectable_move
+from results.analysis.seat_edge import decide_edge, first_mover, pair
+from results.analysis.stability import ALPHA, detectable_move
 from results.analysis.stability_text import interval_levels
 from results.credibility import KIND, RECORD
 from results.store import read_manifest
@@ -116,6 +119,26 @@ def _tasks_record(summary, player) -> dict | None:
         "hard_threshold": tasks.get("hard_threshold"),
         "tasks": rows,
     }
+
+
+def seat_edge_aa(run_a, run_b) -> dict:
+    """The seat edge between two studies of the same player on two seeds (an A/A: its move
+    should be stable, never player-sensitive), per mode: each study's first-mover share and
+    the move's verdict, unpaired (other deals) at the rule's 5%."""
+    sa, sb = analyze(run_a), analyze(run_b)
+    out = {"studies": [str(run_a), str(run_b)], "modes": {}}
+    for mode in dict.fromkeys(g["mode"] for g in sa["groups"]):
+        (player,) = pair(sa, mode)[-1:] or [None]
+        ra = first_mover(sa, mode, player) if player else None
+        rb = first_mover(sb, mode, player) if player else None
+        if not (ra and rb):
+            continue
+        edge = decide_edge(ra, rb, None, sa["sensitivity"]["margin"], ALPHA)
+        out["modes"][mode] = {
+            "player": player,
+            "shares": [_share(ra["win_rate"]), _share(rb["win_rate"])],
+        } | {k: edge[k] for k in ("verdict", "delta", "delta_lo", "delta_hi", "detectable")}
+    return out
 
 
 def _mode_record(summary, mode) -> dict:
@@ -383,6 +406,13 @@ def main(argv=None) -> int:
         help="re-render the README's block from this record instead of a dataset",
     )
     p.add_argument("--trace", default=None, help="its skill trace's dataset")
+    p.add_argument(
+        "--aa",
+        nargs=2,
+        default=None,
+        metavar=("A", "B"),
+        help="the top player's A/A datasets (two seeds): their seat edge is recorded beside it",
+    )
     p.add_argument("--out", default=str(RECORD), help="the record (default: %(default)s)")
     p.add_argument(
         "--readme", default=str(README), help="README to update (- prints the block instead)"
@@ -401,6 +431,8 @@ def main(argv=None) -> int:
             sys.argv[1:] if argv is None else argv
         )
         rec = build_record(a.study, a.trace, command)
+        if a.aa:
+            rec["seat_edge_aa"] = seat_edge_aa(*a.aa)
         pathlib.Path(a.out).write_text(json.dumps(rec, indent=1) + "\n")
     block = readme_block(rec)
     if a.readme == "-":

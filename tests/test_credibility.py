@@ -87,6 +87,9 @@ def test_the_record_and_the_readme_table(datasets, tmp_path, monkeypatch):
     assert m["detectable"] > 3 and m["first_screen"]["power"].startswith("What this study")
     assert rec["tasks"]["player"] == "greedy:points=40" and rec["tasks"]["tasks"]
     assert all(x["flag"] in (None, "easy", "hard") for x in rec["tasks"]["tasks"])
+    aa = cred.seat_edge_aa(datasets / "s", datasets / "s")  # one sample twice: no move
+    assert aa["modes"]["high-form"]["delta"] == 0.0
+    assert aa["modes"]["high-form"]["verdict"] != "player-sensitive"
     text = readme.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "not yet run" not in text
     assert "**The decided answer**" in text and "| High Form |" in text and "Skill trace" in text
