@@ -22,7 +22,7 @@ class FirstScreenPart:
         """The plain lines, then the folded "how this was decided" part."""
         glance = self.s.get("at_a_glance") or {}
         fs = glance.get("first_screen") or first_screen(self.s)
-        self.w('<section id="first-screen"><h2>In plain words</h2>')
+        self.w('<div id="first-screen"><h2>In plain words</h2>')
         if not fs["modes"]:
             self.w("<p>This study has no two-seat games with two decks to set side by side.</p>")
         for m in fs["modes"]:
@@ -51,4 +51,4 @@ class FirstScreenPart:
                 *(f"<li>{esc(x)}</li>" for x in m["how_decided"]),
                 "</ul>",
             )
-        self.w("</details></section>")
+        self.w("</details></div>")
