@@ -51,7 +51,10 @@ def test_the_same_player_twice_is_not_called_sensitive_beyond_the_error_rate(n, 
         for _ in range(reps)
     ]
     sensitive = verdicts.count(st.SENSITIVE) / reps
-    assert sensitive <= alpha, sensitive  # in practice none: its move is 0, far inside ±3
+    # measured: 21, 17, 5 and 0 of 600 dealt alike (11, 18, 11, 0 apart) at 30, 100, 300 and
+    # 2,000 games: near alpha where the standard error dwarfs the margin (the beyond test then
+    # tests a move of 0 at alpha), none once the margin is wide against it
+    assert sensitive <= alpha, sensitive
     if n >= 2000 and paired:  # dealt alike, 2,000 games show the same player as the same
         assert verdicts.count(st.STABLE) / reps > 0.5
 
