@@ -8,10 +8,10 @@ every deck pairing or seating per mode (melee with 3 and 4 seats, new-player wit
 Imperial decks), the matchup seeds of a study with the same seed, and the study runner's
 deterministic chunks (results.layout) with a study's dataset identity, played by the study's
 own driver (cluster.driver: warm-up of the checked kernel, session, progress, Ctrl-C,
-failures) and worker (cluster.worker with ``checked`` set). A game's verdict depends only on (seed, matchup, game index), never on the
-workers or the chunking. ``--games`` is spread evenly over the mode groups (duel High Form,
-duel Deathmatch, melee of 3, melee of 4, team High Form, team Deathmatch, new player) and
-evenly over the matchups of each.
+failures) and worker (cluster.worker with ``checked`` set). A game's verdict depends only on
+(seed, matchup, game index), never on the workers or the chunking. ``--games`` is spread
+evenly over the mode groups (duel High Form, duel Deathmatch, melee of 3, melee of 4, team
+High Form, team Deathmatch, new player) and evenly over the matchups of each.
 
 Exit status: 0 when every invariant held (a record of the clean check is written, see
 results/checked.py), 1 when one broke (or a chunk failed), 2 for bad input, 130 on Ctrl-C.
@@ -365,8 +365,8 @@ def _command(args) -> str:
 
 
 def cmd_check(args) -> int:
-    from cluster.driver import RunFailed
     from results.checked import write_record
+    from sim.app.run_outcome import run_to_end
     from sim.content.copies import load_content_dir
     from sim.players import parse_policy
 
@@ -379,8 +379,8 @@ def cmd_check(args) -> int:
         raise CheckError("--policy takes one player, who plays every seat")
     parse_policy(args.policy)
     content = load_content_dir(args.content)
-    try:
-        res = run_check(
+    res, rc = run_to_end(
+        lambda: run_check(
             content,
             decks=_names(args.decks, "--decks"),
             modes=_names(args.modes, "--modes"),
@@ -392,14 +392,11 @@ def cmd_check(args) -> int:
             workers=args.workers,
             address=args.address,
             command=_command(args),
-        )
-    except RunFailed as e:
-        text = " ".join(str(e).split())
-        print(f"kalarite: error: {text}; the check is incomplete", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("kalarite: interrupted: the check is incomplete", file=sys.stderr)
-        return 130
+        ),
+        then="the check is incomplete",
+    )
+    if rc:
+        return rc
     if res["result"] == "clean":
         try:
             res["record"] = write_record(res, res["content_dir"])

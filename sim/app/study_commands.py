@@ -3,8 +3,6 @@
 runner (cluster.runner). ``add_study_commands`` registers them on the CLI's subparsers
 (sim.app.cli); their flags for where and how a study runs are ``add_run_flags``."""
 
-import sys
-
 from core import constants as K
 from sim.app.cli_args import (
     POLICY_HELP,
@@ -21,13 +19,15 @@ from sim.study import DEFAULT_POLICY, WHY_DEFAULT_POLICY
 
 def _run_study(study, content, args) -> int:
     """Play a study into --out; the summary line on stdout. Exit status 0, 1 when a chunk
-    failed for good, 130 when interrupted (both resumable by running the command again)."""
-    from cluster.runner import StudyFailed, StudyInterrupted, run_study
+    failed for good, 130 when interrupted (both resumable by running the command again:
+    sim.app.run_outcome)."""
+    from cluster.runner import run_study
+    from sim.app.run_outcome import run_to_end
 
     positive(args.workers, "--workers", zero_ok=True)
     positive(args.chunk_size, "--chunk-size")
-    try:
-        summary = run_study(
+    summary, rc = run_to_end(
+        lambda: run_study(
             study,
             content,
             args.out,
@@ -37,19 +37,9 @@ def _run_study(study, content, args) -> int:
             overwrite=args.overwrite,
             force=args.force,
         )
-    except StudyInterrupted as e:
-        print(
-            f"kalarite: interrupted: {e.summary.line()}; run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
-    except KeyboardInterrupt:
-        print("kalarite: interrupted before the study started", file=sys.stderr)
-        return 130
-    except StudyFailed as e:
-        text = " ".join(str(e).split())
-        print(f"kalarite: error: {text}; run the same command again to resume", file=sys.stderr)
-        return 1
+    )
+    if rc:
+        return rc
     print(f"kalarite: {summary.line()}")
     return 0
 
