@@ -114,10 +114,9 @@ class Driver:
 
     def _acknowledge(self):
         n = self.in_flight
-        text = (
-            f"Ctrl-C: stopping once the {n} chunk{'s' * (n != 1)} in flight are finished "
-            f"(Ctrl-C again stops at once){'; ' + self.then if self.then else ''}"
-        )
+        when = f"once the {n} chunk{'s' * (n != 1)} in flight are finished" if n else "now"
+        then = f"; {self.then}" if self.then else ""
+        text = f"Ctrl-C: stopping {when} (Ctrl-C again stops at once){then}"
         (self.prog.note if self.prog is not None else displays.say)(text)
 
     def play(self, jobs, on_result, where=None):
