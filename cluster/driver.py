@@ -33,13 +33,12 @@ from contextlib import contextmanager
 from cluster import progress as displays
 from cluster import session as sessions
 from cluster.scheduler import ChunkFailed, CtrlC, run_chunks
-from cluster.worker import ChunkJob, run_chunk
-from results.store import job_info
 
 
 class RunFailed(RuntimeError):
     """A run could not finish: a chunk failed for good (one line; exit status 1, not 2: the
-    input was fine)."""
+    input was fine). Light to import (the worker and the store are imported where used), so
+    the CLI's commands name it without loading them."""
 
 
 def _quiet(text, final):
@@ -123,6 +122,8 @@ class Driver:
         """Play ``jobs`` (inside ``playing``); ``on_result(job, result)`` for each as it
         arrives, then the display counts it. Raises ``self.failed`` (one line naming the
         chunk: ``where(job)``, default its mode and decks) when a chunk fails for good."""
+        from cluster.worker import run_chunk
+
         where = where or (lambda job: f"{job.mode} {'-'.join(job.decks)}")
         hooks = _TestHooks()
 
@@ -161,6 +162,9 @@ def chunk_jobs(study, matchups, info: dict, chunks, **extra):
     dataset's identity (``info``: results.store.dataset_info, shipped as its job_info) and
     the rows of the players its matchup seats (resolved once, in ``info``); ``extra``: the
     job's other fields (``positions``, ``checked``)."""
+    from cluster.worker import ChunkJob
+    from results.store import job_info
+
     identity = job_info(info)
     rows = info["player_rows"]
     for ch in chunks:

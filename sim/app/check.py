@@ -22,6 +22,8 @@ import shlex
 import sys
 import time
 
+from cluster.driver import RunFailed
+
 DEFAULT_GAMES = 20_000
 DEFAULT_POLICY = "random"
 SHOW = 20  # broken games listed one by one (the counts cover all)
@@ -192,18 +194,22 @@ def _jobs(study, matchups, content, chunk_size=None) -> list:
     return list(chunk_jobs(study, matchups, info, chunks, checked=True))
 
 
+class ChunkFailed(RunFailed):
+    """A chunk of the check failed for good (the check is incomplete: exit 1)."""
+
+
 def _play(jobs, workers, address, progress):
     """Play every job through the one driver (cluster.driver: warm-up of the checked
     kernel, the session, progress, Ctrl-C, failures), on Ray or in this process with
     ``workers=0``; returns (results, seconds compiling, seconds starting Ray, seconds
     playing, workers). Ctrl-C finishes the chunks in flight, then KeyboardInterrupt; a chunk
-    that fails for good raises cluster.driver.RunFailed."""
+    that fails for good raises ChunkFailed."""
     from cluster.driver import Driver
     from sim.invariant_names import short_name
 
     results = []
 
-    with Driver.open(workers, address, progress, checked=True) as driver:
+    with Driver.open(workers, address, progress, checked=True, failed=ChunkFailed) as driver:
 
         def keep(job, res):
             results.append(res)
