@@ -33,9 +33,8 @@ def _finished(out, study) -> bool:
 def cmd_ladder(args):
     import shlex
 
-    from cluster.runner import run_study
     from sim.app.ladder import ladder_decks, ladder_result, ladder_study, write_json
-    from sim.app.run_outcome import run_to_end
+    from sim.app.study_commands import play_study
     from sim.content import load_content
     from sim.inputs import need_number
     from sim.players import parse_policy
@@ -61,19 +60,9 @@ def cmd_ladder(args):
     if not args.overwrite and _finished(args.out, study):
         print(f"kalarite: {args.out} already holds these ladder games: rating them")
     else:
-        summary, rc = run_to_end(
-            lambda: run_study(
-                study,
-                content,
-                args.out,
-                workers=args.workers,
-                address=args.address,
-                overwrite=args.overwrite,
-            )
-        )
+        rc = play_study(study, content, args)
         if rc:
             return rc
-        print(f"kalarite: {summary.line()}")
     command = "kalarite ladder " + " ".join(
         shlex.quote(x)
         for x in (
