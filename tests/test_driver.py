@@ -176,3 +176,41 @@ def test_fan_out_plays_on_the_session_it_opens(monkeypatch):
     with fanout.fan_out(pow, 3) as run:
         assert run([(2, 3), (3, 2)]) == [8, 9]
     assert seen == [(3, None, True), "closed"]
+
+
+@pytest.mark.parametrize("command", ["ladder", "competence", "demo", "trace"])
+@pytest.mark.parametrize("ending", ["failed", "interrupted"])
+def test_every_command_that_plays_a_study_ends_a_stopped_run_in_one_line(
+    command, ending, capsys, tmp_path, monkeypatch
+):
+    """The commands that play studies besides study and simulate end a failed or
+    interrupted run as they do (sim/app/run_outcome.py): one line, exit status 1 or 130."""
+    import cluster.runner as runner
+
+    def stopped(study, content, out, **kw):
+        if ending == "failed":
+            raise runner.StudyFailed("chunk 0 of somewhere failed: RuntimeError: boom")
+        summary = runner.RunSummary(str(out), 10, 2, 0, 5, 1, 0, 1.0, 0, status="interrupted")
+        raise runner.StudyInterrupted(summary)
+
+    monkeypatch.setattr(runner, "run_study", stopped)
+    out = str(tmp_path / "o")
+    argv = {
+        "ladder": ["ladder", "--out", out, "--games", "2", "--players", "random,greedy",
+                   "--result", str(tmp_path / "ladder.json")],
+        "competence": ["competence", "--out", out, "--games", "2", "--decks", "everfrost",
+                       "--modes", "high-form", "--workers", "0"],
+        "demo": ["demo", "--out", out, "--games", "10", "--workers", "0"],
+        "trace": ["trace", "--out", out, "--player", "planner", "--games", "4"],
+    }[command]  # fmt: skip
+    rc, _, err = _run(capsys, argv)
+    lines = [x for x in err.splitlines() if x.startswith(("kalarite: error:", "kalarite: inter"))]
+    if ending == "failed":
+        assert rc == 1 and lines == [
+            "kalarite: error: chunk 0 of somewhere failed: RuntimeError: boom; "
+            "run the same command again to resume"
+        ], err
+    else:
+        assert rc == 130 and len(lines) == 1, err
+        assert lines[0].startswith("kalarite: interrupted: 2 games of 10 in ")
+        assert lines[0].endswith("; run the same command again to resume")
