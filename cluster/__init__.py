@@ -7,9 +7,13 @@ store, schema, pandas_meta). Imports core, sim and results; only the application
   with its own seeds.
 - ``until``: a study played ``--until``: its chunks look by look, each look read from the
   dataset (results/looks.py), stopping at the first that decides.
-- ``scheduler``: the one chunk scheduler of studies and ``kalarite check``: the window of
-  chunks in flight, retries, Ctrl-C.
-- ``session``: where chunks are played: Ray (reused, connected or started) or this process.
+- ``driver``: the one driver around the scheduler, of studies and ``kalarite check``:
+  warm-up, the session, progress, Ctrl-C, a failed chunk in one line, the chunks' jobs with
+  the dataset's identity, the test hooks.
+- ``scheduler``: the one chunk scheduler under the driver: the window of chunks in flight,
+  retries, Ctrl-C.
+- ``session``: where chunks are played: Ray (reused, connected or started) or this process;
+  the one place Ray is started (``start_local_ray``: runs, ``fanout``, the service's Ray).
 - ``connect``: an existing cluster asked once before connecting: its token followed with
   nothing set, a refusal in one line (docs/cluster.md).
 - ``worker``: the one worker: a study's chunk returned as Parquet bytes, or a checked chunk
@@ -18,6 +22,6 @@ store, schema, pandas_meta). Imports core, sim and results; only the application
 - ``warmup``: the engine compiled once in the driver before the workers start.
 - ``progress``: the progress bar on a terminal, lines where there is none (logs, pipes),
   a notebook cell.
-- ``fanout``: independent calls of one function on Ray, for jobs that are not studies
-  (``kalarite tune``).
+- ``fanout``: independent calls of one function on a local Ray session, for jobs that are
+  not studies (``kalarite tune``).
 """

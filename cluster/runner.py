@@ -1,6 +1,6 @@
-"""Run a study: the dataset store, the study's chunks (results.layout), the session
-(cluster/session.py: Ray, or this process) and the one chunk scheduler
-(cluster/scheduler.py), which plays each chunk as a task of the one worker
+"""Run a study: the dataset store, the study's chunks (results.layout) and the one driver
+(cluster/driver.py: warm-up, the session, progress, Ctrl-C and failures around the one chunk
+scheduler, cluster/scheduler.py), which plays each chunk as a task of the one worker
 (cluster/worker.py, the worker process keeps its compiled kernel between tasks); each
 finished chunk is written through the store as it arrives and dropped.
 
@@ -10,41 +10,34 @@ finished chunk is written through the store as it arrives and dropped.
 - A task whose worker dies is retried (the scheduler); its chunk is still written once, by
   the driver, under a name fixed by (matchup, chunk index).
 - Ctrl-C is acknowledged at once, finishes the chunks in flight and leaves a resumable
-  dataset; running the study again plays the missing chunks (also of a finished study that
-  lost some), and is a no-op when nothing is missing.
+  dataset (its manifest says "interrupted", never "complete"); running the study again
+  plays the missing chunks (also of a finished study that lost some), and is a no-op when
+  nothing is missing.
 - The engine is compiled (or loaded) once in the driver before any worker starts
   (cluster/warmup.py), so the workers load numba's cache instead of all compiling at once.
 - ``workers=0`` plays the chunks in this process, without Ray (cluster/inprocess.py).
 - Progress: a bar on a terminal, else a plain line every few seconds (cluster/progress.py).
 
-Test hooks (environment of the driver): ``KALARITE_TEST_KILL_CHUNK=N`` makes the worker of
-chunk N of the first matchup die once (``os._exit``), using the marker file
-``KALARITE_TEST_KILL_MARKER``; ``KALARITE_TEST_INTERRUPT_AFTER=N`` raises KeyboardInterrupt in
-the driver after N chunks were written; ``KALARITE_TEST_HOLD_FILE=path`` makes the driver wait
-after each chunk it writes for as long as that file exists (writing and submitting nothing
-meanwhile; Ctrl-C ends the wait), so a test can hold a study part-way by construction.
+The driver's test hooks (KALARITE_TEST_KILL_CHUNK, KALARITE_TEST_INTERRUPT_AFTER,
+KALARITE_TEST_HOLD_FILE) are described in cluster/driver.py.
 """
 
 import dataclasses
 import os
-import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 
 from cluster import progress as plain_progress
-from cluster import session as sessions
-from cluster.scheduler import ChunkFailed, CtrlC, run_chunks
+from cluster.driver import Driver, RunFailed, chunk_jobs
 from cluster.session import RayStartError  # noqa: F401  (re-exported: the runner's errors)
 from cluster.until import play_looks
-from cluster.worker import ChunkJob, run_chunk
 from results.looks import plan as plan_looks
-from results.store import DatasetStore, dataset_info, job_info, stored_deals
+from results.store import DatasetStore, dataset_info, stored_deals
 from sim.chunking import choose_chunk_size
 from sim.study_size import DiskSpaceError, big_study_warning, check_free_disk
 
 
-class StudyFailed(RuntimeError):
+class StudyFailed(RunFailed):
     """The study could not finish (a chunk failed for good, or the dataset could not be
     written: a full disk, say); the dataset stays resumable (exit status 1, not 2: the input
     was fine)."""
@@ -128,15 +121,6 @@ class StudyInterrupted(KeyboardInterrupt):
         self.summary = summary
 
 
-def _kill_marker(chunk, matchup: int) -> str | None:
-    want = os.environ.get("KALARITE_TEST_KILL_CHUNK")
-    if want is None or matchup != 0 or chunk.index != int(want):
-        return None
-    return os.environ.get("KALARITE_TEST_KILL_MARKER") or os.path.join(
-        tempfile.gettempdir(), f"kalarite-kill-{os.getpid()}-{want}"
-    )
-
-
 def run_study(
     study,
     content,
@@ -156,8 +140,6 @@ def run_study(
     ``workers=0``
     plays in this process without Ray. A finished study is played again only where chunks
     are missing; with none missing nothing happens (``summary.nothing_to_do``)."""
-    from cluster.warmup import warm_up
-
     t0 = time.perf_counter()  # wall time includes compiling and starting Ray
     if workers is not None and workers < 0:
         raise ValueError("--workers must be at least 1 (0: in this process, without Ray)")
@@ -169,7 +151,6 @@ def run_study(
     if study.until and not (chunk_size or study.chunk_size):  # a chunk within the first look
         size = min(size, plan_looks(study.games)[0])
     store = DatasetStore.prepare(out, info, matchups, size, overwrite=overwrite)
-    display = plain_progress.display_for(progress)
     missing = None
     if store.resume:
         missing = store.missing_chunks()  # checks every chunk on disk (results/chunk_check.py)
@@ -199,21 +180,12 @@ def run_study(
     if warning:
         plain_progress.say(warning)
     try:
-        sessions.reach_cluster(workers, address)  # a refusing cluster: one line, at once
-        say = None if display is not plain_progress.NoProgress else (lambda text, final: None)
-        compile_s = warm_up(say)
-        t1 = time.perf_counter()
-        shown = None if say else plain_progress.step_printer()
-        session = sessions.open_session(workers, address, shown)
+        driver = Driver.open(workers, address, progress, failed=StudyFailed)
     except BaseException:
         store.rollback()
         raise
-    try:
-        return _run(
-            study, store, session, display, t0, time.perf_counter() - t1, compile_s, workers
-        )
-    finally:
-        session.close()
+    with driver:
+        return _run(study, store, driver, t0)
 
 
 def dealt_as_stored(study, out):
@@ -242,20 +214,9 @@ def _expected_workers(workers) -> int:
     return workers or os.cpu_count() or 1
 
 
-def _jobs(study, store, chunks):
-    """The worker's job of each chunk: the chunk, the dataset's identity and the resolved
-    rows of the players its matchup seats."""
-    info = job_info(store.info)
-    rows = store.info["player_rows"]
-    for ch in chunks:
-        mu = store.matchups[ch.matchup]
-        extra = {"positions": study.positions, "kill_marker": _kill_marker(ch, ch.matchup)}
-        yield ChunkJob.of(ch, mu, study, info, rows, **extra)
-
-
-def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=None):
+def _run(study, store, driver, t0):
     try:
-        done = store.begin(session.workers)
+        done = store.begin(driver.session.workers)
     except OSError as e:
         raise StudyFailed(f"cannot write the dataset manifest: {e.strerror or e}") from None
     chunks = store.layout.chunks()
@@ -270,25 +231,19 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
         chunks_played=0,
         chunks_skipped=len(chunks) - len(todo),
         wall_s=0.0,
-        workers=0 if workers == 0 else session.workers,
-        start_s=start_s,
-        compile_s=compile_s,
+        workers=driver.workers,
+        start_s=driver.start_s,
+        compile_s=driver.compile_s,
         refilled=store.finished_before,
         tables=tuple(store.tables),
     )
-    interrupt_after = os.environ.get("KALARITE_TEST_INTERRUPT_AFTER")
-    interrupt_after = int(interrupt_after) if interrupt_after else None
-    hold_file = os.environ.get("KALARITE_TEST_HOLD_FILE")
-    in_flight = [0]
-
-    def submitted(n):
-        in_flight[0] = n
-        summary.max_in_flight = max(summary.max_in_flight, n)
 
     def stats():
         now = time.perf_counter()
         summary.wall_s = now - t0
-        summary.play_s = now - t_play
+        summary.play_s = now - driver.t_play
+        summary.workers_start_s = driver.workers_start_s
+        summary.max_in_flight = driver.max_in_flight
         return {
             "games_played": summary.games_played,
             "chunks_played": summary.chunks_played,
@@ -299,67 +254,29 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
             "workers_start_s": round(summary.workers_start_s, 3),
         }
 
-    prog = None
-
-    def acknowledge():
-        n = in_flight[0]
-        text = (
-            f"Ctrl-C: stopping once the {n} chunk{'s' * (n != 1)} in flight are written "
-            "(Ctrl-C again stops at once); run the same command again to resume"
-        )
-        if prog is not None:
-            prog.note(text)
-        else:
-            print(f"kalarite: {text}", file=sys.stderr, flush=True)
-
     def write(job, res):
-        in_flight[0] -= 1
-        where = store.layout.partition(job.matchup)
         try:
             store.write_chunk(job.matchup, job.chunk_index, res["files"])
         except OSError as e:
             raise StudyFailed(
-                f"cannot write chunk {job.chunk_index} of {where}: {e.strerror or e}"
+                f"cannot write chunk {job.chunk_index} of {partition(job)}: {e.strerror or e}"
             ) from None
         del res["files"]
-        if summary.chunks_played == 0:  # the workers' start-up: shown apart from playing
-            waited = time.perf_counter() - t_play
-            summary.workers_start_s = max(0.0, waited - res.get("play_s", 0.0))
         summary.games_played += job.n_games
         summary.errors += res["errors"]
         summary.worker_pids.add(res["pid"])
         summary.chunks_played += 1
-        prog.started()
-        prog.advance(job.n_games, res.get("play_s"))
-        if interrupt_after is not None and summary.chunks_played >= interrupt_after:
-            raise KeyboardInterrupt
-        if hold_file:
-            _hold_while(hold_file, stop)
 
-    stop = CtrlC(acknowledge)
-    t_play = time.perf_counter()
+    def partition(job):
+        return store.layout.partition(job.matchup)
 
     def play(chunks):
-        try:
-            run_chunks(
-                session,
-                run_chunk,
-                _jobs(study, store, chunks),
-                write,
-                tick=prog.tick,
-                stop=stop,
-                on_submit=submitted,
-            )
-        except ChunkFailed as e:
-            where = store.layout.partition(e.job.matchup)
-            raise StudyFailed(f"chunk {e.job.chunk_index} of {where} failed: {e}") from None
+        jobs = chunk_jobs(study, store.matchups, store.info, chunks, positions=study.positions)
+        driver.play(jobs, write, where=partition)
 
     try:
-        t_play = time.perf_counter()  # the start of play: the rate shown and the summary's
-        shown = display(
-            summary.games, skipped_games, start=t_play, workers=session.workers, chunks=len(todo)
-        )
-        with stop, shown as prog:
+        resume = "run the same command again to resume"
+        with driver.playing(summary.games, skipped_games, len(todo), then=resume) as prog:
             if study.until:  # doubling looks: play up to each, stop at the first that decides
                 summary.stopped = play_looks(study, store, done, play, prog.note)
                 summary.games = summary.games_played + summary.games_skipped
@@ -383,9 +300,3 @@ def _run(study, store, session, display, t0, start_s, compile_s=0.0, workers=Non
         raise StudyFailed(f"cannot write the dataset manifest: {e.strerror or e}") from None
     summary.nothing_to_do = bool(study.until and store.finished_before and not summary.games_played)
     return summary
-
-
-def _hold_while(path: str, stop) -> None:
-    """Test hook (KALARITE_TEST_HOLD_FILE): wait while ``path`` exists or until Ctrl-C."""
-    while os.path.exists(path) and not stop.hit.is_set():
-        time.sleep(0.05)

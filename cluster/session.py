@@ -52,15 +52,35 @@ def reach_cluster(workers: int | None, address: str | None) -> None:
     _FOLLOWED.add(address)
 
 
-class RaySession:
-    """The Ray session for one run: reuse, connect, or start (and then stop) one."""
+def start_local_ray(cpus: int):
+    """Start a local Ray of ``cpus`` CPUs in this process, quiet (no dashboard, no usage
+    report, no workers' logs), the one way every kalarite process starts one (a run's
+    session, ``fan_out``, the service's own Ray: sim/app/service/rayhost.py); the ``ray``
+    module."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    import ray
 
-    def __init__(self, workers: int | None, address: str | None, say=None):
+    ray.init(
+        address="local",
+        num_cpus=cpus,
+        include_dashboard=False,
+        logging_level=logging.ERROR,
+        log_to_driver=False,
+    )
+    return ray
+
+
+class RaySession:
+    """The Ray session for one run: reuse, connect, or start (and then stop) one.
+    ``local``: never a cluster (``RAY_ADDRESS`` is not followed), for work whose workers are
+    not checked against the driver's engine (``fan_out``)."""
+
+    def __init__(self, workers: int | None, address: str | None, say=None, local=False):
         import ray
 
         self.ray = ray
         self.owned = False
-        address = address or os.environ.get("RAY_ADDRESS") or None
+        address = None if local else (address or os.environ.get("RAY_ADDRESS") or None)
         say = say or (lambda text, final: None)
         try:
             if ray.is_initialized():
@@ -72,17 +92,10 @@ class RaySession:
                     step.done(f"connected to Ray at {address} in {step.elapsed():.1f} s")
                 self.owned = True
             else:
-                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
                 n = workers or os.cpu_count() or 1
                 what = f"Ray (local, {n} worker{'s' * (n != 1)})"
                 with Step(f"starting {what}", say) as step:
-                    ray.init(
-                        address="local",
-                        num_cpus=n,
-                        include_dashboard=False,
-                        logging_level=logging.ERROR,
-                        log_to_driver=False,
-                    )
+                    start_local_ray(n)
                     step.done(f"started {what} in {step.elapsed():.1f} s")
                 self.owned = True
         except (KeyboardInterrupt, RayStartError):

@@ -5,7 +5,9 @@ cluster/, results/ or the sim library imports this package (tests/test_layers.py
   small commands); ``study_commands``: ``simulate``, ``study``, ``trace``, ``demo``;
   ``player_commands``: ``players``, ``ladder``, ``competence``, ``tune``, ``learn``;
   ``cli_args``: what every handler shares (``CliError``, the flag checks); ``cli_help``:
-  the lists of valid decks, modes and players at the end of a subcommand's ``--help``.
+  the lists of valid decks, modes and players at the end of a subcommand's ``--help``;
+  ``run_outcome``: the one line and exit status of every command that plays when its run
+  is interrupted or fails.
 - ``report_commands``: the ``report`` and ``compare`` subcommands; ``progress_line``: the one
   progress line of a long step that plays no game (the report, a first compile of ``moves``).
 - ``demo``: ``kalarite demo``, the default study and its report.

@@ -6,12 +6,12 @@ A designer's variant (``--content DIR``) can combine ops in ways no test saw; th
 check to run before trusting a study of it. The games are a study's (sim.study): matchups of
 every deck pairing or seating per mode (melee with 3 and 4 seats, new-player with its two
 Imperial decks), the matchup seeds of a study with the same seed, and the study runner's
-deterministic chunks (results.layout), played by the study's own chunk scheduler and worker
-(cluster.scheduler, cluster.worker with ``checked`` set) after compiling the checked kernel
-once in the driver. A game's verdict depends only on (seed, matchup, game index), never on the
-workers or the chunking. ``--games`` is spread evenly over the mode groups (duel High Form,
-duel Deathmatch, melee of 3, melee of 4, team High Form, team Deathmatch, new player) and
-evenly over the matchups of each.
+deterministic chunks (results.layout) with a study's dataset identity, played by the study's
+own driver (cluster.driver: warm-up of the checked kernel, session, progress, Ctrl-C,
+failures) and worker (cluster.worker with ``checked`` set). A game's verdict depends only on
+(seed, matchup, game index), never on the workers or the chunking. ``--games`` is spread
+evenly over the mode groups (duel High Form, duel Deathmatch, melee of 3, melee of 4, team
+High Form, team Deathmatch, new player) and evenly over the matchups of each.
 
 Exit status: 0 when every invariant held (a record of the clean check is written, see
 results/checked.py), 1 when one broke (or a chunk failed), 2 for bad input, 130 on Ctrl-C.
@@ -21,6 +21,8 @@ import math
 import shlex
 import sys
 import time
+
+from cluster.driver import RunFailed
 
 DEFAULT_GAMES = 20_000
 DEFAULT_POLICY = "random"
@@ -176,83 +178,52 @@ def replay_command(mu, game: int, *, turn_cap=200, content_dir=None, bwe=False) 
 
 def _jobs(study, matchups, content, chunk_size=None) -> list:
     """The checked chunks of the check's matchups: the study runner's chunks
-    (results.layout), the one worker's jobs with ``checked`` set, the players resolved once
-    here and shipped with every chunk."""
-    from cluster.worker import ChunkJob
-    from core import ENGINE_HASH
+    (results.layout) with the dataset identity a study of them would have
+    (results.store.dataset_info: the players resolved once here and shipped with every
+    chunk), the one worker's jobs with ``checked`` set."""
+    from cluster.driver import chunk_jobs
     from results.layout import Layout
+    from results.store import dataset_info
     from sim.chunking import choose_chunk_size
-    from sim.games import players_digests, resolve_players
+    from sim.games import resolve_players
 
     size = choose_chunk_size(matchups, chunk_size)
     players = resolve_players(p for mu in matchups for p in mu.policies)
-    info = {
-        "engine_hash": ENGINE_HASH,
-        "content_hash": content.content_hash,
-        "players": players_digests(players),
-    }
-    rows = {spec: p.to_json() for spec, p in players.items()}
+    info = dataset_info(study, content, players)
     chunks = Layout.of_matchups(matchups, size).chunks()
-    return [ChunkJob.of(ch, matchups[ch.matchup], study, info, rows, checked=True) for ch in chunks]
+    return list(chunk_jobs(study, matchups, info, chunks, checked=True))
 
 
-class ChunkFailed(RuntimeError):
-    """A chunk of the check could not be played (the check is incomplete: exit 1)."""
+class ChunkFailed(RunFailed):
+    """A chunk of the check failed for good (the check is incomplete: exit 1)."""
 
 
 def _play(jobs, workers, address, progress):
-    """Play every job through the chunk scheduler (cluster.scheduler) on Ray, or in this
-    process with ``workers=0``; returns (results in job order, seconds compiling, seconds
-    starting Ray, seconds playing, workers). Ctrl-C finishes the chunks in flight, then
-    KeyboardInterrupt."""
-    from cluster import progress as plain
-    from cluster import scheduler
-    from cluster.session import open_session, reach_cluster
-    from cluster.warmup import warm_up
-    from cluster.worker import run_chunk
+    """Play every job through the one driver (cluster.driver: warm-up of the checked
+    kernel, the session, progress, Ctrl-C, failures), on Ray or in this process with
+    ``workers=0``; returns (results, seconds compiling, seconds starting Ray, seconds
+    playing, workers). Ctrl-C finishes the chunks in flight, then KeyboardInterrupt; a chunk
+    that fails for good raises ChunkFailed."""
+    from cluster.driver import Driver
     from sim.invariant_names import short_name
 
-    display = plain.display_for(progress)
-    quiet = display is plain.NoProgress
-    reach_cluster(workers, address)  # a refusing cluster: one line, before compiling
-    compile_s = warm_up((lambda text, final: None) if quiet else None, checked=True)
-    t0 = time.perf_counter()
-    session = open_session(workers, address, None if quiet else plain.step_printer())
-    start_s = time.perf_counter() - t0
-    index = {id(j): i for i, j in enumerate(jobs)}
-    results = [None] * len(jobs)
-    prog = None
+    results = []
 
-    def keep(job, res):
-        results[index[id(job)]] = res
-        for game, code, turn, _ in res["broken"]:  # seen at once
-            prog.note(
-                f"broken: {short_name(code)} in {job.mode} {' vs '.join(job.decks)}, "
-                f"game {game}, turn {turn} (replay commands at the end)"
-            )
-        prog.started()
-        prog.advance(job.n_games, res.get("play_s"))
+    with Driver.open(workers, address, progress, checked=True, failed=ChunkFailed) as driver:
 
-    def acknowledge():
-        text = "Ctrl-C: stopping once the chunks in flight are played (Ctrl-C again stops at once)"
-        (prog.note if prog is not None else plain.say)(text)
+        def keep(job, res):
+            results.append(res)
+            for game, code, turn, _ in res["broken"]:  # seen at once
+                driver.prog.note(
+                    f"broken: {short_name(code)} in {job.mode} {' vs '.join(job.decks)}, "
+                    f"game {game}, turn {turn} (replay commands at the end)"
+                )
 
-    try:
-        t_play = time.perf_counter()
         total = sum(j.n_games for j in jobs)
-        shown = display(total, 0, start=t_play, workers=session.workers, chunks=len(jobs))
-        with scheduler.CtrlC(acknowledge) as stop, shown as prog:
-            try:
-                scheduler.run_chunks(session, run_chunk, jobs, keep, tick=prog.tick, stop=stop)
-            except scheduler.ChunkFailed as e:
-                j = e.job
-                raise ChunkFailed(
-                    f"chunk {j.chunk_index} of {j.mode} {'-'.join(j.decks)} failed: {e}"
-                ) from None
-        play_s = time.perf_counter() - t_play
-    finally:
-        session.close()
-    return results, compile_s, start_s, play_s, (0 if workers == 0 else session.workers)
+        with driver.playing(total, 0, len(jobs), then="the check will be incomplete"):
+            driver.play(jobs, keep)
+        play_s = time.perf_counter() - driver.t_play
+    return results, driver.compile_s, driver.start_s, play_s, driver.workers
 
 
 def run_check(
@@ -401,6 +372,7 @@ def _command(args) -> str:
 
 def cmd_check(args) -> int:
     from results.checked import write_record
+    from sim.app.run_outcome import run_to_end
     from sim.content.copies import load_content_dir
     from sim.players import parse_policy
 
@@ -413,8 +385,8 @@ def cmd_check(args) -> int:
         raise CheckError("--policy takes one player, who plays every seat")
     parse_policy(args.policy)
     content = load_content_dir(args.content)
-    try:
-        res = run_check(
+    res, rc = run_to_end(
+        lambda: run_check(
             content,
             decks=_names(args.decks, "--decks"),
             modes=_names(args.modes, "--modes"),
@@ -426,14 +398,11 @@ def cmd_check(args) -> int:
             workers=args.workers,
             address=args.address,
             command=_command(args),
-        )
-    except ChunkFailed as e:
-        text = " ".join(str(e).split())
-        print(f"kalarite: error: {text}; the check is incomplete", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("kalarite: interrupted: the check is incomplete", file=sys.stderr)
-        return 130
+        ),
+        then="the check is incomplete",
+    )
+    if rc:
+        return rc
     if res["result"] == "clean":
         try:
             res["record"] = write_record(res, res["content_dir"])

@@ -5,7 +5,6 @@ study (or the demo with another --games) is replaced only with --overwrite. A re
 from the same dataset by the same code is kept, not written again (about a minute)."""
 
 import pathlib
-import sys
 
 from results.report import report_is_current
 from results.report_dirs import report_dir
@@ -17,15 +16,16 @@ DEMO_SPEC = pathlib.Path(__file__).parent.parent / "studies" / "demo.toml"
 
 
 def run_demo(out: str, games: int | None, workers: int | None, overwrite: bool = False) -> int:
-    from cluster.runner import StudyInterrupted, run_study
+    from cluster.runner import run_study
+    from sim.app.run_outcome import run_to_end
 
     content = load_content()
     study = load_study(DEMO_SPEC, content, games=games)  # --games checked as the spec's key
-    try:
-        summary = run_study(study, content, out, workers=workers, overwrite=overwrite)
-    except StudyInterrupted as e:
-        print(f"kalarite: interrupted: {e.summary.line()}", file=sys.stderr)
-        return 130
+    summary, rc = run_to_end(
+        lambda: run_study(study, content, out, workers=workers, overwrite=overwrite)
+    )
+    if rc:
+        return rc
     print(f"kalarite: {summary.line()}")
     kept = pathlib.Path(out) / "report"  # (looked at before report_dir clears its plots)
     if report_is_current(out, kept):

@@ -33,8 +33,8 @@ def _finished(out, study) -> bool:
 def cmd_ladder(args):
     import shlex
 
-    from cluster.runner import run_study
     from sim.app.ladder import ladder_decks, ladder_result, ladder_study, write_json
+    from sim.app.study_commands import play_study
     from sim.content import load_content
     from sim.inputs import need_number
     from sim.players import parse_policy
@@ -60,15 +60,9 @@ def cmd_ladder(args):
     if not args.overwrite and _finished(args.out, study):
         print(f"kalarite: {args.out} already holds these ladder games: rating them")
     else:
-        summary = run_study(
-            study,
-            content,
-            args.out,
-            workers=args.workers,
-            address=args.address,
-            overwrite=args.overwrite,
-        )
-        print(f"kalarite: {summary.line()}")
+        rc = play_study(study, content, args)
+        if rc:
+            return rc
     command = "kalarite ladder " + " ".join(
         shlex.quote(x)
         for x in (
@@ -85,10 +79,16 @@ def cmd_ladder(args):
 
 def cmd_competence(args):
     from sim.app.competence import competence_text, run_competence
+    from sim.app.run_outcome import run_to_end
     from sim.content import load_content
 
     positive(args.games, "--games")
-    result = run_competence(args, load_content(), log=lambda s: print(s, file=sys.stderr))
+    content = load_content()
+    result, rc = run_to_end(
+        lambda: run_competence(args, content, log=lambda s: print(s, file=sys.stderr))
+    )
+    if rc:
+        return rc
     emit(args, result, lambda: competence_text(result))
     return 0
 

@@ -3,8 +3,6 @@
 runner (cluster.runner). ``add_study_commands`` registers them on the CLI's subparsers
 (sim.app.cli); their flags for where and how a study runs are ``add_run_flags``."""
 
-import sys
-
 from core import constants as K
 from sim.app.cli_args import (
     POLICY_HELP,
@@ -19,39 +17,32 @@ from sim.app.cli_args import (
 from sim.study import DEFAULT_POLICY, WHY_DEFAULT_POLICY
 
 
-def _run_study(study, content, args) -> int:
-    """Play a study into --out; the summary line on stdout. Exit status 0, 1 when a chunk
-    failed for good, 130 when interrupted (both resumable by running the command again)."""
-    from cluster.runner import StudyFailed, StudyInterrupted, run_study
+def play_study(study, content, args) -> int:
+    """Play a study into --out with the run flags of ``args`` (--workers, --address,
+    --overwrite; --chunk-size and --force where the command has them); the summary line on
+    stdout. Exit status 0, 1 when a chunk failed for good, 130 when interrupted (both
+    resumable by running the command again: sim.app.run_outcome)."""
+    from cluster.runner import run_study
+    from sim.app.run_outcome import run_to_end
 
+    chunk_size = getattr(args, "chunk_size", None)
     positive(args.workers, "--workers", zero_ok=True)
-    positive(args.chunk_size, "--chunk-size")
-    try:
-        summary = run_study(
+    positive(chunk_size, "--chunk-size")
+    summary, rc = run_to_end(
+        lambda: run_study(
             study,
             content,
             args.out,
             workers=args.workers,
             address=args.address,
-            chunk_size=args.chunk_size,
+            chunk_size=chunk_size,
             overwrite=args.overwrite,
-            force=args.force,
+            force=getattr(args, "force", False),
         )
-    except StudyInterrupted as e:
-        print(
-            f"kalarite: interrupted: {e.summary.line()}; run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
-    except KeyboardInterrupt:
-        print("kalarite: interrupted before the study started", file=sys.stderr)
-        return 130
-    except StudyFailed as e:
-        text = " ".join(str(e).split())
-        print(f"kalarite: error: {text}; run the same command again to resume", file=sys.stderr)
-        return 1
-    print(f"kalarite: {summary.line()}")
-    return 0
+    )
+    if rc == 0:
+        print(f"kalarite: {summary.line()}")
+    return rc
 
 
 def cmd_simulate(args):
@@ -70,7 +61,7 @@ def cmd_simulate(args):
         beings_without_effects=args.beings_without_effects,
         positions=args.positions or 0,
     )
-    return _run_study(study, content, args)
+    return play_study(study, content, args)
 
 
 def cmd_study(args):
@@ -84,7 +75,7 @@ def cmd_study(args):
         positions=args.positions,
         until=args.until,
     )
-    return _run_study(study, load_content_dir(study.content), args)
+    return play_study(study, load_content_dir(study.content), args)
 
 
 def add_run_flags(p):
@@ -142,7 +133,7 @@ def cmd_trace(args):
     except ValueError as e:
         raise CliError(str(e)) from None
     study = study_from_dict(spec, content, where="trace", flags=FLAGS)
-    rc = _run_study(study, content, args)
+    rc = play_study(study, content, args)
     if rc == 0:
         print(f"kalarite: the skill trace: kalarite report {args.out}")
     return rc

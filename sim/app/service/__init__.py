@@ -9,8 +9,10 @@ run the CLI (``job``); nothing in core/, cluster/, results/ or the sim library i
   tokens).
 - ``tokens``: users' tokens and roles (read, submit, admin), kept hashed; ``tokens_cli``:
   ``kalarite serve tokens add|list|revoke``.
-- ``limits``: what one submission may cost (games per matchup and per study, studies per
-  user, the data directory's disk quota); ``removal``: a deleted study's files.
+- ``limits``: what one submission may cost (games per matchup and per study, a
+  suggestion's budget, studies per user, the data directory's disk quota); ``submit``: the
+  one submit path of every kind of job (its checks, admission, its directory and registry
+  row); ``removal``: a deleted study's files.
 - ``specs``: a request body (TOML or JSON) checked into a study spec, as ``kalarite study``
   would check it; ``preflight``: what the study would still fail on as it starts (chunks,
   disk space), refused before the 201; ``suggestions``: ``POST /api/v1/suggestions``, a

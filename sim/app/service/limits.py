@@ -41,6 +41,17 @@ def check_games(config, study):
         )
 
 
+def check_budget(config, games: int):
+    """400 when a suggestion's games budget is over the service's per-study limit."""
+    most = config.max_games_study
+    if most and games > most:
+        raise LimitError(
+            400,
+            f"a suggestion's budget of {games:,} games is over this service's limit of "
+            f"{most:,} games per study",
+        )
+
+
 def check_active(config, registry, owner: str):
     """429 when ``owner`` already has as many studies queued or running as it may."""
     most = config.max_active_per_user

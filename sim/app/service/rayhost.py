@@ -12,13 +12,13 @@ cluster): the service gives the studies the same environment.
 """
 
 import json
-import logging
 import os
 import pathlib
 import signal
 import sys
 import threading
 
+from cluster.session import start_local_ray
 from sim.app.service.children import tie_to_parent
 
 
@@ -32,20 +32,13 @@ def main(argv=None) -> int:
 
     tie_to_parent(signal.SIGTERM)
     os.environ.setdefault("RAY_AUTH_MODE", "token")  # before Ray is imported
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray
     import ray.dag  # noqa: F401 - imported by ray.shutdown; not in the middle of a signal
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     try:
-        ray.init(
-            address="local",
-            num_cpus=cpus,
-            include_dashboard=False,
-            logging_level=logging.ERROR,
-            log_to_driver=False,
-        )
+        start_local_ray(cpus)
         # ray.init installs its own SIGTERM handler (exit at once): take the signals back,
         # so a stop request shuts Ray down in order
         signal.signal(signal.SIGTERM, on_signal)

@@ -14,19 +14,19 @@ answers at once).
 """
 
 import importlib.metadata
-import shutil
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from sim.app.service.config import ID_PATTERN, TABLES
-from sim.app.service.limits import LimitError, check_active, check_disk, check_games
+from sim.app.service.limits import LimitError, check_games
 from sim.app.service.preflight import check_study
-from sim.app.service.registry import STATES, new_id
+from sim.app.service.registry import STATES
 from sim.app.service.removal import remove, set_aside
 from sim.app.service.security import Reader, Submitter, check_token, is_open, may_change
 from sim.app.service.specs import SPEC_FILE, SpecError, check_spec
+from sim.app.service.submit import Job, submit_job
 from sim.app.service.summary import WEAK_PLAYERS, spec_summary
 from sim.app.service.views import API, public_view
 from sim.spec import spec_schema
@@ -206,34 +206,18 @@ async def check(request: Request):
     openapi_extra=spec_body(),
 )
 async def submit(request: Request, who: Submitter):
-    body = await request.body()
-    s = request.app.state
-    try:
-        spec = check_spec(body, request.headers.get("content-type"), s.config.content_root)
-        check_games(s.config, spec.study)
-        await run_in_threadpool(check_study, s.config, spec.study)  # what it would fail on
-        check_disk(s.config, await run_in_threadpool(s.disk.get))
-        # from here to the registry row nothing awaits: two submissions of one token cannot
-        # both pass the count
-        if who.role != "admin":  # admins (the open loopback service's "local" too) queue freely
-            check_active(s.config, s.registry, who.name)
-    except (SpecError, LimitError) as e:
-        return JSONResponse({"error": str(e)}, status_code=e.status)
-    sid = new_id()
-    d = s.config.study_dir(sid)
+    return await submit_job(request, who, _study_job)
+
+
+async def _study_job(body: bytes, content_type, s) -> Job:
+    """A submitted spec checked as `kalarite study` would, against the games limits and
+    what the study would fail on as it starts (sim.app.service.preflight)."""
+    spec = check_spec(body, content_type, s.config.content_root)
+    check_games(s.config, spec.study)
+    await run_in_threadpool(check_study, s.config, spec.study)  # what it would fail on
     study = spec.study
-    try:
-        d.mkdir(parents=True)
-        (d / SPEC_FILE).write_text(spec.toml_text, encoding="utf-8")
-        s.registry.add(
-            sid, spec.name, study.to_dict(), study.total_games, len(study.matchups()), who.name
-        )
-    except OSError as e:
-        shutil.rmtree(d, ignore_errors=True)
-        raise HTTPException(507, f"cannot store the study: {e.strerror or e}") from None
-    s.executor.wake()
-    view = public_view(request, s.registry.get(sid))
-    return JSONResponse(view, status_code=201, headers={"Location": view["links"]["self"]})
+    n = len(study.matchups())
+    return Job(SPEC_FILE, spec.toml_text, spec.name, study.to_dict(), study.total_games, n, "study")
 
 
 @router.get("/studies", summary="List studies (newest first)")

@@ -7,15 +7,11 @@ resume, delete) works the same. The registry keeps the goal as the row's spec
 (``{"kind": "suggest", "goal": ...}``).
 """
 
-import shutil
-
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from sim.app.service.limits import LimitError, check_active, check_disk
+from sim.app.service.limits import check_budget
 from sim.app.service.preflight import check_suggestion
-from sim.app.service.registry import new_id
 from sim.app.service.security import Submitter, check_token
 from sim.app.service.specs import (
     WHERE,
@@ -25,8 +21,9 @@ from sim.app.service.specs import (
     load_variant,
     parse_body,
 )
+from sim.app.service.submit import Job, submit_job
 from sim.app.service.summary import SUGGEST_KIND
-from sim.app.service.views import API, public_view
+from sim.app.service.views import API
 
 GOAL_FILE = "goal.toml"
 router = APIRouter(prefix=API, dependencies=[Depends(check_token)])
@@ -82,31 +79,14 @@ def finished(config, sid: str) -> bool:
     "service's per-study limit.",
 )
 async def submit(request: Request, who: Submitter):
-    body = await request.body()
-    s = request.app.state
-    try:
-        goal, text = check_goal(body, request.headers.get("content-type"), s.config.content_root)
-        cap = s.config.max_games_study
-        if cap and goal.games > cap:
-            raise LimitError(400, f"a suggestion's budget of {goal.games:,} games is over this "
-                             f"service's limit of {cap:,} games per study")  # fmt: skip
-        await run_in_threadpool(check_suggestion, s.config, goal)  # room for its budget
-        check_disk(s.config, await run_in_threadpool(s.disk.get))
-        if who.role != "admin":
-            check_active(s.config, s.registry, who.name)
-    except (SpecError, LimitError) as e:
-        return JSONResponse({"error": str(e)}, status_code=e.status)
-    sid = new_id()
-    d = s.config.study_dir(sid)
-    try:
-        d.mkdir(parents=True)
-        (d / GOAL_FILE).write_text(text, encoding="utf-8")
-        n_modes = len(goal.modes)
-        s.registry.add(sid, f"suggest {goal.deck}", {"kind": SUGGEST_KIND, "goal": goal.to_dict()},
-                       goal.games, n_modes, who.name)  # fmt: skip
-    except OSError as e:
-        shutil.rmtree(d, ignore_errors=True)
-        return JSONResponse({"error": f"cannot store the goal: {e.strerror or e}"}, 507)
-    s.executor.wake()
-    view = public_view(request, s.registry.get(sid))
-    return JSONResponse(view, status_code=201, headers={"Location": view["links"]["self"]})
+    return await submit_job(request, who, _suggestion_job)
+
+
+async def _suggestion_job(body: bytes, content_type, s) -> Job:
+    """A submitted goal checked as `kalarite suggest` would, its games budget against the
+    per-study limit and the room it needs (sim.app.service.preflight)."""
+    goal, text = check_goal(body, content_type, s.config.content_root)
+    check_budget(s.config, goal.games)
+    await run_in_threadpool(check_suggestion, s.config, goal)  # room for its budget
+    spec = {"kind": SUGGEST_KIND, "goal": goal.to_dict()}
+    return Job(GOAL_FILE, text, f"suggest {goal.deck}", spec, goal.games, len(goal.modes), "goal")
