@@ -122,6 +122,11 @@ class PlayerKind(NamedTuple):
     seconds: float = 1 / 28
     search_factor: float = 1.0
     scaled: tuple = ()
+    # Parquet bytes per game of the three tables, (High Form, Deathmatch), as `python -m
+    # benchmarks.study_bytes` measured them at the chunk size a study picks (imperial vs
+    # highland, seed 1; random 2,000 games, greedy and planner 200 per mode); () not
+    # measured: greedy's (sim/study_size.py)
+    game_bytes: tuple = ()
 
     def setting(self, key: str) -> Setting | None:
         return next((s for s in self.settings if s.key == key), None)
@@ -167,6 +172,7 @@ KINDS = (
         (),
         weights=False,
         seconds=1 / 3400,
+        game_bytes=(283, 274),
     ),
     PlayerKind(
         K.POL_GREEDY,
@@ -174,6 +180,7 @@ KINDS = (
         "one-ply lookahead: each option played to the next decision of the turn, scored",
         (RESTRICT,),
         seconds=1 / 28,
+        game_bytes=(499, 474),
     ),
     PlayerKind(
         K.POL_MC,
@@ -230,6 +237,7 @@ KINDS = (
         budget="width",
         learned=True,
         seconds=1 / 11,
+        game_bytes=(864, 825),
     ),
 )
 BY_NAME = {k.name: k for k in KINDS}
@@ -277,6 +285,7 @@ def _check_registry():
             assert not k.budget_setting().named, k.name
         assert all(not k.setting(key).named for key in k.scaled), k.name
     assert sorted(seen) == list(range(N_WEIGHTS, PP_MODEL)), "a row column without a setting"
+    assert BY_NAME["greedy"].game_bytes, "greedy's bytes stand in for the kinds not measured"
 
 
 _check_registry()

@@ -272,6 +272,17 @@ def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
     return player, weights, _drop_defaults(kind, settings)
 
 
+def kind_of(spec: str, profiles=None) -> tuple:
+    """(PlayerKind, settings) of a spec for the estimates (chunk size, study size): a
+    profile's is the player it is. A spec that does not resolve gets its named kind at its
+    defaults (greedy when it names none): it is refused elsewhere, with its own message."""
+    try:
+        player, _, settings = resolve(spec, profiles)
+    except ValueError:
+        player, settings = spec.split(":")[0].strip(), {}
+    return BY_NAME.get(player, BY_NAME["greedy"]), settings
+
+
 def models_of(spec: str, profiles=None) -> dict:
     """The learned models of the profile a spec names ({} for a plain player)."""
     name = spec.strip().split(":")[0]
