@@ -114,6 +114,9 @@ class PlayerKind(NamedTuple):
     settings: tuple  # Setting per key, integers first (the order help lists them in)
     budget: str | None = None  # the integer setting that is its search budget
     weights: bool = True  # takes the evaluation weights (DEFAULT_WEIGHTS)
+    # its games are decided by deck exhaustion and tie-breakers, not by play: the service's
+    # page warns a study of it is no balance figure (sim/app/service/summary.py)
+    weak: bool = False
     learned: bool = False  # a profile of it may hold a learned model (sim.learned)
     # cost: seconds per game on one core of the development machine (benchmarks/README.md),
     # two seats of it, at its defaults; ``search_factor``: the cost at the defaults over the
@@ -171,6 +174,7 @@ KINDS = (
         "uniform over the kinds of option, then over the options of that kind",
         (),
         weights=False,
+        weak=True,
         seconds=1 / 3400,
         game_bytes=(283, 274),
     ),

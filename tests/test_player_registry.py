@@ -116,8 +116,10 @@ def test_help_lists_exactly_the_registry_and_the_profiles():
 def test_options_list_exactly_the_registry():
     from sim.app.service.routes_api import options
 
-    players = {p["name"]: p for p in options()["players"]}
+    listed = options()
+    players = {p["name"]: p for p in listed["players"]}
     assert set(players) == set(BY_NAME) | set(load_profiles())
+    assert listed["weak_players"] == [k.name for k in KINDS if k.weak] == ["random"]
     for kind in KINDS:
         p = players[kind.name]
         weights = list(DEFAULT_WEIGHTS) if kind.weights else []
