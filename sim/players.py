@@ -8,11 +8,10 @@ step) or `mc:playouts=32:horizon=4`.
 Keys: the evaluation weights (core.players.weights WEIGHT_NAMES) for every player but random, and
 the settings of the player, declared with their ranges and defaults in the player registry
 (sim.player_kinds: integers, or one of a few names, e.g. `planner:restrict=frozen`, the
-restricted twin that never thaws). A profile is a player with
-its weights and settings stored as data, with the provenance of how they were found
-(`kalarite tune` writes them). A planner profile may also hold a learned win-probability
-model per mode (`kalarite learn` writes them), which the planner's leaf value reads
-(core.players.learned)::
+restricted twin that never thaws). A profile is a player with its weights and settings
+stored as data, with the provenance of how they were found (`kalarite tune` writes them).
+A planner profile may also hold a learned win-probability model per mode (`kalarite learn`
+writes them), which the planner's leaf value reads (core.players.learned)::
 
     [profile.NAME.model.high-form]
     intercept = -0.3
@@ -49,7 +48,6 @@ from sim.player_kinds import (
     setting_columns,
 )
 
-POLICIES = {k.name: k.code for k in sorted(BY_NAME.values(), key=lambda k: k.code)}
 PROFILES_PATH = pathlib.Path(__file__).parent / "profiles" / "players.toml"
 
 
@@ -132,7 +130,7 @@ def _read_profiles(path) -> dict:
 def check_profile_name(name, what: str, error=ValueError) -> str:
     """A profile's name: an identifier (sim.inputs' slug) that is not a player's name."""
     need_slug(name, what, error)
-    if name in POLICIES:
+    if name in BY_NAME:
         raise error(f"{what} {name!r}: a profile may not take a player's name")
     return name
 
@@ -246,7 +244,7 @@ def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
         player, settings = prof.player, prof.settings
         weights |= prof.weights
     else:
-        known = list(POLICIES) + list(profiles)
+        known = list(BY_NAME) + list(profiles)
         raise ValueError(f"unknown policy {name!r} (known: {', '.join(known)})")
     kind = BY_NAME[player]
     # the integer settings at their defaults, then the given ones (a named setting is kept
