@@ -16,6 +16,8 @@ families (results/analysis/player_families.py), `--help`'s player list (sim/app/
 numpy: the CLI's help and the chunk size read it cheaply.
 """
 
+import functools
+import types
 from typing import NamedTuple
 
 from core import constants as K
@@ -254,14 +256,16 @@ def kind(name: str) -> PlayerKind:
     return BY_NAME[name]
 
 
+@functools.cache
 def setting_columns() -> dict:
     """{column: Setting} of every setting of every kind, in column order: the columns a
-    parameter row holds besides the weights and the models."""
+    parameter row holds besides the weights and the models (computed once: the registry
+    does not change, and the mapping is read-only)."""
     out = {}
     for k in KINDS:
         for s in k.settings:
             out.setdefault(s.column, s)
-    return dict(sorted(out.items()))
+    return types.MappingProxyType(dict(sorted(out.items())))
 
 
 def budgets() -> dict:
