@@ -1,6 +1,7 @@
-"""Measures the Parquet bytes per game that sim/study_size.py stores (its _BYTES table): a
-small study per player and mode, written to a temporary directory. Run by hand when the schema
-or the players change: ``python -m benchmarks.study_bytes``."""
+"""Measures the Parquet bytes per game the player registry stores (sim/player_kinds.py, each
+kind's game_bytes, read by sim/study_size.py): a small study per player and mode, written to
+a temporary directory. Run by hand when the schema or the players change:
+``python -m benchmarks.study_bytes``."""
 
 import pathlib
 import tempfile

@@ -7,6 +7,9 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
 - ``content/``: load, validate and compile the card files (sim/data/*.toml) into core's
   tables: ``ops`` (op lists into op rows), ``tasks``, ``copies`` (a designer's ``--content
   DIR``), ``diff`` (what differs between two contents).
+- ``player_kinds``: the player registry, each kind declared once (settings with ranges and
+  defaults, budget knob, description, cost), from which parsing, identity words, chunking,
+  trace budgets, help, `kalarite players` and the service's /options derive.
 - ``players``: player specs (a player or profile name with parameters) into parameter rows;
   ``profiles/``: the named, tuned players; ``strength``: which player is strongest, read from
   the checked-in ladders' ratings (the one place the top player is named).

@@ -23,7 +23,7 @@ Bad input raises ValueError with the same one-line messages as the command line.
 import pathlib
 import tempfile
 
-from sim.chunking import seconds_per_game
+from sim.chunking import matchups_seconds
 
 IN_PROCESS_S = 20.0  # estimated single-core play time under which a study runs in-process
 TABLE_NAMES = ("games", "card_events", "task_claims")
@@ -44,7 +44,7 @@ def _study(spec, content_dir=None):
 
 def estimated_seconds(study) -> float:
     """Rough single-core play time of a study (the chunk sizing's estimate)."""
-    return sum(m.games * seconds_per_game(m.mode, m.policies) for m in study.matchups())
+    return matchups_seconds((m, m.games) for m in study.matchups())
 
 
 def run(

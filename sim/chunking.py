@@ -2,8 +2,9 @@
 
 A chunk of 2000 random games takes about half a second; 2000 greedy games would take over a
 minute, with the progress bar frozen at 0 meanwhile. So the default chunk size follows the
-players' speed: about ``TARGET_CHUNK_S`` seconds of play per chunk, never more than 2000
-games. The chunk size never changes a result (a game depends only on its seed and index).
+players' speed (each kind's cost in the player registry, sim.player_kinds): about
+``TARGET_CHUNK_S`` seconds of play per chunk, never more than 2000 games. The chunk size
+never changes a result (a game depends only on its seed and index).
 
 Bounds: at most ``MAX_GAMES`` games per matchup and ``MAX_CHUNKS`` chunks per study (each
 chunk is three files); the automatic size grows to stay within them, an explicit
@@ -18,12 +19,6 @@ MAX_GAMES = 1_000_000_000  # per matchup
 MAX_CHUNKS = 100_000  # per study
 MAX_CHUNK_SIZE = 20_000  # games per chunk (the kernel's output buffers grow with it)
 
-# Seconds per game on one core of the development machine (benchmarks/README.md), two seats
-# of the same player; a mixed pairing takes the mean of its seats.
-_SECONDS = {"random": 1 / 3400, "greedy": 1 / 28, "planner": 1 / 11}
-# mc: greedy's work plus its playouts, measured at the defaults (8 x 4 x 2 turns): 2.5x greedy
-_MC_AT_DEFAULTS = 2.5
-_MC_DEFAULTS = {"playouts": 8, "horizon": 2, "candidates": 4}  # sim.players.SETTINGS["mc"]
 # games of more seats last longer (benchmarks/README.md: about 2x for melee and team play)
 _MODE_FACTOR = {"melee": 2.5, "team-high-form": 2.0, "team-deathmatch": 2.0, "new-player": 2.5}
 
@@ -32,31 +27,33 @@ class ChunkingError(ValueError):
     """A study too large to split into chunks (one line, exit status 2)."""
 
 
-def seconds_per_game(mode: str, policies) -> float:
-    """A rough estimate of one game's time on one core."""
+def seconds_per_game(mode: str, policies, profiles=None) -> float:
+    """A rough estimate of one game's time on one core: the mean of its seats' players
+    (``profiles``: already loaded ones, for callers estimating many matchups)."""
+    from sim.players import kind_of, load_profiles
+
+    profiles = load_profiles() if profiles is None else profiles
     costs = []
-    for spec in policies:
-        name, *pairs = spec.split(":")
-        params = {}
-        for pair in pairs:
-            key, _, value = pair.partition("=")
-            try:
-                params[key] = float(value)
-            except ValueError:
-                pass  # validated elsewhere (sim.players)
-        if name == "mc":
-            work = 1.0
-            for key, default in _MC_DEFAULTS.items():
-                work *= params.get(key, default) / default
-            costs.append(_SECONDS["greedy"] * (1 + (_MC_AT_DEFAULTS - 1) * work))
-        else:
-            costs.append(_SECONDS.get(name, _SECONDS["greedy"]))
+    for spec in policies:  # each kind's cost in the player registry (sim.player_kinds)
+        kind, settings = kind_of(spec, profiles)
+        costs.append(kind.seconds_per_game(settings))
     return _MODE_FACTOR.get(mode, 1.0) * sum(costs) / len(costs)
+
+
+def matchups_seconds(games_by_matchup, profiles=None) -> float:
+    """One-core seconds of playing ``[(matchup, games), ...]`` (the profiles read once)."""
+    from sim.players import load_profiles
+
+    profiles = load_profiles() if profiles is None else profiles
+    return sum(n * seconds_per_game(m.mode, m.policies, profiles) for m, n in games_by_matchup)
 
 
 def auto_chunk_size(matchups) -> int:
     """About TARGET_CHUNK_S seconds of the slowest matchup's games, 1 to 2000 games."""
-    slowest = max(seconds_per_game(m.mode, m.policies) for m in matchups)
+    from sim.players import load_profiles
+
+    profiles = load_profiles()
+    slowest = max(seconds_per_game(m.mode, m.policies, profiles) for m in matchups)
     return max(1, min(DEFAULT_CHUNK_SIZE, int(TARGET_CHUNK_S / slowest)))
 
 

@@ -4,13 +4,13 @@ resolved into the parameter rows the engine plays.
 
 A player spec (``planner``, ``sage``, ``mc:playouts=32``) names a parameter row only
 through things outside the engine: the profile file ``sim/profiles/players.toml`` (which
-`kalarite tune` and `kalarite learn` rewrite) and the defaults in ``sim.players``. So a
-study resolves its players once, in the driver (``resolve_players``), and from then on the
-rows travel as data: their digests go into the dataset's identity (``players_digests``,
-``players_hash``: results.store.dataset_info), the rows themselves go with every chunk to
-its worker (``Player.to_json`` / ``from_json``), and the worker plays exactly those rows,
-checking their digests as it checks the engine hash. Nothing after the driver reads the
-profile file again.
+`kalarite tune` and `kalarite learn` rewrite) and the defaults of the player registry
+(``sim.player_kinds``). So a study resolves its players once, in the driver
+(``resolve_players``), and from then on the rows travel as data: their digests go into the
+dataset's identity (``players_digests``, ``players_hash``: results.store.dataset_info), the
+rows themselves go with every chunk to its worker (``Player.to_json`` / ``from_json``), and
+the worker plays exactly those rows, checking their digests as it checks the engine hash.
+Nothing after the driver reads the profile file again.
 """
 
 import hashlib
@@ -20,22 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.players.params import (
-    MODEL_STRIDE,
-    PP_ENDGAME,
-    PP_MC_CANDIDATES,
-    PP_MC_HORIZON,
-    PP_MC_PLAYOUTS,
-    PP_MODEL,
-    PP_PEEK,
-    PP_PLAN_WIDTH,
-    PP_REPLY_PLANS,
-    PP_REPLY_SAMPLES,
-    PP_REPLY_WIDTH,
-    PP_RESTRICT,
-    PP_WIDTH,
-)
+from core.players.params import MODEL_STRIDE, PP_MODEL, PP_WIDTH
 from core.players.weights import WEIGHT_NAMES
+from sim.player_kinds import BY_CODE, setting_columns
 
 
 @dataclass(frozen=True)
@@ -92,23 +79,10 @@ def players_hash(digests: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-_SETTING_COLUMNS = {
-    PP_MC_PLAYOUTS: "playouts",
-    PP_MC_HORIZON: "horizon",
-    PP_MC_CANDIDATES: "candidates",
-    PP_PLAN_WIDTH: "width",
-    PP_PEEK: "peek",
-    PP_RESTRICT: "restrict",
-    PP_REPLY_PLANS: "plans",
-    PP_REPLY_SAMPLES: "samples",
-    PP_REPLY_WIDTH: "reply_width",
-    PP_ENDGAME: "endgame",
-}
-
-
 def changed_parts(old: dict, new: dict) -> list:
     """What differs between two resolved rows (``Player.to_json``), in words: the player,
-    the weights and settings by name, a learned model by mode."""
+    the weights and settings by name (the registry's, sim.player_kinds), a learned model by
+    mode."""
     if old["code"] != new["code"]:
         return [f"the player ({_player_name(old)} -> {_player_name(new)})"]
     a, b = old["params"], new["params"]
@@ -116,7 +90,7 @@ def changed_parts(old: dict, new: dict) -> list:
         return ["the parameter row's layout"]
     weights = [w for i, w in enumerate(WEIGHT_NAMES) if a[i] != b[i]]
     out = [f"weights {', '.join(weights)}"] if weights else []
-    out += [name for col, name in _SETTING_COLUMNS.items() if a[col] != b[col]]
+    out += [s.key for col, s in setting_columns().items() if a[col] != b[col]]
     for k, mode in enumerate(K.MODE_NAMES):
         lo = PP_MODEL + k * MODEL_STRIDE
         if a[lo : lo + MODEL_STRIDE] != b[lo : lo + MODEL_STRIDE]:
@@ -126,7 +100,7 @@ def changed_parts(old: dict, new: dict) -> list:
 
 def _player_name(row: dict) -> str:
     code = row["code"]
-    return K.POLICY_NAMES[code] if 0 <= code < len(K.POLICY_NAMES) else str(code)
+    return BY_CODE[code].name if code in BY_CODE else str(code)
 
 
 def batch(content, mode, decks, policies, seed: int, players: dict | None = None):

@@ -32,9 +32,6 @@ from core.players.params import (
 )
 from sim.inputs import need_number
 
-MODEL_PLAYERS = ("planner",)  # the players whose search reads a learned value
-
-
 # a model value's range: fitted ones are within +-10 (standardised features, an L2 penalty),
 # so a million is far past any fit while every weighted sum the planner forms stays finite
 MAX_MODEL_VALUE = 1e6

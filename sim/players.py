@@ -6,12 +6,12 @@ of a profile (sim/profiles/players.toml), optionally followed by `:key=value` pa
 `greedy:points=12:material=1`, `planner:width=8`, `planner:samples=2` (the reply-aware
 step) or `mc:playouts=32:horizon=4`.
 Keys: the evaluation weights (core.players.weights WEIGHT_NAMES) for every player but random, and
-the settings of the player (SETTINGS: integers; CHOICES: one of a few names, e.g.
-`planner:restrict=frozen`, the restricted twin that never thaws). A profile is a player with
-its weights and settings stored as data, with the provenance of how they were found
-(`kalarite tune` writes them). A planner profile may also hold a learned win-probability
-model per mode (`kalarite learn` writes them), which the planner's leaf value reads
-(core.players.learned)::
+the settings of the player, declared with their ranges and defaults in the player registry
+(sim.player_kinds: integers, or one of a few names, e.g. `planner:restrict=frozen`, the
+restricted twin that never thaws). A profile is a player with its weights and settings
+stored as data, with the provenance of how they were found (`kalarite tune` writes them).
+A planner profile may also hold a learned win-probability model per mode (`kalarite learn`
+writes them), which the planner's leaf value reads (core.players.learned)::
 
     [profile.NAME.model.high-form]
     intercept = -0.3
@@ -28,103 +28,27 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core import constants as K
-from core.players.params import (
-    MODEL_STRIDE,
-    PP_ENDGAME,
-    PP_MC_CANDIDATES,
-    PP_MC_HORIZON,
-    PP_MC_PLAYOUTS,
-    PP_MODEL,
-    PP_PEEK,
-    PP_PLAN_WIDTH,
-    PP_REPLY_PLANS,
-    PP_REPLY_SAMPLES,
-    PP_REPLY_WIDTH,
-    PP_RESTRICT,
-    PP_WIDTH,
-    RESTRICT_NAMES,
-)
+from core.players.params import MODEL_STRIDE, PP_MODEL, PP_WIDTH
 from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
 from sim.inputs import (
     MAX_BYTES,
-    int_text,
     need_display,
-    need_int,
     need_number,
     need_slug,
     need_table,
     number_text,
     read_document,
 )
-from sim.learned import MODEL_PLAYERS, check_models, model_block
-
-POLICIES = {name: i for i, name in enumerate(K.POLICY_NAMES)}
-PROFILES_PATH = pathlib.Path(__file__).parent / "profiles" / "players.toml"
-
-# Default evaluation weights (documented in docs/players.md): a point is worth 10, a task
-# you could claim right now 6 per point, and so on down to a piece on the board. The last
-# three features are off by default (tuned profiles use them).
-DEFAULT_WEIGHTS = {
-    "points": 10.0,
-    "claimable": 6.0,
-    "destroyed": 1.0,
-    "upgraded": 1.5,
-    "legendary": 3.0,
-    "material": 0.5,
-    "summonable": 0.7,
-    "legends_ready": 1.5,
-    "win": 100.0,
-    "opp_claimable": 0.0,
-    "centre": 0.0,
-    "exposed": 0.0,
-    "pending": 2.0,  # Etherweave: points a pending being is charged (times `points`)
-}
-assert tuple(DEFAULT_WEIGHTS) == WEIGHT_NAMES
-# an evaluation weight's range: the defaults are at most 100 and tuned ones near them, so a
-# million is far past any useful value while every sum of weighted features stays finite
-MAX_WEIGHT = 1e6
-# integer settings per player, with their defaults and limits
-SETTINGS = {
-    "random": {},
-    "greedy": {},
-    # width: the beam; plans, samples, reply_width: the reply-aware step (core.players.reply):
-    # the plans checked against the opponent's best reply, the sampled worlds each is
-    # checked in (0: off), the beam of the reply's search
-    "planner": {
-        "width": (6, 1, 32),
-        "plans": (3, 1, 8),
-        "samples": (0, 0, 16),
-        "reply_width": (2, 1, 32),
-    },
-    "mc": {"playouts": (8, 1, 10_000), "horizon": (2, 1, 1000), "candidates": (4, 1, 10_000)},
-}
-# each player's search budget: the one setting a skill trace doubles (kalarite trace) and the
-# stability rule's budget comparison reads (results/analysis/player_families.py). A player
-# with a budget names its integer setting here; one without is left out.
-BUDGET = {"planner": "width", "mc": "playouts"}
-assert all(v in SETTINGS[k] for k, v in BUDGET.items())
-# named settings of the lookahead players: the allowed values, the first is the default.
-# restrict: the mechanic a restricted twin gives up (core.players.restrict): frozen = never
-# thaws, warp = never plays a warp, gateway = the Nethervoid Gateway counts for nothing
-RESTRICT_HELP = (
-    "none, frozen (never thaws), warp (never warps), gateway (skips optional Gateway effect parts)"
+from sim.learned import check_models, model_block
+from sim.player_kinds import (
+    BY_NAME,
+    DEFAULT_WEIGHTS,
+    MAX_WEIGHT,
+    MODEL_PLAYERS,
+    setting_columns,
 )
-CHOICES = {
-    "random": {},
-    "greedy": {"restrict": RESTRICT_NAMES},
-    # peek=on: the learned leaf value reads the opponents' real hands. A cheating measurement
-    # of what hidden information costs (docs/players.md), never a player for balance figures
-    # endgame=exact: a plan ending the game's last turn is valued by the game's result
-    "planner": {"restrict": RESTRICT_NAMES, "peek": ("off", "on"), "endgame": ("off", "exact")},
-    "mc": {"restrict": RESTRICT_NAMES},
-}
-DESCRIPTIONS = {
-    "random": "uniform over the kinds of option, then over the options of that kind",
-    "greedy": "one-ply lookahead: each option played to the next decision of the turn, scored",
-    "planner": "searches whole turns (all actions, effect choices, the claim), beam-pruned",
-    "mc": "flat Monte Carlo: random playouts of the best options, hidden cards sampled",
-}
-assert set(SETTINGS) == set(POLICIES) == set(DESCRIPTIONS) == set(CHOICES)
+
+PROFILES_PATH = pathlib.Path(__file__).parent / "profiles" / "players.toml"
 
 
 @dataclass
@@ -174,8 +98,9 @@ def _read_profiles(path) -> dict:
         check_profile_name(name, f"{path.name}: profile name")
         need_table(d, where, ValueError)
         player = d.get("player")
-        if player not in POLICIES or player == "random":
-            raise ValueError(f"{where}: 'player' must be one of greedy, planner, mc")
+        if player not in BY_NAME or not BY_NAME[player].weights:
+            tunable = ", ".join(k.name for k in BY_NAME.values() if k.weights)
+            raise ValueError(f"{where}: 'player' must be one of {tunable}")
         weights = dict(need_table(d.get("weights", {}), f"{where}: weights", ValueError))
         unknown = set(weights) - set(WEIGHT_NAMES)
         if unknown:
@@ -205,7 +130,7 @@ def _read_profiles(path) -> dict:
 def check_profile_name(name, what: str, error=ValueError) -> str:
     """A profile's name: an identifier (sim.inputs' slug) that is not a player's name."""
     need_slug(name, what, error)
-    if name in POLICIES:
+    if name in BY_NAME:
         raise error(f"{what} {name!r}: a profile may not take a player's name")
     return name
 
@@ -217,28 +142,19 @@ def check_weight(value, what: str) -> float:
 
 def _check_setting(player, key, value, where):
     """A setting of a profile (TOML: a name or an integer) as used, or one line."""
-    if key in CHOICES[player]:
-        _check_choice(player, key, value, where)
-        return value
-    if key not in SETTINGS[player]:
-        known = ", ".join([*SETTINGS[player], *CHOICES[player]]) or "none"
+    setting = BY_NAME[player].setting(key)
+    if setting is None:
+        known = ", ".join(BY_NAME[player].keys()) or "none"
         raise ValueError(f"{where}: {player} has no setting {key!r} (settings: {known})")
-    _, lo, hi = SETTINGS[player][key]
-    return need_int(value, f"{where}: {key}", lo, hi, ValueError, f"an integer from {lo} to {hi}")
+    return setting.check(value, f"{where}: {key}")
 
 
-def _check_choice(player, key, value, where):
-    allowed = CHOICES[player][key]
-    if value not in allowed:
-        raise ValueError(f"{where}: {key} must be one of {', '.join(allowed)}, got {value!r}")
-
-
-def _drop_defaults(settings: dict) -> dict:
+def _drop_defaults(kind, settings: dict) -> dict:
     """A named setting at its default is left out, so equal players get equal names."""
     return {
         k: v
         for k, v in settings.items()
-        if not (isinstance(v, str) and any(v == c[k][0] for c in CHOICES.values() if k in c))
+        if not (kind.setting(k).named and v == kind.setting(k).default)
     }
 
 
@@ -321,39 +237,48 @@ def resolve(spec: str, profiles=None) -> tuple[str, dict, dict]:
     name, *pairs = spec.strip().split(":")
     profiles = load_profiles() if profiles is None else profiles
     weights = dict(DEFAULT_WEIGHTS)
-    if name in POLICIES:
-        player = name
-        settings = {k: v[0] for k, v in SETTINGS[player].items()}
+    if name in BY_NAME:
+        player, settings = name, {}
     elif name in profiles:
         prof = profiles[name]
-        player = prof.player
-        settings = {k: v[0] for k, v in SETTINGS[player].items()} | prof.settings
+        player, settings = prof.player, prof.settings
         weights |= prof.weights
     else:
-        known = list(POLICIES) + list(profiles)
+        known = list(BY_NAME) + list(profiles)
         raise ValueError(f"unknown policy {name!r} (known: {', '.join(known)})")
+    kind = BY_NAME[player]
+    # the integer settings at their defaults, then the given ones (a named setting is kept
+    # only where it is not its default: _drop_defaults)
+    settings = {s.key: s.default for s in kind.settings if not s.named} | settings
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
             raise ValueError(f"policy {spec!r}: expected key=value, got {pair!r}")
-        if player == "random":
-            raise ValueError(f"policy {spec!r}: random takes no parameters")
-        if key in CHOICES[player]:
-            _check_choice(player, key, value, f"policy {spec!r}")
-            settings[key] = value
-            continue
+        if not kind.weights and not kind.settings:
+            raise ValueError(f"policy {spec!r}: {player} takes no parameters")
         what = f"policy {spec!r}: {key}"
-        if key in weights:
+        setting = kind.setting(key)
+        if setting is not None:
+            settings[key] = setting.parse(value, what)
+        elif key in weights:
             weights[key] = number_text(value, what, -MAX_WEIGHT, MAX_WEIGHT, ValueError)
-        elif key in SETTINGS[player]:
-            _, lo, hi = SETTINGS[player][key]
-            settings[key] = int_text(value, what, lo, hi, ValueError)
         else:
-            known = list(weights) + list(SETTINGS[player]) + list(CHOICES[player])
+            known = list(weights) + kind.keys()
             raise ValueError(
                 f"policy {spec!r}: unknown parameter {key!r} (known: {', '.join(known)})"
             )
-    return player, weights, _drop_defaults(settings)
+    return player, weights, _drop_defaults(kind, settings)
+
+
+def kind_of(spec: str, profiles=None) -> tuple:
+    """(PlayerKind, settings) of a spec for the estimates (chunk size, study size): a
+    profile's is the player it is. A spec that does not resolve gets its named kind at its
+    defaults (greedy when it names none): it is refused elsewhere, with its own message."""
+    try:
+        player, _, settings = resolve(spec, profiles)
+    except ValueError:
+        player, settings = spec.split(":")[0].strip(), {}
+    return BY_NAME.get(player, BY_NAME["greedy"]), settings
 
 
 def models_of(spec: str, profiles=None) -> dict:
@@ -369,20 +294,11 @@ def parse_policy(spec: str, profiles=None) -> tuple[int, np.ndarray]:
     player, weights, settings = resolve(spec, profiles)
     row = np.zeros(PP_WIDTH)
     row[:N_WEIGHTS] = [weights[k] for k in WEIGHT_NAMES]
-    mc = {k: v[0] for k, v in SETTINGS["mc"].items()} | (settings if player == "mc" else {})
-    row[PP_MC_PLAYOUTS] = mc["playouts"]
-    row[PP_MC_HORIZON] = mc["horizon"]
-    row[PP_MC_CANDIDATES] = mc["candidates"]
-    planner = {k: v[0] for k, v in SETTINGS["planner"].items()}
-    planner |= {k: v for k, v in settings.items() if k in planner}
-    row[PP_PLAN_WIDTH] = planner["width"]
-    row[PP_REPLY_PLANS] = planner["plans"]
-    row[PP_REPLY_SAMPLES] = planner["samples"]
-    row[PP_REPLY_WIDTH] = planner["reply_width"]
-    row[PP_RESTRICT] = RESTRICT_NAMES.index(settings.get("restrict", RESTRICT_NAMES[0]))
-    row[PP_PEEK] = 1 if settings.get("peek") == "on" else 0
-    row[PP_ENDGAME] = 1 if settings.get("endgame") == "exact" else 0
+    # every setting column of the row (sim.player_kinds): the player's own value, else the
+    # default of the kind that declares it (a greedy's row holds mc's and the planner's)
+    for column, setting in setting_columns().items():
+        row[column] = setting.encode(settings.get(setting.key, setting.default))
     for mode, model in models_of(spec, profiles).items():
         b = PP_MODEL + K.MODE_NAMES.index(mode) * MODEL_STRIDE
         row[b : b + MODEL_STRIDE] = model_block(model)
-    return POLICIES[player], row
+    return BY_NAME[player].code, row

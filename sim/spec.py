@@ -390,7 +390,7 @@ SPEC = Fields(
         "trace",
         Trace(),
         "a skill trace: {player, levels}: the player at each budget of levels (its budget "
-        "setting, sim.players.BUDGET) in self-play, and adjacent levels against each other "
+        "setting, sim.player_kinds) in self-play, and adjacent levels against each other "
         "with each deck in both seats (kalarite trace)",
         default=None,
     ),

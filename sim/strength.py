@@ -52,10 +52,11 @@ def strongest_players(n: int = 2, ladders: tuple | None = None) -> list:
     ``LADDER_PLAYERS`` strongest first when no ladder rates any of them."""
     # imported here, not at the top: the CLI's parser imports this module on every command,
     # and sim.players costs ~0.17 s (numpy, the engine's constants)
-    from sim.players import POLICIES, load_profiles
+    from sim.player_kinds import BY_NAME
+    from sim.players import load_profiles
 
     base, every = ladders if ladders is not None else (load_ladder(), load_ladder(None, "all"))
-    known = set(POLICIES) | set(load_profiles())
+    known = set(BY_NAME) | set(load_profiles())
     ratings = {}
     for column, ladder in enumerate((base, every)):
         for p in (ladder or {}).get("players", []):

@@ -4,9 +4,10 @@ that would write more than ``BIG_BYTES`` says so (with its time) before the firs
 Both are estimates from stored figures, not a measurement of this machine:
 
 - bytes: Parquet bytes per game of all three tables (games, card_events, task_claims), by
-  player and mode, measured on studies of imperial vs highland (see ``_BYTES``); a mixed
-  pairing takes the mean of its seats, a player not listed greedy's figure;
-- time: ``sim.chunking.seconds_per_game`` (the players' speed on one core of the development
+  player and mode, measured on studies of imperial vs highland (each kind's ``game_bytes``
+  in the player registry, sim.player_kinds); a mixed pairing takes the mean of its seats, a
+  player not measured greedy's figure;
+- time: ``sim.chunking.matchups_seconds`` (the players' speed on one core of the development
   machine, benchmarks/README.md) divided by the workers.
 
 A study whose bytes are more than the free space at its --out does not start
@@ -16,32 +17,26 @@ A study whose bytes are more than the free space at its --out does not start
 import pathlib
 import shutil
 
-from sim.chunking import seconds_per_game
+from sim.chunking import matchups_seconds
 
 BIG_BYTES = 10e9  # a study that writes more says so before it starts
 
-# Parquet bytes per game (three tables) as `python -m benchmarks.study_bytes` measured them at the
-# chunk size a study picks (imperial vs highland, seed 1; random 2,000 games, greedy and
-# planner 200 per mode). Larger studies use larger chunks, so these err a little high.
-_BYTES = {
-    ("random", "high-form"): 283,
-    ("random", "deathmatch"): 274,
-    ("greedy", "high-form"): 499,
-    ("greedy", "deathmatch"): 474,
-    ("planner", "high-form"): 864,
-    ("planner", "deathmatch"): 825,
-}
 # games of more seats write more rows (not measured: the seat-count ratio, a rough guess)
 _MODE_FACTOR = {"melee": 1.5, "team-high-form": 2.0, "team-deathmatch": 2.0}  # more seats
 
 
-def bytes_per_game(mode: str, policies) -> float:
-    """Estimated Parquet bytes of one game of ``mode`` between these seat players."""
-    base = "deathmatch" if "deathmatch" in mode else "high-form"
+def bytes_per_game(mode: str, policies, profiles=None) -> float:
+    """Estimated Parquet bytes of one game of ``mode`` between these seat players (each
+    kind's figure in the player registry, sim.player_kinds; greedy's where not measured)."""
+    from sim.player_kinds import BY_NAME
+    from sim.players import kind_of, load_profiles
+
+    profiles = load_profiles() if profiles is None else profiles
+    column = 1 if "deathmatch" in mode else 0
     sizes = []
     for spec in policies:
-        name = spec.split(":")[0]
-        sizes.append(_BYTES.get((name, base), _BYTES[("greedy", base)]))
+        kind = kind_of(spec, profiles)[0]
+        sizes.append((kind.game_bytes or BY_NAME["greedy"].game_bytes)[column])
     return _MODE_FACTOR.get(mode, 1.0) * sum(sizes) / len(sizes)
 
 
@@ -62,8 +57,12 @@ def _duration(seconds: float) -> str:
 
 def estimate(games_by_matchup) -> tuple:
     """(bytes, one-core seconds) of playing ``[(matchup, games), ...]``."""
-    n_bytes = sum(n * bytes_per_game(m.mode, m.policies) for m, n in games_by_matchup)
-    seconds = sum(n * seconds_per_game(m.mode, m.policies) for m, n in games_by_matchup)
+    from sim.players import load_profiles
+
+    games_by_matchup = list(games_by_matchup)
+    profiles = load_profiles()
+    n_bytes = sum(n * bytes_per_game(m.mode, m.policies, profiles) for m, n in games_by_matchup)
+    seconds = matchups_seconds(games_by_matchup, profiles)
     return n_bytes, seconds
 
 

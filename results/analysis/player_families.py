@@ -1,16 +1,16 @@
 """Which players a stability comparison sets side by side (results/analysis/stability.py).
 
 Players are grouped into *families*: the same player with the same weights and settings
-except its search budget (the setting ``sim.players.BUDGET`` names: the planner's ``width``,
-mc's ``playouts``),
-so ``planner`` and ``planner:width=12`` are one family, represented by its smallest budget.
-The families are ranked by strength: by their mean head-to-head win rate against the other
-compared players where the study plays every one of them against another (pairings of two
-different players, all decks, both seats); otherwise in the order the study lists them,
-weakest first (as the ladder and sim/studies/sensitivity.toml list them). The comparisons
-are the top family against the second (``top_two``) and, where the study has it, the top
-player against its double-budget variant (``budget``: the smallest budget of its family at
-least ``BUDGET_FACTOR`` times its own).
+except its search budget (the setting its kind's ``budget`` names in the player registry,
+sim.player_kinds: the planner's ``width``, mc's ``playouts``), so ``planner`` and
+``planner:width=12`` are one family, represented by its smallest budget. The families are
+ranked by strength: by their mean head-to-head win rate against the other compared players
+where the study plays every one of them against another (pairings of two different players,
+all decks, both seats); otherwise in the order the study lists them, weakest first (as the
+ladder and sim/studies/sensitivity.toml list them). The comparisons are the top family
+against the second (``top_two``) and, where the study has it, the top player against its
+double-budget variant (``budget``: the smallest budget of its family at least
+``BUDGET_FACTOR`` times its own).
 """
 
 BUDGET_FACTOR = 2  # the budget variant has at least this many times the top player's budget
@@ -19,13 +19,14 @@ BUDGET_FACTOR = 2  # the budget variant has at least this many times the top pla
 def family(spec: str) -> tuple:
     """(family key, budget) of a player spec: the same player with the same weights and
     settings but its budget has the same key; budget None for a player without one."""
-    from sim.players import BUDGET, resolve
+    from sim.player_kinds import BY_NAME
+    from sim.players import resolve
 
     try:
         player, weights, settings = resolve(spec)
     except ValueError:  # a player this build does not know (an older dataset): on its own
         return (spec,), None
-    key = BUDGET.get(player)
+    key = BY_NAME[player].budget
     rest = tuple(sorted((k, v) for k, v in settings.items() if k != key))
     return (player, tuple(sorted(weights.items())), rest), settings.get(key)
 

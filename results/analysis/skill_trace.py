@@ -1,5 +1,5 @@
 """The skill trace of a study with a ``trace`` (sim.study; ``kalarite trace``): one player at
-budgets N, 2N, 4N, ... (its search budget, sim.players.BUDGET), in self-play at each level
+budgets N, 2N, 4N, ... (its search budget, sim.player_kinds), in self-play at each level
 and each two adjacent levels against each other. Does balance depend on strength?
 
 - **The strength trace**: per adjacent pair of levels, the larger budget's win rate against

@@ -50,27 +50,27 @@ def _modes(how: str) -> list:
 
 
 def _players(how: str) -> list:
-    from sim.players import (
-        DEFAULT_WEIGHTS,
-        DESCRIPTIONS,
-        POLICIES,
-        RESTRICT_HELP,
-        SETTINGS,
-        load_profiles,
-    )
+    """Every kind of the player registry (sim.player_kinds) with its settings' defaults and
+    ranges and its search budget, then the profiles."""
+    from sim.player_kinds import DEFAULT_WEIGHTS, KINDS
+    from sim.players import load_profiles
 
     lines = textwrap.wrap(f"players ({how}):", 88)
-    for name in POLICIES:
-        lines.append(f"  {name:18s} {DESCRIPTIONS[name]}")
+    for kind in KINDS:
+        lines.append(f"  {kind.name:18s} {kind.description}")
     for name, prof in load_profiles().items():
         lines.append(f"  {name:18s} profile of {prof.player}: {prof.about}".rstrip(": "))
     weights = ", ".join(f"{k}={v:g}" for k, v in DEFAULT_WEIGHTS.items())
-    texts = [f"parameters of every player but random, the evaluation weights (defaults): {weights}"]
-    for name, settings in SETTINGS.items():
-        if settings:
-            own = ", ".join(f"{k}={v[0]}" for k, v in settings.items())
-            texts.append(f"parameters of {name} only (defaults): {own}")
-    texts.append(f"every player but random: restrict=NAME, a restricted twin: {RESTRICT_HELP}")
+    tunable = [k.name for k in KINDS if k.weights]
+    texts = [f"parameters of {', '.join(tunable)}: the evaluation weights (defaults): {weights}"]
+    meanings = {}
+    for kind in KINDS:
+        if kind.settings:
+            own = ", ".join(f"{s.key}={s.default} ({s.allowed()})" for s in kind.settings)
+            budget = f"; search budget: {kind.budget}" if kind.budget else ""
+            texts.append(f"parameters of {kind.name} (default, range): {own}{budget}")
+        meanings |= {s.key: s.about for s in kind.settings}
+    texts += [f"{key}: {about}" for key, about in meanings.items()]
     for text in texts:
         lines += textwrap.wrap(text, 88, initial_indent="  ", subsequent_indent="    ")
     return lines

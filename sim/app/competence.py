@@ -61,6 +61,7 @@ def competence_studies(content, deck, player, games, seed, modes) -> dict:
 
 def check_args(decks, modes, player, games, workers):
     """Raise ValueError (one line) on a bad argument, before anything is played."""
+    from sim.player_kinds import BY_NAME, RESTRICT
     from sim.players import parse_policy, resolve
 
     known = ", ".join(MECHANICS)
@@ -71,9 +72,9 @@ def check_args(decks, modes, player, games, workers):
         if m not in COMPETENCE_MODES:
             raise ValueError(f"--modes: {m!r} is not a duel mode ({', '.join(COMPETENCE_MODES)})")
     base, _, settings = resolve(player)
-    if base == "random":
-        raise ValueError("--player: random has no restricted twin (it looks nothing ahead)")
-    if "restrict" in settings:
+    if BY_NAME[base].setting(RESTRICT.key) is None:  # the registry's kinds without a twin
+        raise ValueError(f"--player: {base} has no restricted twin (it looks nothing ahead)")
+    if RESTRICT.key in settings:
         raise ValueError("--player: give the full player; the command makes its twins")
     for d in decks:
         parse_policy(twin_spec(player, MECHANICS[d]))

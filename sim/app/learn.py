@@ -7,7 +7,7 @@ modes the study did not play are kept, so a refit on a study of one mode updates
 only.
 """
 
-from sim.learned import MODEL_PLAYERS
+from sim.player_kinds import MODEL_PLAYERS
 from sim.players import (
     DEFAULT_WEIGHTS,
     Profile,

@@ -8,15 +8,8 @@ is not on a ladder is listed with no rating there.
 """
 
 from sim.app.ladder import DECK_SET_LABELS
-from sim.players import (
-    CHOICES,
-    DEFAULT_WEIGHTS,
-    DESCRIPTIONS,
-    POLICIES,
-    RESTRICT_HELP,
-    SETTINGS,
-    load_profiles,
-)
+from sim.player_kinds import BY_NAME, DEFAULT_WEIGHTS, KINDS, RESTRICT
+from sim.players import load_profiles
 from sim.strength import strength_key
 
 
@@ -28,20 +21,21 @@ def ladder_games(ladder) -> int:
 
 
 def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
-    """One dict per player and profile (the `--json` output), the strongest first: ``rating`` and
+    """One dict per kind of the player registry (sim.player_kinds) and per profile (the
+    `--json` output), with its settings and search budget, the strongest first: ``rating`` and
     ``rating_interval`` from the base-deck ladder, ``rating_all_decks`` and
     ``rating_all_decks_interval`` from the all-deck ladder (None where not on it)."""
     profiles = load_profiles() if profiles is None else profiles
     measured = {p["name"]: p for p in (ladder or {}).get("players", [])}
     measured_all = {p["name"]: p for p in (ladder_all or {}).get("players", [])}
     rows = []
-    for name in POLICIES:
-        params = _defaults(name)
-        if name != "random":
+    for kind in KINDS:
+        params = kind.defaults()
+        if kind.weights:
             params["weights"] = "defaults"
-        rows.append(_row(name, "player", name, DESCRIPTIONS[name], params, {}))
+        rows.append(_row(kind.name, "player", kind.name, kind.description, params, {}))
     for prof in profiles.values():
-        params = _defaults(prof.player) | prof.settings
+        params = BY_NAME[prof.player].defaults() | prof.settings
         changed = {k: v for k, v in prof.weights.items() if DEFAULT_WEIGHTS.get(k) != v}
         params["weights"] = changed or "defaults"
         if prof.models:  # a learned leaf value (kalarite learn) in these modes
@@ -58,12 +52,6 @@ def player_rows(ladder=None, profiles=None, ladder_all=None) -> list:
     return sorted(rows, key=lambda r: strength_key(r["rating"], r["rating_all_decks"]))
 
 
-def _defaults(player) -> dict:
-    """Every setting of ``player`` at its default (integers, then named choices)."""
-    ints = {k: v[0] for k, v in SETTINGS[player].items()}
-    return ints | {k: v[0] for k, v in CHOICES[player].items()}
-
-
 def _rating(m) -> tuple:
     if "rating" not in m:
         return None, None
@@ -77,6 +65,7 @@ def _row(name, kind, player, about, params, provenance) -> dict:
         "player": player,
         "description": about,
         "parameters": params,
+        "budget": BY_NAME[player].budget,  # the setting a skill trace doubles (None: none)
     }
     if provenance:
         row["provenance"] = provenance
@@ -150,10 +139,10 @@ def players_text(rows, ladder, ladder_all=None) -> str:
     for r in rows:
         out.append(f"{r['name']}: {r['description']}")
     out.append("")
-    out.append(
-        "Every player but random takes restrict=NAME, a restricted twin for "
-        f"`kalarite competence`: {RESTRICT_HELP}."
-    )
+    takes = [k.name for k in KINDS if k.setting(RESTRICT.key)]
+    out.append(f"{', '.join(takes)} take {RESTRICT.key}=NAME, {RESTRICT.about}.")
+    budgets = [f"{k.name}'s {k.budget}" for k in KINDS if k.budget]
+    out.append(f"Search budgets (the setting `kalarite trace` doubles): {', '.join(budgets)}.")
     out.append(ladder_line(ladder, "base"))
     out.append(ladder_line(ladder_all, "all"))
     out.append(

@@ -1,5 +1,6 @@
 """`kalarite trace`: one player's skill trace, a study with a ``trace`` (sim.study): the
-player at budgets N, 2N, 4N, ... (its search budget: the setting sim.players.BUDGET names)
+player at budgets N, 2N, 4N, ... (its search budget: the setting its kind's ``budget`` names
+in the player registry, sim.player_kinds)
 in self-play over every pairing of the decks (no mirror matches: a trace reads each deck's
 win rate against the field), and each two adjacent budgets against each other with every
 deck against itself in both seats; played by the one runner (cluster/runner.py) into a
@@ -13,18 +14,19 @@ def budgets(player: str, levels: int, base: int | None) -> list:
     """The budgets of a trace: ``base`` doubled ``levels - 1`` times. Without ``base``: the
     player's own budget if its top level stays within the setting's range, else the largest
     base that does. ValueError (one line) for a player without a budget or a bad count."""
-    from sim.players import BUDGET, SETTINGS, resolve
+    from sim.player_kinds import BY_NAME, budgets
+    from sim.players import resolve
 
     if not MIN_TRACE_LEVELS <= levels <= MAX_TRACE_LEVELS:
         raise ValueError(
             f"--levels must be {MIN_TRACE_LEVELS} to {MAX_TRACE_LEVELS} budgets, got {levels}"
         )
     name, _, settings = resolve(player)
-    setting = BUDGET.get(name)
-    if setting is None:
-        known = ", ".join(f"{p} ({s})" for p, s in BUDGET.items())
+    knob = BY_NAME[name].budget_setting()
+    if knob is None:
+        known = ", ".join(f"{p} ({s})" for p, s in budgets().items())
         raise ValueError(f"--player: {player!r} has no search budget to trace (players: {known})")
-    default, lo, hi = SETTINGS[name][setting]
+    setting, default, lo, hi = knob.key, knob.default, knob.lo, knob.hi
     top = 2 ** (levels - 1)
     if base is None:
         own = int(settings.get(setting, default))

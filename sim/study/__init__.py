@@ -42,7 +42,7 @@ Spec keys (TOML, top level)::
     until = "decided"                # optional: stop at the first doubling look that decides
                                      # ("decided", or "width=W"), games being the cap
 
-``trace`` plays ``player`` at each budget of ``levels`` (the setting sim.players.BUDGET names
+``trace`` plays ``player`` at each budget of ``levels`` (the setting sim.player_kinds names
 for it: the planner's width, mc's playouts) in self-play over the study's deck pairings, and
 each two adjacent levels against each other with each deck against itself, in both seats
 (so the stronger budget's edge is not a deck's); it takes the place of ``policies``, and only

@@ -363,19 +363,20 @@ def trace_players(trace: dict) -> list:
 
 
 def trace_of(value: dict, where: str) -> dict:
-    """A checked ``trace`` value with its player's budget setting (sim.players.BUDGET):
+    """A checked ``trace`` value with its player's budget setting (sim.player_kinds):
     {"player", "setting", "levels"}; StudyError for a player without a budget, or one given
     with it."""
-    from sim.players import BUDGET, resolve
+    from sim.player_kinds import BY_NAME, budgets
+    from sim.players import resolve
 
     player = value["player"]
     try:
         base, _, settings = resolve(player)
     except ValueError as e:
         raise StudyError(f"{where}: 'trace': {e}") from None
-    setting = BUDGET.get(base)
+    setting = BY_NAME[base].budget
     if setting is None:
-        with_budget = ", ".join(f"{p} ({s})" for p, s in BUDGET.items())
+        with_budget = ", ".join(f"{p} ({s})" for p, s in budgets().items())
         raise StudyError(
             f"{where}: 'trace': {player!r} has no search budget to trace (players with one: "
             f"{with_budget})"

@@ -127,20 +127,30 @@ async def info(request: Request, who: Reader):
 
 
 def _players(rows) -> list:
-    """Every player and profile: its parameters, what it does and its ladder rating."""
-    from sim.players import CHOICES, DEFAULT_WEIGHTS, SETTINGS
+    """Every player and profile (sim.app.players_view, from the player registry): its
+    parameters, its settings with their defaults and ranges (a profile's defaults are its
+    own), its search budget, what it does and its ladder rating."""
+    from sim.player_kinds import BY_NAME, DEFAULT_WEIGHTS
 
     out = []
     for r in rows:
-        base = r["player"]
-        own = list(SETTINGS[base]) + list(CHOICES[base])
-        params = [] if base == "random" else list(DEFAULT_WEIGHTS) + own
+        kind = BY_NAME[r["player"]]
+        params = (list(DEFAULT_WEIGHTS) if kind.weights else []) + kind.keys()
         p = {"name": r["name"], "parameters": params, "description": r["description"]}
         if r["kind"] == "profile":
-            p["profile_of"] = base
+            p["profile_of"] = kind.name
+        p["settings"] = {s.key: _setting(s, r["parameters"][s.key]) for s in kind.settings}
+        p["budget"] = kind.budget
         p["rating"] = None if r["rating"] is None else round(r["rating"])
         out.append(p)
     return out
+
+
+def _setting(setting, default) -> dict:
+    """One setting as /options lists it: its default, its range or its choices, its meaning."""
+    if setting.named:
+        return {"default": default, "choices": list(setting.choices), "about": setting.about}
+    return {"default": default, "min": setting.lo, "max": setting.hi, "about": setting.about}
 
 
 @router.get("/options", summary="Decks, modes, players and spec keys a study may use")

@@ -5,9 +5,11 @@ view, from the spec the service stored), so the designer can see that the two ar
 Computed from the normalised spec (``Study.to_dict()``, which the registry stores) alone.
 """
 
+from sim.player_kinds import KINDS
 from sim.study import Study
 
-WEAK_PLAYERS = ("random",)  # games decided by deck exhaustion and tie-breakers, not by play
+# games decided by deck exhaustion and tie-breakers, not by play (the player registry's)
+WEAK_PLAYERS = tuple(k.name for k in KINDS if k.weak)
 SUGGEST_KIND = "suggest"  # a suggestion's row spec: {"kind": SUGGEST_KIND, "goal": ...}
 
 
