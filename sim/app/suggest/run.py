@@ -3,8 +3,9 @@
 One step: the base's first games tell the goal's direction; the card grammar's edits in that
 direction become candidates (each its own content copy, loaded, proved, de-duplicated,
 checked); the paired race screens them (sim/app/suggest/race.py); the finalists are
-replayed on fresh seeds under the two strongest players (sim/app/suggest/confirm.py). With
-``stack`` > 1 the best confirmed edit is accepted, becomes the base, and the next step
+replayed on fresh seeds under the two strongest players (sim/app/suggest/confirm.py); by
+default the base and the race are played by the strongest (sim.suggest.goal.default_players).
+With ``stack`` > 1 the best confirmed edit is accepted, becomes the base, and the next step
 searches again, until the goal is met or no edit clears the smallest effect.
 
 Everything is written under ``--out`` (``step-N/``: the candidates, the race's and the
@@ -224,12 +225,30 @@ def reached(goal, s) -> bool:
     return all(lo <= v <= hi for v in s["projected"].values())
 
 
+def players_text(goal) -> str:
+    """Which players the suggestion rests on, and whether they are the default top two."""
+    from sim.strength import strongest_players
+
+    top = list(strongest_players(2))
+    screen, confirm = goal.screen_player, list(goal.confirm_players)
+    where = (
+        "the top two players of `kalarite players` (the default)"
+        if screen == top[0] and sorted(confirm) == sorted(top)
+        else f"players chosen for this goal (the top two are {top[0]} and {top[1]})"
+    )
+    return (
+        f"the base and the race under {screen}, the confirmation under {confirm[0]} and "
+        f"{confirm[1]}: {where}"
+    )
+
+
 def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=False) -> dict:
     """Run the suggestion (resuming what ``out`` holds); returns the suggest.json dict and
     writes it with the page."""
     out = prepare_out(goal, out)
     if not quiet:  # at once, before Ray's import and start (seconds on a loaded machine)
         print(f"kalarite: suggest: {goal.text()} -> {out}", file=sys.stderr, flush=True)
+        print(f"kalarite: suggest: {players_text(goal)}", file=sys.stderr, flush=True)
     session = None
     if workers != 0:  # one Ray session for every study and check of the suggestion
         from cluster.progress import step_printer
@@ -281,6 +300,7 @@ def _run(goal, out, workers, address, progress, quiet) -> dict:
             "kalarite_suggest": 1,
             "goal": goal.to_dict(),
             "goal_text": goal.text(),
+            "players_text": players_text(goal),
             "status": status,
             "stack": stack,
             "steps": steps,
