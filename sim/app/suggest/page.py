@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from results.report import CSS, esc, pct, table
 from results.report.html import Cell
 from results.shown import difference_text
-from results.suggest.race import DROP_CUT
+from results.suggest.decision import DROP_CUT
 from sim.app.cli_args import json_ready
 
 TOP = 10  # edits in the first screen's table (every edit is in suggest.json and below)
