@@ -200,7 +200,7 @@ class ChunkFailed(RuntimeError):
     """A chunk of the check could not be played (the check is incomplete: exit 1)."""
 
 
-def _play(jobs, workers, address, progress):
+def _play(jobs, workers, address, progress, lent=None):
     """Play every job through the chunk scheduler (cluster.scheduler) on Ray, or in this
     process with ``workers=0``; returns (results in job order, seconds compiling, seconds
     starting Ray, seconds playing, workers). Ctrl-C finishes the chunks in flight, then
@@ -217,7 +217,7 @@ def _play(jobs, workers, address, progress):
     reach_cluster(workers, address)  # a refusing cluster: one line, before compiling
     compile_s = warm_up((lambda text, final: None) if quiet else None, checked=True)
     t0 = time.perf_counter()
-    session = open_session(workers, address, None if quiet else plain.step_printer())
+    session = open_session(workers, address, None if quiet else plain.step_printer(), lent=lent)
     start_s = time.perf_counter() - t0
     index = {id(j): i for i, j in enumerate(jobs)}
     results = [None] * len(jobs)
@@ -270,9 +270,11 @@ def run_check(
     progress=None,
     command=None,
     chunk_size=None,
+    session=None,
 ) -> dict:
     """Play the check; returns its result (a JSON-ready dict, ``broken`` sorted by matchup
-    and game: the same whatever the workers and ``chunk_size``, games per chunk)."""
+    and game: the same whatever the workers and ``chunk_size``, games per chunk);
+    ``session``: one the caller opened and closes (cluster.session ``lent``)."""
     import datetime
 
     from core import ENGINE_HASH
@@ -283,7 +285,9 @@ def run_check(
         content, decks, modes, policy, games, seed, turn_cap, beings_without_effects
     )
     jobs = _jobs(study, matchups, content, chunk_size)
-    results, compile_s, start_s, play_s, n_workers = _play(jobs, workers, address, progress)
+    results, compile_s, start_s, play_s, n_workers = _play(
+        jobs, workers, address, progress, session
+    )
     broken = []
     for r in results:
         for game, code, turn, actions in r["broken"]:

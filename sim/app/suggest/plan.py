@@ -172,6 +172,7 @@ def _check(c, content, goal, ctx, opps, per) -> dict:
         address=ctx.address,
         progress=False,
         command=f"kalarite suggest (check of {c['cid']})",
+        session=ctx.session,
     )
 
 

@@ -227,26 +227,24 @@ def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=
     if not quiet:  # at once, before Ray's import and start (seconds on a loaded machine)
         print(f"kalarite: suggest: {goal.text()} -> {out}", file=sys.stderr, flush=True)
         print(f"kalarite: suggest: {players_text(goal)}", file=sys.stderr, flush=True)
-    session = None
-    if workers != 0:  # one Ray session for every study and check of the suggestion
-        from cluster.progress import step_printer
-        from cluster.session import open_session
+    from cluster.progress import step_printer
+    from cluster.session import open_session
 
-        session = open_session(workers, address, None if quiet else step_printer())
+    # one session (Ray, or this process with workers=0) lent to every study and check
+    session = open_session(workers, address, None if quiet else step_printer())
     try:
-        return _run(goal, out, workers, address, progress, quiet)
+        return _run(goal, out, workers, address, progress, quiet, session)
     finally:
-        if session is not None:
-            with saying("stopping the Ray workers", quiet, after_s=2.0):
-                session.close()
+        with saying("stopping the Ray workers", quiet or workers == 0, after_s=2.0):
+            session.close()
 
 
-def _run(goal, out, workers, address, progress, quiet) -> dict:
+def _run(goal, out, workers, address, progress, quiet, session) -> dict:
     from sim.app.suggest.page import write_outputs
 
     with open(out / "suggest.log", "a") as log:
         ctx = Context(goal, out, workers=workers, address=address, progress=progress,
-                      log_file=log, quiet=quiet)  # fmt: skip
+                      log_file=log, quiet=quiet, session=session)  # fmt: skip
         steps, stack = [], []
         content_dir = goal.content
         status = None
