@@ -65,9 +65,12 @@ class Driver:
         self.workers_start_s = 0.0  # the workers' start-up: the first chunk's wait less play
 
     @classmethod
-    def open(cls, workers, address=None, progress=None, *, checked=False, failed=RunFailed):
-        """Reach the cluster, compile the engine, open the session (see the module). Raises
-        RayStartError when Ray cannot start or be reached (nothing was played)."""
+    def open(
+        cls, workers, address=None, progress=None, *, checked=False, failed=RunFailed, lent=None
+    ):
+        """Reach the cluster, compile the engine, open the session (see the module); ``lent``:
+        a session the caller opened and closes (a suggestion lends one to each of its runs).
+        Raises RayStartError when Ray cannot start or be reached (nothing was played)."""
         from cluster import warmup  # looked up here: tests replace warm_up
 
         display = displays.display_for(progress)
@@ -77,7 +80,7 @@ class Driver:
         compile_s = warmup.warm_up(say, checked=True) if checked else warmup.warm_up(say)
         t0 = time.perf_counter()
         shown = None if quiet else displays.step_printer()
-        session = sessions.open_session(workers, address, shown)
+        session = sessions.open_session(workers, address, shown, lent=lent)
         start_s = time.perf_counter() - t0
         return cls(
             session, display, workers=workers, compile_s=compile_s, start_s=start_s, failed=failed

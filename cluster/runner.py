@@ -132,12 +132,13 @@ def run_study(
     overwrite: bool = False,
     progress: bool | None = None,
     force: bool = False,
+    session=None,
 ) -> RunSummary:
     """Play ``study`` into the dataset ``out``; returns the summary. Raises StoreError,
     ChunkingError or RayStartError before anything is written, StudyInterrupted on Ctrl-C and
     StudyFailed when a chunk fails for good (both leave a resumable dataset), DiskSpaceError
     when the estimated output is more than the free disk space at ``out`` (unless ``force``).
-    ``workers=0``
+    ``session``: one the caller opened and closes (cluster.session ``lent``). ``workers=0``
     plays in this process without Ray. A finished study is played again only where chunks
     are missing; with none missing nothing happens (``summary.nothing_to_do``)."""
     t0 = time.perf_counter()  # wall time includes compiling and starting Ray
@@ -180,7 +181,7 @@ def run_study(
     if warning:
         plain_progress.say(warning)
     try:
-        driver = Driver.open(workers, address, progress, failed=StudyFailed)
+        driver = Driver.open(workers, address, progress, failed=StudyFailed, lent=session)
     except BaseException:
         store.rollback()
         raise

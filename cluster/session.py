@@ -12,6 +12,9 @@ open one the same way (``open_session``) and hand it to the chunk scheduler
 - Starting or connecting is counted on screen while it lasts (a ``Step``), and its seconds
   are the run's ``start_s``; the workers' own start-up (process, imports, kernel load) is
   counted by the progress display until the first chunk lands.
+- A session one command opens for many runs (`kalarite suggest`: every study and check of
+  a suggestion) is lent to each (``open_session(..., lent=session)``): the run plays on it
+  and leaves it open; the command closes it once, at its end.
 - ``window``: chunks in flight. At most ``2 * workers`` (and at most ``workers`` run at
   once), so memory stays bounded whatever the number of games.
 """
@@ -120,10 +123,27 @@ class RaySession:
             self.ray.shutdown()
 
 
-def open_session(workers: int | None, address: str | None = None, say=None):
+class LentSession:
+    """A session its opener lends to one run: the run uses it as its own, and its
+    ``close`` leaves it open (the opener closes it)."""
+
+    def __init__(self, session):
+        self.session = session
+
+    def __getattr__(self, name):
+        return getattr(self.session, name)
+
+    def close(self):
+        pass
+
+
+def open_session(workers: int | None, address: str | None = None, say=None, lent=None):
     """This process (``workers=0``) or a Ray session (``say(text, final)``: its start-up,
-    counted while it lasts: cluster.progress ``Step``, ``step_printer``).
+    counted while it lasts: cluster.progress ``Step``, ``step_printer``); ``lent``: a
+    session the caller opened and will close, used as it is (``LentSession``).
     Raises RayStartError when Ray cannot start or be reached."""
+    if lent is not None:
+        return LentSession(lent)
     if workers == 0:
         from cluster.inprocess import InProcessSession
 

@@ -14,8 +14,8 @@ from results.analysis.card_contrast import contrasts
 from results.analysis.stability import compare_tables
 from results.compare.paired import paired_row
 from results.competence import paired_gap
+from results.suggest.decision import effect95, share95
 from results.suggest.effects import Pairs, per_cell, per_mode, tie_break_check
-from results.suggest.race import effect95, share95
 from sim.app.suggest.plan import base_rates
 
 COUNTS = [0, 1, 2, 3, 4, 5, 7, 10, 20, 50, 200]

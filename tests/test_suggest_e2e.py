@@ -24,7 +24,8 @@ ARGS = [
     "suggest", "--deck", "everfrost", "--band", "0.45,0.55", "--opponents", "imperial",
     "--cards", "everfrost/war-sled,everfrost/polar-bear,everfrost/snow-fox",
     "--candidates", "8", "--first-round", "8", "--rounds", "3", "--confirm-games", "12",
-    "--check-games", "4", "--confirm-players", "planner,greedy", "--seed", "3",
+    "--check-games", "4", "--policy", "planner", "--confirm-players", "planner,greedy",
+    "--seed", "3",
 ]  # fmt: skip
 MODES = ("high-form", "deathmatch")
 

@@ -144,7 +144,8 @@ def test_the_documented_spec_is_a_valid_goal(tmp_path):
     path = tmp_path / "everfrost-goal.toml"
     path.write_text(text)
     g = load_goal(path)
-    assert g.deck == "everfrost" and g.confirm_players == ("sage", "planner")
+    assert g.deck == "everfrost" and g.confirm_players == ("seer", "sage")
+    assert g.screen_player == "seer"
     assert g.swaps and "everfrost/ice-queen" in g.lock
 
 

@@ -1,4 +1,4 @@
-"""The decision rules of `kalarite suggest` (results/suggest/race.py): each has an A/A test
+"""The decision rules of `kalarite suggest` (results/suggest/decision.py): each has an A/A test
 (identical edits, or edits that change nothing on average, are not called different more
 often than the rule's error rate) and a power figure, on the calibrated simulation of
 benchmarks/suggest_sim.py (fewer runs than the benchmark: the figures are in its output)."""
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from benchmarks import suggest_sim as sim
-from results.suggest.race import (
+from results.suggest.decision import (
     DROP_CUT,
     DROP_SMALL,
     DROP_WORSE,
@@ -83,11 +83,12 @@ def test_drop_rules_aa():
 
 
 def test_confirmation_aa_and_power():
-    """A/A: null races (no edit does anything; a third of them edit a card the deck never
-    draws) confirm a false suggestion in at most alpha of the races. Power: a finalist 3
+    """A/A: null steps, decided whole (no edit does anything; a third of them edit a card the
+    deck never draws) confirm a false suggestion in at most alpha of the steps. Power: a finalist 3
     points better is confirmed in most replays at the default size."""
-    res = sim.null_figure(60, seed=5)
-    assert res["races_with_a_confirmed_false_suggestion"] <= _slack(0.05, 60)
+    res = sim.whole_null_figure(60, seed=5)
+    assert res["steps_confirming_a_false_suggestion"] <= _slack(0.05, 60)
+    assert res["steps_accepting_a_false_suggestion"] <= res["steps_confirming_a_false_suggestion"]
     pw = sim.power_figure(40, seed=6)["confirmed"]
     assert pw["+3 points"] >= 0.8 and pw["+1 points"] <= pw["+2 points"] <= pw["+3 points"]
 

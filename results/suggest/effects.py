@@ -14,7 +14,7 @@ from scipy import stats as sps
 
 from results.stats import holm
 from results.suggest.data import games
-from results.suggest.race import effect95, share95
+from results.suggest.decision import effect95, share95
 
 
 @dataclass

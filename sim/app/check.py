@@ -198,7 +198,7 @@ class ChunkFailed(RunFailed):
     """A chunk of the check failed for good (the check is incomplete: exit 1)."""
 
 
-def _play(jobs, workers, address, progress):
+def _play(jobs, workers, address, progress, lent=None):
     """Play every job through the one driver (cluster.driver: warm-up of the checked
     kernel, the session, progress, Ctrl-C, failures), on Ray or in this process with
     ``workers=0``; returns (results, seconds compiling, seconds starting Ray, seconds
@@ -209,7 +209,9 @@ def _play(jobs, workers, address, progress):
 
     results = []
 
-    with Driver.open(workers, address, progress, checked=True, failed=ChunkFailed) as driver:
+    with Driver.open(
+        workers, address, progress, checked=True, failed=ChunkFailed, lent=lent
+    ) as driver:
 
         def keep(job, res):
             results.append(res)
@@ -241,9 +243,11 @@ def run_check(
     progress=None,
     command=None,
     chunk_size=None,
+    session=None,
 ) -> dict:
     """Play the check; returns its result (a JSON-ready dict, ``broken`` sorted by matchup
-    and game: the same whatever the workers and ``chunk_size``, games per chunk)."""
+    and game: the same whatever the workers and ``chunk_size``, games per chunk);
+    ``session``: one the caller opened and closes (cluster.session ``lent``)."""
     import datetime
 
     from core import ENGINE_HASH
@@ -254,7 +258,9 @@ def run_check(
         content, decks, modes, policy, games, seed, turn_cap, beings_without_effects
     )
     jobs = _jobs(study, matchups, content, chunk_size)
-    results, compile_s, start_s, play_s, n_workers = _play(jobs, workers, address, progress)
+    results, compile_s, start_s, play_s, n_workers = _play(
+        jobs, workers, address, progress, session
+    )
     broken = []
     for r in results:
         for game, code, turn, actions in r["broken"]:

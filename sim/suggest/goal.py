@@ -19,9 +19,9 @@ Spec (every key but ``deck`` and the goal's bounds optional)::
     modes = ["high-form", "deathmatch"]
     opponents = "all"                  # or a list of deck names
     min_effect = 0.01                  # the designer's smallest effect worth having
-    [players]
-    screen = "planner"                 # plays the race
-    confirm = ["sage", "planner"]      # replays the best edits (default: the two strongest)
+    [players]                          # default: the top two of sim.strength (the seer, the sage)
+    screen = "seer"                    # plays the base and the race (default: the top player)
+    confirm = ["seer", "sage"]         # replays the best edits (default: the top two)
     [edits]
     cards = ["everfrost/*"]            # which cards may change ("deck/*" or "deck/card")
     lock = ["everfrost/ice-queen"]     # never these
@@ -86,8 +86,8 @@ class Goal:
     modes: tuple = DUEL_MODES
     opponents: tuple | None = None  # None: every dealable deck but the goal's
     min_effect: float = 0.01
-    screen_player: str = "planner"
-    confirm_players: tuple | None = None  # None: the two strongest players
+    screen_player: str | None = None  # None: the top player (``default_players``)
+    confirm_players: tuple | None = None  # None: the top two players (``default_players``)
     cards: tuple | None = None  # full card ids; None: every card of the deck
     lock: tuple = ()
     kinds: tuple = tuple(k for k in KINDS if k != "swap")
@@ -107,6 +107,13 @@ class Goal:
     competence: str | None = None
     extra: dict = field(default_factory=dict, compare=False)
 
+    def __post_init__(self):
+        screen, confirm = default_players()
+        if self.screen_player is None:
+            self.screen_player = screen
+        if self.confirm_players is None:
+            self.confirm_players = confirm
+
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d.pop("extra")
@@ -123,6 +130,16 @@ class Goal:
         else:
             what = f"{self.deck}'s win share against the field down to {hi:.0%} at most"
         return f"{what} ({modes})"
+
+
+def default_players() -> tuple:
+    """(screen, confirm): suggest rests on the top of the ladder by default, not on lower
+    rungs: the base and the race under the strongest player, the confirmations under the
+    two strongest (``sim.strength.strongest_players(2)``, today the seer and the sage)."""
+    from sim.strength import strongest_players
+
+    top_two = tuple(strongest_players(2))
+    return top_two[0], top_two
 
 
 def _is_int(v) -> bool:
@@ -215,7 +232,7 @@ def goal_from_dict(data: dict, content, where: str = "goal", base_dir=None) -> G
         True,
         True,
     )
-    screen = pl.get("screen", "planner")
+    screen = pl.get("screen", default_players()[0])
     confirm = pl.get("confirm")
     from sim.players import parse_policy
 

@@ -20,7 +20,8 @@ def add_suggest_command(sub, make):
         extra="A goal is a spec file (GOAL.toml, see docs/suggest.md) or the flags --deck with "
         "--band LO,HI (its win share against the field), --floor LO,HI (every matchup) or "
         "--nerf HI. The edits of the card grammar in the goal's direction race on the base's "
-        "deals, the best are replayed on fresh seeds under the two strongest players, and "
+        "deals under the strongest player, the best are replayed on fresh seeds under the two "
+        "strongest players (kalarite players: the top two by default), and "
         "OUT/index.html and OUT/suggest.json rank them. Running the command again resumes.",
     )
     p.add_argument("goal", nargs="?", default=None, metavar="GOAL.toml", help="a goal spec")
@@ -35,7 +36,9 @@ def add_suggest_command(sub, make):
     p.add_argument("--kinds", default=None, help="edit kinds (default: all but swap)")
     p.add_argument("--modes", default=None, help="two-seat modes (default: high-form,deathmatch)")
     p.add_argument("--opponents", default=None, help="the field (default: every other deck)")
-    p.add_argument("--policy", default=None, help="the race's player (default: planner)")
+    p.add_argument(
+        "--policy", default=None, help="the base's and the race's player (default: the strongest)"
+    )
     p.add_argument("--confirm-players", default=None, metavar="P,Q",
                    help="the two confirming players (default: the two strongest)")  # fmt: skip
     p.add_argument("--min-effect", type=float, default=None,

@@ -1,18 +1,17 @@
 """Confirmation of a step's finalists: each is replayed on fresh seeds under the two
 strongest players, beside the base on the same fresh deals (ordinary studies, one per player
 and edit, under ``confirm/<player>/``), compared through the paired `kalarite compare`, and
-judged (results.suggest.race.confirm); the trust checklist of each (results.suggest.checklist).
+judged (results.suggest.decision.confirm); the trust checklist of each (results.suggest.checklist).
 """
 
 import pathlib
 
 from results.suggest.checklist import checklist
+from results.suggest.decision import confirm, effect95
 from results.suggest.effects import objective, paired, per_cell, per_mode, tie_break_check
-from results.suggest.race import confirm, effect95
 from sim.app.suggest.context import derived_seed, player_dir
 from sim.app.suggest.plan import make_study, study_dict
 from sim.content.copies import load_content_dir
-from sim.strength import strongest_players
 
 
 def confirm_step(ctx, step_dir, content_dir, finalists: list, cells: list, weights: dict,
@@ -20,7 +19,7 @@ def confirm_step(ctx, step_dir, content_dir, finalists: list, cells: list, weigh
     """Replay ``finalists`` (candidate records) on fresh seeds; returns {cid: result} and
     the base's confirmed rates."""
     goal = ctx.goal
-    players = list(goal.confirm_players or strongest_players())
+    players = list(goal.confirm_players)  # the top two by default (sim.suggest.goal)
     seed = derived_seed(goal.seed, "confirm", step)
     opps = sorted({o for _, o in cells}, key=[o for _, o in cells].index)
     base_content = load_content_dir(content_dir)

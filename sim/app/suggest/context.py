@@ -29,6 +29,7 @@ class Context:
     progress: bool = False
     log_file: object = None
     quiet: bool = False
+    session: object = None  # the suggestion's one session (cluster.session), lent to each run
     datasets: dict = field(default_factory=dict)  # every dataset played: path -> (what, games)
 
     @property
@@ -66,6 +67,7 @@ class Context:
                 workers=self.workers,
                 address=self.address,
                 progress=self.progress,
+                session=self.session,
             )
         except StudyInterrupted as e:
             raise SuggestInterrupted(f"{what}: {e.summary.line()}") from None

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from results.report import CSS, esc, pct, table
 from results.report.html import Cell
 from results.shown import difference_text
-from results.suggest.race import DROP_CUT
+from results.suggest.decision import DROP_CUT
 from sim.app.cli_args import json_ready
 
 TOP = 10  # edits in the first screen's table (every edit is in suggest.json and below)
@@ -266,11 +266,17 @@ alpha of the suggestions). A confirmed edit is a candidate for human playtesting
 verdict.</p>"""
 
 
+def _players_line(result) -> str:
+    """The players the suggestion rests on (an old suggest.json: its screening player)."""
+    goal = result["goal"]
+    return result.get("players_text") or f"screen {goal['screen_player']}"
+
+
 def write_page(result, out: pathlib.Path) -> pathlib.Path:
     goal = result["goal"]
     parts = [f"<h1 class=top>kalarite suggest</h1><p><b>Goal:</b> {esc(result['goal_text'])}"
-             f"; min effect {goal['min_effect'] * 100:g} points; players: screen "
-             f"{esc(goal['screen_player'])}.</p>"]  # fmt: skip
+             f"; min effect {goal['min_effect'] * 100:g} points.</p><p><b>Players:</b> "
+             f"{esc(_players_line(result))}.</p>"]  # fmt: skip
     parts.append(f"<div class=findings><p>{esc(_headline(result))}</p></div>")
     for step in result["steps"]:
         parts.append(f"<h2 id=step-{step['step']}>Step {step['step']}</h2>")

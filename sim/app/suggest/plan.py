@@ -1,6 +1,7 @@
 """A step of a suggestion before its race: the goal's matchups, the studies of the base, the
-goal's direction from the base's first games, the candidate edits (grammar, direction,
-loader, tables proof, de-duplication), their prior order and their short invariant check."""
+base's first rates (the goal's direction from them is results/suggest/decision.py's), the
+candidate edits (grammar, direction, loader, tables proof, de-duplication), their prior order
+and their short invariant check."""
 
 import json
 import math
@@ -8,7 +9,7 @@ import pathlib
 import tomllib
 
 from sim.app.suggest.context import write_json
-from sim.suggest.grammar import BUFF, NERF, deck_edits, in_direction
+from sim.suggest.grammar import BUFF, deck_edits, in_direction
 from sim.suggest.variants import deck_files, write_candidates
 
 
@@ -59,63 +60,12 @@ def window(goal, r: int) -> tuple:
     return lo, hi
 
 
-def direction(goal, base_modes: dict, base_cells: list) -> dict:
-    """Where the goal wants the deck to go, from the base's first games: {"direction": BUFF,
-    NERF or 0 (both ways), "weights": {cell: +1/-1/0}, "met": bool, "why": text}.
-
-    vs-field and nerf: every cell of the goal weighs +1 (a buff) or -1 (a nerf); the base
-    against the field (its 95% interval over the goal's modes pooled) below the band asks
-    for a buff, above it a nerf; inside the band the goal is met. matchup-floor: each cell
-    below the floor weighs +1, above the ceiling -1, inside 0."""
-    lo, hi = goal.band
-    weights = {}
-    if goal.kind in ("vs-field", "nerf"):
-        m = base_modes["pooled"]
-        if m["hi"] < lo:
-            d, why = BUFF, f"the base is below the band ({_pct(m)})"
-        elif m["lo"] > hi:
-            edge = "band" if goal.kind == "vs-field" else "ceiling"
-            d, why = NERF, f"the base is above the {edge} ({_pct(m)})"
-        elif m["lo"] >= lo and m["hi"] <= hi:
-            return {"direction": 0, "weights": {}, "met": True,
-                    "why": f"the base is inside the goal's range ({_pct(m)})"}  # fmt: skip
-        else:
-            d = BUFF if m["mean"] < (lo + hi) / 2 else NERF
-            if goal.kind == "nerf":
-                d = NERF
-            why = (
-                f"the base's interval reaches the goal's range ({_pct(m)}): not clearly "
-                f"outside it; searching for a {'buff' if d == BUFF else 'nerf'}"
-            )
-        for c in base_cells:
-            weights[(c["mode"], c["opponent"])] = d
-        return {"direction": d, "weights": weights, "met": False, "why": why}
-    below = above = 0
-    for c in base_cells:
-        w = 0
-        if c["mean"] < lo:
-            w, below = BUFF, below + 1
-        elif c["mean"] > hi:
-            w, above = NERF, above + 1
-        weights[(c["mode"], c["opponent"])] = w
-    if not below and not above:
-        return {"direction": 0, "weights": {}, "met": True,
-                "why": "every matchup of the base is inside the floor and ceiling"}  # fmt: skip
-    d = BUFF if below and not above else NERF if above and not below else 0
-    why = f"{below} matchup(s) below the floor, {above} above the ceiling"
-    return {"direction": d, "weights": weights, "met": False, "why": why}
-
-
-def _pct(m) -> str:
-    return f"{m['mean']:.1%} [{m['lo']:.1%}, {m['hi']:.1%}]"
-
-
 def base_rates(games_by_key: dict, deck: str, cells_, upto: int) -> dict:
     """The base deck's win share per cell and per mode (cells pooled: against the field)
     and over the goal's modes pooled, from games 0 .. upto - 1, with 95% intervals."""
     import numpy as np
 
-    from results.suggest.race import share95
+    from results.suggest.decision import share95
 
     rows, by_mode, pooled = [], {}, []
     for mode, opp in cells_:
@@ -222,6 +172,7 @@ def _check(c, content, goal, ctx, opps, per) -> dict:
         address=ctx.address,
         progress=False,
         command=f"kalarite suggest (check of {c['cid']})",
+        session=ctx.session,
     )
 
 

@@ -1,6 +1,6 @@
 """The paired race of a suggestion step: every candidate plays the base's deals, round after
-round, and the decision rules of results/suggest/race.py drop candidates after each complete
-round.
+round, and the decision module (results/suggest/decision.py: ``after_round``) drops candidates
+after each complete round and says when the race stops.
 
 Round ``r`` plays games ``window(r)`` of every goal matchup: first the base (its own
 dataset, ``race/base-R``), then every living candidate as a variant deck of one content
@@ -18,7 +18,7 @@ import pathlib
 import numpy as np
 
 from results.suggest.data import games, seat0_cards
-from results.suggest.race import Arm, decide_round, effect95, ranked, share95
+from results.suggest.decision import Arm, Rules, after_round, arm_rows, effect95, share95
 from sim.app.suggest.plan import make_study, study_dict, window
 from sim.content.copies import load_content_dir
 from sim.study import with_game_lists
@@ -55,6 +55,7 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
     player = goal.screen_player
     skip = skip_exact(player)
     arms = [Arm(c["cid"], i) for i, c in enumerate(cands)]
+    rules = Rules.of(goal)
     by_id = {c["cid"]: c for c in cands}
     slug = {c["cid"]: c["edit"]["card"].partition("/")[2] for c in cands}
     base_y = {cell: np.zeros(0) for cell in cells}  # base shares, game index order
@@ -130,12 +131,9 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
                     best[a.cid] = {"change": float(d[i]), "mode": mode, "opponent": opp,
                                    "game": int(idx[i]), "seed": rows[idx[i]]["seed"]}  # fmt: skip
         u = np.array([_objective(cand_y[a.cid], base_y, target, weights) for a in alive])
-        decision = decide_round(
-            u, arms, r, k0=len(arms), rounds=goal.rounds, alpha=goal.alpha,
-            min_effect=goal.min_effect, keep=goal.confirm_count,
-        )  # fmt: skip
+        modes = {a.cid: _modes(cand_y[a.cid], base_y, cells, goal.modes) for a in alive}
+        decision = after_round(u, arms, r, rules, k0=len(arms), modes=modes)
         for a in alive:
-            a.history[-1]["modes"] = _modes(cand_y[a.cid], base_y, cells, goal.modes)
             a.history[-1]["skipped"] = skipped[a.cid]
         rounds.append({
             "round": r + 1, "games": [lo, hi], "alive": len(alive), "base_games":
@@ -151,11 +149,8 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
         if errors:
             ctx.log(f"race round {r + 1}: {errors} edit games ended in an engine error (left "
                     "out: counted as the base's)")  # fmt: skip
-        if len(left) <= goal.confirm_count:
-            stop = "finalists"
-            break
-        if left and all(_inside(a.history[-1]["modes"], goal) for a in left):
-            stop = "inside the band"
+        if decision["stop"]:
+            stop = decision["stop"]
             break
     base_modes = _base_modes(base_y, cells, goal.modes)
     record = {
@@ -171,16 +166,8 @@ def run_race(ctx, step_dir, content_dir, cands: list, cells: list, weights: dict
         "games_skipped": skipped_total,
         "base": base_modes,
         "arms": [
-            {
-                "cid": a.cid,
-                "alive": a.alive,
-                "dropped_round": None if a.dropped_round is None else a.dropped_round + 1,
-                "reason": a.reason,
-                "history": a.history,
-                "edit": by_id[a.cid]["edit"],
-                "most_mattered": best.get(a.cid),
-            }
-            for a in ranked(arms)
+            row | {"edit": by_id[row["cid"]]["edit"], "most_mattered": best.get(row["cid"])}
+            for row in arm_rows(arms)
         ],
     }
     (race_dir / "race.json").write_text(json.dumps(record, indent=1, default=_num))
@@ -234,11 +221,3 @@ def _base_modes(by, cells, modes) -> dict:
         m, lo, hi = share95(y)
         out[mode] = {"mean": m, "lo": lo, "hi": hi, "games": int(len(y))}
     return out
-
-
-def _inside(modes: dict, goal) -> bool:
-    """Is every mode's projected 95% interval inside the goal's range (vs-field, nerf)?"""
-    if goal.kind == "matchup-floor":
-        return False
-    lo, hi = goal.band
-    return all(lo <= m["projected_lo"] and m["projected_hi"] <= hi for m in modes.values())

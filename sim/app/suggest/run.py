@@ -3,8 +3,9 @@
 One step: the base's first games tell the goal's direction; the card grammar's edits in that
 direction become candidates (each its own content copy, loaded, proved, de-duplicated,
 checked); the paired race screens them (sim/app/suggest/race.py); the finalists are
-replayed on fresh seeds under the two strongest players (sim/app/suggest/confirm.py). With
-``stack`` > 1 the best confirmed edit is accepted, becomes the base, and the next step
+replayed on fresh seeds under the two strongest players (sim/app/suggest/confirm.py); by
+default the base and the race are played by the strongest (sim.suggest.goal.default_players).
+With ``stack`` > 1 the best confirmed edit is accepted, becomes the base, and the next step
 searches again, until the goal is met or no edit clears the smallest effect.
 
 Everything is written under ``--out`` (``step-N/``: the candidates, the race's and the
@@ -17,6 +18,7 @@ import json
 import pathlib
 import sys
 
+from results.suggest import decision
 from results.suggest.data import card_use, games
 from sim.app.suggest.confirm import confirm_step
 from sim.app.suggest.context import Context, derived_seed, saying, write_json
@@ -24,7 +26,6 @@ from sim.app.suggest.plan import (
     base_rates,
     cells,
     check_candidates,
-    direction,
     opponents,
     prior_order,
     window,
@@ -71,7 +72,7 @@ def run_step(ctx, step: int, content_dir) -> dict:
     start_games = ctx.games_played
     b0, _ = play_base_window(ctx, sdir, content_dir, content, opps, seed, 0)
     rates = base_rates(games(b0), goal.deck, cs, window(goal, 0)[1])
-    dirn = direction(goal, rates, rates["cells"])
+    dirn = decision.direction(decision.Rules.of(goal), rates, rates["cells"])
     res = {"step": step, "content": content_dir, "cells": [list(c) for c in cs],
            "base_first_round": rates, "direction": dirn["direction"], "why": dirn["why"],
            "seed": seed}  # fmt: skip
@@ -109,7 +110,7 @@ def run_step(ctx, step: int, content_dir) -> dict:
     race = run_race(ctx, sdir, content_dir, order, cs, weights, budget, seed)
     per_replay = 2 * goal.confirm_games * len(cs)  # one edit (or the base), both players
     room = max(goal.confirm_count, (goal.games - ctx.games_played) // per_replay - 1)
-    finalists = _finalists(goal, race, by_id)[:room]
+    finalists = [by_id[c] for c in decision.finalists(decision.Rules.of(goal), race["arms"], room)]
     conf = confirm_step(ctx, sdir, content_dir, finalists, cs, weights, race, checks, step)
     res |= {"race": race, "confirm": {k: v for k, v in conf.items() if k != "results"}}
     res["suggestions"] = _suggestions(goal, race, conf["results"], by_id, weights)
@@ -121,31 +122,11 @@ def _confirm_cost(goal, n_cells) -> int:
     return (goal.confirm_count + 1) * 2 * goal.confirm_games * n_cells
 
 
-def _finalists(goal, race, by_id) -> list:
-    """The best ``confirm_count`` survivors, and any raced edit projected inside the band."""
-    out = [a["cid"] for a in race["arms"] if a["alive"]][: goal.confirm_count]
-    if goal.kind != "matchup-floor":
-        lo, hi = goal.band
-        for a in race["arms"]:
-            modes = a["history"][-1]["modes"] if a["history"] else {}
-            inside = modes and all(
-                lo <= m["projected_lo"] and m["projected_hi"] <= hi for m in modes.values()
-            )
-            if inside and a["cid"] not in out and len(out) < 2 * goal.confirm_count:
-                out.append(a["cid"])
-    return [by_id[c] for c in out]
-
-
 def _suggestions(goal, race, confirmed: dict, by_id, weights) -> list:
     """Every raced candidate in rank order: the replayed ones by their confirmed effect on
     the goal (both players pooled), then the others in the race's order."""
     arms = {a["cid"]: a for a in race["arms"]}
-
-    def conf_key(cid):
-        ob = confirmed[cid]["objective_by_player"]
-        return -sum(v["effect"] for v in ob.values()) / len(ob)
-
-    replayed = sorted(confirmed, key=lambda c: (not confirmed[c]["confirmed"], conf_key(c)))
+    replayed = decision.replay_order(confirmed)
     rest = [a["cid"] for a in race["arms"] if a["cid"] not in confirmed]
     out = []
     for rank, cid in enumerate(replayed + rest, start=1):
@@ -202,26 +183,41 @@ def _suggestions(goal, race, confirmed: dict, by_id, weights) -> list:
 
 
 def accepted_edit(goal, step_res) -> dict | None:
-    """The step's best confirmed edit, if it moves the goal by at least ``min_effect``."""
-    for s in step_res.get("suggestions", []):
-        if s["status"] != "confirmed":
-            continue
-        ob = s["confirmation"]["objective_by_player"]
-        eff = sum(v["effect"] for v in ob.values()) / len(ob)
-        if eff >= goal.min_effect:
-            return s
-        return None
-    return None
+    """The step's accepted edit (results.suggest.decision.accept): its best confirmed one,
+    if it moves the goal by at least ``min_effect``."""
+    replayed = {
+        s["cid"]: {
+            "confirmed": s["status"] == "confirmed",
+            "objective_by_player": s["confirmation"]["objective_by_player"],
+        }
+        for s in step_res.get("suggestions", [])
+        if s.get("confirmation")
+    }
+    cid = decision.accept(decision.Rules.of(goal), replayed)
+    return next((s for s in step_res["suggestions"] if s["cid"] == cid), None) if cid else None
 
 
 def reached(goal, s) -> bool:
-    """Does the accepted edit's confirmed projection (point estimate) meet the goal in every
-    mode (vs-field, nerf; a matchup-floor goal: every cell)?"""
-    lo, hi = goal.band
-    if goal.kind == "matchup-floor":
-        cells_ = s["confirmation"]["cells"]
-        return all(lo <= r["projected"] <= hi for r in cells_ if r["projected"] is not None)
-    return all(lo <= v <= hi for v in s["projected"].values())
+    """Does the accepted edit's confirmed projection meet the goal
+    (results.suggest.decision.reached)?"""
+    return decision.reached(decision.Rules.of(goal), s["projected"], s["confirmation"]["cells"])
+
+
+def players_text(goal) -> str:
+    """Which players the suggestion rests on, and whether they are the default top two."""
+    from sim.strength import strongest_players
+
+    top = list(strongest_players(2))
+    screen, confirm = goal.screen_player, list(goal.confirm_players)
+    where = (
+        "the top two players of `kalarite players` (the default)"
+        if screen == top[0] and sorted(confirm) == sorted(top)
+        else f"players chosen for this goal (the top two are {top[0]} and {top[1]})"
+    )
+    return (
+        f"the base and the race under {screen}, the confirmation under {confirm[0]} and "
+        f"{confirm[1]}: {where}"
+    )
 
 
 def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=False) -> dict:
@@ -230,26 +226,25 @@ def run_suggest(goal, out, *, workers=None, address=None, progress=False, quiet=
     out = prepare_out(goal, out)
     if not quiet:  # at once, before Ray's import and start (seconds on a loaded machine)
         print(f"kalarite: suggest: {goal.text()} -> {out}", file=sys.stderr, flush=True)
-    session = None
-    if workers != 0:  # one Ray session for every study and check of the suggestion
-        from cluster.progress import step_printer
-        from cluster.session import open_session
+        print(f"kalarite: suggest: {players_text(goal)}", file=sys.stderr, flush=True)
+    from cluster.progress import step_printer
+    from cluster.session import open_session
 
-        session = open_session(workers, address, None if quiet else step_printer())
+    # one session (Ray, or this process with workers=0) lent to every study and check
+    session = open_session(workers, address, None if quiet else step_printer())
     try:
-        return _run(goal, out, workers, address, progress, quiet)
+        return _run(goal, out, workers, address, progress, quiet, session)
     finally:
-        if session is not None:
-            with saying("stopping the Ray workers", quiet, after_s=2.0):
-                session.close()
+        with saying("stopping the Ray workers", quiet or workers == 0, after_s=2.0):
+            session.close()
 
 
-def _run(goal, out, workers, address, progress, quiet) -> dict:
+def _run(goal, out, workers, address, progress, quiet, session) -> dict:
     from sim.app.suggest.page import write_outputs
 
     with open(out / "suggest.log", "a") as log:
         ctx = Context(goal, out, workers=workers, address=address, progress=progress,
-                      log_file=log, quiet=quiet)  # fmt: skip
+                      log_file=log, quiet=quiet, session=session)  # fmt: skip
         steps, stack = [], []
         content_dir = goal.content
         status = None
@@ -281,6 +276,7 @@ def _run(goal, out, workers, address, progress, quiet) -> dict:
             "kalarite_suggest": 1,
             "goal": goal.to_dict(),
             "goal_text": goal.text(),
+            "players_text": players_text(goal),
             "status": status,
             "stack": stack,
             "steps": steps,
