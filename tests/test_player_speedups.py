@@ -12,7 +12,7 @@ from core.kernel import workspace
 from core.layout import CUR
 from core.players.feature_names import N_FEATURES
 from core.players.features import MB_VALID, MEMO_BLOCK, MEMO_SIZE, features, features_memo
-from core.players.greedy import ST_OVER, score_options
+from core.players.greedy import KEYS_ALL, ST_OVER, score_options
 from core.players.leaf import leaf
 from core.players.learned import LEARN_SIZE, has_model, model_logit, model_logit_sparse
 from core.players.lookahead import advance_turn, begin, state_key
@@ -87,7 +87,7 @@ def test_a_finished_option_is_valued_as_a_fresh_replay_values_it(mode, decks):
         w = row[:N_WEIGHTS]
         vals, stat, keys = fwork[1], fwork[2], fwork[3]
         score_options(
-            s, T, wopts[2], n, w, s[CUR], vals, stat, keys, True, work, wopts, ev0, fwork,
+            s, T, wopts[2], n, w, s[CUR], vals, stat, keys, KEYS_ALL, work, wopts, ev0, fwork,
             row, True, exact,
         )  # fmt: skip
         for k in range(n):
