@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from harness import player_rows
 
+from core.constants import COMMON, OPT_PLACE
 from core.kernel import workspace
-from core.layout import CUR, STATE_SIZE
+from core.layout import BOARD, COLOUR, CUR, STATE_SIZE
 from core.players.feature_names import N_FEATURES
 from core.players.features import MB_VALID, MEMO_BLOCK, MEMO_SIZE, features, features_memo
-from core.players.greedy import KEYS_ALL, ST_OVER, score_options
+from core.players.greedy import KEYS_ALL, ST_OVER, _shortcut_applies, score_options
 from core.players.leaf import leaf
 from core.players.learned import LEARN_SIZE, has_model, model_logit, model_logit_sparse
 from core.players.lookahead import advance_turn, begin, state_key
@@ -187,3 +188,32 @@ def test_the_plan_is_the_same_without_the_finished_options_keys(mode, decks):
             path = work[W_FINAL + pick] if pick >= 0 else np.zeros(1, np.int32)
             plans.append(path[: 1 + path[0] * STEP].copy())
         assert np.array_equal(plans[0], plans[1])
+
+
+@pytest.mark.parametrize("mode,decks", DUELS[::2])
+def test_a_placements_key_is_the_key_of_the_placed_position(mode, decks):
+    """Placement keys come from the representative's hash and hand mixed once
+    (lookahead.key_with_hand): each must be the state_key of that position with the piece."""
+    _, params = player_rows(["seer", "seer"])
+    states = positions(mode, decks, games=1, every=2, cap=60)
+    work, wopts, ev0, fwork = workspace()
+    placed = 0
+    for s in states:
+        row = params[int(s[CUR])]
+        n = _list(s, wopts)
+        vals, stat, keys = fwork[1], fwork[2], fwork[3]
+        score_options(
+            s, T, wopts[2], n, row[:N_WEIGHTS], s[CUR], vals, stat, keys, KEYS_ALL, work, wopts,
+            ev0, fwork, row, True, False,
+        )  # fmt: skip
+        code = COMMON + 4 * int(s[COLOUR + s[CUR]])
+        for k in range(n):
+            if stat[k] == ST_OVER or wopts[2, k, 0] != OPT_PLACE or wopts[2, k, 1] < 0:
+                continue
+            if _shortcut_applies(s, T, wopts[2], n) < 0:
+                break
+            placed += 1
+            r = work[2].copy()
+            r[BOARD + wopts[2, k, 1]] = code
+            assert keys[k] == state_key(r)
+    assert placed >= 100

@@ -56,7 +56,15 @@ from core.players.evaluate import (
     evaluate,
 )
 from core.players.leaf import leaf
-from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
+from core.players.lookahead import (
+    advance_turn,
+    begin,
+    board_hash,
+    hand_mix,
+    key_with_hand,
+    square_hash,
+    state_key,
+)
 from core.players.restrict import FORBIDDEN, first_allowed, forbid, forbidden_kind
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
 from core.players.task_reach import common_matters, enemy_piece_ignored, own_piece_only_helps
@@ -249,7 +257,9 @@ def score_options(
     base, rstat = prepare_placements(
         s, T, opts, n, w, seat, rep, wopts[0], ev0, work[3], fwork[0], fwork[F_TRUTH]
     )
-    bh = board_hash(rep) if rstat >= 0 and want_keys != KEYS_NONE else 0
+    keyed = rstat >= 0 and want_keys != KEYS_NONE
+    bh = board_hash(rep) if keyed else 0
+    hm = hand_mix(rep) if keyed else 0
     code = COMMON + 4 * s[COLOUR + seat]
     for k in range(n):
         if rstat >= 0 and opts[k, 0] == OPT_PLACE and opts[k, 1] >= 0:
@@ -257,10 +267,8 @@ def score_options(
             q = opts[k, 1]
             vals[k] = placement_value(rep, T, seat, w, q, base, fwork[0], fwork[F_TRUTH])
             stat[k] = ST_PENDING if rstat == ST_PENDING else ST_UNSURE
-            if want_keys != KEYS_NONE:
-                rep[BOARD + q] = code
-                keys[k] = key_of(rep, bh ^ square_hash(q, code))
-                rep[BOARD + q] = 0
+            if want_keys != KEYS_NONE:  # the piece on q, through the board's hash only
+                keys[k] = key_with_hand(rep, bh ^ square_hash(q, code), hm)
             leave()
         else:
             c = work[0]

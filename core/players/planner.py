@@ -130,8 +130,19 @@ def _heap_offer(hv, hi, size, width, v, parent, k, key):
     """Keep the ``width`` best candidates (values ``hv``, ints ``hi``: parent, option, key);
     a candidate whose key is already kept replaces it only if better. Returns the size.
     A full heap's lowest entry (the first of equals) is kept in ``hi[HEAP_MIN]`` until an
-    entry changes, so the many candidates it turns away cost one scan of the keys only
-    (start a heap with size 0 and ``hi[HEAP_MIN] = -1``)."""
+    entry changes (start a heap with size 0 and ``hi[HEAP_MIN] = -1``); a candidate no
+    better than it changes nothing, whether its key is kept or not, so the many candidates
+    a full beam turns away cost one comparison."""
+    if size == width:
+        j = hi[HEAP_MIN]
+        if j < 0:
+            j = 0
+            for i in range(1, size):
+                if hv[i] < hv[j]:
+                    j = i
+            hi[HEAP_MIN] = j
+        if v <= hv[j]:
+            return size
     for j in range(size):
         if hi[3 * j + 2] == key:
             if v > hv[j]:
@@ -144,15 +155,7 @@ def _heap_offer(hv, hi, size, width, v, parent, k, key):
         j = size
         size += 1
     else:
-        j = hi[HEAP_MIN]
-        if j < 0:
-            j = 0
-            for i in range(1, size):
-                if hv[i] < hv[j]:
-                    j = i
-            hi[HEAP_MIN] = j
-        if v <= hv[j]:
-            return size
+        j = hi[HEAP_MIN]  # found above, and nothing changed since
     hi[HEAP_MIN] = -1
     hv[j] = v
     hi[3 * j] = parent
