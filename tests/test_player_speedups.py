@@ -8,15 +8,27 @@ import numpy as np
 import pytest
 from harness import player_rows
 
+from core.constants import COMMON, OPT_PLACE
 from core.kernel import workspace
-from core.layout import CUR
+from core.layout import BOARD, COLOUR, CUR, STATE_SIZE
 from core.players.feature_names import N_FEATURES
 from core.players.features import MB_VALID, MEMO_BLOCK, MEMO_SIZE, features, features_memo
-from core.players.greedy import ST_OVER, score_options
+from core.players.greedy import KEYS_ALL, ST_OVER, _shortcut_applies, score_options
 from core.players.leaf import leaf
 from core.players.learned import LEARN_SIZE, has_model, model_logit, model_logit_sparse
 from core.players.lookahead import advance_turn, begin, state_key
 from core.players.params import MODEL_STRIDE, PP_ENDGAME, PP_MODEL
+from core.players.planner import (
+    HEAP_MIN,
+    MAX_PLANS,
+    MAX_WIDTH,
+    W_FINAL,
+    _heap_offer,
+    best_final,
+    search,
+)
+from core.players.reply import STEP
+from core.players.restrict import NO_BAN
 from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
 from tests.test_players import T, positions
@@ -87,7 +99,7 @@ def test_a_finished_option_is_valued_as_a_fresh_replay_values_it(mode, decks):
         w = row[:N_WEIGHTS]
         vals, stat, keys = fwork[1], fwork[2], fwork[3]
         score_options(
-            s, T, wopts[2], n, w, s[CUR], vals, stat, keys, True, work, wopts, ev0, fwork,
+            s, T, wopts[2], n, w, s[CUR], vals, stat, keys, KEYS_ALL, work, wopts, ev0, fwork,
             row, True, exact,
         )  # fmt: skip
         for k in range(n):
@@ -118,3 +130,90 @@ def _list(s, wopts):
 
 
 assert LEARN_SIZE > MEMO_SIZE
+
+
+def _old_heap_offer(hv, hi, size, width, v, parent, k, key):
+    """The beam's heap before its lowest entry was cached (the reference)."""
+    for j in range(size):
+        if hi[3 * j + 2] == key:
+            if v > hv[j]:
+                hv[j], hi[3 * j], hi[3 * j + 1] = v, parent, k
+            return size
+    if size < width:
+        j = size
+        size += 1
+    else:
+        j = 0
+        for i in range(1, size):
+            if hv[i] < hv[j]:
+                j = i
+        if v <= hv[j]:
+            return size
+    hv[j], hi[3 * j], hi[3 * j + 1], hi[3 * j + 2] = v, parent, k, key
+    return size
+
+
+@pytest.mark.parametrize("width", [1, 2, 5, 20])
+def test_the_cached_lowest_entry_keeps_the_beam_as_it_was(width):
+    rng = np.random.default_rng(width)
+    for _ in range(30):
+        hv, hi = np.zeros(MAX_WIDTH), np.zeros(STATE_SIZE, np.int32)
+        ref_v, ref_i = np.zeros(MAX_WIDTH), np.zeros(STATE_SIZE, np.int32)
+        hi[HEAP_MIN] = -1
+        size = ref = 0
+        for step in range(200):  # few values and keys: ties and merges are frequent
+            v, key = float(rng.integers(0, 12)), int(rng.integers(0, 3 * width + 2))
+            size = _heap_offer(hv, hi, size, width, v, step % 7, step, key)
+            ref = _old_heap_offer(ref_v, ref_i, ref, width, v, step % 7, step, key)
+            assert size == ref
+            assert np.array_equal(hv[:size], ref_v[:ref])
+            assert np.array_equal(hi[: 3 * size], ref_i[: 3 * ref])
+
+
+@pytest.mark.parametrize("mode,decks", DUELS[:2])
+def test_the_plan_is_the_same_without_the_finished_options_keys(mode, decks):
+    """With one plan kept the search skips the finished options' end keys (KEYS_PENDING);
+    keeping several computes them all (KEYS_ALL): the best plan must be the same."""
+    _, params = player_rows(["seer", "seer"])
+    states = positions(mode, decks, games=1, every=3, cap=40)
+    work, wopts, ev0, fwork = workspace()
+    for s in states:
+        row = params[int(s[CUR])]
+        n = _list(s, wopts)
+        opts = wopts[2].copy()
+        plans = []
+        for keep in (1, MAX_PLANS):
+            count = search(s, T, opts, n, row, work, wopts, ev0, fwork, 20, NO_BAN, 0, keep)
+            pick = best_final(work, fwork, 0, count) if count else -1
+            path = work[W_FINAL + pick] if pick >= 0 else np.zeros(1, np.int32)
+            plans.append(path[: 1 + path[0] * STEP].copy())
+        assert np.array_equal(plans[0], plans[1])
+
+
+@pytest.mark.parametrize("mode,decks", DUELS[::2])
+def test_a_placements_key_is_the_key_of_the_placed_position(mode, decks):
+    """Placement keys come from the representative's hash and hand mixed once
+    (lookahead.key_with_hand): each must be the state_key of that position with the piece."""
+    _, params = player_rows(["seer", "seer"])
+    states = positions(mode, decks, games=1, every=2, cap=60)
+    work, wopts, ev0, fwork = workspace()
+    placed = 0
+    for s in states:
+        row = params[int(s[CUR])]
+        n = _list(s, wopts)
+        vals, stat, keys = fwork[1], fwork[2], fwork[3]
+        score_options(
+            s, T, wopts[2], n, row[:N_WEIGHTS], s[CUR], vals, stat, keys, KEYS_ALL, work, wopts,
+            ev0, fwork, row, True, False,
+        )  # fmt: skip
+        code = COMMON + 4 * int(s[COLOUR + s[CUR]])
+        for k in range(n):
+            if stat[k] == ST_OVER or wopts[2, k, 0] != OPT_PLACE or wopts[2, k, 1] < 0:
+                continue
+            if _shortcut_applies(s, T, wopts[2], n) < 0:
+                break
+            placed += 1
+            r = work[2].copy()
+            r[BOARD + wopts[2, k, 1]] = code
+            assert keys[k] == state_key(r)
+    assert placed >= 100

@@ -37,7 +37,7 @@ from core.layout import (
     TDECK_HEAD,
 )
 from core.players.choose import choose
-from core.players.greedy import _shortcut_applies, option_value, score_options
+from core.players.greedy import KEYS_NONE, _shortcut_applies, option_value, score_options
 from core.players.summon_reach import hand_bits, slot_summonable
 from core.rules.piles import hand_card
 from core.rules.setup import init_game
@@ -173,7 +173,7 @@ def _compare_values(T, states, w):
                     shortcut += 1
         vals = fwork[1]
         score_options(
-            s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork,
+            s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], KEYS_NONE, work, wopts, ev0, fwork,
             w, False, False,
         )  # fmt: skip
         for k in range(n):

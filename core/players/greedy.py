@@ -56,7 +56,15 @@ from core.players.evaluate import (
     evaluate,
 )
 from core.players.leaf import leaf
-from core.players.lookahead import advance_turn, begin, board_hash, key_of, square_hash, state_key
+from core.players.lookahead import (
+    advance_turn,
+    begin,
+    board_hash,
+    hand_mix,
+    key_with_hand,
+    square_hash,
+    state_key,
+)
 from core.players.restrict import FORBIDDEN, first_allowed, forbid, forbidden_kind
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
 from core.players.task_reach import common_matters, enemy_piece_ignored, own_piece_only_helps
@@ -72,6 +80,10 @@ ST_PENDING = 1  # another decision of the turn follows
 ST_UNSURE = 2  # a placement that ends the turn's actions (a task claim may follow)
 F_TRUTH = 4  # fwork row: which colours meet which displayed task (placement shortcut)
 W_CTX = 4  # work row: the decision's evaluation context (core.players.eval_delta)
+# which keys score_options computes: none, every option's, or only those not ending the turn
+KEYS_NONE = 0
+KEYS_ALL = 1
+KEYS_PENDING = 2
 
 
 @njit(cache=True, _nrt=False)
@@ -231,17 +243,23 @@ def score_options(
     params, at_end, exact,
 ):  # fmt: skip
     """Value (``vals[k]``) and status (``stat[k]``, ST_*) of every option of ``s``; with
-    ``want_keys`` also the lookahead.key_of of the state each option leads to. With
-    ``at_end`` an option that ends the turn is worth the turn planner's value of that end
-    (core.players.leaf with ``params`` and ``exact``), taken on the copy it was played on;
-    without it, the evaluation like every other option."""
+    ``want_keys`` (KEYS_*) also the lookahead.key_of of the state each option leads to: of
+    every option (KEYS_ALL), or only of those that do not end the turn (KEYS_PENDING; a
+    finished option's ``keys[k]`` is then 0). With ``at_end`` an option that ends the turn
+    is worth the turn planner's value of that end (core.players.leaf with ``params`` and
+    ``exact``), taken on the copy it was played on; without it, the evaluation like every
+    other option. The child evaluations' context (eval_delta.prepare) is made when the first
+    of them needs it: a position whose options all end the turn valued ``at_end`` (an
+    effect's targets, most of the seer's leaves) needs none."""
     rep = work[2]
     ctx = work[W_CTX]
-    prepare(s, T, seat, w, ctx, wopts[0])
+    prepared = False
     base, rstat = prepare_placements(
         s, T, opts, n, w, seat, rep, wopts[0], ev0, work[3], fwork[0], fwork[F_TRUTH]
     )
-    bh = board_hash(rep) if rstat >= 0 and want_keys else 0
+    keyed = rstat >= 0 and want_keys != KEYS_NONE
+    bh = board_hash(rep) if keyed else 0
+    hm = hand_mix(rep) if keyed else 0
     code = COMMON + 4 * s[COLOUR + seat]
     for k in range(n):
         if rstat >= 0 and opts[k, 0] == OPT_PLACE and opts[k, 1] >= 0:
@@ -249,10 +267,8 @@ def score_options(
             q = opts[k, 1]
             vals[k] = placement_value(rep, T, seat, w, q, base, fwork[0], fwork[F_TRUTH])
             stat[k] = ST_PENDING if rstat == ST_PENDING else ST_UNSURE
-            if want_keys:
-                rep[BOARD + q] = code
-                keys[k] = key_of(rep, bh ^ square_hash(q, code))
-                rep[BOARD + q] = 0
+            if want_keys != KEYS_NONE:  # the piece on q, through the board's hash only
+                keys[k] = key_with_hand(rep, bh ^ square_hash(q, code), hm)
             leave()
         else:
             c = work[0]
@@ -260,11 +276,16 @@ def score_options(
             apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
             r = advance_turn(c, T, ev0, wopts[0], False)
             stat[k] = ST_OVER if r == 0 else ST_PENDING
-            if want_keys:
+            if want_keys == KEYS_ALL or (want_keys == KEYS_PENDING and r != 0):
                 keys[k] = state_key(c)  # before leaf, which may end the game in c
+            elif want_keys == KEYS_PENDING:
+                keys[k] = 0
             if r == 0 and at_end:
                 vals[k] = leaf(c, T, seat, params, exact, work, wopts, ev0, fwork)
             else:
+                if not prepared:
+                    prepare(s, T, seat, w, ctx, wopts[0])
+                    prepared = True
                 vals[k] = child_value(c, s, T, seat, w, ctx, wopts[0])
 
 
@@ -273,7 +294,7 @@ def choose_greedy(s, T, opts, n, params, work, wopts, ev0, fwork):
     w = params[:N_WEIGHTS]
     vals = fwork[1]
     score_options(
-        s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], False, work, wopts, ev0, fwork,
+        s, T, opts, n, w, s[CUR], vals, fwork[2], fwork[3], KEYS_NONE, work, wopts, ev0, fwork,
         params, False, False,
     )  # fmt: skip
     banned = forbidden_kind(params)  # a restricted twin (core.players.restrict)

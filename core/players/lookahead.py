@@ -181,22 +181,39 @@ def _board_hash_body(s):
 @njit(cache=True, _nrt=False)
 def key_of(s, bh):
     enter(P_KEYS)
-    r = _key_of_body(s, bh)
+    r = _key_of_body(s, bh, hand_mix(s))
     leave()
     return r
 
 
 @njit(cache=True, _nrt=False)
-def _key_of_body(s, bh):
-    """A 32-bit fingerprint of what a decision within a turn depends on: the board (its
-    ``board_hash`` ``bh``), the deciding seat's hand, the phase, the effect being resolved,
-    actions left, whose turn and which turn. Equal positions reached in different orders
-    get equal keys (the turn planner merges them)."""
+def key_with_hand(s, bh, hand):
+    """``key_of(s, bh)`` given ``hand_mix(s)`` (the same for every placement of a position)."""
+    enter(P_KEYS)
+    r = _key_of_body(s, bh, hand)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def hand_mix(s):
+    """The deciding seat's hand as ``key_of`` mixes it in."""
     seat = np.int64(s[CUR])
     hand = np.int64(0)
     for k in range(s[HAND_N + seat]):
         hand += _mix32(np.int64(s[HAND + seat * HAND_CAP + k]) + 0x20000)
-    h = _mix32(np.int64(bh) ^ (hand & 0xFFFFFFFF))
+    return hand & 0xFFFFFFFF
+
+
+@njit(cache=True, _nrt=False)
+def _key_of_body(s, bh, hand):
+    """A 32-bit fingerprint of what a decision within a turn depends on: the board (its
+    ``board_hash`` ``bh``), the deciding seat's hand (``hand_mix``), the phase, the effect
+    being resolved, actions left, whose turn and which turn. Equal positions reached in
+    different orders get equal keys (the turn planner merges them). The board is read
+    only through ``bh``."""
+    seat = np.int64(s[CUR])
+    h = _mix32(np.int64(bh) ^ hand)
     h = _mix32(h ^ (_i(s[PHASE]) + 16 * _i(s[ACTIONS_LEFT]) + 256 * seat + 4096 * _i(s[CONTROL])))
     h = _mix32(h ^ (_i(s[EFF_PC]) & 0xFFFF) ^ ((_i(s[TURN_NO]) & 0xFFFF) << 16))
     h = _mix32(h ^ ((_i(s[EFF_CARD]) + 1) & 0xFFFF) ^ (((_i(s[EFF_SEL_SQ]) + 1) & 0xFF) << 16))

@@ -22,7 +22,7 @@ from core.jit import njit
 from core.layout import COLOUR, CUR, GAME_OVER, STATE_SIZE
 from core.players.endgame import may_end
 from core.players.feature_names import N_FEATURES
-from core.players.greedy import ST_OVER, choose_greedy, score_options
+from core.players.greedy import KEYS_ALL, KEYS_PENDING, ST_OVER, choose_greedy, score_options
 from core.players.leaf import F_LEARN as LEAF_F_LEARN
 from core.players.leaf import W_LEARN as LEAF_W_LEARN
 from core.players.leaf import leaf
@@ -43,9 +43,11 @@ from core.rules.turn import apply_option
 MAX_WIDTH = 32  # beam width limit (the buffers are sized for it)
 MAX_DEPTH = 40  # decisions planned ahead within one turn
 MAX_PLANS = 8  # finished plans kept for the reply-aware step (core.players.reply)
+HEAP_MIN = 3 * MAX_WIDTH  # in the W_HEAP row: the full heap's lowest entry, -1 if unknown
+BEAM_KEYS = 2 * MAX_WIDTH  # in the W_COUNTS row: the state_key of each scored beam state
 # rows of ``work``: 0-4 belong to core.players.greedy / core.players.mc
-W_HEAP = 5  # heap entries: parent, option, key (3 ints each)
-W_COUNTS = 6  # option counts of the beam states
+W_HEAP = 5  # heap entries: parent, option, key (3 ints each), then HEAP_MIN
+W_COUNTS = 6  # option counts of the beam states, then (from BEAM_KEYS) their keys
 W_BEAM = 7  # 2 * MAX_WIDTH beam states (this depth, next depth)
 W_PATH = W_BEAM + 2 * MAX_WIDTH  # 2 * MAX_WIDTH paths: [length, steps...]
 # the best finished paths: MAX_PLANS of the turn's own search, then one of a reply's search
@@ -67,7 +69,8 @@ F_REPLY = F_FINALS + 1  # the reply-aware step's totals per kept path
 FWORK_ROWS = F_REPLY + 1
 PLAN_OFFSET = 2  # steps of the W_PLAN row start after [length, next step]
 assert PLAN_OFFSET + MAX_DEPTH * STEP <= STATE_SIZE
-assert 2 * (MAX_PLANS + 1) <= STATE_SIZE and 3 * MAX_WIDTH <= STATE_SIZE
+assert 2 * (MAX_PLANS + 1) <= STATE_SIZE and HEAP_MIN < STATE_SIZE
+assert BEAM_KEYS + MAX_WIDTH <= STATE_SIZE
 assert MAX_OPTIONS >= MAX_WIDTH
 assert MAX_OPTIONS >= N_FEATURES
 assert W_LEARN == LEAF_W_LEARN and F_LEARN == LEAF_F_LEARN  # core.players.leaf reads them
@@ -125,24 +128,35 @@ def _extend(dst, src, key, row):
 @njit(cache=True, _nrt=False)
 def _heap_offer(hv, hi, size, width, v, parent, k, key):
     """Keep the ``width`` best candidates (values ``hv``, ints ``hi``: parent, option, key);
-    a candidate whose key is already kept replaces it only if better. Returns the size."""
+    a candidate whose key is already kept replaces it only if better. Returns the size.
+    A full heap's lowest entry (the first of equals) is kept in ``hi[HEAP_MIN]`` until an
+    entry changes (start a heap with size 0 and ``hi[HEAP_MIN] = -1``); a candidate no
+    better than it changes nothing, whether its key is kept or not, so the many candidates
+    a full beam turns away cost one comparison."""
+    if size == width:
+        j = hi[HEAP_MIN]
+        if j < 0:
+            j = 0
+            for i in range(1, size):
+                if hv[i] < hv[j]:
+                    j = i
+            hi[HEAP_MIN] = j
+        if v <= hv[j]:
+            return size
     for j in range(size):
         if hi[3 * j + 2] == key:
             if v > hv[j]:
                 hv[j] = v
                 hi[3 * j] = parent
                 hi[3 * j + 1] = k
+                hi[HEAP_MIN] = -1
             return size
     if size < width:
         j = size
         size += 1
     else:
-        j = 0
-        for i in range(1, size):
-            if hv[i] < hv[j]:
-                j = i
-        if v <= hv[j]:
-            return size
+        j = hi[HEAP_MIN]  # found above, and nothing changed since
+    hi[HEAP_MIN] = -1
     hv[j] = v
     hi[3 * j] = parent
     hi[3 * j + 1] = k
@@ -218,6 +232,8 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
     hi = work[W_HEAP]
     count = 0
     order = 0
+    # with one plan kept, a finished plan's end key decides nothing (_offer_final): not computed
+    want_keys = KEYS_PENDING if keep == 1 else KEYS_ALL
     if learned:
         forget(work[W_LEARN])
     # the root: a lookahead copy of s with the game's option list
@@ -232,6 +248,7 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
     nb = 1
     for _depth in range(MAX_DEPTH):
         size = 0
+        hi[HEAP_MIN] = -1
         for b in range(nb):
             st = work[W_BEAM + cur * MAX_WIDTH + b]
             bo = wopts[O_BEAM + cur * MAX_WIDTH + b]
@@ -240,12 +257,13 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
             # needs it, on the copy the scoring has just played it on
             at_end = learned or (exact and may_end(st))
             score_options(
-                st, T, bo, bn, w, seat, vals, stat, keys, True, work, wopts, ev0, fwork,
+                st, T, bo, bn, w, seat, vals, stat, keys, want_keys, work, wopts, ev0, fwork,
                 params, at_end, exact,
             )  # fmt: skip
             forbid(st, T, vals, stat, bo, bn, banned, ST_OVER)  # never wins, never grows
             path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(st)
+            counts[BEAM_KEYS + b] = pkey  # for its children's paths below
             for k in range(bn):
                 v = vals[k]
                 if stat[k] == ST_OVER:
@@ -275,12 +293,13 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
                 apply_option(dst, T, ev0, dopts[0, 0], dopts[0, 1], dopts[0, 2], dopts[0, 3])
                 m = advance_turn(dst, T, ev0, dopts, True)
             parent_path = work[W_PATH + cur * MAX_WIDTH + b]
-            pkey = state_key(src)
+            pkey = counts[BEAM_KEYS + b]
             if m == 0:
                 v = leaf(dst, T, seat, params, exact, work, wopts, ev0, fwork)
+                end_key = state_key(dst) if keep > 1 else 0  # unused with one plan kept
                 count = _offer_final(
-                    work, fwork, slot0, keep, count, order, v, state_key(dst), parent_path,
-                    pkey, bo[k],
+                    work, fwork, slot0, keep, count, order, v, end_key, parent_path, pkey,
+                    bo[k],
                 )  # fmt: skip
                 order += 1
                 continue
