@@ -58,7 +58,7 @@ def worker_seconds(manifest) -> float:
 
 
 def _mode_record(summary, mode) -> dict:
-    sens = summary["sensitivity"]["modes"][mode]
+    sens = summary["stability"]["modes"][mode]
     dec = (summary.get("decisiveness") or {}).get(mode)
     out = {"verdict": sens.get("verdict"), "ended": how_games_ended(dec)}
     if sens.get("verdict") is None:
@@ -90,7 +90,7 @@ def _trace_record(summary) -> dict | None:
         "player": t["player"],
         "setting": t["setting"],
         "levels": t["levels"],
-        "top_two_levels": (summary["sensitivity"] or {}).get("verdict"),
+        "top_two_levels": (summary["stability"] or {}).get("verdict"),
         "modes": {
             mode: {
                 "joint": m["joint"],
@@ -126,9 +126,9 @@ def build_record(study_dir, trace_dir=None, command=None) -> dict:
         "deals": m["study"].get("deals"),
         "mirrors": m["study"].get("mirrors", True),
         "players": list(dict.fromkeys(p[0] for p in m["study"]["policies"])),
-        "verdict": s["sensitivity"]["verdict"],
-        "margin": s["sensitivity"]["margin"],
-        "rule": s["sensitivity"]["rule"],
+        "verdict": s["stability"]["verdict"],
+        "margin": s["stability"]["margin"],
+        "rule": s["stability"]["rule"],
         "looks": s["looks"],
         "games": s["data"]["games"],
         "worker_seconds": worker_seconds(m),

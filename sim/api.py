@@ -195,7 +195,7 @@ class Comparison:
         return self.text()
 
     def page(self, out) -> pathlib.Path:
-        from results.compare.page import write_compare_page
+        from results.report.compare_page import write_compare_page
 
         return write_compare_page(self.result, out)["index"]
 

@@ -75,7 +75,7 @@ def pages(tmp_path_factory):
     """A report with wide tables (three decks, two modes, two policy pairings) and a compare
     page."""
     from results.compare import compare
-    from results.compare.page import write_compare_page
+    from results.report.compare_page import write_compare_page
     from results.report import make_report
     from results.report_dirs import report_dir
     from tests.test_report import random_dataset

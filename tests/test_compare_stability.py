@@ -9,7 +9,7 @@ import pytest
 
 from results.analysis import stability as st
 from results.compare import compare, format_text
-from results.compare.page import write_compare_page
+from results.report.compare_page import write_compare_page
 from sim.app.cli import main
 from tests.test_stability import BASE, IMPERIAL_UP_12, study
 

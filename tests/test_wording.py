@@ -11,7 +11,7 @@ import sys
 import tomllib
 
 from results.compare import compare
-from results.compare.page import write_compare_page
+from results.report.compare_page import write_compare_page
 from results.report import make_report
 from sim.app.cli import main
 from sim.strength import top_player
