@@ -128,7 +128,7 @@ PARTS = (
         None,
         f"{_R}.findings:FindingsBlock.findings",
     ),
-    Part(None, section="contents", html=f"{_R}.frame:ReportPage.contents"),
+    Part(None, html=f"{_R}.frame:ReportPage.contents"),  # the nav: no summary key, no anchor
     Part("run", section="overview", title="Study", html=f"{_R}.frame:ReportPage.overview"),
     Part(
         "warnings",

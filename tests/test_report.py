@@ -18,9 +18,9 @@ import pytest
 
 from results import analysis
 from results.compare import ComparisonError, compare, format_text
-from results.report.compare_page import write_compare_page
 from results.parts import PARTS
 from results.report import NAV, builder, make_report
+from results.report.compare_page import write_compare_page
 from results.report_dirs import report_dir
 from results.schema import SCHEMAS, TABLES, file_metadata
 from sim.app.report_commands import add_report_commands
