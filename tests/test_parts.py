@@ -6,6 +6,8 @@ needs (a dummy part registered here shows up everywhere); and a summary of the o
 
 import dataclasses
 import json
+import pathlib
+import re
 
 import pytest
 
@@ -44,6 +46,19 @@ def test_every_name_loads_and_lives_in_its_layer():
         assert bool(p.compare) == bool(p.tables), p
         if p.compare:
             assert p.compare.startswith(LAYERS["compare"]) and callable(p.function("compare"))
+
+
+def test_html_is_written_only_in_results_report():
+    """The numbers and the comparison write no HTML: a closing tag in results/ outside
+    results/report/ is presentation in the wrong layer."""
+    root = pathlib.Path(__file__).resolve().parents[1] / "results"
+    tag = re.compile(r"</(p|div|section|table|tr|td|th|span|b|i|h[1-6]|ul|li|caption|pre)>")
+    found = [
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if "report" not in path.relative_to(root).parts[:1] and tag.search(path.read_text())
+    ]
+    assert found == []
 
 
 # --- a dummy part, registered and nothing else -----------------------------------------------

@@ -177,30 +177,15 @@ def cards(pair: Pair) -> dict:
             label, rkey = f"{lab}: {card}", [k[0], k[1], side, card]
             pa_ = a_["played"] if a_ else {"k": 0, "n": 0}
             pb_ = b_["played"] if b_ else {"k": 0, "n": 0}
-            played.append(
-                row(
-                    label,
-                    rkey,
-                    pa_["k"],
-                    pa_["n"],
-                    pb_["k"],
-                    pb_["n"],
-                    metric="played rate per seat-game",
-                    only_in=only,
-                )
-            )
             wa = a_["when_played"] if a_ else {"wins": 0, "decisive": 0}
             wb = b_["when_played"] if b_ else {"wins": 0, "decisive": 0}
-            win_played.append(
-                row(
-                    label,
-                    rkey,
-                    wa["wins"],
-                    wa["decisive"],
-                    wb["wins"],
-                    wb["decisive"],
-                    metric="win rate when played",
-                    only_in=only,
-                )
-            )
+            for out, counts, metric in (
+                (played, (pa_["k"], pa_["n"], pb_["k"], pb_["n"]), "played rate per seat-game"),
+                (
+                    win_played,
+                    (wa["wins"], wa["decisive"], wb["wins"], wb["decisive"]),
+                    "win rate when played",
+                ),
+            ):
+                out.append(row(label, rkey, *counts, metric=metric, only_in=only))
     return {"cards_played": played, "cards_win_when_played": win_played}
