@@ -2,7 +2,9 @@
 
 ``analyze(run_dir)`` loads a finished study (DuckDB over the pyarrow datasets of
 ``results.store``), aggregates it and returns a JSON-ready dict: every number the report shows
-(``summary.json`` is this dict). Intervals and tests come from ``results.stats`` (statsmodels,
+(``summary.json`` is this dict): the study's own context (run, data, warnings, groups) and the
+numbers of every part of the report (``results.parts.PARTS``, each computed by its module
+here). Intervals and tests come from ``results.stats`` (statsmodels,
 scipy); ``results/REPORT.md`` says what each section means.
 
 Conventions:

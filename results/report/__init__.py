@@ -35,21 +35,7 @@ def builder(registry=None) -> type:
     mixins = dict.fromkeys(p.mixin()[0] for p in drawn)
     mixins.pop(ReportPage, None)
 
-    def build(self, progress=None) -> str:
-        """The header, then every part in page order."""
-        self.progress = progress
-        self.header()
-        titled = [p for p in drawn if p.title]
-        for p in drawn:
-            if p.title:
-                self.step = f"section {titled.index(p) + 1} of {len(titled)} ({p.title})"
-                if progress:
-                    progress(self.step)
-            getattr(self, p.mixin()[1])()
-        self.w("</body></html>")
-        return "\n".join(self.parts)
-
-    members = {"nav": parts.titled(drawn), "build": build}
+    members = {"nav": parts.titled(drawn), "drawn": tuple(drawn)}
     return type("ReportBuilder", (*mixins, ReportPage), members)
 
 

@@ -19,6 +19,7 @@ class ReportPage:
     (results/report/__init__.py ``builder``)."""
 
     nav = ()  # (section, title) of the page's parts, set by the builder
+    drawn = ()  # the parts drawn (results.parts.Part), in page order, set by the builder
 
     def __init__(self, summary, out: pathlib.Path):
         self.s = summary
@@ -240,3 +241,17 @@ class ReportPage:
         )
         self.unfold()
         self.end()
+
+    def build(self, progress=None) -> str:
+        """The header, then every part in page order."""
+        self.progress = progress
+        self.header()
+        titled = [p for p in self.drawn if p.title]
+        for p in self.drawn:
+            if p.title:
+                self.step = f"section {titled.index(p) + 1} of {len(titled)} ({p.title})"
+                if progress:
+                    progress(self.step)
+            getattr(self, p.mixin()[1])()
+        self.w("</body></html>")
+        return "\n".join(self.parts)
