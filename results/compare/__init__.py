@@ -224,7 +224,7 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         )
     ga = {k: ga_all[k] for k in common}
     gb = {k: gb_all[k] for k in common}
-    players = caveats(sa, sb, set(common))
+    players = caveats(sa, sb, common)  # (a list: the modes in A's order, not a set's)
     pair = Pair(sa, sb, ga, gb)
     tables = {}
     for part in parts.PARTS:  # each compared part's tables, in the registry's order
