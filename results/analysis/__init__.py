@@ -106,10 +106,11 @@ class _Inputs(Mapping):
     it needs in whatever order the registry lists them). Iterating it gives the keys computed
     so far."""
 
-    def __init__(self, registry, base: dict, inputs: dict):
+    def __init__(self, registry, base: dict, inputs: dict, derived: dict):
         self.parts = {p.key: p for p in registry if p.compute}
         self.values = dict(base)
-        self.inputs = inputs
+        self.inputs = inputs  # name -> value
+        self.derived = derived  # name -> function of the summary (read when asked for)
         self.busy = []
 
     def __getitem__(self, key):
@@ -133,8 +134,9 @@ class _Inputs(Mapping):
         if name == "summary":
             return self
         if name in self.inputs:
-            value = self.inputs[name]
-            return value(self) if callable(value) else value
+            return self.inputs[name]
+        if name in self.derived:
+            return self.derived[name](self)
         return self[name]
 
     def __iter__(self):
@@ -202,10 +204,9 @@ def analyze(
         "content": content,
         "max_games": d.max_games,
         "margin": margin,
-        "alpha": look_alpha,
-        "shared_deals": lambda summary: _shared_deals(d, groups),
     }
-    summary = _Inputs(parts.PARTS, base, inputs)
+    derived = {"alpha": look_alpha, "shared_deals": lambda summary: _shared_deals(d, groups)}
+    summary = _Inputs(parts.PARTS, base, inputs, derived)
     data["games_two_seat"] = int(d.rows("SELECT count(*) AS n FROM g")[0]["n"])
     data["games_multi_seat"] = summary["multiplayer"]["games"]
     base["warnings"] += _warnings(d, data)  # before the parts that read them (at a glance)
