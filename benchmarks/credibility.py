@@ -133,7 +133,7 @@ def seat_edge_aa(run_a, run_b) -> dict:
         rb = first_mover(sb, mode, player) if player else None
         if not (ra and rb):
             continue
-        edge = decide_edge(ra, rb, None, sa["sensitivity"]["margin"], ALPHA)
+        edge = decide_edge(ra, rb, None, sa["stability"]["margin"], ALPHA)
         out["modes"][mode] = {
             "player": player,
             "shares": [_share(ra["win_rate"]), _share(rb["win_rate"])],
@@ -142,7 +142,7 @@ def seat_edge_aa(run_a, run_b) -> dict:
 
 
 def _mode_record(summary, mode) -> dict:
-    sens = summary["sensitivity"]["modes"][mode]
+    sens = summary["stability"]["modes"][mode]
     dec = (summary.get("decisiveness") or {}).get(mode)
     fs = summary["at_a_glance"]["first_screen"]
     screen = next((m for m in fs["modes"] if m["mode"] == mode), None)
@@ -205,7 +205,7 @@ def _trace_record(summary) -> dict | None:
         "player": t["player"],
         "setting": t["setting"],
         "levels": t["levels"],
-        "top_two_levels": (summary["sensitivity"] or {}).get("verdict"),
+        "top_two_levels": (summary["stability"] or {}).get("verdict"),
         "modes": {
             mode: {
                 "joint": m["joint"],
@@ -241,9 +241,9 @@ def build_record(study_dir, trace_dir=None, command=None) -> dict:
         "deals": m["study"].get("deals"),
         "mirrors": m["study"].get("mirrors", True),
         "players": list(dict.fromkeys(p[0] for p in m["study"]["policies"])),
-        "verdict": s["sensitivity"]["verdict"],
-        "margin": s["sensitivity"]["margin"],
-        "rule": s["sensitivity"]["rule"],
+        "verdict": s["stability"]["verdict"],
+        "margin": s["stability"]["margin"],
+        "rule": s["stability"]["rule"],
         "looks": s["looks"],
         "games": s["data"]["games"],
         "worker_seconds": worker_seconds(m),

@@ -14,6 +14,9 @@ Dataset contract and shared statistics:
 - ``pandas_meta``: the Parquet files' pandas metadata (nullable dtypes).
 - ``stats``: the report's statistics (statsmodels, scipy).
 - ``shown``: how an interval is printed beside its verdict (outward, never contradicting it).
+- ``parts``: the one registry of the report's parts (summary key, analysis, HTML, tidy
+  tables, compare tables, page section) that analyze, the report, the frames and compare
+  iterate; the summary's format and its renamed keys.
 - ``frames``: the report's numbers and a comparison's tables as DataFrames (``sim.api``).
 - ``ratings``: Bradley-Terry ratings and head-to-head records (``kalarite ladder``).
 - ``learn``: the win-probability fit on a study's positions (``kalarite learn``); ``learn_net``
@@ -51,8 +54,10 @@ seat's cards), ``effects`` (paired effects per matchup, mode and goal), ``checkl
 trust checklist of a replayed edit).
 
 ``report/`` (the balance report, see REPORT.md):
-- ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json) and
-  the one ``SECTIONS`` registry (id, title, summary key, mixin, render) the page follows.
+- ``__init__``: ``make_report`` and ``write_report`` (index.html, PNG plots, summary.json):
+  the page draws every part of ``results/parts.py`` in its order; ``frame``: the page's frame
+  and its own sections (contents, study, warnings, method); ``compare_page``: the compare
+  page.
 - ``html``: the HTML building blocks; ``plots``: the plots; ``plot_glance``: the first
   screen's picture.
 - one file per section family with the same names as in ``analysis/``: ``duel``, ``length``,
@@ -64,7 +69,7 @@ trust checklist of a replayed edit).
 
 ``compare/`` (two studies side by side):
 - ``__init__``: ``compare``, ``kalarite compare``'s numbers, and its text; ``changes``: what
-  changed between the two; ``page``: the compare page; ``paired``: the paired analysis
+  changed between the two; ``tables``: each compared part's tables; ``paired``: the paired analysis
   (common random numbers); ``paired_text``: it as text; ``same``: whether one study's games
   are the other's (a copy, or a part of it); ``caveats``: how each study's games ended and
   whether its verdicts hold under another player; ``stability``: the stability rule between

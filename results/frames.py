@@ -1,10 +1,12 @@
 """The report's numbers (``results.analysis.analyze``) and a comparison's tables as
 DataFrames, one row per thing counted, for notebooks (``sim.api``).
 
-The main sections get tidy frames with short column names (``win_rate``, ``lo``, ``hi``,
-``n``...); any other list-valued section of the summary (decisiveness, sensitivity, ...) is
-flattened generically, its nested keys joined with ``.``.
+Each part of the report (results/parts.py) names its tidy frames, with short column names
+(``win_rate``, ``lo``, ``hi``, ``n``...); any other list-valued part is flattened
+generically, its nested keys joined with ``.``.
 """
+
+from results import parts
 
 POLARS_MISSING = (
     "backend='polars' needs polars, an optional extra of kalarite: "
@@ -131,15 +133,12 @@ def mechanic_rows(s) -> list:
     return rows
 
 
-TIDY = {
-    "matchups": matchups_rows,
-    "deck_vs_field": field_rows,
-    "first_player": first_player_rows,
-    "tasks": task_rows,
-    "cards": card_rows,
-    "mechanics": mechanic_rows,
-}
-SKIP = {"run", "methods", "data", "groups", "warnings", "missing_data", "multiplayer"}
+def multiplayer_rows(s) -> list:
+    """One row per multiplayer group (summary ``multiplayer``)."""
+    return (s.get("multiplayer") or {}).get("groups") or []
+
+
+SKIP = {"run", "methods", "data", "groups", "warnings", "missing_data"}  # not parts
 
 
 def _to(rows: list, backend: str):
@@ -153,19 +152,23 @@ def _to(rows: list, backend: str):
     raise ValueError(f"backend must be pandas or polars, got {backend!r}")
 
 
-def summary_frames(s: dict, backend: str = "pandas") -> dict:
-    out = {name: _to(fn(s), backend) for name, fn in TIDY.items()}
-    out["key_findings"] = _to(s.get("key_findings") or [], backend)
-    for key, value in s.items():
-        if key in out or key in SKIP or key in TIDY:
+def summary_frames(s: dict, backend: str = "pandas", registry=None) -> dict:
+    """A frame per part of the report (results/parts.py): its tidy tables, else the part's
+    rows flattened (a list of records, or a dict's ``groups``)."""
+    s = parts.current(s)
+    out = {}
+    for part in registry or parts.PARTS:
+        if part.tidy:
+            for name, _ in part.tidy:
+                out[name] = _to(part.function(name)(s), backend)
             continue
+        value = s.get(part.key) if part.key not in SKIP else None
+        if part.key == "key_findings":
+            value = value or []
         if isinstance(value, list) and all(isinstance(x, dict) for x in value):
-            out[key] = _to(value, backend)
+            out[part.key] = _to(value, backend)
         elif isinstance(value, dict) and isinstance(value.get("groups"), list):
-            out[key] = _to(value["groups"], backend)
-    mp = (s.get("multiplayer") or {}).get("groups") or []
-    if mp:
-        out["multiplayer"] = _to(mp, backend)
+            out[part.key] = _to(value["groups"], backend)
     return out
 
 

@@ -149,17 +149,15 @@ class Study:
     def summary_dict(self, allow_incomplete: bool = False) -> dict:
         """Every number of the report (the dict of summary.json)."""
         from results.analysis import analyze
-        from results.analysis.findings import key_findings
 
         if self._analysis is None:
-            s = analyze(self.path, allow_incomplete=allow_incomplete)
-            s["key_findings"] = key_findings(s)
-            self._analysis = s
+            self._analysis = analyze(self.path, allow_incomplete=allow_incomplete)
         return self._analysis
 
     def analysis(self, backend: str = "pandas", allow_incomplete: bool = False) -> dict:
-        """The report's numbers as DataFrames: matchups, deck_vs_field, first_player, tasks,
-        cards, key_findings, and every other section of the summary (decisiveness, ...)."""
+        """The report's numbers as DataFrames, a frame per part of the report
+        (results/parts.py): matchups, deck_vs_field, first_player, tasks, cards, key_findings,
+        ... (each part's tidy tables, or its rows flattened)."""
         from results.frames import summary_frames
 
         return summary_frames(self.summary_dict(allow_incomplete), backend)
@@ -195,7 +193,7 @@ class Comparison:
         return self.text()
 
     def page(self, out) -> pathlib.Path:
-        from results.compare.page import write_compare_page
+        from results.report.compare_page import write_compare_page
 
         return write_compare_page(self.result, out)["index"]
 

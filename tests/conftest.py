@@ -53,6 +53,7 @@ GROUPS = {
     "test_service_suggest_page": "service_suggest_page",
     "test_browser": "browser",
     "test_report": "report",
+    "test_parts": "parts",
     "test_report_layout": "report_layout",
     "test_learn": "learn",
     "test_positions": "positions",

@@ -75,8 +75,8 @@ def pages(tmp_path_factory):
     """A report with wide tables (three decks, two modes, two policy pairings) and a compare
     page."""
     from results.compare import compare
-    from results.compare.page import write_compare_page
     from results.report import make_report
+    from results.report.compare_page import write_compare_page
     from results.report_dirs import report_dir
     from tests.test_report import random_dataset
 
@@ -170,7 +170,7 @@ def test_a_player_sensitive_first_screen_still_fits(chromium, tmp_path):
         tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_12, "planner:width=12": down}
     )
     r = make_report(run, tmp_path / "rep")
-    modes = r["summary"]["sensitivity"]["modes"]
+    modes = r["summary"]["stability"]["modes"]
     assert [c["verdict"] for c in modes["high-form"]["comparisons"]] == ["player-sensitive"] * 2
     m = measure(chromium, r["index"], 1280)
     g = m["glance"]

@@ -203,7 +203,7 @@ def test_report_and_compare_warn_about_content_never_checked(tmp_path):
 
     from results.analysis import analyze
     from results.compare import compare, format_text
-    from results.compare.page import write_compare_page
+    from results.report.compare_page import write_compare_page
 
     a = random_dataset(tmp_path / "a", seed=41, games=40, content_hash="feedc0de00000001")
     b = random_dataset(tmp_path / "b", seed=42, games=40, content_hash="feedc0de00000002")

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from results.compare import compare, format_text
-from results.compare.page import write_compare_page
+from results.report.compare_page import write_compare_page
 from sim.app.cli import main
 from tests.test_report import _game, write_dataset
 

@@ -10,7 +10,7 @@ import io
 import pathlib
 
 from results.compare import compare, format_text
-from results.compare.page import write_compare_page
+from results.report.compare_page import write_compare_page
 from tests.test_docs_snippets import blocks
 from tests.test_report import _game, write_dataset
 

@@ -9,7 +9,7 @@ import pytest
 
 from results.analysis import stability as st
 from results.compare import compare, format_text
-from results.compare.page import write_compare_page
+from results.report.compare_page import write_compare_page
 from sim.app.cli import main
 from tests.test_stability import BASE, IMPERIAL_UP_12, study
 
@@ -66,7 +66,7 @@ def test_the_block_has_the_shape_of_the_reports_sensitivity(tmp_path):
     b = study(tmp_path / "b", {"sage": IMPERIAL_UP_12})
     block = compare(a, b)["stability"]
     own = analysis.analyze(study(tmp_path / "ab", {"planner": BASE, "sage": IMPERIAL_UP_12}))
-    sens = own["sensitivity"]
+    sens = own["stability"]
     assert set(block) == set(sens) | {"kind"}
     assert block["kind"] == "players" and block["verdict"] == sens["verdict"] == st.SENSITIVE
     (cb,) = block["modes"]["high-form"]["comparisons"]

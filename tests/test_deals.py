@@ -135,9 +135,9 @@ def test_two_players_on_shared_deals_are_compared_game_by_game(tmp_path):
     s = study(mirrors=False)
     run_study(s, CONTENT, out, workers=0, progress=False)
     summary = analysis.analyze(out)
-    (c,) = summary["sensitivity"]["modes"]["high-form"]["comparisons"]
+    (c,) = summary["stability"]["modes"]["high-form"]["comparisons"]
     assert c["paired_pairings"] == c["pairings"] == 3
     per_player = tmp_path / "p"
     run_study(study(mirrors=False, deals="per-player"), CONTENT, per_player, workers=0)
-    (c,) = analysis.analyze(per_player)["sensitivity"]["modes"]["high-form"]["comparisons"]
+    (c,) = analysis.analyze(per_player)["stability"]["modes"]["high-form"]["comparisons"]
     assert c["paired_pairings"] == 0

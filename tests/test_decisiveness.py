@@ -188,7 +188,7 @@ def _sensitivity_dataset(root):
 def test_policy_sensitivity_flags_a_flipping_deck(tmp_path):
     root = _sensitivity_dataset(tmp_path / "run")
     r = make_report(root, tmp_path / "report")
-    sens = r["summary"]["policy_sensitivity"]["high-form"]
+    sens = r["summary"]["player_sensitivity"]["high-form"]
     assert sens["players"] == ["random", "planner"]
     rows = {x["deck"]: x for x in sens["decks"]}
     imp = rows["imperial"]

@@ -47,7 +47,7 @@ def two_players(tmp_path_factory):
 def test_a_decks_line_carries_its_own_verdict_not_its_modes(two_players):
     _, r = two_players
     s = r["summary"]
-    assert s["sensitivity"]["modes"]["high-form"]["verdict"] == st.SENSITIVE
+    assert s["stability"]["modes"]["high-form"]["verdict"] == st.SENSITIVE
     (m,) = s["at_a_glance"]["first_screen"]["modes"]
     lines = {d["deck"]: d for d in m["decks"]}
     assert {d: x["verdict"] for d, x in lines.items()} == {
@@ -92,7 +92,7 @@ def test_the_power_line_says_the_rules_own_figure(two_players):
     _, r = two_players
     s = r["summary"]
     (m,) = s["at_a_glance"]["first_screen"]["modes"]
-    (c,) = s["sensitivity"]["modes"]["high-form"]["comparisons"]
+    (c,) = s["stability"]["modes"]["high-form"]["comparisons"]
     se = max(x["se"] for x in c["decks"].values())
     cc = max(x["continuity"] for x in c["decks"].values())
     want = st.detectable_move(se, 3.0, 0.05, 4, cc)

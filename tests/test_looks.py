@@ -166,7 +166,7 @@ def figures(out) -> dict:
     """What a run decided and reported: the stop, each look, the verdicts and moves."""
     s = analyze(out)
     lk = s["looks"]
-    sens = s["sensitivity"]
+    sens = s["stability"]
     return {
         "stopped": lk["stopped"],
         "results": lk["results"],

@@ -18,8 +18,9 @@ import pytest
 
 from results import analysis
 from results.compare import ComparisonError, compare, format_text
-from results.compare.page import write_compare_page
-from results.report import NAV, SECTIONS, _Builder, make_report
+from results.parts import PARTS
+from results.report import NAV, builder, make_report
+from results.report.compare_page import write_compare_page
 from results.report_dirs import report_dir
 from results.schema import SCHEMAS, TABLES, file_metadata
 from sim.app.report_commands import add_report_commands
@@ -755,19 +756,21 @@ def rendered(tmp_path_factory):
 
 
 def test_every_registered_section_renders_a_key_of_the_summary(hand, rendered):
-    """The one SECTIONS registry: each entry's render method exists on its mixin and on the
-    builder, ids are unique, and each summary key is in analyze()'s output (the key findings
-    are added by write_report: in summary.json)."""
+    """The one PARTS registry: each drawn part's method exists on its class and on the
+    builder, sections are unique, and each summary key is in analyze()'s output and in
+    summary.json."""
     written = json.loads(rendered["summary_json"].read_text())
-    assert len({s.id for s in SECTIONS}) == len(SECTIONS)
-    for s in SECTIONS:
-        assert callable(getattr(s.mixin, s.render, None)), s
-        assert issubclass(_Builder, s.mixin), s
-        if s.key == "key_findings":
-            assert s.key in written
-        elif s.key is not None:
-            assert s.key in hand, s
-    assert [sid for sid, _ in NAV] == [s.id for s in SECTIONS if s.title]
+    drawn = [p for p in PARTS if p.html]
+    assert len({p.section for p in drawn}) == len(drawn)
+    page = builder()
+    for p in drawn:
+        mixin, method = p.mixin()
+        assert callable(getattr(mixin, method, None)), p
+        assert issubclass(page, mixin), p
+    for p in PARTS:
+        if p.key is not None:
+            assert p.key in hand and p.key in written, p
+    assert [sid for sid, _ in NAV] == [p.section for p in drawn if p.title]
 
 
 def test_html_has_every_section_and_is_self_contained(rendered):

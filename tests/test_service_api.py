@@ -211,7 +211,7 @@ def test_spec_is_kept_as_submitted(svc, pair):
 def test_report_summary_and_manifest(svc, pair):
     a = pair["a"]
     summary = svc.get(f"/api/v1/studies/{a}/summary").json()
-    assert summary["kalarite_report"] == 1
+    assert summary["kalarite_report"] == 2
     assert summary["data"]["games_analyzed"] == 300
     report = svc.get(f"/api/v1/studies/{a}/report")
     assert report.headers["content-type"].startswith("text/html")

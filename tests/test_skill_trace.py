@@ -90,7 +90,7 @@ def test_a_tiny_trace_end_to_end(tmp_path, capsys):
     # the three-way label compares the two top levels; the trace line beside it
     (glance,) = s["at_a_glance"]["modes"]
     assert glance["trace"].startswith("deck trace")
-    comp = s["sensitivity"]["modes"]["high-form"]["comparisons"][0]
+    comp = s["stability"]["modes"]["high-form"]["comparisons"][0]
     assert comp["from_to"] == ["planner:width=4", "planner:width=8"]
     page = (out / "report" / "index.html").read_text()
     assert 'id="skill-trace"' in page and "Strength trace" in page

@@ -97,13 +97,13 @@ IMPERIAL_UP_4 = _with(imperial__highland=0.79, imperial__sylvan=0.79, imperial__
 
 
 def _only(s):
-    (c,) = s["sensitivity"]["modes"]["high-form"]["comparisons"]
+    (c,) = s["stability"]["modes"]["high-form"]["comparisons"]
     return c
 
 
 def test_the_same_rates_with_many_games_are_stable(tmp_path):
     s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": BASE}, n=2000))
-    sens = s["sensitivity"]
+    sens = s["stability"]
     assert sens["judged"] and sens["verdict"] == st.STABLE and sens["stable"] is True
     assert sens["players"] == ["planner", "greedy"] and sens["tau"] == pytest.approx(1.0)
     assert set(sens["decks"]) == set(DECKS)
@@ -125,7 +125,7 @@ def test_a_large_move_is_player_sensitive(tmp_path):
     before, after = _field(BASE), _field(IMPERIAL_UP_12)
     assert 100 * (after["imperial"] - before["imperial"]) == pytest.approx(12.0)
     s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_12}))
-    sens = s["sensitivity"]
+    sens = s["stability"]
     assert sens["verdict"] == st.SENSITIVE and sens["stable"] is False
     imp = sens["decks"]["imperial"]
     assert imp["delta"] == 12.0 and imp["verdict"] == st.SENSITIVE and imp["delta_lo"] > 3
@@ -145,7 +145,7 @@ def test_a_large_move_is_player_sensitive(tmp_path):
 
 def test_a_small_sample_is_undetermined_and_says_how_many_games_would_decide(tmp_path):
     s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_4}))
-    sens = s["sensitivity"]
+    sens = s["stability"]
     assert sens["verdict"] == st.UNDETERMINED and sens["stable"] is False
     c = _only(s)
     names = list(c["decks"])
@@ -168,9 +168,9 @@ def test_a_small_sample_is_undetermined_and_says_how_many_games_would_decide(tmp
 def test_a_move_of_exactly_the_margin_is_never_stable(tmp_path):
     strong = _with(imperial__highland=0.78, imperial__sylvan=0.78, imperial__everfrost=0.78)
     s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": strong}, n=2000))
-    assert s["sensitivity"]["decks"]["imperial"]["delta"] == pytest.approx(3.0)
-    assert s["sensitivity"]["verdict"] == st.UNDETERMINED
-    imp = s["sensitivity"]["decks"]["imperial"]  # a projection at d = M is endless
+    assert s["stability"]["decks"]["imperial"]["delta"] == pytest.approx(3.0)
+    assert s["stability"]["verdict"] == st.UNDETERMINED
+    imp = s["stability"]["decks"]["imperial"]  # a projection at d = M is endless
     assert imp["verdict"] == st.UNDETERMINED and imp.get("games_needed", 10**9) > 10**6
 
 
@@ -216,7 +216,7 @@ def test_head_to_head_ranks_the_players_and_the_budget_variant_is_compared(tmp_p
         cross=("planner", "greedy", 0.8),
     )
     s = analysis.analyze(run)
-    m = s["sensitivity"]["modes"]["high-form"]
+    m = s["stability"]["modes"]["high-form"]
     assert m["ranked_by"] == "head-to-head" and m["ranking"] == ["planner", "greedy"]
     assert m["variant"] == "planner:width=12" and m["verdict"] == st.SENSITIVE
     top, budget = m["comparisons"]
@@ -224,7 +224,7 @@ def test_head_to_head_ranks_the_players_and_the_budget_variant_is_compared(tmp_p
     assert top["verdict"] == st.UNDETERMINED  # 900 games a deck: no equivalence yet
     assert budget["kind"] == "budget" and budget["players"] == ["planner", "planner:width=12"]
     assert budget["beyond"] == ["imperial"] and budget["verdict"] == st.SENSITIVE
-    sens = s["sensitivity"]
+    sens = s["stability"]
     assert sens["players"] == ["planner", "greedy"] and sens["variant"] == "planner:width=12"
     assert sens["verdict"] == st.SENSITIVE and sens["decks"]["imperial"]["delta"] == 12.0
     text = s["at_a_glance"]["modes"][0]["stability"]["text"]
@@ -251,8 +251,8 @@ def test_games_dealt_alike_are_compared_game_by_game(tmp_path):
     apart = analysis.analyze(study(tmp_path / "b", {"greedy": BASE, "planner": IMPERIAL_UP_4}))
     cs, ca = _only(shared), _only(apart)
     assert cs["paired_pairings"] == 6 and ca["paired_pairings"] == 0
-    assert len(shared["policy_sensitivity"]["high-form"]["shared_deals"]) > 0
-    assert apart["policy_sensitivity"]["high-form"]["shared_deals"] == []
+    assert len(shared["player_sensitivity"]["high-form"]["shared_deals"]) > 0
+    assert apart["player_sensitivity"]["high-form"]["shared_deals"] == []
     for d in DECKS:
         assert cs["decks"][d]["delta"] == ca["decks"][d]["delta"]
         assert cs["decks"][d]["se"] < 0.5 * ca["decks"][d]["se"]
@@ -265,20 +265,20 @@ def test_games_dealt_alike_are_compared_game_by_game(tmp_path):
 def test_the_margin_comes_from_the_spec_or_the_option(tmp_path):
     run = study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_12})
     s = analysis.analyze(run, margin=20)
-    sens = s["sensitivity"]
+    sens = s["stability"]
     assert sens["margin"] == 20.0 and sens["rule"]["margin_points"] == 20.0
     assert sens["verdict"] == st.STABLE  # +12 [+7, +17]: within ±20
     assert "within ±20 points" in s["at_a_glance"]["modes"][0]["stability"]["text"]
     manifest = json.loads((run / "study.json").read_text())
     manifest["study"]["stability_margin"] = 20
     (run / "study.json").write_text(json.dumps(manifest))
-    assert analysis.analyze(run)["sensitivity"]["margin"] == 20.0
+    assert analysis.analyze(run)["stability"]["margin"] == 20.0
 
 
 def test_summary_json_first_screen_and_compare_say_the_same(tmp_path):
     run = study(tmp_path / "run", {"greedy": BASE, "planner": IMPERIAL_UP_12})
     r = make_report(run, tmp_path / "report")
-    written = json.loads((tmp_path / "report" / "summary.json").read_text())["sensitivity"]
+    written = json.loads((tmp_path / "report" / "summary.json").read_text())["stability"]
     assert written["verdict"] == "player-sensitive" and written["players"] == ["planner", "greedy"]
     imp = written["decks"]["imperial"]
     assert imp["delta"] == 12.0 and imp["delta_lo"] < 12 < imp["delta_hi"]
@@ -305,7 +305,7 @@ def test_an_undetermined_first_screen_says_so_in_amber(tmp_path):
 
 def test_one_player_cannot_be_judged(tmp_path):
     s = analysis.analyze(study(tmp_path / "run", {"planner": BASE}))
-    sens = s["sensitivity"]
+    sens = s["stability"]
     assert sens["judged"] is False and sens["verdict"] is None and sens["decks"] == {}
     assert sens["modes"]["high-form"]["why"] == "one player (planner)"
     stab = s["at_a_glance"]["modes"][0]["stability"]

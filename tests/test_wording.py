@@ -11,8 +11,8 @@ import sys
 import tomllib
 
 from results.compare import compare
-from results.compare.page import write_compare_page
 from results.report import make_report
+from results.report.compare_page import write_compare_page
 from sim.app.cli import main
 from sim.strength import top_player
 from tests.test_report import _game, write_dataset

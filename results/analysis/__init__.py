@@ -2,7 +2,9 @@
 
 ``analyze(run_dir)`` loads a finished study (DuckDB over the pyarrow datasets of
 ``results.store``), aggregates it and returns a JSON-ready dict: every number the report shows
-(``summary.json`` is this dict). Intervals and tests come from ``results.stats`` (statsmodels,
+(``summary.json`` is this dict): the study's own context (run, data, warnings, groups) and the
+numbers of every part of the report (``results.parts.PARTS``, each computed by its module
+here). Intervals and tests come from ``results.stats`` (statsmodels,
 scipy); ``results/REPORT.md`` says what each section means.
 
 Conventions:
@@ -29,26 +31,16 @@ Conventions:
 (cluster/until.py asks it; the looks' plan and error are results/looks.py).
 """
 
-from results import stats
-from results.analysis.cards import card_stats
+from collections.abc import Mapping
+
+from results import parts, stats
 from results.analysis.dataset import Dataset, DatasetError, study_content
-from results.analysis.deathmatch import deathmatch_points
-from results.analysis.decisiveness import decisiveness, weak_play_warnings
+from results.analysis.decisiveness import weak_play_warnings
 from results.analysis.deck_moves import shared_deals_sql
-from results.analysis.duel import deck_vs_field_rates, first_player_rates, matchup_table
-from results.analysis.glance import at_a_glance
 from results.analysis.groups import group_index, register_groups
 from results.analysis.labels import END_LABELS, MODE_LABELS
-from results.analysis.length import end_reason_stats, game_length_stats
-from results.analysis.mechanics import mechanic_use
-from results.analysis.multiplayer import multiplayer_stats
-from results.analysis.policies import policy_stats
-from results.analysis.sensitivity import sensitivity
-from results.analysis.skill_trace import skill_trace
-from results.analysis.stability import study_stability
-from results.analysis.tasks import TASK_DISPLAY_NOTE, task_stats
+from results.analysis.tasks import TASK_DISPLAY_NOTE
 from results.checked import unchecked_text
-from results.looks import study_looks
 from sim.study import canonical_spec
 
 __all__ = ["Dataset", "DatasetError", "END_LABELS", "MODE_LABELS", "analyze", "group_index"]
@@ -108,18 +100,62 @@ def _shared_deals(d: Dataset, groups) -> list:
     return d.rows(shared_deals_sql("g", "g", "a.seat0_policy <> b.seat0_policy"))
 
 
+class _Inputs(Mapping):
+    """What the parts are computed from: ``ANALYSIS_INPUTS`` and, read as a mapping, the
+    summary's keys, each part computed the first time it is read (so a part reads the parts
+    it needs in whatever order the registry lists them). Iterating it gives the keys computed
+    so far."""
+
+    def __init__(self, registry, base: dict, inputs: dict, derived: dict):
+        self.parts = {p.key: p for p in registry if p.compute}
+        self.values = dict(base)
+        self.inputs = inputs  # name -> value
+        self.derived = derived  # name -> function of the summary (read when asked for)
+        self.busy = []
+
+    def __getitem__(self, key):
+        return self.compute(key)
+
+    def compute(self, key):
+        """The value of summary key ``key``, computing its part the first time."""
+        if key not in self.values:
+            part = self.parts.get(key)
+            if part is None:
+                raise KeyError(key)
+            if key in self.busy:
+                raise RuntimeError(f"report parts read each other: {' -> '.join(self.busy)}")
+            self.busy.append(key)
+            fn = part.function("compute")
+            self.values[key] = fn(*(self.arg(a) for a in part.args))
+            self.busy.pop()
+        return self.values[key]
+
+    def arg(self, name):
+        if name == "summary":
+            return self
+        if name in self.inputs:
+            return self.inputs[name]
+        if name in self.derived:
+            return self.derived[name](self)
+        return self[name]
+
+    def __iter__(self):
+        return iter(list(self.values))
+
+    def __len__(self):
+        return len(self.values)
+
+
 def analyze(
     run_dir, allow_incomplete: bool = False, margin=None, max_games=None, alpha=None
 ) -> dict:
-    """Every number of the balance report of the study in ``run_dir``; ``margin``: the
-    stability margin in points (--margin; default the spec's ``stability_margin``, else
-    results.analysis.stability.MARGIN_POINTS). ``max_games`` and ``alpha``: the games and
-    each test's error of a look (results/looks.py); a study played ``--until`` is read at
-    the look it stopped at by default."""
+    """Every number of the balance report of the study in ``run_dir``: the study's own
+    context (run, data, warnings, groups...) and every part of ``results.parts.PARTS``.
+    ``margin``: the stability margin in points (--margin; default the spec's
+    ``stability_margin``, else results.analysis.stability.MARGIN_POINTS). ``max_games`` and
+    ``alpha``: the games and each test's error of a look (results/looks.py); a study played
+    ``--until`` is read at the look it stopped at by default."""
     d = Dataset(run_dir, allow_incomplete=allow_incomplete, max_games=max_games)
-    looks = study_looks(d.manifest, d.max_games)
-    if alpha is None:
-        alpha = looks["alpha"] if looks else stats.ALPHA
     m = d.manifest
     totals = d.rows(
         "SELECT count(*) AS games, count(*) FILTER (WHERE error <> 0) AS err, "
@@ -142,60 +178,50 @@ def analyze(
         ),
     }
     groups = register_groups(d)
-    multiplayer = multiplayer_stats(d)
-    data["games_two_seat"] = int(d.rows("SELECT count(*) AS n FROM g")[0]["n"])
-    data["games_multi_seat"] = multiplayer["games"]
     content = study_content(m)
-    matchups = matchup_table(d, groups)
-    field = deck_vs_field_rates(d, groups)
-    first_player = first_player_rates(d, groups, field)
-    tasks = task_stats(d, groups, content)
-    dec = decisiveness(d)
-    summary = {
-        "kalarite_report": 1,
-        "run": {
-            "path": str(d.root),
-            "name": m["study"].get("name", ""),
-            "status": m.get("status"),
-            "engine_hash": m.get("engine_hash"),
-            "engine_version": m.get("engine_version"),
-            "content_hash": m.get("content_hash"),
-            "created": m.get("created"),
-            "completed": m.get("completed"),
-            "study": canonical_spec(m["study"]),  # one spelling of the same players
-        },
-        "methods": stats.METHODS,
-        "data": data,
-        "warnings": _warnings(d, data) + weak_play_warnings(dec, MODE_LABELS),
-        "decisiveness": dec,
-        "missing_data": [],
-        "groups": groups,
-        "matchups": matchups,
-        "deck_vs_field": field,
-        "mechanics": mechanic_use(d, groups),
-        "first_player": first_player,
-        "game_length": game_length_stats(d, groups),
-        "end_reasons": end_reason_stats(d, groups),
-        "tasks": tasks,
-        "cards": card_stats(d, groups, content),
-        "deathmatch": deathmatch_points(d, groups),
-        "policies": policy_stats(d, groups, first_player),
-        "multiplayer": multiplayer,
+    run = {
+        "path": str(d.root),
+        "name": m["study"].get("name", ""),
+        "status": m.get("status"),
+        "engine_hash": m.get("engine_hash"),
+        "engine_version": m.get("engine_version"),
+        "content_hash": m.get("content_hash"),
+        "created": m.get("created"),
+        "completed": m.get("completed"),
+        "study": canonical_spec(m["study"]),  # one spelling of the same players
     }
-    summary["policy_sensitivity"] = sensitivity(summary, _shared_deals(d, groups))
-    summary["sensitivity"] = study_stability(summary, margin, alpha)
-    summary["looks"] = looks
-    summary["skill_trace"] = skill_trace(d, summary)
-    summary["at_a_glance"] = at_a_glance(summary)
-    if not tasks["display_recorded"]:
-        summary["missing_data"].append({"what": "task display", "text": TASK_DISPLAY_NOTE})
+    base = {"kalarite_report": parts.FORMAT, "run": run, "methods": stats.METHODS}
+    base.update(data=data, warnings=[], missing_data=[], groups=groups)
+
+    def look_alpha(summary):
+        looks = summary["looks"]
+        return alpha if alpha is not None else (looks["alpha"] if looks else stats.ALPHA)
+
+    inputs = {
+        "dataset": d,
+        "manifest": m,
+        "groups": groups,
+        "content": content,
+        "max_games": d.max_games,
+        "margin": margin,
+    }
+    derived = {"alpha": look_alpha, "shared_deals": lambda summary: _shared_deals(d, groups)}
+    summary = _Inputs(parts.PARTS, base, inputs, derived)
+    data["games_two_seat"] = int(d.rows("SELECT count(*) AS n FROM g")[0]["n"])
+    data["games_multi_seat"] = summary["multiplayer"]["games"]
+    base["warnings"] += _warnings(d, data)  # before the parts that read them (at a glance)
+    base["warnings"] += weak_play_warnings(summary["decisiveness"], MODE_LABELS)
+    if not summary["tasks"]["display_recorded"]:
+        base["missing_data"].append({"what": "task display", "text": TASK_DISPLAY_NOTE})
     if content is None:
-        summary["missing_data"].append(
+        base["missing_data"].append(
             {
                 "what": "content names",
                 "text": "the game content has changed since the study (content hash differs) "
                 "or cannot be loaded: tasks and cards never seen in the data are not listed.",
             }
         )
+    for key in summary.parts:
+        summary.compute(key)
     d.con.close()
-    return summary
+    return {k: summary.values[k] for k in [*base, *summary.parts]}

@@ -94,7 +94,8 @@ def decisiveness(d) -> dict:
     return out
 
 
-def _pct(x) -> str:
+def share_pct(x) -> str:
+    """A share in whole percent ("–" when there is none)."""
     return "–" if x is None else f"{100 * x:.0f}%"
 
 
@@ -116,8 +117,8 @@ def _facts(label, e) -> str:
     target = e["score_target"]
     score = f"{e['mean_winning_score']:.1f}" + (f" of the {target} needed" if target else "")
     return (
-        f"{label}: {_pct(e['by_deck'])} of the games ended because a deck ran out and "
-        f"{_pct(e['tie_on_points'])} were tied on points (decided by tie-breakers); the "
+        f"{label}: {share_pct(e['by_deck'])} of the games ended because a deck ran out and "
+        f"{share_pct(e['tie_on_points'])} were tied on points (decided by tie-breakers); the "
         f"winners scored {score} on average."
     )
 
@@ -162,49 +163,3 @@ def weak_play_warnings(dec: dict, mode_labels: dict) -> list:
             )
         out.append({"kind": "weak_play", "severe": True, "mode": mode, "text": f"{facts} {advice}"})
     return out
-
-
-def html(summary: dict, table, esc, mode_labels: dict, rests_on) -> str:
-    """The report section's body: one table per mode, a row per seat-policy list."""
-    dec = summary.get("decisiveness") or {}
-    if not dec:
-        return "<p>No games.</p>"
-    parts = [
-        "<p class='note'>How the games were decided. A balance study needs games that reach "
-        "their goal: when most games end because a deck ran out, or are tied on points and "
-        "decided by tie-breakers, a deck's win rate says more about the players than about "
-        "the deck. Shares with their 95% Wilson interval; the mean winning score with its "
-        "95% interval, beside the score the mode needs to end a game.</p>"
-    ]
-    for mode, e in dec.items():
-        rows = []
-        for label, x in [("all games", e), *e["by_policies"].items()]:
-            cells = [label, f"{x['games']:,}"]
-            for k in SHARES:
-                lo, hi = x[f"{k}_interval"]
-                weak = weakness(x) == "weak" and (x[k] or 0) > WEAK_SHARE
-                flag = " ⚠" if k in ("by_deck", "tie_on_points") and weak else ""
-                cells.append(f"{_pct(x[k])} [{_pct(lo)}, {_pct(hi)}]{flag}")
-            m = x["mean_winning_score"]
-            lo, hi = x["mean_winning_score_interval"]
-            cells.append(
-                "–" if m is None else f"{m:.2f}" + ("" if lo is None else f" [{lo:.2f}, {hi:.2f}]")
-            )
-            cells.append("–" if x["score_target"] is None else str(x["score_target"]))
-            rows.append(cells)
-        parts.append(
-            table(
-                [
-                    "players",
-                    "games",
-                    *[SHARE_LABELS[k] for k in SHARES],
-                    "mean winning score",
-                    "score target",
-                ],
-                rows,
-                f"{esc(mode_labels.get(mode, mode))}: how the games were decided. "
-                + rests_on(e["games"]),
-                left=1,
-            )
-        )
-    return "\n".join(parts)

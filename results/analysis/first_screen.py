@@ -113,7 +113,7 @@ def _trace_clause(summary, mode, deck) -> str | None:
 def _study_source(summary, mode) -> dict | None:
     """The mode's own verdicts where the study decides them: per deck (verdict, move, more
     games), the two players, games a deck, the power figure."""
-    m = ((summary.get("sensitivity") or {}).get("modes") or {}).get(mode)
+    m = ((summary.get("stability") or {}).get("modes") or {}).get(mode)
     if not m or m.get("verdict") is None:
         return None
     comps = m["comparisons"]
@@ -284,7 +284,7 @@ def task_lines(summary, mode, player) -> list:
 def how_decided(summary, mode, src, edge) -> list:
     """The part below the first screen, jargon allowed: the rule, its levels, the tests."""
     lines = []
-    m = ((summary.get("sensitivity") or {}).get("modes") or {}).get(mode)
+    m = ((summary.get("stability") or {}).get("modes") or {}).get(mode)
     if src and src["source"] == "this study":
         shown_level, eq_level = interval_levels(m["comparisons"][0]["alpha"])
         lines.append(
@@ -346,7 +346,7 @@ def mode_screen(summary, mode, edges) -> dict | None:
     top = src["players"][1] if src else players[-1]
     rec_src = None if src else _record_source(summary, mode, top)
     use = src or rec_src
-    rates = (summary.get("policy_sensitivity") or {}).get(mode)
+    rates = (summary.get("player_sensitivity") or {}).get(mode)
     by_player = {}
     if rates and src:
         by_player = {r["deck"]: r["by_player"].get(top, {}).get("win_rate") for r in rates["decks"]}

@@ -39,7 +39,7 @@ def stability(summary: dict, mode: str, players: list) -> dict:
     (verdict == stable), ``text`` (one line), ``short`` (a few words, for the picture) and per
     deck a ``label`` and a ``level`` (its
     own verdict word, or unmeasured)."""
-    sens = summary.get("sensitivity") or study_stability(summary)
+    sens = summary.get("stability") or study_stability(summary)
     m = sens["modes"].get(mode)
     if not m or m.get("verdict") is None:
         why = mode_text(m) if m else NOT_JUDGED_ONE

@@ -57,7 +57,7 @@ def evaluate(summary: dict, until: str, look: int, games: int, alpha: float) -> 
     w = width_of(until)
     rec = {"look": look + 1, "games": games, "alpha": alpha}
     if w is None:
-        modes = (summary.get("sensitivity") or {}).get("modes") or {}
+        modes = (summary.get("stability") or {}).get("modes") or {}
         verdicts = {m: x["verdict"] for m, x in modes.items() if x.get("verdict") is not None}
         open_ = [m for m, v in verdicts.items() if v == "undetermined"]
         rec["verdicts"] = verdicts

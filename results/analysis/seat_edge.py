@@ -116,7 +116,7 @@ def pair(summary: dict, mode: str) -> list:
     """[weaker, stronger]: the pair the balance compares first in ``mode`` (the top two
     families; else the top one and its double budget, as a trace's two top levels), or [the
     only self-play player]; [] without self-play games."""
-    sens = (summary.get("policy_sensitivity") or {}).get(mode)
+    sens = (summary.get("player_sensitivity") or {}).get(mode)
     if not sens:
         players = _selfplay_players(summary, mode)
         return players[-1:]
@@ -146,7 +146,7 @@ def mode_seat_edge(summary: dict, mode: str, margin: float, alpha: float = ALPHA
     if len(players) < 2 or not all(recs.values()):
         return out
     second = players[0]
-    sens = (summary.get("policy_sensitivity") or {}).get(mode) or {}
+    sens = (summary.get("player_sensitivity") or {}).get(mode) or {}
     rows = [r for r in sens.get("shared_deals", []) if r["pa"] == second and r["pb"] == top]
     if any("f" not in r for r in rows):  # a summary older than the first seat's column
         rows = []
@@ -157,7 +157,7 @@ def mode_seat_edge(summary: dict, mode: str, margin: float, alpha: float = ALPHA
 def seat_edge(summary: dict, margin=None, alpha=None) -> dict:
     """Mode -> ``mode_seat_edge`` for every two-seat mode with a self-play group;
     ``alpha`` defaults to the stability rule's (the look's for a study played ``--until``)."""
-    sens = summary.get("sensitivity") or {}
+    sens = summary.get("stability") or {}
     if alpha is None:
         alpha = (summary.get("looks") or {}).get("alpha") or ALPHA
     margin = sens.get("margin") if margin is None else margin

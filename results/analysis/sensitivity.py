@@ -25,7 +25,7 @@ def verdict(wr) -> str:
 
 
 def sensitivity(summary: dict, shared_deals=()) -> dict:
-    """``summary["policy_sensitivity"]``: mode -> players, decks (each with its record per
+    """``summary["player_sensitivity"]``: mode -> players, decks (each with its record per
     player, verdicts, the change between the first and last player, flags), the rankings and
     ``shared_deals``: the games two players were dealt alike (rows of
     ``results.analysis.deck_moves.shared_deals_sql``: d0, d1, pa, pb, oa, ob, n), which the

@@ -1,7 +1,7 @@
 """Is the study's balance answer stable under stronger play? The one owner of the rule.
 
 For a study that plays the same decks with two or more players, each in self-play
-(``summary["policy_sensitivity"]``, results/analysis/sensitivity.py), per two-seat mode and
+(``summary["player_sensitivity"]``, results/analysis/sensitivity.py), per two-seat mode and
 comparison (the top two players, and the top one against its double budget:
 results/analysis/player_families.py), and for ``kalarite compare`` of two studies that differ
 only in their players or only in their seed (results/compare/stability.py):
@@ -424,7 +424,7 @@ def mode_stability(
     summary: dict, mode: str, margin: float = MARGIN_POINTS, alpha: float = ALPHA
 ) -> dict | None:
     """The verdict of one mode (None where its stability cannot be judged)."""
-    sens = (summary.get("policy_sensitivity") or {}).get(mode)
+    sens = (summary.get("player_sensitivity") or {}).get(mode)
     if not sens:
         return None
     rank = rank_players(summary, mode, sens["players"])
@@ -477,7 +477,7 @@ def rule_settings(margin: float, alpha: float = ALPHA) -> dict:
 
 
 def summarize(per_mode: dict, margin: float, alpha: float = ALPHA) -> dict:
-    """The study-level block of ``summary["sensitivity"]`` (and of ``compare``'s
+    """The study-level block of ``summary["stability"]`` (and of ``compare``'s
     ``stability``) from its modes (mode -> ``mode_stability`` or {"verdict": None, "why"})."""
     judged = [m for m in per_mode.values() if m.get("verdict") is not None]
     verdict = combine(m["verdict"] for m in judged)
@@ -517,7 +517,7 @@ def summarize(per_mode: dict, margin: float, alpha: float = ALPHA) -> dict:
 
 
 def study_stability(summary: dict, margin=None, alpha: float = ALPHA) -> dict:
-    """``summary["sensitivity"]``: ``judged``; ``verdict`` (stable, player-sensitive,
+    """``summary["stability"]``: ``judged``; ``verdict`` (stable, player-sensitive,
     undetermined; None when not judged) and ``stable`` (verdict == stable; None when not
     judged); ``margin``; ``tau`` (the least over the comparisons); ``players`` (the first
     comparison's two); ``variant``; ``games_needed`` (a deck, for every undetermined

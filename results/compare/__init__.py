@@ -34,7 +34,7 @@ four seats (melee, team play) of either study are left out, and a note says how 
 
 import pathlib
 
-from results import analysis, shown, stats
+from results import analysis, parts, shown, stats
 from results.compare.caveats import caveats, format_caveats
 from results.compare.changes import (
     DIFFERENCES,
@@ -51,6 +51,7 @@ from results.compare.paired_text import format_paired
 from results.compare.same import game_overlap, relation, subset_note
 from results.compare.stability import between
 from results.compare.stability import format_lines as stability_lines
+from results.compare.tables import Pair, group_key
 from sim.study import canonical_spec
 
 FIXED = (
@@ -153,27 +154,11 @@ def _show(v):
     return str(v)
 
 
-def _row(label, key, ka, na, kb, nb, **extra) -> dict:
-    """One comparison of a rate: A's and B's proportions and the difference B − A."""
-    return {
-        "label": label,
-        "key": key,
-        "a": stats.proportion(ka, na),
-        "b": stats.proportion(kb, nb),
-        "diff": stats.difference(kb, nb, ka, na),
-        **extra,
-    }
-
-
 def _finish(rows):
     stats.mark_holm([r["diff"] for r in rows])
     for r in rows:
         r["significant"] = bool(r["diff"] and r["diff"].get("significant"))
     return rows
-
-
-def _gkey(g):
-    return (g["mode"], g["pairing"])
 
 
 def _side(run, m, games) -> dict:
@@ -229,8 +214,8 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
     differs = differences(ma, mb)
     sa = analysis.analyze(run_a, allow_incomplete=allow_incomplete)
     sb = map_decks(analysis.analyze(run_b, allow_incomplete=allow_incomplete), dmap)
-    ga_all = {_gkey(g): g for g in sa["groups"]}
-    gb_all = {_gkey(g): g for g in sb["groups"]}
+    ga_all = {group_key(g): g for g in sa["groups"]}
+    gb_all = {group_key(g): g for g in sb["groups"]}
     common = [k for k in ga_all if k in gb_all]
     if not common and (ga_all or gb_all):  # (studies of 3-4 seats only: the note says so)
         raise ComparisonError(
@@ -239,187 +224,16 @@ def compare(run_a, run_b, allow_incomplete: bool = False, deck_map=None, margin=
         )
     ga = {k: ga_all[k] for k in common}
     gb = {k: gb_all[k] for k in common}
-    players = caveats(sa, sb, set(common))
-
-    def glabel(k):
-        a, b = ga[k], gb[k]
-        if a["policies"] == b["policies"]:
-            return a["label"]
-        return f"{a['mode_label']} · {' vs '.join(a['policies'])} → {' vs '.join(b['policies'])}"
-
-    def by_group(section, a_or_b):
-        src = sa if a_or_b == "a" else sb
-        gi = analysis.group_index(src)
-        return {_gkey(gi[x["group"]]): x for x in src[section] if _gkey(gi[x["group"]]) in ga}
-
-    # --- matchups: win rate and draw rate of the row deck, each experiment once
-    wins, draws = [], []
-    ma_, mb_ = by_group("matchups", "a"), by_group("matchups", "b")
-    for k in ga:
-        if k not in ma_ or k not in mb_:
-            continue
-        cells_b = {(c["deck"], c["opp_deck"]): c for c in mb_[k]["cells"]}
-        order = ma_[k]["decks"]
-        for c in ma_[k]["cells"]:
-            a_, b_ = c["deck"], c["opp_deck"]
-            if ga[k]["symmetric"] and order.index(a_) > order.index(b_):
-                continue
-            cb = cells_b.get((a_, b_))
-            if cb is None:
-                continue
-            ra, rb = c["combined"], cb["combined"]
-            what = f"{a_} vs {b_}" + (" (mirror: first mover)" if c["mirror"] else "")
-            key = [k[0], k[1], a_, b_]
-            wins.append(
-                _row(
-                    f"{glabel(k)}: {what}",
-                    key,
-                    ra["wins"],
-                    ra["decisive"],
-                    rb["wins"],
-                    rb["decisive"],
-                    metric="win rate (decisive games)",
-                )
-            )
-            draws.append(
-                _row(
-                    f"{glabel(k)}: {what}",
-                    key,
-                    ra["draws"],
-                    ra["games"],
-                    rb["draws"],
-                    rb["games"],
-                    metric="draw rate",
-                )
-            )
-
-    # --- first mover
-    first = []
-    fa, fb = by_group("first_player", "a"), by_group("first_player", "b")
-    for k in ga:
-        ra, rb = fa[k]["first_mover"], fb[k]["first_mover"]
-        first.append(
-            _row(
-                glabel(k),
-                list(k),
-                ra["wins"],
-                ra["decisive"],
-                rb["wins"],
-                rb["decisive"],
-                metric="first mover win rate",
-            )
-        )
-
-    # --- tasks: claim rate per game; with the display recorded in both studies, also the
-    # share of games in which the task was shown and the claim rate given shown
-    tasks, shown, given = [], [], []
-    display = sa["tasks"]["display_recorded"] and sb["tasks"]["display_recorded"]
-    ta = {_gkey(analysis.group_index(sa)[x["group"]]): x for x in sa["tasks"]["groups"]}
-    tb = {_gkey(analysis.group_index(sb)[x["group"]]): x for x in sb["tasks"]["groups"]}
-    for k in ga:
-        if k not in ta or k not in tb:
-            continue
-        rows_b = {r["task"]: r for r in tb[k]["tasks"]}
-        names = [r["task"] for r in ta[k]["tasks"]]
-        names += [t for t in rows_b if t not in names]
-        rows_a = {r["task"]: r for r in ta[k]["tasks"]}
-        for t in names:
-            a_, b_ = rows_a.get(t), rows_b.get(t)
-            tasks.append(
-                _row(
-                    f"{glabel(k)}: {t}",
-                    [k[0], k[1], t],
-                    a_["claim_rate"]["k"] if a_ else 0,
-                    ta[k]["games"] if a_ else 0,
-                    b_["claim_rate"]["k"] if b_ else 0,
-                    tb[k]["games"] if b_ else 0,
-                    metric="claim rate per game",
-                    only_in=None if (a_ and b_) else ("A" if a_ else "B"),
-                )
-            )
-            if not display:
-                continue
-            none = {"k": 0, "n": 0}
-            for out, field, metric in (
-                (shown, "shown", "share of games in which the task was shown"),
-                (given, "claimed_given_shown", "claim rate given shown"),
-            ):
-                ra = a_[field] if a_ else none
-                rb = b_[field] if b_ else none
-                out.append(
-                    _row(
-                        f"{glabel(k)}: {t}",
-                        [k[0], k[1], t],
-                        ra["k"],
-                        ra["n"],
-                        rb["k"],
-                        rb["n"],
-                        metric=metric,
-                        only_in=None if (a_ and b_) else ("A" if a_ else "B"),
-                    )
-                )
-
-    # --- cards: played rate, and win rate when played
-    played, win_played = [], []
-    gia, gib = analysis.group_index(sa), analysis.group_index(sb)
-    ca = {(_gkey(gia[x["group"]]), x["side"]): x for x in sa["cards"]["groups"]}
-    cb = {(_gkey(gib[x["group"]]), x["side"]): x for x in sb["cards"]["groups"]}
-    for key in ca:
-        k, side = key
-        if k not in ga:
-            continue
-        # sides are policies: matched by position when the policies differ
-        other = cb.get(key)
-        if other is None and side is not None:
-            pos = ga[k]["policies"].index(side)
-            other = cb.get((k, gb[k]["policies"][pos]))
-        if other is None:
-            continue
-        rows_b = {r["card"]: r for r in other["cards"]}
-        rows_a = {r["card"]: r for r in ca[key]["cards"]}
-        names = list(rows_a) + [c for c in rows_b if c not in rows_a]
-        lab = glabel(k) + (f" · cards of {side}" if side else "")
-        for card in names:
-            a_, b_ = rows_a.get(card), rows_b.get(card)
-            only = None if (a_ and b_) else ("A" if a_ else "B")
-            pa_ = a_["played"] if a_ else {"k": 0, "n": 0}
-            pb_ = b_["played"] if b_ else {"k": 0, "n": 0}
-            played.append(
-                _row(
-                    f"{lab}: {card}",
-                    [k[0], k[1], side, card],
-                    pa_["k"],
-                    pa_["n"],
-                    pb_["k"],
-                    pb_["n"],
-                    metric="played rate per seat-game",
-                    only_in=only,
-                )
-            )
-            wa = a_["when_played"] if a_ else {"wins": 0, "decisive": 0}
-            wb = b_["when_played"] if b_ else {"wins": 0, "decisive": 0}
-            win_played.append(
-                _row(
-                    f"{lab}: {card}",
-                    [k[0], k[1], side, card],
-                    wa["wins"],
-                    wa["decisive"],
-                    wb["wins"],
-                    wb["decisive"],
-                    metric="win rate when played",
-                    only_in=only,
-                )
-            )
-
-    tables = {
-        "matchups": _finish(wins),
-        "draws": _finish(draws),
-        "first_player": _finish(first),
-        "tasks": _finish(tasks),
-        **({"tasks_shown": _finish(shown), "tasks_given_shown": _finish(given)} if display else {}),
-        "cards_played": _finish(played),
-        "cards_win_when_played": _finish(win_played),
-    }
+    players = caveats(sa, sb, common)  # (a list: the modes in A's order, not a set's)
+    pair = Pair(sa, sb, ga, gb)
+    tables = {}
+    for part in parts.PARTS:  # each compared part's tables, in the registry's order
+        if part.compare:
+            tables.update(part.function("compare")(pair))
+    for rows in tables.values():
+        _finish(rows)
+    display = pair.both_display()
+    wins = tables.get("matchups")
     notes = []
     sta, stb = ma["study"], mb["study"]
     named = differences_named(changed, changed_players(ma, mb))
@@ -544,16 +358,6 @@ def _unchecked(sa: dict, sb: dict) -> list:
     ]
 
 
-TITLES = {
-    "matchups": "Matchups: win rate of the first-named deck (decisive games)",
-    "draws": "Matchups: draw rate",
-    "first_player": "First mover win rate",
-    "tasks": "Task claim rate per game",
-    "tasks_shown": "Task display: share of games in which the task was shown",
-    "tasks_given_shown": "Task claim rate given shown",
-    "cards_played": "Cards: share of seat-games in which the card was played",
-    "cards_win_when_played": "Cards: win rate of the seat-games in which the card was played",
-}
 ALWAYS_LISTED = ("matchups", "first_player")
 
 
@@ -637,10 +441,11 @@ def format_text(result: dict, show_all: bool = False) -> str:
         lines += format_paired(result["paired"], show_all)
         lines += ["", "Independent-samples tests (every game of A against every game of B)"]
     head = ["", "A", "B", "B - A [95% CI]", "p", "Holm p", "significant"]
+    titles = parts.compare_tables()
     for name, rows in result["tables"].items():
         n_sig = result["significant"][name]
         lines.append("")
-        lines.append(f"{TITLES[name]}: {n_sig} of {len(rows)} significant")
+        lines.append(f"{titles[name][0]}: {n_sig} of {len(rows)} significant")
         shown = (
             rows if (show_all or name in ALWAYS_LISTED) else [r for r in rows if r["significant"]]
         )

@@ -65,7 +65,7 @@ def stability_of(summary: dict, modes) -> list:
     ``results.analysis.stability`` (the one owner of the rule): ``stable``,
     ``player-sensitive`` (naming the decks beyond the margin), ``undetermined``, or ``not
     measured`` (and why, e.g. one player)."""
-    sens = summary.get("sensitivity") or study_stability(summary)
+    sens = summary.get("stability") or study_stability(summary)
     out = []
     for mode in modes:
         label = MODE_LABELS.get(mode, mode)

@@ -8,7 +8,7 @@ a replicate; otherwise in the order the studies list them) and the stability rul
 (results/analysis/stability.py, the one owner) decides on each deck's move B - A of its
 win rate against the field, with the same numbers as a study's own ``sensitivity``: games
 dealt alike in A and B (same mode, matchup, game index and seed) are compared game by game.
-``compare``'s ``stability`` block has the shape of ``summary["sensitivity"]``, plus
+``compare``'s ``stability`` block has the shape of ``summary["stability"]``, plus
 ``kind`` (replicate or players) and ``why`` where it cannot be judged.
 """
 
@@ -25,7 +25,7 @@ from results.analysis.stability import (
     study_margin,
     summarize,
 )
-from results.analysis.stability_text import mode_text, move, points
+from results.analysis.stability_text import mode_text
 
 KINDS = {
     "replicate": "the same players on another seed or number of games: an A/A check",
@@ -87,7 +87,7 @@ def why_not(differs: list, part_of) -> str | None:
 
 
 def between(run_a, run_b, sa: dict, sb: dict, differs: list, part_of, margin=None) -> dict:
-    """``compare``'s ``stability`` block (shaped like ``summary["sensitivity"]``)."""
+    """``compare``'s ``stability`` block (shaped like ``summary["stability"]``)."""
     margin = study_margin(sa, margin)
     # a study played --until is judged at the error its stopping look spent (results/looks.py)
     alpha = min((s.get("looks") or {}).get("alpha") or ALPHA for s in (sa, sb))
@@ -150,52 +150,3 @@ def format_lines(block: dict | None) -> list:
     if block["judged"]:
         lines.append(f"  between the studies: {block['verdict']}")
     return lines
-
-
-def html(block: dict | None, esc, table, Cell) -> str:
-    """The compare page's section: per mode the verdict line and each deck's move."""
-    if not block:
-        return "<p>Not computed.</p>"
-    parts = [
-        f"<p class='note'>Between A and B ({esc(KINDS[block['kind']])}): each deck's move "
-        "B − A of its win rate against the field (mirror matches left out), in points, with "
-        "its 95% interval (standard error stratified by deck pairing, paired game by game "
-        "where A and B were dealt the same games, else never narrower than the tables' "
-        f"Newcombe interval of the same win rates). <b>Stable</b>: every deck's 90% interval "
-        f"within ±{block['margin']:g} points; <b>player-sensitive</b>: some deck's move "
-        "confidently beyond it (Holm over the decks); else <b>undetermined</b>, with the "
-        "games a deck would need (the same rule as a report's first screen, "
-        "results/analysis/stability.py).</p>"
-    ]
-    if block.get("why"):
-        return "\n".join([*parts, f"<p>Not judged: {esc(block['why'])}.</p>"])
-    for mode, m in block["modes"].items():
-        label = MODE_LABELS.get(mode, mode)
-        parts.append(f"<p><b>{esc(label)}</b>: {esc(mode_text(m))}.</p>")
-        for c in m.get("comparisons", []):
-            rows = []
-            for deck, x in c["decks"].items():
-                cls = {"player-sensitive": "sig", "undetermined": "flag"}.get(x["verdict"], "")
-                rows.append(
-                    [
-                        deck,
-                        f"{100 * x['rates'][0]:.1f}%",
-                        f"{100 * x['rates'][1]:.1f}%",
-                        move(x),
-                        points(x["within_lo"], x["within_hi"]),
-                        Cell(esc(x["verdict"]), cls),
-                        f"{x['games_needed']:,}" if x.get("games_needed") else "–",
-                    ]
-                )
-            a, b = c["from_to"]
-            parts.append(
-                table(
-                    ["deck", a, b, "B − A [95%]", "90% interval", "verdict", "games a deck"],
-                    rows,
-                    f"{esc(label)}: {esc(a)} → {esc(b)}, {c['games']:,} games a deck.",
-                    left=1,
-                )
-            )
-    if block["judged"]:
-        parts.append(f"<p>Between the studies: <b>{esc(block['verdict'])}</b>.</p>")
-    return "\n".join(parts)

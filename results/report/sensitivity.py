@@ -18,7 +18,7 @@ class SensitivitySection:
 def sensitivity_html(summary: dict, table, esc, mode_labels: dict, Cell, rests_on) -> str:
     """The section's body (kept in the report, not the analysis, so the analysis modules
     import no presentation)."""
-    sens = summary.get("policy_sensitivity") or {}
+    sens = summary.get("player_sensitivity") or {}
     if not sens:
         return (
             "<p>This study does not play the same decks with two or more players (each "
@@ -35,7 +35,7 @@ def sensitivity_html(summary: dict, table, esc, mode_labels: dict, Cell, rests_o
         "last column is the change of the win rate from the first to the last player listed "
         "(Newcombe interval, Holm-corrected across decks).</p>"
     ]
-    sens_all = summary.get("sensitivity") or st.study_stability(summary)
+    sens_all = summary.get("stability") or st.study_stability(summary)
     verdicts = sens_all["modes"]
     margin = sens_all.get("margin", st.MARGIN_POINTS)
     shown, equivalence = interval_levels((sens_all.get("rule") or {}).get("alpha"))

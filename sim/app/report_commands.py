@@ -55,7 +55,7 @@ def cmd_report(args):
 def cmd_compare(args):
     from results.compare import compare, format_text
     from results.compare.changes import parse_map
-    from results.compare.page import write_compare_page
+    from results.report.compare_page import write_compare_page
 
     deck_map = parse_map(args.map)
     result = compare(

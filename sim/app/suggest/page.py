@@ -45,7 +45,7 @@ def compare_pages(result: dict, out: pathlib.Path, say=None):
     the same fresh deals), beside the step's datasets, and every edit's play command; both
     go into the result. ``say(text)``: which page is being written (a few seconds each)."""
     from results.compare import compare
-    from results.compare.page import write_compare_page
+    from results.report.compare_page import write_compare_page
 
     todo = [(s["cid"], p) for st in result["steps"] for s in st.get("suggestions", [])
             for p in (s.get("confirmation") or {}).get("players", [])]  # fmt: skip

@@ -1,7 +1,7 @@
 """The compare page: ``index.html`` (self-contained, the report's look) and its PNG plots,
 from the dict of ``results.compare.compare``: what changed (cards side by side, ops as a
 line diff), the significant differences first, the paired analysis with how much narrower
-its intervals are, then every table."""
+its intervals are, then every table (titled from results/parts.py)."""
 
 import base64
 import json
@@ -11,11 +11,13 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from results.analysis.labels import MODE_LABELS
-from results.compare import TITLES
+from results.analysis.stability_text import mode_text, move, points
 from results.compare.changes import format_changes
 from results.compare.paired_text import PAIRED_TITLES, diff_interval, pairs_by_matchup
-from results.compare.stability import html as stability_html
-from results.report import CSS, Cell, diff_cell, esc, pct, plots, prose, table
+from results.compare.stability import KINDS
+from results.parts import compare_tables
+from results.report import plots
+from results.report.html import CSS, Cell, diff_cell, esc, pct, prose, table
 
 SECTIONS = (
     ("studies", "Studies"),
@@ -75,18 +77,10 @@ def _players(lists) -> str:
     return "; ".join(" vs ".join(p) if len(p) > 1 else f"{p[0]} (every seat)" for p in lists or [])
 
 
-SHORT = {
-    "matchups": "matchup win rate",
-    "draws": "draw rate",
-    "first_player": "first mover win rate",
-    "tasks": "task claim rate",
-    "tasks_shown": "task shown",
-    "tasks_given_shown": "task claim rate given shown",
-    "cards_played": "card played",
-    "cards_win_when_played": "card: win rate when played",
-    "paired_matchups": "paired: matchup score share",
-    "paired_first_player": "paired: first mover score share",
-    "paired_turns": "paired: turns per game",
+PAIRED_SHORT = {
+    "matchups": "paired: matchup score share",
+    "first_player": "paired: first mover score share",
+    "turns": "paired: turns per game",
 }
 
 
@@ -274,7 +268,7 @@ class _Page:
     def stability(self):
         """The stability rule between A and B (results/compare/stability.py)."""
         self.h2("stability")
-        self.w(stability_html(self.r.get("stability"), esc, table, Cell), "</section>")
+        self.w(stability_html(self.r.get("stability")), "</section>")
 
     def changes(self):
         self.h2("changes")
@@ -343,10 +337,11 @@ class _Page:
         p = self.r.get("paired") or {}
         for name, rows in (p.get("tables") or {}).items():
             for row in rows:
-                yield SHORT[f"paired_{name}"], row, True
+                yield PAIRED_SHORT[name], row, True
+        titles = compare_tables()
         for name, rows in self.r["tables"].items():
             for row in rows:
-                yield SHORT.get(name, TITLES[name]), row, False
+                yield titles[name][1], row, False
 
     def significant(self):
         self.h2("significant")
@@ -454,7 +449,7 @@ class _Page:
             self.img(
                 f"paired-{name}",
                 paired_forest,
-                SHORT[f"paired_{name}"] + " (significant first)",
+                PAIRED_SHORT[name] + " (significant first)",
                 drawn,
                 alt=f"paired differences: {name}",
             )
@@ -481,7 +476,7 @@ class _Page:
             ]
             n_sig = sum(r["significant"] for r in rows)
             self.w(
-                f"<h3>{esc(TITLES[name])}: {n_sig} of {len(rows)} significant</h3>",
+                f"<h3>{esc(compare_tables()[name][0])}: {n_sig} of {len(rows)} significant</h3>",
                 table(["", "A", "B", "B − A [95% CI]"], body, "Significant rows first."),
             )
         self.w("</section>")
@@ -528,3 +523,52 @@ def write_compare_page(result: dict, out) -> dict:
     js = out / "compare.json"
     js.write_text(json.dumps(result, indent=1, allow_nan=False) + "\n", encoding="utf-8")
     return {"index": index, "json": js, "plots": page.pngs}
+
+
+def stability_html(block: dict | None) -> str:
+    """The compare page's section: per mode the verdict line and each deck's move."""
+    if not block:
+        return "<p>Not computed.</p>"
+    parts = [
+        f"<p class='note'>Between A and B ({esc(KINDS[block['kind']])}): each deck's move "
+        "B − A of its win rate against the field (mirror matches left out), in points, with "
+        "its 95% interval (standard error stratified by deck pairing, paired game by game "
+        "where A and B were dealt the same games, else never narrower than the tables' "
+        f"Newcombe interval of the same win rates). <b>Stable</b>: every deck's 90% interval "
+        f"within ±{block['margin']:g} points; <b>player-sensitive</b>: some deck's move "
+        "confidently beyond it (Holm over the decks); else <b>undetermined</b>, with the "
+        "games a deck would need (the same rule as a report's first screen, "
+        "results/analysis/stability.py).</p>"
+    ]
+    if block.get("why"):
+        return "\n".join([*parts, f"<p>Not judged: {esc(block['why'])}.</p>"])
+    for mode, m in block["modes"].items():
+        label = MODE_LABELS.get(mode, mode)
+        parts.append(f"<p><b>{esc(label)}</b>: {esc(mode_text(m))}.</p>")
+        for c in m.get("comparisons", []):
+            rows = []
+            for deck, x in c["decks"].items():
+                cls = {"player-sensitive": "sig", "undetermined": "flag"}.get(x["verdict"], "")
+                rows.append(
+                    [
+                        deck,
+                        f"{100 * x['rates'][0]:.1f}%",
+                        f"{100 * x['rates'][1]:.1f}%",
+                        move(x),
+                        points(x["within_lo"], x["within_hi"]),
+                        Cell(esc(x["verdict"]), cls),
+                        f"{x['games_needed']:,}" if x.get("games_needed") else "–",
+                    ]
+                )
+            a, b = c["from_to"]
+            parts.append(
+                table(
+                    ["deck", a, b, "B − A [95%]", "90% interval", "verdict", "games a deck"],
+                    rows,
+                    f"{esc(label)}: {esc(a)} → {esc(b)}, {c['games']:,} games a deck.",
+                    left=1,
+                )
+            )
+    if block["judged"]:
+        parts.append(f"<p>Between the studies: <b>{esc(block['verdict'])}</b>.</p>")
+    return "\n".join(parts)
