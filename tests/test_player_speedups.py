@@ -6,7 +6,6 @@ the scoring played it on, is worth what the planner's old replay on a fresh copy
 
 import numpy as np
 import pytest
-from harness import player_rows
 
 from core.kernel import workspace
 from core.layout import CUR
@@ -19,7 +18,8 @@ from core.players.lookahead import advance_turn, begin, state_key
 from core.players.params import MODEL_STRIDE, PP_ENDGAME, PP_MODEL
 from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
-from tests.test_players import T, positions
+from tests.support.harness import player_rows
+from tests.support.players import T, positions
 
 DUELS = [
     ("high-form", ("etherweave", "nethervoid")),
