@@ -18,5 +18,17 @@ Part of the application layer; it may import anything.
 - ``learning_loop``: the learned leaf value's rounds (self-play, fit, the new model against
   the last) and its learning curve.
 - ``pending``: when a player leaves an Etherweave being pending at a game's end.
+- ``player_speed``: a lookahead player's cost per game, this checkout against another.
+- ``chunk_cost``: what a study's chunk costs beyond the kernel (kernel alone against the
+  worker's whole chunk), side by side.
+- ``profile``: where a workload's time goes, phase by phase of the engine.
+- ``scale``: a big study's peak memory and bytes per game, and Ray across nodes.
+- ``soak_service``: the service soaked (many users, cancels, deletes, a SIGKILL and restart).
+- ``input_mutants``: seeded one-change mutants of the input files and what became of each;
+  ``fuzz_input`` runs them at length through the real command line; ``numeric_extremes``: an
+  extreme number in every place a user gives one.
+- ``output_gaps``: a command's longest silent stretch of output.
+- ``suggest_sim``: suggest's decisions calibrated on simulated races (screening, A/A, power);
+  ``suggest_planted``: a planted nerf, found again by ``kalarite suggest``.
 - ``results/``: saved benchmark output (``make bench``).
 """

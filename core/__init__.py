@@ -50,7 +50,7 @@ import pathlib
 import sys
 
 
-def _engine_hash(root: pathlib.Path = pathlib.Path(__file__).parent) -> str:
+def engine_hash(root: pathlib.Path = pathlib.Path(__file__).parent) -> str:
     """Every .py file under ``root`` (core/), subpackages included, named by its path relative
     to it (a bare file name would collide across the subpackages' __init__.py files)."""
     h = hashlib.sha256()
@@ -60,7 +60,7 @@ def _engine_hash(root: pathlib.Path = pathlib.Path(__file__).parent) -> str:
     return h.hexdigest()[:16]
 
 
-ENGINE_HASH = _engine_hash()
+ENGINE_HASH = engine_hash()
 _root = os.environ.get("KALARITE_NUMBA_CACHE") or str(
     pathlib.Path.home() / ".cache" / "kalarite" / "numba"
 )

@@ -174,7 +174,8 @@ def play_to_end(s, T, ev, opts, policies, params, check, work, wopts, ev0, fwork
 
 
 @njit(cache=True, _nrt=True)
-def _record(out, g, s, T, n_players, err):
+def record_game(out, g, s, T, n_players, err):
+    """Write game ``g``'s result row (core.rows R_*, one block per seat) from its final state."""
     out[g, R_WINNER] = s[WINNER]
     out[g, R_FIRST] = s[FIRST]
     out[g, R_END_REASON] = s[END_REASON]
@@ -413,7 +414,7 @@ def play_games(
                 game_pos += 1
             apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
             n = advance_deciding(s, T, ev, opts, randoms)
-        _record(out, g, s, T, n_players, err)
+        record_game(out, g, s, T, n_players, err)
         if ev_rows > 0:
             nce, ntc = _extract(s, ev, g, out, cev, nce, tcl, ntc)
     return out, cev[:nce], tcl[:ntc], s, ev, pos[:npos]
@@ -462,7 +463,7 @@ def play_games_checked(
         err = play_to_end(s, T, ev, opts, policies, params, 1, work, wopts, ev0, fwork)
         if ev_rows > 0 and s[EV_LOST] > 0 and err == 0:
             err = ERR_LOG
-        _record(out, g, s, T, n_players, err)
+        record_game(out, g, s, T, n_players, err)
         if ev_rows > 0:
             nce, ntc = _extract(s, ev, g, out, cev, nce, tcl, ntc)
     return out, cev[:nce], tcl[:ntc], s, ev

@@ -26,6 +26,9 @@ only core and sim; the application layer on top of it is sim/app/ (plus sim/api.
   across keys and against the card files, ``validate``); ``studies/``: the shipped specs;
   ``chunking``: how many games a chunk holds (the chunk arithmetic results.layout reads).
 - ``position``: position files into a state row, and the ``moves`` query.
+- ``game``: the public step API (``Game``: deal or load a position, options, act, decide,
+  the board, scores and hand views, the invariant checks) that play_stepwise, the goldens
+  and the tests drive a game through.
 - ``single_game``: one game from Python with its event log, and the board the log rebuilds;
   ``render``: the board and the events as text (each event's line from the event table,
   core.constants EVENTS).

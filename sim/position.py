@@ -55,7 +55,6 @@ from core.summon.patterns import pattern_squares
 from sim import inputs
 from sim.content import ContentError
 from sim.render import board_from_lines, piece_token
-from sim.single_game import seat_colours
 
 MODES = {name: i for i, name in enumerate(K.MODE_NAMES)}
 POSITION_TURN_CAP = 1_000  # a position may be played on; its own decks start empty
@@ -87,6 +86,12 @@ def _content(lookup, key, where):
         return lookup(key)
     except ContentError as e:
         raise PositionError(f"{where}: {e}") from None
+
+
+def seat_colours(mode: str, n_players: int) -> list[int]:
+    """Piece colour of each seat: teammates share one in team play."""
+    team = mode in K.TEAM_MODE_NAMES
+    return [p % 2 if team else p for p in range(n_players)]
 
 
 def mode_code(name: str) -> int:

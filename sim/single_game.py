@@ -10,17 +10,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.kernel import play, seed_words, workspace
-from core.layout import CONTROL, EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR, STATE_SIZE
-from core.players.choose import choose
+from core.kernel import play
+from core.layout import EV_LOST, EV_N, MAX_PLAYERS, SCORE, SCORE_COLOR
 from core.rows import R_ERROR
-from core.rules.setup import init_game
-from core.rules.turn import advance, apply_option
 from sim.content import Content
+from sim.game import LOG_ROWS, Game
 from sim.games import batch, resolve_players
+from sim.position import seat_colours
 from sim.render import code_lines, event_text
-
-LOG_ROWS = 50_000
 
 
 @dataclass
@@ -94,40 +91,29 @@ class Decision:
 
 
 def play_stepwise(content: Content, cfg: GameConfig, on_decision=None):
-    """The same game driven from Python one decision at a time (init_game, advance,
-    choose, apply_option); ``on_decision(Decision)`` sees every decision before its option is
+    """The same game driven from Python one decision at a time (sim.game ``Game``: deal,
+    decide, apply); ``on_decision(Decision)`` sees every decision before its option is
     applied. Returns (final state row, event rows). The tests check it against
-    ``play_logged``, the golden playthroughs print its decisions (tests/playthrough.py)."""
+    ``play_logged``, the golden playthroughs print its decisions (tests/support/playthrough.py)."""
     cfg.validate(content)
     b = batch(content, cfg.mode, cfg.decks, cfg.policies, cfg.seed)
-    T, n = b.T, len(b.decks)
-    s = np.zeros(STATE_SIZE, np.int32)
-    ev = np.zeros((LOG_ROWS, K.EV_WIDTH), np.int32)
-    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    work, wopts, ev0, fwork = workspace()  # a fresh one per game: no plan carries over
-    flag = int(cfg.beings_without_effects)
-    hi, lo = seed_words(b.seed)
-    first = cfg.game_index % n
-    init_game(s, T, ev, b.mode, n, b.decks, first, hi, lo, cfg.game_index, cfg.turn_cap, flag)
-    k = advance(s, T, ev, opts)
+    g = Game.deal(
+        content, cfg.mode, cfg.decks, seed=cfg.seed, game_index=cfg.game_index,
+        turn_cap=cfg.turn_cap, beings_without_effects=cfg.beings_without_effects,
+        log_rows=LOG_ROWS,
+    )  # fmt: skip
     decisions = 0
-    while k > 0:
-        seat = s[CONTROL]  # the teammate after a team pass
-        before = s.copy() if on_decision is not None else None  # choosing draws random numbers
-        pick = choose(s, T, opts, k, b.policies[seat], b.params[seat], work, wopts, ev0, fwork)
+    while not g.over:
+        seat = g.deciding  # the teammate after a team pass
+        before = g.state.copy() if on_decision is not None else None  # deciding draws
+        pick = g.decide(b.policies[seat], b.params[seat])
         if on_decision is not None:
-            logged = int(s[EV_N])
-            on_decision(Decision(decisions, int(seat), before, opts[:k].copy(), int(pick), logged))
-        apply_option(s, T, ev, opts[pick, 0], opts[pick, 1], opts[pick, 2], opts[pick, 3])
+            listed = g.option_rows[: g.n_options].copy()
+            logged = int(g.state[EV_N])
+            on_decision(Decision(decisions, seat, before, listed, pick, logged))
+        g.apply(pick)
         decisions += 1
-        k = advance(s, T, ev, opts)
-    return s, ev[: s[EV_N]].copy()
-
-
-def seat_colours(mode: str, n_players: int) -> list[int]:
-    """Piece colour of each seat: teammates share one in team play."""
-    team = mode in K.TEAM_MODE_NAMES
-    return [p % 2 if team else p for p in range(n_players)]
+    return g.state, g.events().copy()
 
 
 def replay_board(events, tables, upto=None, colours=None) -> list[int]:
@@ -198,7 +184,7 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
                 lines.append("    " + gateway_text(gateways))
             lines.append("    score: " + _score_text(cfg, board, score))
         _apply_event(board, row, T, colours)
-        _follow_gateways(gateways, kind, seat, a, b)
+        follow_gateways(gateways, kind, seat, a, b)
         if kind == K.EV_SCORE:
             score[seat][c] += a
         if kind == K.EV_TURN:
@@ -212,7 +198,7 @@ def format_game(content: Content, cfg: GameConfig, s, events) -> str:
     return "\n".join(lines)
 
 
-def _follow_gateways(gateways, kind, seat, a, b):
+def follow_gateways(gateways, kind, seat, a, b):
     if kind == K.EV_GATEWAY:
         gateways[seat] = a
     elif kind == K.EV_GATEWAY_LOST:

@@ -87,10 +87,9 @@ def test_the_readme_loop_compares_a_card_change(tmp_path):
     """The README's API example: ``api.run`` of a dict without ``policies``, then a spec file
     that writes the same players per seat (``["random", "random"]``) with a changed card;
     compare reads one change (the content), names the card and pairs the games."""
-    from test_variants import stronger_swordmaster
-
     from sim.app.cli import main
     from sim.study import DEFAULT_POLICY
+    from tests.support.content_edits import stronger_swordmaster
 
     cards = tmp_path / "my-cards"
     assert main(["cards", "copy", str(cards)]) == 0

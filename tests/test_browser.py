@@ -19,7 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 if __name__ == "__main__":  # run as a script (screenshot): the repository root on the path
     sys.path.insert(0, str(ROOT))
 
-from tests.service_support import Browser, low_contrast, open_browser  # noqa: E402
+from tests.support.service import Browser, low_contrast, open_browser  # noqa: E402
 
 WIDTHS = (1280, 800)
 # what the page looks like once loaded, measured in the page
@@ -78,7 +78,7 @@ def pages(tmp_path_factory):
     from results.report import make_report
     from results.report.compare_page import write_compare_page
     from results.report_dirs import report_dir
-    from tests.test_report import random_dataset
+    from tests.support.datasets import random_dataset
 
     tmp = tmp_path_factory.mktemp("browser")
     kw = dict(games=300, policies=(("random", "random"), ("greedy", "random")))
@@ -133,7 +133,7 @@ def test_the_check_sees_a_page_that_scrolls_sideways(chromium, tmp_path):
 def screenshot(run, png=ROOT / "docs" / "demo-report.png", width=1280, height=800):
     """Retake the README's screenshot from ``run``'s report and record its fingerprint."""
     from results.report import CSS, NAV
-    from tests.test_cli_conventions import layout_fingerprint
+    from tests.support.report_layout import layout_fingerprint
 
     index = pathlib.Path(run) / "report" / "index.html"
     b = Browser(width, height)
@@ -163,7 +163,7 @@ def test_a_player_sensitive_first_screen_still_fits(chromium, tmp_path):
     player-sensitive in both comparisons: the stability line and the per-deck tags keep the
     picture on the first screen and the page short."""
     from results.report import make_report
-    from tests.test_stability import BASE, IMPERIAL_UP_12, study
+    from tests.support.player_studies import BASE, IMPERIAL_UP_12, study
 
     down = {k: (1 - v if "imperial" in k else v) for k, v in BASE.items()}
     run = study(

@@ -6,8 +6,6 @@ Etherweave and is to move. Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2
 (4,0) (7,5). Squares are row * 9 + col (``sq``).
 """
 
-from harness import CONTENT, Game, at, board_with, is_board, skip, sq, summon, target, targets
-
 from core import constants as K
 from core.layout import (
     DESTROYED,
@@ -21,6 +19,18 @@ from core.layout import (
     PHASE,
     SCORE,
     SCORE_COLOR,
+)
+from tests.support.harness import (
+    CONTENT,
+    Game,
+    at,
+    board_with,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
 )
 
 EW = "etherweave"

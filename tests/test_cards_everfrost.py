@@ -7,23 +7,6 @@ action. Squares are row * 9 + col (``sq``).
 """
 
 import numpy as np
-from harness import (
-    CONTENT,
-    Game,
-    T,
-    board_with,
-    can_skip,
-    destroyed,
-    discard_pile,
-    effect_over,
-    events,
-    is_board,
-    skip,
-    sq,
-    summon,
-    target,
-    targets,
-)
 
 from core import constants as K
 from core.layout import (
@@ -45,6 +28,23 @@ from core.layout import (
     TURN_NO,
 )
 from core.summon.orientations import MARK
+from tests.support.harness import (
+    CONTENT,
+    Game,
+    T,
+    board_with,
+    can_skip,
+    destroyed,
+    discard_pile,
+    effect_over,
+    events,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 
 C, H, L = K.COMMON, K.HEROIC, K.LEGENDARY
 N, NE, E, SE, S, SW, W, NW = range(8)

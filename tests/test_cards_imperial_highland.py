@@ -8,10 +8,10 @@ board and the counters the effect touches. Squares are ``sq(row, col)``; a move 
 """
 
 import pytest
-from harness import Game, skip, sq, summon, target, targets
 
 from core import constants as K
 from core.layout import ACTIONS_LEFT, BORROW_ENEMY, DESTROYED
+from tests.support.harness import Game, skip, sq, summon, target, targets
 
 IMPERIAL = ("imperial", "highland")
 HIGHLAND = ("highland", "imperial")

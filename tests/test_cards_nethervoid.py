@@ -8,24 +8,6 @@ seat's Gateway before the summon. Red squares: (1,3) (4,4) (5,7) (7,2); green: (
 """
 
 import numpy as np
-from harness import (
-    CONTENT,
-    Game,
-    T,
-    at,
-    board_with,
-    can_skip,
-    destroyed,
-    discard_pile,
-    effect_over,
-    events,
-    is_board,
-    skip,
-    sq,
-    summon,
-    target,
-    targets,
-)
 
 from core import constants as K
 from core.layout import (
@@ -46,6 +28,24 @@ from core.layout import (
     SUMMON_COLOUR,
 )
 from core.summon.patterns import pattern_squares
+from tests.support.harness import (
+    CONTENT,
+    Game,
+    T,
+    at,
+    board_with,
+    can_skip,
+    destroyed,
+    discard_pile,
+    effect_over,
+    events,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 
 C, H, L = K.COMMON, K.HEROIC, K.LEGENDARY
 NV = "nethervoid"

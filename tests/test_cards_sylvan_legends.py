@@ -5,8 +5,6 @@ two actions, so after a summon one action is left (two after Unicorn's extra act
 Squares are row * 9 + col (``sq``). Red squares: 12 40 52 65; green: 20 24 35 36 68.
 """
 
-from harness import CONTENT, Game, skip, sq, summon, target, targets
-
 from core import constants as K
 from core.layout import (
     ACTIONS_LEFT,
@@ -25,6 +23,7 @@ from core.layout import (
     PHASE,
     STOCK,
 )
+from tests.support.harness import CONTENT, Game, skip, sq, summon, target, targets
 
 C, H, L = K.COMMON, K.HEROIC, K.LEGENDARY
 N, NE, E, SE, S, SW, W, NW = range(8)  # directions, as shot targets

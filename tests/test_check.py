@@ -199,11 +199,10 @@ def test_the_installed_content_has_its_checked_in_record():
 
 
 def test_report_and_compare_warn_about_content_never_checked(tmp_path):
-    from test_report import random_dataset
-
     from results.analysis import analyze
     from results.compare import compare, format_text
     from results.report.compare_page import write_compare_page
+    from tests.support.datasets import random_dataset
 
     a = random_dataset(tmp_path / "a", seed=41, games=40, content_hash="feedc0de00000001")
     b = random_dataset(tmp_path / "b", seed=42, games=40, content_hash="feedc0de00000002")

@@ -17,27 +17,10 @@ import pytest
 import sim.content
 from sim.app.cli import main
 from sim.content import BASE_DECKS
+from tests.support.cli import assert_one_line_error, run
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 FINAL = re.compile(r"^final score: seat 0 (\d+), seat 1 (\d+)$")
-
-
-def run(capsys, *argv):
-    """main(argv) in-process; returns (exit status, stdout, stderr)."""
-    rc = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def assert_one_line_error(rc, out, err, *needles):
-    assert rc == 2, f"exit status {rc}, stderr: {err!r}"
-    lines = err.splitlines()
-    assert len(lines) == 1, f"expected one line on stderr, got: {err!r}"
-    assert lines[0].startswith("kalarite: error: "), lines[0]
-    assert "Traceback" not in err
-    assert out == ""
-    for needle in needles:
-        assert needle.lower() in lines[0].lower(), f"{needle!r} not in {lines[0]!r}"
 
 
 def _subprocess_env():
@@ -166,7 +149,7 @@ def position_text(
     mode="high-form",
     to_move=0,
     board=CROSS_BOARD,
-    hands=(["imperial/swordmaster", "flares/f34", "flares/f25"], ["highland/wild-eagle"]),
+    hands=(("imperial/swordmaster", "flares/f34", "flares/f25"), ("highland/wild-eagle",)),
     decks=("imperial", "highland"),
     turn="",
     top="",

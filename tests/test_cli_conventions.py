@@ -12,6 +12,7 @@ import pytest
 
 from sim.app.cli import build_parser, main
 from sim.content import load_content
+from tests.support.report_layout import layout_fingerprint
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CONTENT = load_content()
@@ -146,13 +147,6 @@ def test_demo_screenshot_matches_the_report():
         "(python tests/test_browser.py screenshot)"
     )
     assert meta["width"] == 1280
-
-
-def layout_fingerprint(css, sections) -> str:
-    from results.report.findings import findings_html
-
-    key = json.dumps([css, list(sections), findings_html.__doc__], sort_keys=True)
-    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def test_the_command_line_ends_at_once_after_a_compile(capsys, monkeypatch):

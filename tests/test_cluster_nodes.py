@@ -1,5 +1,5 @@
 """kalarite on a real Ray cluster of two nodes, started the stock way on this machine
-(tests/cluster_support.py): `ray start --head` finds a token in its ``~/.ray/auth_token``
+(tests/support/cluster.py): `ray start --head` finds a token in its ``~/.ray/auth_token``
 (this test's own home) and turns token authentication on, and `kalarite simulate --address`
 follows it with no setting of its own.
 
@@ -30,8 +30,8 @@ import pytest
 
 from results.layout import CHUNK_KEY
 from results.store import read_table
-from tests.cluster_support import stock_env, two_nodes
-from tests.service_support import wait_for
+from tests.support.cluster import stock_env, two_nodes
+from tests.support.service import wait_for
 
 GAMES, CHUNK = 3000, 500  # 6 chunks of about a second
 RUN_S = 600  # a study on the cluster, starting its workers included, on a busy machine

@@ -11,7 +11,7 @@ import pytest
 from results.compare import compare, format_text
 from results.report.compare_page import write_compare_page
 from sim.app.cli import main
-from tests.test_report import _game, write_dataset
+from tests.support.datasets import game_row, write_dataset
 
 MY_STUDY = """name = "my-study"
 decks = ["imperial", "highland", "sylvan"]
@@ -111,7 +111,7 @@ def test_the_stability_verdict_never_claims_more_than_the_table(runs, tmp_path):
     # [-12.3, +61.4], not significant
     def games(wins_of_highland, n, seed):
         return [
-            _game(
+            game_row(
                 "high-form",
                 ("highland", "imperial"),
                 ("random", "random"),

@@ -11,8 +11,8 @@ import pathlib
 
 from results.compare import compare, format_text
 from results.report.compare_page import write_compare_page
-from tests.test_docs_snippets import blocks
-from tests.test_report import _game, write_dataset
+from tests.support.datasets import game_row, write_dataset
+from tests.support.snippets import blocks
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CORRELATED = ("correlated", "common random numbers")
@@ -75,7 +75,7 @@ def test_per_player_deals_of_other_players_do_not_pair_and_say_why():
 
 def _study(root, content_hash, winners):
     games = [
-        _game("high-form", ("imperial", "highland"), ("random", "random"), i, w)
+        game_row("high-form", ("imperial", "highland"), ("random", "random"), i, w)
         for i, w in enumerate(winners)
     ]
     return write_dataset(root, games, content_hash=content_hash)
@@ -96,7 +96,7 @@ def test_games_that_pair_up_are_said_to_once(tmp_path):
 def test_other_seeds_say_so(tmp_path):
     a = _study(tmp_path / "a", "c-a", [0, 1] * 10)
     b_games = [
-        _game("high-form", ("imperial", "highland"), ("random", "random"), i, i % 2, seed=999)
+        game_row("high-form", ("imperial", "highland"), ("random", "random"), i, i % 2, seed=999)
         for i in range(20)
     ]
     study = {

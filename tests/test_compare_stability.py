@@ -11,7 +11,7 @@ from results.analysis import stability as st
 from results.compare import compare, format_text
 from results.report.compare_page import write_compare_page
 from sim.app.cli import main
-from tests.test_stability import BASE, IMPERIAL_UP_12, study
+from tests.support.player_studies import BASE, IMPERIAL_UP_12, study
 
 # dealt per player (the scheme it was written with): at 12 games a deck these seeds decide
 # nothing; the rule's normal approximation can still misfire at so few games (a deck at 0 of
@@ -89,10 +89,10 @@ def test_games_dealt_alike_in_both_studies_are_paired(tmp_path):
 
 
 def test_studies_of_other_content_are_not_judged(tmp_path):
-    from tests.test_report import _game, write_dataset
+    from tests.support.datasets import game_row, write_dataset
 
     games = [
-        _game("high-form", (x, y), ("planner", "planner"), k, k % 2, seed=k)
+        game_row("high-form", (x, y), ("planner", "planner"), k, k % 2, seed=k)
         for x, y in (("imperial", "highland"), ("imperial", "sylvan"), ("highland", "sylvan"))
         for k in range(20)
     ]

@@ -3,9 +3,9 @@
 import re
 
 import pytest
-from content_edits import edit, refusal
 
 from sim.content import ContentError, load_content
+from tests.support.content_edits import edit, refusal
 
 
 def _fails(data_dir, *words):

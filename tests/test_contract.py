@@ -46,8 +46,9 @@ from core.rows import (
 from sim.app.check import group_of, plan
 from sim.content import load_content
 from sim.games import batch
+from sim.position import seat_colours
 from sim.render import event_text
-from sim.single_game import replay_board, seat_colours
+from sim.single_game import replay_board
 
 CONTENT = load_content()
 T = CONTENT.tables

@@ -7,7 +7,7 @@ import pytest
 
 from results import analysis
 from results.report import make_report
-from tests.test_report import _game, write_dataset
+from tests.support.datasets import game_row, write_dataset
 
 DECKS = ("imperial", "highland", "sylvan")
 
@@ -29,7 +29,7 @@ def _weak_and_strong(root):
                 s0, s1 = (9, int(rng.integers(0, 8))) if k % 2 else (int(rng.integers(0, 8)), 10)
             w = 0 if s0 > s1 else (1 if s1 > s0 else int(k % 3 == 0) - (k % 3 == 1))
             games.append(
-                _game(
+                game_row(
                     "high-form",
                     decks,
                     (pol, pol),
@@ -44,7 +44,7 @@ def _weak_and_strong(root):
     for k in range(40):
         s0, s1 = (18, k % 17) if k % 3 else (k % 17, 19)
         games.append(
-            _game(
+            game_row(
                 "deathmatch",
                 ("imperial", "sylvan"),
                 ("planner", "planner"),
@@ -121,7 +121,7 @@ def test_deck_outs_decided_on_points_get_a_plain_note(tmp_path):
     """Most games run out of cards, but the winners are near the target and rarely tied:
     no first-screen warning, a plain note instead."""
     games = [
-        _game(
+        game_row(
             "high-form",
             ("imperial", "sylvan"),
             ("planner", "planner"),
@@ -141,7 +141,7 @@ def test_deck_outs_decided_on_points_get_a_plain_note(tmp_path):
 
 def test_strong_play_has_no_weak_play_warning(tmp_path):
     games = [
-        _game(
+        game_row(
             "deathmatch",
             ("imperial", "sylvan"),
             ("planner", "planner"),
@@ -170,7 +170,7 @@ def _sensitivity_dataset(root):
             for k in range(100):
                 w = 0 if k < p * 100 else 1
                 games.append(
-                    _game(
+                    game_row(
                         "high-form",
                         (a, b),
                         (pol, pol),

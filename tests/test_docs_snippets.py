@@ -17,73 +17,22 @@ in a checkout) and `runs/first` is a copy of the README's first study, played on
 
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.support.snippets import PYTHON, ROOT, SHELL, Block, blocks
+
 BIN = pathlib.Path(sys.executable).parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks/README.md"]
-SHELL = {"sh", "bash", "shell"}
-PYTHON = {"python", "py"}
-FENCE = re.compile(r"^```(\S*)\s*$")
-MARK = re.compile(r"^<!--\s*(not-run|file)\s*:?(.*?)-->\s*$")
 # The README's first study (its main job); shared by every document as runs/first.
 FIRST_STUDY = (
     "kalarite simulate --decks sylvan,highland --mode deathmatch --games 40 --workers 0 "
     "--out runs/first"
 )
 BLOCK_TIMEOUT_S = 600  # a cold kernel cache compiles the engine in the first command
-
-
-class Block:
-    def __init__(self, path, line, lang, text, mark, arg):
-        self.path, self.line, self.lang, self.text = path, line, lang, text
-        self.mark, self.arg = mark, arg
-
-    @property
-    def runnable(self) -> bool:
-        return self.lang in SHELL or self.lang in PYTHON
-
-    def where(self) -> str:
-        return (
-            f"{self.path.relative_to(ROOT) if self.path.is_absolute() else self.path}:{self.line}"
-        )
-
-
-def blocks(text: str, path=pathlib.Path("doc.md")) -> list[Block]:
-    """The fenced blocks of a Markdown text, each with the mark on the line just before it."""
-    out, lines, i = [], text.splitlines(), 0
-    while i < len(lines):
-        m = FENCE.match(lines[i])
-        if not m:
-            i += 1
-            continue
-        start, lang = i, m.group(1).lower()
-        j = i + 1
-        while j < len(lines) and lines[j].strip() != "```":
-            j += 1
-        if j == len(lines):
-            raise AssertionError(f"{path}:{start + 1}: a code block is never closed")
-        prev = start - 1
-        while prev >= 0 and not lines[prev].strip():
-            prev -= 1
-        mark = MARK.match(lines[prev].strip()) if prev >= 0 else None
-        out.append(
-            Block(
-                path,
-                start + 1,
-                lang,
-                "\n".join(lines[start + 1 : j]) + "\n",
-                mark.group(1) if mark else None,
-                mark.group(2).strip() if mark else "",
-            )
-        )
-        i = j + 1
-    return out
 
 
 def _env() -> dict:

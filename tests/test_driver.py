@@ -19,7 +19,7 @@ import pytest
 import cluster.driver as driver_module
 from results.store import read_manifest
 from sim.app.cli import main
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PAIR = ["--decks", "imperial,highland"]

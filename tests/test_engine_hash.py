@@ -4,7 +4,7 @@ import pathlib
 import shutil
 
 import core
-from core import _engine_hash
+from core import engine_hash
 
 CORE = pathlib.Path(core.__file__).parent
 
@@ -16,29 +16,29 @@ def _copy(tmp_path):
 
 
 def test_hash_of_this_tree_is_the_engine_hash():
-    assert _engine_hash(CORE) == core.ENGINE_HASH
+    assert engine_hash(CORE) == core.ENGINE_HASH
 
 
 def test_an_edit_in_a_subpackage_changes_the_hash(tmp_path):
     root = _copy(tmp_path)
     (root / "extra").mkdir()
     (root / "extra" / "deep.py").write_text("X = 1\n")
-    before = _engine_hash(root)
+    before = engine_hash(root)
     (root / "extra" / "deep.py").write_text("X = 2\n")
-    assert _engine_hash(root) != before
+    assert engine_hash(root) != before
     for nested in sorted(p for p in root.rglob("*.py") if p.parent.name != "extra"):
         if nested.parent != root:  # the real subpackages, once core/ has them
-            edited = _engine_hash(root)
+            edited = engine_hash(root)
             nested.write_text(nested.read_text() + "\n# edited\n")
-            assert _engine_hash(root) != edited, nested
+            assert engine_hash(root) != edited, nested
 
 
 def test_moving_a_file_between_subpackages_changes_the_hash(tmp_path):
     """Paths count, relative to core/: the same bytes under another name are another engine
     (and two subpackages' __init__.py files do not collide)."""
     root = _copy(tmp_path)
-    before = _engine_hash(root)
+    before = engine_hash(root)
     (root / "moved_here").mkdir()
     src = next(p for p in sorted(root.glob("*.py")) if p.name != "__init__.py")
     src.rename(root / "moved_here" / src.name)
-    assert _engine_hash(root) != before
+    assert engine_hash(root) != before

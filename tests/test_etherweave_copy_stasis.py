@@ -7,32 +7,13 @@ Boards are {(row, col): token} on an empty board; seat 0 plays Etherweave with t
 (4,0) (7,5). Directions: 0 n, 1 ne, 2 e, 3 se, 4 s, 5 sw, 6 w, 7 nw.
 """
 
+import numpy as np
 import pytest
-from content_edits import edit, refusal
-from harness import (
-    CONTENT,
-    Game,
-    T,
-    at,
-    board_with,
-    discards,
-    hand,
-    is_board,
-    skip,
-    sq,
-    summon,
-    target,
-    targets,
-)
 
 from core import constants as K
 from core.checks.invariants import (
+    CHECKS,
     INV_STASIS,
-    _check_gateways,
-    _check_pending,
-    _check_pieces,
-    _check_score_events,
-    _check_stasis,
 )
 from core.layout import (
     ACTIONS_LEFT,
@@ -54,7 +35,23 @@ from core.rules.scoring import high_form_score
 from core.rules.turn import game_over
 from sim.position import PositionError, legal_moves, position_from_dict
 from sim.render import event_text
-from sim.single_game import _follow_gateways, gateway_text
+from sim.single_game import follow_gateways, gateway_text
+from tests.support.content_edits import edit, refusal
+from tests.support.harness import (
+    CONTENT,
+    Game,
+    T,
+    at,
+    board_with,
+    discards,
+    hand,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 
 EW = "etherweave"
 DOPPEL = "etherweave/doppelganger"
@@ -92,16 +89,14 @@ def pending(g, seat=0):
     return None if c < 0 else CONTENT.cards[c].id
 
 
+HAND_MADE_CHECKS = ("pieces", "gateways", "score_events", "pending", "stasis")
+NO_EVENTS = np.zeros((0, K.EV_WIDTH), np.int32)
+
+
 def invariants_ok(g):
     """The checks that hold in a hand-made position (its decks are not full)."""
-    checks = (
-        _check_pieces(g.s, T),
-        _check_gateways(g.s),
-        _check_score_events(g.s, T, g.events()),
-        _check_pending(g.s, T),
-        _check_stasis(g.s),
-    )
-    return checks == (0, 0, 0, 0, 0)
+    ev = g.events()
+    return all(CHECKS[name](g.s, T, ev) == 0 for name in HAND_MADE_CHECKS)
 
 
 def warp(g, cid):
@@ -452,15 +447,15 @@ def test_the_invariant_checker_sees_a_bad_stasis():
     g = game({(6, 6): "c1"}, [MERCHANT])
     warp(g, MERCHANT)
     target(g, sq(6, 6))
-    assert _check_stasis(g.s) == 0 and _check_pieces(g.s, T) == 0
+    assert CHECKS["stasis"](g.s, T, g.events()) == 0 and CHECKS["pieces"](g.s, T, g.events()) == 0
     g.s[PENDING] = -1  # the holding card is no longer pending
-    assert _check_stasis(g.s) == INV_STASIS
+    assert CHECKS["stasis"](g.s, T, g.events()) == INV_STASIS
     g.s[PENDING] = card(MERCHANT)
     g.s[STASIS_CARD] = -1
-    assert _check_stasis(g.s) == INV_STASIS
+    assert CHECKS["stasis"](g.s, T, g.events()) == INV_STASIS
     g.s[STASIS_CARD] = card(MERCHANT)
     g.s[STASIS] = 0  # the piece vanished: the pool no longer adds up
-    assert _check_pieces(g.s, T) != 0
+    assert CHECKS["pieces"](g.s, T, g.events()) != 0
 
 
 # --- load checks and the play log ----------------------------------------------------------
@@ -504,14 +499,14 @@ def test_the_play_log_reads_the_new_events():
     texts = []
     for row in g.events():
         kind, _, seat, a, b, _ = (int(x) for x in row)
-        _follow_gateways(gateways, kind, seat, a, b)
+        follow_gateways(gateways, kind, seat, a, b)
         texts.append(event_text(row, CONTENT))
     assert "seat 0 takes c1 from [6,6] into stasis" in " ".join(t or "" for t in texts)
     assert gateways == {1: -2} and "held in stasis" in gateway_text(gateways)
     summon(g, MERCHANT, sq(3, 5), pattern=MERCHANT_PAT)
     target(g, sq(7, 6))
     row = [r for r in g.events() if r[0] == K.EV_RELEASE][0]
-    _follow_gateways(gateways, K.EV_RELEASE, 0, sq(7, 6), int(row[4]))
+    follow_gateways(gateways, K.EV_RELEASE, 0, sq(7, 6), int(row[4]))
     assert gateways == {1: sq(7, 6)}
     assert event_text(row, CONTENT) == "c1 comes back from stasis onto [7,6]"
     copy_row = [K.EV_COPY_WARP, 1, 0, card(TRANS), card(DOPPEL), 0]
@@ -535,7 +530,7 @@ def test_a_position_file_holds_a_piece_in_stasis():
     assert s[STASIS] == code("l1") and s[STASIS_CARD] == card(MERCHANT)
     assert s[LSTOCK + 1] == 2  # out of its owner's stock
     assert legal_moves(s, CONTENT)["stasis"] == "l1"
-    assert _check_pieces(s, T) == 0 and _check_stasis(s) == 0
+    assert CHECKS["pieces"](s, T, NO_EVENTS) == 0 and CHECKS["stasis"](s, T, NO_EVENTS) == 0
     with pytest.raises(PositionError, match="pending card whose warp captures"):
         _position({"stasis": "l1"})
     with pytest.raises(PositionError, match="piece token"):

@@ -16,11 +16,11 @@ from results import analysis
 from results.analysis import stability as st
 from results.analysis.first_screen import JARGON
 from results.report import make_report
-from tests.test_stability import BASE, _with, study
+from tests.support.player_studies import BASE, study, with_rates
 
 # imperial beats highland 95% instead of 75% under the planner: imperial +6.7 points against
 # the field, highland -6.7, sylvan and everfrost unmoved (2,000 games a pairing and player)
-IMPERIAL_OVER_HIGHLAND = _with(imperial__highland=0.95)
+IMPERIAL_OVER_HIGHLAND = with_rates(imperial__highland=0.95)
 N = 2000
 
 

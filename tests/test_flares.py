@@ -7,7 +7,6 @@ High Form and in Deathmatch, where the opponent gains 1 point for the flare (rul
 """
 
 import pytest
-from harness import CONTENT, Game, T, board_with, skip, sq, target, targets
 
 from core import constants as K
 from core.layout import (
@@ -23,6 +22,7 @@ from core.layout import (
     STOCK,
 )
 from core.rules.options import flare_halves
+from tests.support.harness import CONTENT, Game, T, board_with, skip, sq, target, targets
 
 MODES = ["high-form", "deathmatch"]
 FLARES = [c.id for c in CONTENT.cards if c.kind == K.CK_FLARE]

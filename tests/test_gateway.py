@@ -11,21 +11,10 @@ test_warp.py, the Merchant of Time's stasis in test_etherweave_copy_stasis.py.)
 
 import numpy as np
 import pytest
-from harness import CONTENT, Game, T, board_with, sq, summon, summon_key, target
-from oracles import reference_possessed
-from test_patterns import (
-    ONBOARD,
-    ORACLE_PATTERNS,
-    PATTERN_CARDS,
-    cid,
-    oracle_summons,
-    random_board,
-    three_colour_board,
-)
 
 from core import constants as K
 from core.board.pieces import convert, destroy, downgrade, pick_up, upgrade
-from core.checks.invariants import INV_GATEWAY, INV_OK, _check_gateways
+from core.checks.invariants import CHECKS, INV_GATEWAY, INV_OK
 from core.effects.apply import apply_instruction
 from core.effects.etherweave_pending import swap
 from core.layout import (
@@ -42,6 +31,17 @@ from core.layout import (
 from core.ops import I_MOVE_TYPE, I_OP, MT_CHARGE, OP_MOVE
 from core.summon.possessed import possessed_summons
 from sim.position import PositionError, legal_moves, position_from_dict
+from tests.support.harness import CONTENT, Game, T, board_with, sq, summon, summon_key, target
+from tests.support.oracles import reference_possessed
+from tests.support.summons import (
+    ONBOARD,
+    ORACLE_PATTERNS,
+    PATTERN_CARDS,
+    cid,
+    oracle_summons,
+    random_board,
+    three_colour_board,
+)
 
 NV = "nethervoid"
 BOARD0 = {(4, 4): "h0", (2, 2): "c1", (4, 6): "c1", (6, 4): "c0", (4, 8): "c1"}
@@ -56,7 +56,7 @@ def two_gateways(pieces=BOARD0, mode="deathmatch"):
 
 
 def gateways(g):
-    assert _check_gateways(g.s) == INV_OK
+    assert CHECKS["gateways"](g.s, T, g.events()) == INV_OK
     return [None if g.s[GATEWAY + p] < 0 else int(g.s[GATEWAY + p]) for p in range(2)]
 
 
@@ -144,10 +144,10 @@ def test_checker_sees_a_stale_gateway():
     g = two_gateways()
     for bad in (sq(0, 4), sq(4, 6), sq(0, 0)):  # empty, an enemy piece, a void square
         g.s[GATEWAY] = bad
-        assert _check_gateways(g.s) == INV_GATEWAY
+        assert CHECKS["gateways"](g.s, T, g.events()) == INV_GATEWAY
     g.s[GATEWAY] = sq(4, 4)
     g.s[BOARD + sq(4, 4)] = 0 * 4 + K.LEGENDARY
-    assert _check_gateways(g.s) == INV_GATEWAY
+    assert CHECKS["gateways"](g.s, T, g.events()) == INV_GATEWAY
 
 
 # --- possessed summoning --------------------------------------------------------------------------

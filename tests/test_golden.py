@@ -1,5 +1,5 @@
 """Golden playthroughs: fixed games, printed with the engine's own state and options
-(tests/playthrough.py), must not change by accident.
+(tests/support/playthrough.py), must not change by accident.
 
 Each configuration's playthrough is compared with the checked-in
 ``tests/golden/<name>.txt``; the configurations cover every deck and every mode. Regenerating
@@ -14,7 +14,7 @@ import pytest
 from core import constants as K
 from sim.content import load_content
 from sim.single_game import play_logged, play_stepwise
-from tests.playthrough import CONFIGS, GOLDEN_DIR, config, golden_text
+from tests.support.playthrough import CONFIGS, GOLDEN_DIR, config, golden_text
 
 CONTENT = load_content()
 
@@ -23,7 +23,8 @@ CONTENT = load_content()
 def test_golden_playthrough(name):
     path = GOLDEN_DIR / f"{name}.txt"
     assert path.exists(), (
-        f"{path} is missing; write it with `.venv/bin/python -m tests.playthrough --write {name}`"
+        f"{path} is missing; write it with "
+        f"`.venv/bin/python -m tests.support.playthrough --write {name}`"
     )
     text, want = golden_text(name), path.read_text()
     if text != want:
@@ -40,7 +41,7 @@ def test_golden_playthrough(name):
         pytest.fail(
             f"the playthrough differs from tests/golden/{name}.txt (first lines of the diff "
             "below). If the change is deliberate, rewrite it with `.venv/bin/python -m "
-            f"tests.playthrough --write {name}` and read the whole diff.\n" + diff
+            f"tests.support.playthrough --write {name}` and read the whole diff.\n" + diff
         )
 
 

@@ -15,7 +15,7 @@ from sim.app.cli import main
 from sim.content import DATA_DIR, ContentError, load_content
 from sim.inputs import HIDDEN, InputError, need_display, need_slug, parse_document, read_document
 from sim.players import load_profiles
-from tests.service_support import inprocess_service
+from tests.support.service import inprocess_service
 
 ZWSP, RLO, CYRILLIC_A = "\u200b", "\u202e", "\u0430"
 

@@ -14,7 +14,7 @@ import pytest
 from sim.app.cli import main
 from sim.inputs import InputError, int_text, need_number, number_text
 from sim.players import load_profiles, parse_policy
-from tests.service_support import inprocess_service
+from tests.support.service import inprocess_service
 
 BIG = "1" + "0" * 40
 

@@ -32,7 +32,7 @@ from sim.players import load_profiles
 from sim.position import PositionError, load_position
 from sim.spec import SPEC, spec_schema
 from sim.study import StudyError, load_study, study_from_dict
-from tests.service_support import inprocess_service
+from tests.support.service import inprocess_service
 
 CONTENT = load_content()
 SPEC_TEXT = 'decks = ["imperial", "highland"]\ngames = 2\npolicies = "random"\n'

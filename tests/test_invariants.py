@@ -12,11 +12,10 @@ import itertools
 
 import numpy as np
 import pytest
-from harness import play_named
 
 from core import constants as K
 from core.checks import invariants as I
-from core.checks.invariants import INV_NAMES, check_state
+from core.checks.invariants import CHECKS, INV_NAMES, check_state
 from core.layout import (
     BOARD,
     CUR,
@@ -61,6 +60,7 @@ from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option
 from sim.content import BASE_DECKS, load_content
 from sim.single_game import GameConfig, play_logged, play_stepwise
+from tests.support.harness import play_named
 
 CONTENT = load_content()
 T = CONTENT.tables
@@ -142,8 +142,12 @@ def _empty_squares(s):
 
 
 def _expect(s, ev, code):
+    """check_state reports ``code``, and so does the first broken check of the public
+    registry (CHECKS: check_state's checks, in its order)."""
     got = int(check_state(s, T, ev))
     assert got == code, f"expected {INV_NAMES[code]!r}, got {got} ({_error_name(got)})"
+    first = next((c for c in (int(check(s, T, ev)) for check in CHECKS.values()) if c), 0)
+    assert first == got, f"CHECKS says {first}, check_state {got}"
 
 
 def test_piece_on_void_square(state):

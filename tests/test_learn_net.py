@@ -16,7 +16,7 @@ from results.learn import Sample, fit_logistic, fit_mode, log_loss
 from results.learn_net import fit_network, hidden_table, network_logit
 from sim.learned import model_logit as numpy_logit
 from sim.players import Profile, load_profiles, parse_policy, save_profile
-from tests.test_players import T, positions
+from tests.support.players import T, positions
 
 
 def _sigmoid(z):

@@ -5,7 +5,6 @@ a model for; and the positions a batch samples change no game.
 
 import numpy as np
 import pytest
-from harness import planner_decision, play_named, player_rows
 
 from core import constants as K
 from core.kernel import R_ERROR
@@ -13,7 +12,8 @@ from core.layout import CUR
 from core.players.feature_names import FEATURE_NAMES, N_FEATURES
 from core.players.params import MODEL_STRIDE, PP_MODEL, PP_WIDTH
 from core.rows import P_FEATURES, P_GAME, P_SEAT, P_TURN, POSITIONS_PER_GAME
-from tests.test_players import MODES, _scramble, positions
+from tests.support.harness import planner_decision, play_named, player_rows
+from tests.support.players import MODES, positions, scramble
 
 # every feature weighs something, the opponents' (expected) ones included, so a peek at a
 # hidden card through any of them would show
@@ -70,7 +70,7 @@ def test_the_learned_planner_never_reads_hidden_cards(mode, decks):
     states = positions(mode, decks, games=3, every=5, cap=60)
     changed = 0
     for s in states:
-        x = _scramble(s, int(s[CUR]), rng)
+        x = scramble(s, int(s[CUR]), rng)
         changed += int(not np.array_equal(x, s))
         assert planner_decision(s, row) == planner_decision(x, row)
     assert changed >= len(states) // 2

@@ -34,7 +34,7 @@ from sim.chunking import (
 )
 from sim.content import load_content
 from sim.study import Matchup, StudyError, study_from_dict
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 CONTENT = load_content()
 

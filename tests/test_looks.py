@@ -20,7 +20,7 @@ from results.analysis import stability as st
 from results.store import read_manifest
 from sim.content import load_content
 from sim.study import StudyError, study_from_dict
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 CONTENT = load_content()
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

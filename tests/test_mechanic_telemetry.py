@@ -10,11 +10,10 @@ carries the mark (Nethervoid rules insert).
 """
 
 import numpy as np
-from harness import CONTENT, Game, T, board_with, play_named, sq, target
 
 from core import constants as K
-from core.checks.invariants import INV_MECHANICS, INV_OK, _check_mechanic_counters
-from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, R_WIDTH, _record
+from core.checks.invariants import CHECKS, INV_MECHANICS, INV_OK
+from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, R_WIDTH, record_game
 from core.layout import (
     CUR,
     FROZEN,
@@ -26,6 +25,7 @@ from core.layout import (
 )
 from core.rows import S_GATEWAY_TURNS, S_PENDING_END, S_THAWS, S_WARPS, SEAT_COLUMNS
 from core.rules.turn import game_over
+from tests.support.harness import CONTENT, Game, T, board_with, play_named, sq, target
 
 PRINCESS = "everfrost/ice-princess"
 TRANS = "etherweave/translocationist"
@@ -37,7 +37,7 @@ def card(cid):
 
 def seat_row(s, n_players=2):
     out = np.zeros((1, R_WIDTH), np.int32)
-    _record(out, 0, s, T, n_players, 0)
+    record_game(out, 0, s, T, n_players, 0)
     return [
         {c: int(out[0, R_SEAT + p * R_SEAT_WIDTH + k]) for k, c in enumerate(SEAT_COLUMNS)}
         for p in range(n_players)
@@ -60,7 +60,7 @@ def test_a_thaw_counts_once_for_the_seat_that_thaws():
     g.act(K.OPT_THAW, 0, 0, 0)
     target(g, sq(5, 4), sq(6, 4))  # the Princess's frozen standard step
     assert [int(g.s[N_THAWS + p]) for p in range(2)] == [1, 0]
-    assert _check_mechanic_counters(g.s, g.events()) == INV_OK
+    assert CHECKS["mechanic_counters"](g.s, T, g.events()) == INV_OK
     rows = seat_row(g.s)
     assert mech(rows[0]) == [1, 0, 0, 0] and mech(rows[1]) == [0, 0, 0, 0]
 
@@ -70,7 +70,7 @@ def test_a_warp_counts_and_a_pending_being_at_the_end_is_recorded():
     g.refresh()
     g.act(K.OPT_WARP, g.hand_slot(0, TRANS), 0, 0)  # its warp: gain an action
     assert int(g.s[N_WARPS]) == 1 and int(g.s[PENDING]) == card(TRANS)
-    assert _check_mechanic_counters(g.s, g.events()) == INV_OK
+    assert CHECKS["mechanic_counters"](g.s, T, g.events()) == INV_OK
     game_over(g.s, T, g.ev, 0)  # the pending being stays: -2 points, pending at the end
     rows = seat_row(g.s)
     assert mech(rows[0]) == [0, 1, 1, 0] and mech(rows[1]) == [0, 0, 0, 0]
@@ -94,7 +94,7 @@ def test_a_turn_end_holding_a_gateway_counts_one_gateway_turn():
     assert int(g.s[CUR]) == 1 and int(g.s[GATEWAY]) == sq(4, 4)  # the turn ended
     assert [int(g.s[N_GATEWAY_TURNS + p]) for p in range(2)] == [1, 0]
     assert seat_row(g.s)[0]["gateway_turns"] == 1
-    assert _check_mechanic_counters(g.s, g.events()) == INV_OK
+    assert CHECKS["mechanic_counters"](g.s, T, g.events()) == INV_OK
 
 
 def test_the_checker_sees_a_counter_that_disagrees_with_the_log():
@@ -102,10 +102,10 @@ def test_the_checker_sees_a_counter_that_disagrees_with_the_log():
     g.refresh()
     g.act(K.OPT_WARP, g.hand_slot(0, TRANS), 0, 0)
     g.s[N_WARPS] = 2
-    assert _check_mechanic_counters(g.s, g.events()) == INV_MECHANICS
+    assert CHECKS["mechanic_counters"](g.s, T, g.events()) == INV_MECHANICS
     g.s[N_WARPS] = 1
     g.s[N_THAWS + 1] = 1
-    assert _check_mechanic_counters(g.s, g.events()) == INV_MECHANICS
+    assert CHECKS["mechanic_counters"](g.s, T, g.events()) == INV_MECHANICS
 
 
 def _games(mode, decks, specs, n, seed=5):

@@ -4,7 +4,6 @@ rules. Each sets up a position or a fresh game, acts, and checks exact boards an
 
 import numpy as np
 import pytest
-from harness import CONTENT, Game, T, board_with, play_named, sq
 
 from core import constants as K
 from core.layout import (
@@ -57,6 +56,7 @@ from core.rules.scoring import decide_winner
 from core.rules.setup import init_game
 from core.rules.turn import advance, apply_option, melee_setup_colour
 from sim.render import event_text
+from tests.support.harness import CONTENT, Game, T, board_with, play_named, sq
 
 MELEE3 = ("imperial", "highland", "sylvan")
 MELEE4 = ("imperial", "highland", "sylvan", "highland")

@@ -10,7 +10,7 @@ import re
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-ROOTS = ("core", "sim", "cluster", "results")
+ROOTS = ("core", "sim", "cluster", "results", "benchmarks", "tests")
 
 
 def _packages():

@@ -16,7 +16,7 @@ from results.compare import compare, format_text
 from results.frames import summary_frames
 from results.report import make_report, write_report
 from results.report.compare_page import write_compare_page
-from tests.test_report import random_dataset
+from tests.support.datasets import random_dataset
 
 LAYERS = {  # where each column's functions live: a layer never imports one above it
     "compute": ("results.analysis.", "results.looks"),

@@ -9,7 +9,7 @@ import pathlib
 import sys
 import threading
 
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("pip_progress", ROOT / "scripts/pip_progress.py")

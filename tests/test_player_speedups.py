@@ -6,14 +6,13 @@ the scoring played it on, is worth what the planner's old replay on a fresh copy
 
 import numpy as np
 import pytest
-from harness import player_rows
 
 from core.constants import COMMON, OPT_PLACE
 from core.kernel import workspace
 from core.layout import BOARD, COLOUR, CUR, STATE_SIZE
 from core.players.feature_names import N_FEATURES
 from core.players.features import MB_VALID, MEMO_BLOCK, MEMO_SIZE, features, features_memo
-from core.players.greedy import KEYS_ALL, ST_OVER, _shortcut_applies, score_options
+from core.players.greedy import KEYS_ALL, ST_OVER, placement_shortcut, score_options
 from core.players.leaf import leaf
 from core.players.learned import LEARN_SIZE, has_model, model_logit, model_logit_sparse
 from core.players.lookahead import advance_turn, begin, state_key
@@ -23,15 +22,16 @@ from core.players.planner import (
     MAX_PLANS,
     MAX_WIDTH,
     W_FINAL,
-    _heap_offer,
     best_final,
+    heap_offer,
     search,
 )
 from core.players.reply import STEP
 from core.players.restrict import NO_BAN
 from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
-from tests.test_players import T, positions
+from tests.support.harness import player_rows
+from tests.support.players import T, positions
 
 DUELS = [
     ("high-form", ("etherweave", "nethervoid")),
@@ -163,7 +163,7 @@ def test_the_cached_lowest_entry_keeps_the_beam_as_it_was(width):
         size = ref = 0
         for step in range(200):  # few values and keys: ties and merges are frequent
             v, key = float(rng.integers(0, 12)), int(rng.integers(0, 3 * width + 2))
-            size = _heap_offer(hv, hi, size, width, v, step % 7, step, key)
+            size = heap_offer(hv, hi, size, width, v, step % 7, step, key)
             ref = _old_heap_offer(ref_v, ref_i, ref, width, v, step % 7, step, key)
             assert size == ref
             assert np.array_equal(hv[:size], ref_v[:ref])
@@ -210,7 +210,7 @@ def test_a_placements_key_is_the_key_of_the_placed_position(mode, decks):
         for k in range(n):
             if stat[k] == ST_OVER or wopts[2, k, 0] != OPT_PLACE or wopts[2, k, 1] < 0:
                 continue
-            if _shortcut_applies(s, T, wopts[2], n) < 0:
+            if placement_shortcut(s, T, wopts[2], n) < 0:
                 break
             placed += 1
             r = work[2].copy()

@@ -5,43 +5,21 @@ plain computations; profiles round-trip through their file.
 
 import numpy as np
 import pytest
-from harness import play_named, player_rows
 from numba import njit
 
 from core import constants as K
 from core.kernel import R_ERROR, R_WIDTH, workspace
 from core.layout import (
     COLOUR,
-    CONTROL,
     CUR,
-    DECK,
-    DECK_CAP,
-    DECK_CNT,
-    DECK_HEAD,
-    FDECK,
-    FDECK_CNT,
-    FDECK_HEAD,
-    HAND,
-    HAND_CAP,
     HAND_N,
-    LDECK,
-    LDECK_CNT,
-    LDECK_HEAD,
-    N_PLAYERS,
     RNG,
-    SHARED_CAP,
-    STATE_SIZE,
-    TASK_CAP,
-    TDECK,
-    TDECK_CNT,
-    TDECK_HEAD,
 )
 from core.players.choose import choose
-from core.players.greedy import KEYS_NONE, _shortcut_applies, option_value, score_options
+from core.players.greedy import KEYS_NONE, option_value, placement_shortcut, score_options
 from core.players.summon_reach import hand_bits, slot_summonable
 from core.rules.piles import hand_card
-from core.rules.setup import init_game
-from core.rules.turn import advance, apply_option
+from core.rules.turn import advance
 from core.summon.patterns import card_summons
 from sim.content import load_content
 from sim.players import (
@@ -52,39 +30,14 @@ from sim.players import (
     resolve,
     save_profile,
 )
+from tests.support.harness import play_named
+from tests.support.players import MODES, positions, scramble
 
 CONTENT = load_content()
 T = CONTENT.tables
-MODES = [
-    ("high-form", ("imperial", "highland")),
-    ("deathmatch", ("sylvan", "imperial")),
-    ("melee", ("imperial", "highland", "sylvan")),
-    ("melee", ("sylvan", "imperial", "highland", "highland")),
-    ("team-high-form", ("imperial", "highland", "sylvan", "sylvan")),
-    ("team-deathmatch", ("highland", "sylvan", "imperial", "highland")),
-    ("new-player", ("imperial", "imperial")),
-    # Everfrost: frozen effects (stored, thawed, the keep-new/keep-old choice) reach the players
-    ("high-form", ("everfrost", "imperial")),
-    ("deathmatch", ("highland", "everfrost")),
-    ("melee", ("everfrost", "sylvan", "everfrost")),
-    ("team-high-form", ("everfrost", "highland", "everfrost", "imperial")),
-    # Nethervoid: the Gateway, possessed summons, lost actions, cards put under the deck
-    ("high-form", ("nethervoid", "sylvan")),
-    ("deathmatch", ("nethervoid", "everfrost")),
-    ("melee", ("highland", "nethervoid", "imperial", "nethervoid")),
-    ("team-deathmatch", ("nethervoid", "imperial", "nethervoid", "sylvan")),
-    # Etherweave: warps, the pending being and its penalty, swaps (while the deck is being
-    # built, the beings not built yet play with no effect: the engine itself deals them)
-    ("deathmatch", ("etherweave", "imperial")),
-    ("melee", ("etherweave", "sylvan", "nethervoid")),
-]
 MC = "mc:playouts=2:horizon=1:candidates=2"
 # the evaluation features that are off by default, on: the shortcut must get them right too
 RICH = "greedy:opp_claimable=4:centre=0.3:exposed=-0.4"
-
-
-def _decks(decks):
-    return np.array([CONTENT.deck_index(d) for d in decks], np.int32)
 
 
 def _play(mode, decks, specs, games, first=0, seed=11, check=1):
@@ -126,35 +79,6 @@ def test_games_do_not_depend_on_how_they_are_chunked():
 # --- positions from real games ------------------------------------------------------------------
 
 
-def positions(mode, decks, specs=("greedy", "greedy"), games=6, every=3, cap=400):
-    """States at every ``every``-th decision with two or more options of ``games`` real
-    games, played through the engine's own entries (``advance``, ``choose``,
-    ``apply_option``) as tests/harness.py plays, not a compiled test helper of its own."""
-    specs = list(specs) + [specs[-1]] * (len(decks) - len(specs))
-    codes, params = player_rows(specs)
-    seats = _decks(decks)
-    work, wopts, ev0, fwork = workspace()
-    s = np.zeros(STATE_SIZE, np.int32)
-    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    ev = np.zeros((0, K.EV_WIDTH), np.int32)
-    out = []
-    step = 0
-    for g in range(games):
-        mode_code = K.MODE_NAMES.index(mode)
-        init_game(s, T, ev, mode_code, len(seats), seats, g % len(seats), 0, 77, g, 200, 0)
-        n = advance(s, T, ev, opts)
-        while n > 0:
-            seat = s[CONTROL]
-            if n >= 2:
-                step += 1
-                if step % every == 0 and len(out) < cap:
-                    out.append(s.copy())
-            k = choose(s, T, opts, n, codes[seat], params[seat], work, wopts, ev0, fwork)
-            apply_option(s, T, ev, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
-            n = advance(s, T, ev, opts)
-    return np.array(out, np.int32).reshape(-1, STATE_SIZE)
-
-
 @njit(cache=True)
 def _compare_values(T, states, w):
     """Largest difference between the shortcut's and the plain values over all options of
@@ -167,7 +91,7 @@ def _compare_values(T, states, w):
     for i in range(states.shape[0]):
         s = states[i].copy()
         n = advance(s, T, ev, opts)
-        if _shortcut_applies(s, T, opts, n) >= 0:
+        if placement_shortcut(s, T, opts, n) >= 0:
             for k in range(n):
                 if opts[k, 0] == K.OPT_PLACE and opts[k, 1] >= 0:
                     shortcut += 1
@@ -235,43 +159,6 @@ def test_early_exit_summon_test_agrees_with_the_summon_search(mode, decks):
 # --- hidden information ---------------------------------------------------------------------
 
 
-def _queue(s, base, cap, head, cnt):
-    return [base + (s[head] + i) % cap for i in range(s[cnt])]
-
-
-def _scramble(s, seat, rng):
-    """A copy of ``s`` whose hidden cards (for ``seat``) lie elsewhere: every deck reordered,
-    the other seats' hand cards swapped with deck cards of the same kind."""
-    x = s.copy()
-    for p in range(x[N_PLAYERS]):
-        deck = _queue(x, DECK + p * DECK_CAP, DECK_CAP, DECK_HEAD + p, DECK_CNT + p)
-        pools = [(deck, K.CK_BEING)]
-        if p != seat:
-            pools.append(
-                (_queue(x, LDECK, SHARED_CAP, LDECK_HEAD, LDECK_CNT), K.CK_LEGEND),
-            )
-            pools.append((_queue(x, FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT), K.CK_FLARE))
-            for k in range(x[HAND_N + p]):  # swap each hidden hand card with a deck card
-                i = HAND + p * HAND_CAP + k
-                for places, kind in pools:
-                    if T.card_kind[x[i]] == kind and places:
-                        j = places[rng.integers(len(places))]
-                        x[i], x[j] = x[j], x[i]
-        cards = x[deck].copy()
-        rng.shuffle(cards)
-        x[deck] = cards
-    for base, cap, head, cnt in (
-        (LDECK, SHARED_CAP, LDECK_HEAD, LDECK_CNT),
-        (FDECK, SHARED_CAP, FDECK_HEAD, FDECK_CNT),
-        (TDECK, TASK_CAP, TDECK_HEAD, TDECK_CNT),
-    ):
-        idx = _queue(x, base, cap, head, cnt)
-        cards = x[idx].copy()
-        rng.shuffle(cards)
-        x[idx] = cards
-    return x
-
-
 def _decide(s, spec):
     """(option index, the state's random words afterwards) with fresh buffers."""
     code, row = parse_policy(spec)
@@ -294,7 +181,7 @@ def test_players_never_read_hidden_cards(spec, mode, decks):
     changed = 0
     for s in states:
         seat = int(s[CUR])
-        x = _scramble(s, seat, rng)
+        x = scramble(s, seat, rng)
         changed += int(not np.array_equal(x, s))
         assert _decide(s, spec) == _decide(x, spec)
     assert changed >= len(states) // 2

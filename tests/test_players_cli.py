@@ -10,7 +10,7 @@ from sim.app.ladder import all_decks, ladder_decks
 from sim.content import BASE_DECKS, load_content
 from sim.players import load_profiles, parse_policy
 from sim.strength import LADDER_FILES, load_ladder
-from tests.test_cli import assert_one_line_error, run
+from tests.support.cli import assert_one_line_error, run
 
 PLAYER_NAMES = {"random", "greedy", "mc", "planner"}
 

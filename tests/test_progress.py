@@ -9,7 +9,7 @@ import pytest
 
 from cluster import progress
 from cluster.progress import Estimate, Step
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 
 class Clock:

@@ -10,7 +10,7 @@ from core import constants as K
 from core.kernel import Batch, play, workspace
 from core.layout import CONTROL, CUR, LOOKAHEAD, PHASE, RNG, STATE_SIZE, TURN_NO
 from core.players.evaluate import evaluate
-from core.players.mc import _playout
+from core.players.mc import playout
 from core.players.params import PP_WIDTH
 from core.players.random_action import DECIDED, random_action
 from core.players.random_player import choose_random
@@ -131,7 +131,7 @@ def test_mc_playouts_equal_the_full_list_playouts(content, mode, decks, banned):
                     work[1][:] = s
                     work[1][LOOKAHEAD] = 0
                     ref = work[1].copy()
-                    v = _playout(s, T, seat, w, horizon, banned, work, wopts, ev0)
+                    v = playout(s, T, seat, w, horizon, banned, work, wopts, ev0)
                     r = _reference_playout(ref, T, seat, w, horizon, banned, wopts, ev0)
                     # where the horizon stops at a random seat's action, the new loop has
                     # drawn that action already: only the copy's random words differ (mc

@@ -6,7 +6,6 @@ step included), and every kept plan plays again in a sampled world.
 
 import numpy as np
 import pytest
-from harness import planner_decision, play_named
 
 from core import constants as K
 from core.kernel import R_ERROR, R_WIDTH, workspace
@@ -28,7 +27,8 @@ from core.players.reply import reply_world
 from core.rules.turn import advance
 from sim.learned import model_block
 from sim.players import parse_policy
-from tests.test_players import MODES, T, _scramble, positions
+from tests.support.harness import planner_decision, play_named
+from tests.support.players import MODES, T, positions, scramble
 
 REPLY = "planner:width=3:samples=1:plans=2:reply_width=1:endgame=exact"
 
@@ -119,7 +119,7 @@ def test_the_reply_aware_planner_never_reads_hidden_cards(mode, decks, spec):
     states = positions(mode, decks, specs=("planner", "planner"), games=2, every=6, cap=30)
     changed = 0
     for s in states:
-        x = _scramble(s, int(s[CUR]), rng)
+        x = scramble(s, int(s[CUR]), rng)
         changed += int(not np.array_equal(x, s))
         assert planner_decision(s, row) == planner_decision(x, row)
     assert changed >= len(states) // 2

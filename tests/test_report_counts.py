@@ -10,7 +10,7 @@ import pytest
 
 from results import analysis
 from results.report import make_report
-from tests.test_report import _game, write_dataset
+from tests.support.datasets import game_row, write_dataset
 
 # Deathmatch, random in both seats: games per deck pairing (seat 0, seat 1)
 SELF_PLAY = {
@@ -28,7 +28,7 @@ def _games():
     for table, policies in ((SELF_PLAY, ("random", "random")), (CROSS, ("greedy", "random"))):
         for decks, n in table.items():
             for i in range(n):
-                out.append(_game("deathmatch", decks, policies, i, i % 3 - 1 if i % 3 else 0))
+                out.append(game_row("deathmatch", decks, policies, i, i % 3 - 1 if i % 3 else 0))
     return out
 
 

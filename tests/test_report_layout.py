@@ -6,11 +6,11 @@ import json
 import re
 
 import pytest
-from test_report import random_dataset
 
 from results import report
 from results.analysis.findings import key_findings
 from results.report import make_report, plots
+from tests.support.datasets import random_dataset
 
 
 @pytest.fixture(scope="module")

@@ -5,12 +5,12 @@ still reports, without the figures."""
 
 import pyarrow.parquet as pq
 import pytest
-from test_report import _game, write_dataset
 
 from results import analysis
 from results.analysis.mechanics import MECHANIC_COLUMNS
 from results.frames import summary_frames
 from results.report import make_report
+from tests.support.datasets import game_row, write_dataset
 
 P = ("planner", "planner")
 
@@ -19,19 +19,19 @@ def _games():
     games = []
     for i in range(4):  # everfrost in seat 0, then in seat 1: its own seat's counters count
         games.append(
-            _game("high-form", ("everfrost", "imperial"), P, i, i % 2,
+            game_row("high-form", ("everfrost", "imperial"), P, i, i % 2,
                   seat0_thaws=i, seat1_thaws=9, seat1_gateway_turns=4)
         )  # fmt: skip
         games.append(
-            _game("high-form", ("imperial", "everfrost"), P, i, 0, seat1_thaws=2, seat0_thaws=7)
+            game_row("high-form", ("imperial", "everfrost"), P, i, 0, seat1_thaws=2, seat0_thaws=7)
         )
     for i in range(5):
         games.append(
-            _game("high-form", ("etherweave", "imperial"), P, i, 1,
+            game_row("high-form", ("etherweave", "imperial"), P, i, 1,
                   seat0_warps=1 + i, seat0_pending_at_end=int(i < 2))
         )  # fmt: skip
         games.append(
-            _game("high-form", ("nethervoid", "imperial"), P, i, 0, seat0_gateway_turns=3 * i)
+            game_row("high-form", ("nethervoid", "imperial"), P, i, 0, seat0_gateway_turns=3 * i)
         )
     return games
 

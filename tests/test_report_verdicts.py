@@ -15,7 +15,7 @@ from statsmodels.stats.proportion import proportion_confint
 from results import shown
 from results.analysis.findings import key_findings
 from results.report import make_report
-from tests.test_report import _game, write_dataset
+from tests.support.datasets import game_row, write_dataset
 
 BOUNDS = re.compile(r"([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]")
 
@@ -59,7 +59,7 @@ def test_printed_bounds_agree_with_the_verdict_on_many_intervals():
 def _first_mover_study(root, wins, n):
     """``n`` Deathmatch games of imperial against highland, the first mover winning ``wins``."""
     games = [
-        _game("deathmatch", ("imperial", "highland"), ("random", "random"), i, w)
+        game_row("deathmatch", ("imperial", "highland"), ("random", "random"), i, w)
         for i in range(n)
         for w in [i % 2 if i < wins else 1 - i % 2]
     ]
@@ -100,7 +100,7 @@ def _field_study(root, seat0_wins: dict, n: int):
     games = []
     for decks, wins in seat0_wins.items():
         games += [
-            _game("deathmatch", decks, ("random", "random"), i, 0 if i < wins else 1)
+            game_row("deathmatch", decks, ("random", "random"), i, 0 if i < wins else 1)
             for i in range(n)
         ]
     return write_dataset(root, games)

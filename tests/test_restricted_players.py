@@ -6,7 +6,6 @@ mechanic); its games are reproducible for a seed.
 
 import numpy as np
 import pytest
-from harness import CONTENT, T, play_named, player_rows
 
 from core import constants as K
 from core.kernel import R_ERROR, R_SEAT, R_SEAT_WIDTH, workspace
@@ -31,6 +30,7 @@ from sim.players import (
     resolve,
     save_profile,
 )
+from tests.support.harness import CONTENT, T, play_named, player_rows
 
 MC = "mc:playouts=2:horizon=1:candidates=3"
 LOOKAHEAD = ["greedy", "planner", MC]

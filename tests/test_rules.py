@@ -7,7 +7,6 @@ played to their end; end-of-game situations set fields of the state row directly
 
 import numpy as np
 import pytest
-from harness import CONTENT, EMPTY_BOARD, Game, T, sq
 
 from core import constants as K
 from core.layout import (
@@ -69,7 +68,9 @@ from core.rules.scoring import decide_winner, high_form_score, refresh_scores
 from core.rules.setup import init_game
 from core.rules.task_display import remove_claimed
 from core.rules.turn import advance, apply_option
+from sim import game
 from sim.render import event_text
+from tests.support.harness import CONTENT, EMPTY_BOARD, Game, T, sq
 
 IMPERIAL = [c.id for c in CONTENT.cards if c.deck == "imperial"]
 HIGHLAND = [c.id for c in CONTENT.cards if c.deck == "highland"]
@@ -181,10 +182,7 @@ class Fresh(Game):
     """A game dealt by core.rules.setup.init_game (Imperial vs Highland)."""
 
     def __init__(self, mode, seed, first=0, turn_cap=200):
-        self.s = np.zeros(STATE_SIZE, np.int32)
-        self.ev = np.zeros((10_000, K.EV_WIDTH), np.int32)
-        self.opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-        self.n = 0
+        game.Game.__init__(self, CONTENT, np.zeros(STATE_SIZE, np.int32), log_rows=10_000)
         decks = np.array([CONTENT.deck_index("imperial"), CONTENT.deck_index("highland")], np.int32)
         init_game(
             self.s, T, self.ev, K.MODE_NAMES.index(mode), 2, decks, first, 0, seed, seed,

@@ -11,7 +11,7 @@ import pytest
 from results import analysis, stats
 from results.analysis import seat_edge as se
 from results.analysis import stability as st
-from tests.test_stability import BASE, study
+from tests.support.player_studies import BASE, study
 
 P_FIRST, P_SHARED = 0.55, 0.02
 

@@ -20,7 +20,7 @@ from sim.app.service.app import DataLock, create_app
 from sim.app.service.config import ConfigError, ServiceConfig
 from sim.content import DATA_DIR
 from sim.study import SPEC_KEYS
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 TOKEN = "test-token-0123"
 SPEC_A = """\

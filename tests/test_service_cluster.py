@@ -9,8 +9,8 @@ import signal
 import pyarrow.parquet as pq
 import pytest
 
-from tests.cluster_support import stock_env, two_nodes
-from tests.service_support import LiveService, wait_state
+from tests.support.cluster import stock_env, two_nodes
+from tests.support.service import LiveService, wait_state
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from results.store import read_manifest, read_table
-from tests.service_support import (
+from tests.support.service import (
     Browser,
     LiveService,
     browser_or_skip,

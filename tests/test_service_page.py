@@ -23,7 +23,7 @@ import pytest
 if __name__ == "__main__":  # run as a script (screenshot): the repository root on the path
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from tests.service_support import Browser, LiveService, browser_or_skip, wait_for  # noqa: E402
+from tests.support.service import Browser, LiveService, browser_or_skip, wait_for  # noqa: E402
 
 
 @pytest.fixture(scope="module")

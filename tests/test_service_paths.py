@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sim.app.service.app import create_app
 from sim.app.service.config import ServiceConfig
 from sim.content import DATA_DIR
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 SPEC = {
     "name": "paths",

@@ -13,16 +13,7 @@ from fastapi.testclient import TestClient
 
 from sim.app.service.app import create_app
 from sim.app.service.config import ServiceConfig
-from tests.service_support import wait_for
-
-GOAL = {
-    "goal": {"deck": "everfrost", "band": [0.45, 0.55], "opponents": ["imperial"],
-             "modes": ["high-form"]},
-    "players": {"screen": "greedy", "confirm": ["greedy", "random"]},
-    "edits": {"cards": ["everfrost/war-sled", "everfrost/snow-fox"], "max_candidates": 4},
-    "budget": {"games": 2000, "first_round": 6, "rounds": 2, "confirm_games": 8,
-               "check_games": 2},
-}  # fmt: skip
+from tests.support.service import GOAL, wait_for
 
 
 @pytest.fixture(scope="module")

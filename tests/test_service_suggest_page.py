@@ -2,7 +2,7 @@
 games it played (its budget apart), and every link the row offers (report, summary.json,
 tables, log) answers what it names, fetched by the page as a click would. And the text of
 every page the service shows (the studies page, a study's report, a suggestion's page, the
-compare view, the API's docs) meets WCAG AA contrast (tests/service_support.py measures it
+compare view, the API's docs) meets WCAG AA contrast (tests/support/service.py measures it
 in the page).
 
 The service plays without Ray (``--workers 0``: each study in its own child process). The
@@ -12,7 +12,8 @@ installs it, and fails without it)."""
 import httpx2
 import pytest
 
-from tests.service_support import (
+from tests.support.service import (
+    GOAL,
     Browser,
     LiveService,
     low_contrast,
@@ -20,7 +21,6 @@ from tests.service_support import (
     wait_for,
     wait_state,
 )
-from tests.test_service_suggest import GOAL
 
 STUDY = {"name": "small", "decks": [["imperial", "highland"]], "modes": ["high-form"],
          "policies": "random", "games": 40, "seed": 5}  # fmt: skip

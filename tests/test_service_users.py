@@ -23,7 +23,7 @@ from sim.app.service.app import create_app
 from sim.app.service.config import ConfigError, ServiceConfig, parse_size
 from sim.app.service.registry import Registry
 from sim.app.service.removal import sweep
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 SPEC = {
     "name": "tiny",

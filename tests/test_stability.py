@@ -7,7 +7,6 @@ double-budget variant, games dealt alike compared game by game; summary.json, th
 screen, the sensitivity section and `kalarite compare` all saying the same."""
 
 import json
-import zlib
 
 import numpy as np
 import pytest
@@ -18,69 +17,9 @@ from results.analysis import stability as st
 from results.analysis.player_families import family
 from results.compare.caveats import stability_of
 from results.report import make_report
-from tests.test_report import _game, write_dataset
+from tests.support.player_studies import BASE, IMPERIAL_UP_12, N, study, with_rates
 
 DECKS = ("imperial", "highland", "sylvan", "everfrost")
-N = 300  # games per deck pairing and player: 900 per deck against the field
-# seat-0 deck's chance to win each pairing (the other deck wins the rest). Against the field:
-# imperial 75.0% (favoured), highland 48.3% (even), sylvan 38.3%, everfrost 38.3% (disfavoured)
-BASE = {
-    ("imperial", "highland"): 0.75,
-    ("imperial", "sylvan"): 0.75,
-    ("imperial", "everfrost"): 0.75,
-    ("highland", "sylvan"): 0.60,
-    ("highland", "everfrost"): 0.60,
-    ("sylvan", "everfrost"): 0.50,
-}
-
-
-def _seed(player, a, b, shared) -> int:
-    """A matchup's seed: the same for every player when ``shared`` (the same deals)."""
-    key = f"{a}-{b}" if shared else f"{player}/{a}-{b}"
-    return zlib.crc32(key.encode())
-
-
-def _games(player, rates, n, opponent=None, shared=False):
-    """n games of every deck pairing, seat 0's deck winning the first rate * n of them."""
-    games = []
-    for (a, b), p in rates.items():
-        for k in range(n):
-            w = 0 if k < round(p * n) else 1
-            games.append(
-                _game(
-                    "high-form",
-                    (a, b),
-                    (player, opponent or player),
-                    k,
-                    w,
-                    seed=_seed(f"{player}/{opponent}", a, b, shared),
-                    end_reason="score",
-                    seat0_score=9 if w == 0 else 4,
-                    seat1_score=9 if w else 4,
-                )
-            )
-    return games
-
-
-def study(root, per_player: dict, cross=None, n=N, shared=False):
-    """A self-play study of each player (in the order given: weakest first) with its deck
-    pairing rates; ``cross``: (player, opponent, rate of the player) head-to-head games;
-    ``shared``: every player is dealt the same games (equal seeds)."""
-    games = []
-    for player, rates in per_player.items():
-        games += _games(player, rates, n, shared=shared)
-    if cross:
-        p, q, rate = cross
-        games += _games(p, dict.fromkeys(BASE, rate), n, opponent=q)
-    return write_dataset(root, games)
-
-
-def _with(**changes):
-    """BASE with some pairings changed (keys 'a__b')."""
-    out = dict(BASE)
-    for k, v in changes.items():
-        out[tuple(k.split("__"))] = v
-    return out
 
 
 def _field(rates, n=N) -> dict:
@@ -92,8 +31,7 @@ def _field(rates, n=N) -> dict:
     return {d: wins[d] / (3 * n) for d in DECKS}
 
 
-IMPERIAL_UP_12 = _with(imperial__highland=0.87, imperial__sylvan=0.87, imperial__everfrost=0.87)
-IMPERIAL_UP_4 = _with(imperial__highland=0.79, imperial__sylvan=0.79, imperial__everfrost=0.79)
+IMPERIAL_UP_4 = with_rates(imperial__highland=0.79, imperial__sylvan=0.79, imperial__everfrost=0.79)
 
 
 def _only(s):
@@ -166,7 +104,7 @@ def test_a_small_sample_is_undetermined_and_says_how_many_games_would_decide(tmp
 
 
 def test_a_move_of_exactly_the_margin_is_never_stable(tmp_path):
-    strong = _with(imperial__highland=0.78, imperial__sylvan=0.78, imperial__everfrost=0.78)
+    strong = with_rates(imperial__highland=0.78, imperial__sylvan=0.78, imperial__everfrost=0.78)
     s = analysis.analyze(study(tmp_path / "run", {"greedy": BASE, "planner": strong}, n=2000))
     assert s["stability"]["decks"]["imperial"]["delta"] == pytest.approx(3.0)
     assert s["stability"]["verdict"] == st.UNDETERMINED
@@ -178,8 +116,8 @@ def test_verdict_changes_and_reordered_rankings_are_description_only(tmp_path):
     """highland 53.0% (even) under greedy, 55.0% (favoured) under planner: a verdict change
     but not a flip; sylvan and everfrost swap places (tau 0.67): description, not a
     decision (900 games a deck decide nothing here)."""
-    weak = _with(highland__sylvan=0.67, highland__everfrost=0.67, sylvan__everfrost=0.53)
-    strong = _with(highland__sylvan=0.70, highland__everfrost=0.70, sylvan__everfrost=0.47)
+    weak = with_rates(highland__sylvan=0.67, highland__everfrost=0.67, sylvan__everfrost=0.53)
+    strong = with_rates(highland__sylvan=0.70, highland__everfrost=0.70, sylvan__everfrost=0.47)
     s = analysis.analyze(study(tmp_path / "run", {"greedy": weak, "planner": strong}))
     c = _only(s)
     assert c["decks"]["highland"]["verdicts"] == ["even", "favoured"]

@@ -36,7 +36,7 @@ from sim.study import (
     policy_label,
     study_from_dict,
 )
-from tests.service_support import wait_for
+from tests.support.service import wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CONTENT = load_content()

@@ -8,7 +8,6 @@ import json
 import pathlib
 
 import pytest
-from task_positions import board, holds, swap_seats
 
 from core.layout import (
     BOARD,
@@ -21,6 +20,7 @@ from core.layout import (
 )
 from core.rules.task_codes import TASK_CHECK_NAMES, TASK_TYPE_NAMES
 from sim.content.tasks import DEFAULT_PATH, load_tasks
+from tests.support.task_positions import board, holds, swap_seats
 
 EMPTY = """
 ## ## .. .. .. .. .. ## ##
@@ -805,10 +805,10 @@ def _bfs_chain(s, T, seat, ids, a, b):
 def test_chain_search_matches_breadth_first_search_on_random_boards():
     """The bitboard flood fill of the side and corner chains against a plain search."""
     import numpy as np
-    from task_positions import tables
 
     from core.board.geometry import BM_CORNER, BM_SIDE
-    from core.rules.tasks import _chain
+    from core.rules.tasks import chained
+    from tests.support.task_positions import tables
 
     T = tables()
     rng = np.random.default_rng(3)
@@ -824,6 +824,6 @@ def test_chain_search_matches_breadth_first_search_on_random_boards():
             cases = ((T.side_id, BM_SIDE, 0, 1), (T.side_id, BM_SIDE, 2, 3))
             for ids, masks, a, b in (*cases, (T.corner_id, BM_CORNER, 0, 1)):
                 want = _bfs_chain(s, T, seat, ids, a, b)
-                assert _chain(s, T, seat, masks, a, b) == want
+                assert chained(s, T, seat, masks, a, b) == want
                 held += want
     assert 50 < held < 1750  # both answers occur often (1800 checks)

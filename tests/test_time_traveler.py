@@ -12,21 +12,6 @@ Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8) (4,0) (7,5).
 import pathlib
 
 import numpy as np
-from content_edits import edit, refusal
-from harness import (
-    CONTENT,
-    Game,
-    T,
-    board_with,
-    discards,
-    is_board,
-    skip,
-    sq,
-    summon,
-    target,
-    targets,
-)
-from test_patterns import ONBOARD, _symmetries, three_colour_board
 
 from core import constants as K
 from core.layout import (
@@ -51,6 +36,21 @@ from core.players.summon_reach import hand_bits, slot_summonable
 from core.summon.detached import detached_summons
 from sim.content import parse_pattern
 from sim.position import legal_moves
+from tests.support.content_edits import edit, refusal
+from tests.support.harness import (
+    CONTENT,
+    Game,
+    T,
+    board_with,
+    discards,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
+from tests.support.summons import ONBOARD, symmetries, three_colour_board
 
 EW = "etherweave"
 TRAV = "etherweave/time-traveler"
@@ -217,7 +217,7 @@ def test_the_moves_query_marks_a_detached_summon():
 # --- the search against an oracle ---------------------------------------------------------------
 
 _CELLS, _, _ = parse_pattern(CONTENT.cards[TRAV_CARD].pattern, pathlib.Path("x"), TRAV, True)
-IMAGES = _symmetries(_CELLS)
+IMAGES = symmetries(_CELLS)
 
 
 def oracle_detached(s, seat, voids, borrow, impro, possessed=-1):

@@ -5,7 +5,6 @@ the same seeds and the compare page. Real games, in-process (``--workers 0``), a
 per study."""
 
 import json
-import pathlib
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -18,36 +17,19 @@ from sim.app.cli import main
 from sim.content import ContentError
 from sim.content.copies import load_content_dir
 from sim.study import load_study
+from tests.support.content_edits import (
+    stronger_swordmaster,
+)
 
 GAMES = 300
 SIM = ["simulate", "--decks", "imperial,highland", "--mode", "high-form", "--workers", "0"]
 SIM += ["--policy", "random"]
-OLD_PATTERN = """pattern = [
-  "* c *",
-  ". @ .",
-  "* c *",
-]
-description = "Optional: destroy one enemy common piece"""
-NEW_PATTERN = """pattern = [
-  "* c *",
-  ". @ .",
-  "* . *",
-]
-description = "Optional: destroy one enemy common piece"""
-OLD_OP = '{ op = "destroy", who = "enemy", ranks = "common", region = "diagonal"'
-NEW_OP = '{ op = "destroy", who = "enemy", ranks = "non-legendary", region = "diagonal"'
 
 
 def cli(capsys, *argv):
     rc = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return rc, out, err
-
-
-def stronger_swordmaster(path: pathlib.Path, deck_file="imperial.toml"):
-    text = (path / deck_file).read_text()
-    assert OLD_PATTERN in text and OLD_OP in text
-    (path / deck_file).write_text(text.replace(OLD_PATTERN, NEW_PATTERN).replace(OLD_OP, NEW_OP))
 
 
 @pytest.fixture(scope="module")

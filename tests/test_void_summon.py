@@ -9,22 +9,6 @@ Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8) (4,0) (7,5).
 
 import numpy as np
 import pytest
-from harness import (
-    CONTENT,
-    Game,
-    T,
-    at,
-    board_with,
-    is_board,
-    skip,
-    sq,
-    summon,
-    summon_key,
-    target,
-    targets,
-)
-from oracles import reference_summons
-from test_patterns import ONBOARD, ORACLE_PATTERNS, PATTERN_CARDS, cid, three_colour_board
 
 from core import constants as K
 from core.layout import (
@@ -42,6 +26,22 @@ from core.layout import (
 from core.players.summon_reach import hand_bits, slot_summonable
 from core.summon.void_cells import void_summons
 from sim.position import PositionError, legal_moves, position_from_dict
+from tests.support.harness import (
+    CONTENT,
+    Game,
+    T,
+    at,
+    board_with,
+    is_board,
+    skip,
+    sq,
+    summon,
+    summon_key,
+    target,
+    targets,
+)
+from tests.support.oracles import reference_summons
+from tests.support.summons import ONBOARD, ORACLE_PATTERNS, PATTERN_CARDS, cid, three_colour_board
 
 EW = "etherweave"
 VOID = "etherweave/void-summoner"

@@ -9,29 +9,11 @@ Red squares: (1,3) (4,4) (5,7) (7,2); green: (2,2) (2,6) (3,8) (4,0) (7,5).
 
 import numpy as np
 import pytest
-from harness import (
-    CONTENT,
-    Game,
-    T,
-    at,
-    board_with,
-    discards,
-    hand,
-    is_board,
-    skip,
-    sq,
-    summon,
-    target,
-    targets,
-)
 
 from core import constants as K
 from core.checks.invariants import (
+    CHECKS,
     INV_PENDING,
-    _check_gateways,
-    _check_pending,
-    _check_pieces,
-    _check_score_events,
 )
 from core.layout import (
     ACTIONS_LEFT,
@@ -52,6 +34,21 @@ from core.rules.events import log_event
 from core.rules.tasks import task_holds
 from core.rules.turn import game_over
 from core.rules.warp import open_warps_at_turn_start, reacher_after_penalty
+from tests.support.harness import (
+    CONTENT,
+    Game,
+    T,
+    at,
+    board_with,
+    discards,
+    hand,
+    is_board,
+    skip,
+    sq,
+    summon,
+    target,
+    targets,
+)
 
 EW = "etherweave"
 TRANS = "etherweave/translocationist"
@@ -78,17 +75,14 @@ def pending(g, seat=0):
     return None if c < 0 else CONTENT.cards[c].id
 
 
+HAND_MADE_CHECKS = ("pieces", "gateways", "score_events", "pending")
+
+
 def invariants_ok(g):
     """The invariant checks that hold in a hand-made position (its decks are not full, so
     the card-conservation check does not apply)."""
     ev = g.events()
-    checks = (
-        _check_pieces(g.s, T),
-        _check_gateways(g.s),
-        _check_score_events(g.s, T, ev),
-        _check_pending(g.s, T),
-    )
-    return checks == (0, 0, 0, 0)
+    return all(CHECKS[name](g.s, T, ev) == 0 for name in HAND_MADE_CHECKS)
 
 
 def warp(g, cid):
@@ -485,10 +479,10 @@ def test_reality_patch_one_heroic_in_each_enemy_colour_in_melee():
 
 def test_the_invariant_checker_sees_a_bad_pending_being():
     g = game({}, [TRANS, WARPMASTER])
-    assert _check_pending(g.s, T) == 0
+    assert CHECKS["pending"](g.s, T, g.events()) == 0
     g.s[PENDING] = card(GATE)  # not in the hand
-    assert _check_pending(g.s, T) == INV_PENDING
+    assert CHECKS["pending"](g.s, T, g.events()) == INV_PENDING
     g.s[PENDING] = card(WARPMASTER)  # in the hand, but no warp
-    assert _check_pending(g.s, T) == INV_PENDING
+    assert CHECKS["pending"](g.s, T, g.events()) == INV_PENDING
     g.s[PENDING] = card(TRANS)
-    assert _check_pending(g.s, T) == 0
+    assert CHECKS["pending"](g.s, T, g.events()) == 0

@@ -15,8 +15,8 @@ from results.report import make_report
 from results.report.compare_page import write_compare_page
 from sim.app.cli import main
 from sim.strength import top_player
-from tests.test_report import _game, write_dataset
-from tests.test_stability import BASE, study
+from tests.support.datasets import game_row, write_dataset
+from tests.support.player_studies import BASE, study
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -49,7 +49,7 @@ def _simulate_study(root, policies=("random", "random"), content_hash="c0ffee", 
         "beings_without_effects": False,
     }
     games = [
-        _game("high-form", ("imperial", "highland"), policies, i, i % 2, end_reason="deck")
+        game_row("high-form", ("imperial", "highland"), policies, i, i % 2, end_reason="deck")
         for i in range(n)
     ]
     return write_dataset(root, games, study=spec, content_hash=content_hash)

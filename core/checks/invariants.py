@@ -2,6 +2,10 @@
 
 Returns 0 when the state is consistent, else a code naming the first broken invariant
 (INV_NAMES). Not a hot path: it may allocate small arrays.
+
+``CHECKS`` is the public registry of the single checks, by name, in the order ``check_state``
+runs them; each is ``check(s, T, ev) -> INV_OK or its INV_* code`` (``ev``: the event rows
+logged so far), so tests can hold a position to one check or iterate them all.
 """
 
 import numpy as np
@@ -130,7 +134,9 @@ INV_NAMES = (
 
 
 @njit(cache=True, _nrt=True)
-def _check_pieces(s, T):
+def check_pieces(s, T, ev):
+    """Pieces only on playable squares and of colours in play; each colour's pieces on the
+    board and in stock add up to its pool (common/heroic and legendary)."""
     np_ = n_colours(s)  # pieces and stocks belong to colours
     for sq in range(NSQ):
         code = s[BOARD + sq]
@@ -177,7 +183,9 @@ def _tally_queue(s, base, cap, head_f, cnt_f, seen):
 
 
 @njit(cache=True, _nrt=True)
-def _check_cards(s, T):
+def check_cards(s, T, ev):
+    """Every card is in exactly one place (deck, hand, discard pile, frozen, shared piles)
+    and no hand overflows."""
     C = T.card_kind.shape[0]
     seen = np.zeros(C, np.int64)
     np_ = s[N_PLAYERS]
@@ -226,7 +234,9 @@ def _check_cards(s, T):
 
 
 @njit(cache=True, _nrt=True)
-def _check_tasks(s, T):
+def check_tasks(s, T, ev):
+    """High Form rules: each task is in the task deck, the display or claimed, once, and
+    the task points are those of the claimed tasks."""
     if not has_tasks(s[MODE]):
         return INV_OK
     seen = np.zeros(N_TASKS, np.int64)
@@ -252,7 +262,7 @@ def _check_tasks(s, T):
 
 
 @njit(cache=True, _nrt=True)
-def _check_score_events(s, T, ev):
+def check_score_events(s, T, ev):
     """Recompute every colour's score from the log alone and compare.
 
     High Form rules: score events must add up to the claimed task points. Deathmatch:
@@ -312,7 +322,7 @@ def _check_melee_events(s, ev):
     tally = np.zeros(16, np.int64)
     dpts = np.zeros(4, np.int64)
     mover = -1
-    extra = 0  # as in _check_score_events
+    extra = 0  # as in check_score_events
     for i in range(s[EV_N]):
         kind = ev[i, 0]
         seat = ev[i, 2]
@@ -382,7 +392,7 @@ def _turn_points(tally, mover, np_):
 
 
 @njit(cache=True, _nrt=True)
-def _check_removed(s, ev):
+def check_removed(s, T, ev):
     """Every colour's piece totals fall short of the mode's by exactly the pieces the log
     says left the game."""
     if s[EV_LOST] > 0 or ev.shape[0] == 0:
@@ -401,7 +411,7 @@ def _check_removed(s, ev):
 
 
 @njit(cache=True, _nrt=True)
-def _check_gateways(s):
+def check_gateways(s, T, ev):
     """Every seat's Gateway (if any) is a non-legendary piece of that seat's colour, on the
     board or held in stasis by seat k (GATEWAY = -2 - k)."""
     for p in range(MAX_PLAYERS):
@@ -418,28 +428,29 @@ def _check_gateways(s):
 
 @njit(cache=True, _nrt=True)
 def check_state(s, T, ev):
-    err = _check_pieces(s, T)
+    """The first broken invariant of ``CHECKS`` in its order (INV_OK when none is)."""
+    err = check_pieces(s, T, ev)
     if err == 0:
-        err = _check_gateways(s)
+        err = check_gateways(s, T, ev)
     if err == 0:
-        err = _check_cards(s, T)
+        err = check_cards(s, T, ev)
     if err == 0:
-        err = _check_tasks(s, T)
+        err = check_tasks(s, T, ev)
     if err == 0:
-        err = _check_score_events(s, T, ev)
+        err = check_score_events(s, T, ev)
     if err == 0:
-        err = _check_removed(s, ev)
+        err = check_removed(s, T, ev)
     if err == 0:
-        err = _check_pending(s, T)
+        err = check_pending(s, T, ev)
     if err == 0:
-        err = _check_stasis(s)
+        err = check_stasis(s, T, ev)
     if err == 0:
-        err = _check_mechanic_counters(s, ev)
+        err = check_mechanic_counters(s, T, ev)
     return err
 
 
 @njit(cache=True, _nrt=True)
-def _check_mechanic_counters(s, ev):
+def check_mechanic_counters(s, T, ev):
     """The telemetry counters agree with the log: one thaw / warp per thaw / warp event of
     the seat; Gateway turns are no more than the turns started so far."""
     for p in range(MAX_PLAYERS):
@@ -460,7 +471,7 @@ def _check_mechanic_counters(s, ev):
 
 
 @njit(cache=True, _nrt=True)
-def _check_pending(s, T):
+def check_pending(s, T, ev):
     """Etherweave: a pending being is a card with a warp program in its own seat's hand."""
     for p in range(MAX_PLAYERS):
         card = s[PENDING + p]
@@ -478,7 +489,7 @@ def _check_pending(s, T):
 
 
 @njit(cache=True, _nrt=True)
-def _check_stasis(s):
+def check_stasis(s, T, ev):
     """Etherweave: a seat's piece in stasis (a legal piece code of a colour in the game) is
     held by a card that is its pending being, or the card whose summon or effect is under
     way; with no piece, no card."""
@@ -497,3 +508,17 @@ def _check_stasis(s):
         if not (pending or running or summoning):
             return INV_STASIS
     return INV_OK
+
+
+# name -> check(s, T, ev), in check_state's order (tests/test_invariants.py holds them equal)
+CHECKS = {
+    "pieces": check_pieces,
+    "gateways": check_gateways,
+    "cards": check_cards,
+    "tasks": check_tasks,
+    "score_events": check_score_events,
+    "removed": check_removed,
+    "pending": check_pending,
+    "stasis": check_stasis,
+    "mechanic_counters": check_mechanic_counters,
+}

@@ -96,7 +96,7 @@ def option_value(s, T, opts, k, w, seat, c, copts, ev0):
 
 
 @njit(cache=True, _nrt=False)
-def _shortcut_applies(s, T, opts, n):
+def placement_shortcut(s, T, opts, n):
     """The first placement option if the placement shortcut applies, else -1."""
     if s[PHASE] != PH_ACTION or s[BORROW_ENEMY] != 0 or s[VOID_CELLS] != 0:
         return -1
@@ -137,7 +137,7 @@ def _prepare_placements_body(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain
     ``truth[t * 4 + c]`` whether colour c meets task t without the piece. Returns (the value
     of the representative minus its square part, the representative's status), or status
     -1 when the shortcut does not apply."""
-    k0 = _shortcut_applies(s, T, opts, n)
+    k0 = placement_shortcut(s, T, opts, n)
     if k0 < 0:
         return 0.0, -1
     q0 = opts[k0, 1]

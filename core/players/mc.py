@@ -32,7 +32,7 @@ EVERY_SEAT = 0xFF  # advance_deciding's bit set of random seats: all of them
 
 
 @njit(cache=True, _nrt=False)
-def _playout(s, T, seat, w, horizon, banned, work, wopts, ev0):
+def playout(s, T, seat, w, horizon, banned, work, wopts, ev0):
     """Random play from ``work[1]`` for ``horizon`` turns; the value for ``seat``. A
     restricted seat (``banned`` >= 0) picks uniformly among its allowed options."""
     c = work[1]
@@ -86,7 +86,7 @@ def choose_mc(s, T, opts, n, params, work, wopts, ev0, fwork):
             if c[GAME_OVER] == 1:
                 total += evaluate(c, T, seat, w, wopts[1])
             else:
-                total += _playout(s, T, seat, w, horizon, banned, work, wopts, ev0)
+                total += playout(s, T, seat, w, horizon, banned, work, wopts, ev0)
         mean = total / playouts
         if mean > best + EPS:
             best = mean

@@ -126,7 +126,7 @@ def _extend(dst, src, key, row):
 
 
 @njit(cache=True, _nrt=False)
-def _heap_offer(hv, hi, size, width, v, parent, k, key):
+def heap_offer(hv, hi, size, width, v, parent, k, key):
     """Keep the ``width`` best candidates (values ``hv``, ints ``hi``: parent, option, key);
     a candidate whose key is already kept replaces it only if better. Returns the size.
     A full heap's lowest entry (the first of equals) is kept in ``hi[HEAP_MIN]`` until an
@@ -274,7 +274,7 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
                     )
                     order += 1
                 else:
-                    size = _heap_offer(hv, hi, size, width, v, b, k, int(keys[k]))
+                    size = heap_offer(hv, hi, size, width, v, b, k, int(keys[k]))
         if size == 0:
             break
         nxt = 1 - cur

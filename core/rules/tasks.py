@@ -141,7 +141,7 @@ def _with(lo, hi, q):
 
 
 @njit(cache=True, _nrt=False)
-def _chain(s, T, seat, base, a, b):
+def chained(s, T, seat, base, a, b):
     """Is an own piece on region ``base + a`` of ``T.board_masks`` (a side or a cut corner)
     8-connected through own pieces to one on region ``base + b``? (Grows the reached set, a
     bitboard (core.board.bits), one king move at a time until it stops changing.)"""
@@ -306,10 +306,10 @@ def _task_holds_body(s, T, task, seat):
         return _diagonal_ok(s, T, seat, c, 1, a0, a1) and _diagonal_ok(s, T, seat, c, 3, a0, a1)
 
     if kind == TK_SIDE_CHAIN:
-        return _chain(s, T, seat, BM_SIDE, 0, 1) or _chain(s, T, seat, BM_SIDE, 2, 3)
+        return chained(s, T, seat, BM_SIDE, 0, 1) or chained(s, T, seat, BM_SIDE, 2, 3)
 
     if kind == TK_CORNER_CHAIN:
-        return _chain(s, T, seat, BM_CORNER, 0, 1) or _chain(s, T, seat, BM_CORNER, 2, 3)
+        return chained(s, T, seat, BM_CORNER, 0, 1) or chained(s, T, seat, BM_CORNER, 2, 3)
 
     if kind == TK_SURROUND or kind == TK_ISOLATION:
         own_l, enemy_l, _, _ = _sets_word(s, seat, 0, LO_BITS)

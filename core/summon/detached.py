@@ -19,7 +19,7 @@ judged with the allowances the summon was found with, kept in PEND_ALLOW.
 from core.constants import COMMON, LEGENDARY
 from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, LSTOCK, STOCK, SUMMON_COLOUR, VOID_CELLS
-from core.summon.patterns import _add, _square_at
+from core.summon.patterns import _square_at, add_summon
 from core.summon.possessed import possessed_impro
 
 
@@ -115,7 +115,7 @@ def detached_summons(s, T, seat, card, slot, opts, n):
         for i in range(T.onboard.shape[0]):
             q = T.onboard[i]
             if s[BOARD + q] == 0 and T.sq_color[q] == 0:
-                n = _add(opts, n, a, o, q)
+                n = add_summon(opts, n, a, o, q)
     return n
 
 

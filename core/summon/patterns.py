@@ -13,7 +13,7 @@ sets shifted by each cell's offset, for all targets at once (``find_summons_bits
 borrowed piece or improvisation the same AND over the pieces of every colour gives the
 candidate targets, each then tested exactly (``find_summons_wide``). Both list the anchor
 search's rows in its order; the anchor search stays as their yardstick for order, and
-``reference_summons`` (tests/oracles.py) is the plain full scan all of them are
+``reference_summons`` (tests/support/oracles.py) is the plain full scan all of them are
 tested against.
 """
 
@@ -178,7 +178,7 @@ def summon_enemies(s, T, seat, o, t, rank, own_kind, borrow, impro, voids):
 
 
 @njit(cache=True, _nrt=False)
-def _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
+def emit_summon(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
     """Append the summon rows of (orientation, target): one plain row when borrowed pieces
     cover every enemy piece; else, when one enemy piece is left over, one row per colour
     whose melee improvisation could cover it (hand slot + 16 * (colour + 1))."""
@@ -186,10 +186,10 @@ def _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n):
     if e < 0:
         return n
     if (e >> 4) <= borrow:
-        return _add(opts, n, slot, o, t)
+        return add_summon(opts, n, slot, o, t)
     for c in range(4):
         if (impro & e) >> c & 1:
-            n = _add(opts, n, slot + 16 * (c + 1), o, t)
+            n = add_summon(opts, n, slot + 16 * (c + 1), o, t)
     return n
 
 
@@ -227,7 +227,7 @@ def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, 
                 if pattern_fits(s, T, seat, o, t, rank, borrow) and summon_stock_ok(
                     s, T, seat, o, t, rank, own_kind
                 ):
-                    n = _add(opts, n, slot, o, t)
+                    n = add_summon(opts, n, slot, o, t)
                 continue
             e = pattern_enemies(s, T, seat, o, t, rank, 0)
             if e < 0:
@@ -238,11 +238,11 @@ def find_summons(s, T, seat, card, slot, opts, n, anchors, n_anchors, own_pool, 
             if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
                 continue
             if ne <= borrow:
-                n = _add(opts, n, slot, o, t)
+                n = add_summon(opts, n, slot, o, t)
                 continue
             for c in range(4):
                 if (impro & e) >> c & 1:
-                    n = _add(opts, n, slot + 16 * (c + 1), o, t)
+                    n = add_summon(opts, n, slot + 16 * (c + 1), o, t)
     return n
 
 
@@ -411,10 +411,10 @@ def find_summons_bits(s, T, seat, card, slot, opts, n, bits):
     for o in range(o0, o0 + T.card_or_n[card]):
         lo, hi = summonable_targets(s, T, seat, o, rank, bits, in_stock, own_kind)
         while lo != 0:
-            n = _add(opts, n, slot, o, trailing_zeros(lo))
+            n = add_summon(opts, n, slot, o, trailing_zeros(lo))
             lo &= lo - 1
         while hi != 0:
-            n = _add(opts, n, slot, o, trailing_zeros(hi) + LO_BITS)
+            n = add_summon(opts, n, slot, o, trailing_zeros(hi) + LO_BITS)
             hi &= hi - 1
     return n
 
@@ -511,7 +511,7 @@ def find_summons_wide(s, T, seat, card, slot, opts, n, bits, occ_lo, occ_hi):
     """``find_summons`` (borrowed enemy pieces, melee improvisation) on bitboards: the
     targets where every cell holds a piece of any colour of enough rank (``_targets`` and
     the shifts of ``find_summons_bits``, with every colour counted), each then given the
-    exact test of ``_emit``. A match needs its cells filled, so no summon is lost; the rows
+    exact test of ``emit_summon``. A match needs its cells filled, so no summon is lost; the rows
     come in the anchor search's order (orientation by orientation, targets ascending,
     improvised colours ascending)."""
     rank = T.card_rank[card]
@@ -524,16 +524,18 @@ def find_summons_wide(s, T, seat, card, slot, opts, n, bits, occ_lo, occ_hi):
         while lo != 0:
             t = trailing_zeros(lo)
             lo &= lo - 1
-            n = _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
+            n = emit_summon(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
         while hi != 0:
             t = trailing_zeros(hi) + LO_BITS
             hi &= hi - 1
-            n = _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
+            n = emit_summon(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add(opts, n, slot, o, t):
+def add_summon(opts, n, slot, o, t):
+    """Append the summon row (slot, orientation, target) unless the buffer is full; the new
+    row count."""
     if n < opts.shape[0] - SCRATCH_ROWS:
         opts[n, 0] = OPT_SUMMON
         opts[n, 1] = slot

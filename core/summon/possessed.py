@@ -11,14 +11,14 @@ being oversummons (BGA foundPattern counts the target as a pattern cell). In mel
 still have, which spends it, offered only where the possessed colour alone does not fit
 (BGA foundPattern; the card text is silent). Your own pieces never fit, and a borrowed
 enemy piece (War Summoner) never meets a possession.
-``reference_possessed`` (tests/oracles.py) is the plain full scan the anchored search
+``reference_possessed`` (tests/support/oracles.py) is the plain full scan the anchored search
 is tested against.
 """
 
 from core.constants import LEGENDARY
 from core.jit import njit
 from core.layout import BOARD, IMPRO_LEFT
-from core.summon.patterns import _add, _square_at, count_own, pattern_enemies, summon_stock_ok
+from core.summon.patterns import _square_at, add_summon, count_own, pattern_enemies, summon_stock_ok
 
 
 @njit(cache=True, _nrt=False)
@@ -62,9 +62,9 @@ def possessed_summons(s, T, seat, colour, card, slot, opts, n):
             if not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
                 continue
             if e < 16:
-                n = _add(opts, n, slot, o, t)
+                n = add_summon(opts, n, slot, o, t)
             else:
                 for c in range(4):
                     if (impro & e) >> c & 1:
-                        n = _add(opts, n, slot + 16 * (c + 1), o, t)
+                        n = add_summon(opts, n, slot + 16 * (c + 1), o, t)
     return n

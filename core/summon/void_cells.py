@@ -14,7 +14,7 @@ stand there as a borrowed piece may). The empty squares receive nothing: the pat
 satisfied. A heroic cell still needs a real piece. Borrowed enemy pieces (War Summoner) and
 melee improvisation combine with void cells, each with its own allowance, so the search is
 a full scan: an anchor cell may itself be empty. With no void cell allowed it lists exactly
-what ``reference_summons`` (tests/oracles.py) lists (the tests hold it to that).
+what ``reference_summons`` (tests/support/oracles.py) lists (the tests hold it to that).
 """
 
 from core.board.bits import pop_square
@@ -22,7 +22,7 @@ from core.constants import LEGENDARY
 from core.jit import njit
 from core.layout import BORROW_ENEMY, IMPRO_LEFT, VOID_CELLS
 from core.summon.patterns import (
-    _add,
+    add_summon,
     count_own,
     occupied_bits,
     own_bits,
@@ -100,18 +100,18 @@ def void_summons(s, T, seat, card, slot, opts, n):
             while lo != 0 or hi != 0:
                 t, lo, hi = pop_square(lo, hi)
                 if _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro) == 16:
-                    n = _add(opts, n, slot, o, t)
+                    n = add_summon(opts, n, slot, o, t)
         return n
     for o in range(o0, o0 + T.card_or_n[card]):
         for i in range(T.onboard.shape[0]):
             t = T.onboard[i]
             r = _void_rows(s, T, seat, o, t, rank, own_kind, voids, borrow, impro)
             if r == 16:
-                n = _add(opts, n, slot, o, t)
+                n = add_summon(opts, n, slot, o, t)
             elif r > 0:
                 for c in range(4):
                     if (r >> c) & 1:
-                        n = _add(opts, n, slot + 16 * (c + 1), o, t)
+                        n = add_summon(opts, n, slot + 16 * (c + 1), o, t)
     return n
 
 

@@ -16,8 +16,8 @@ test checks against the kernel's own game (play_logged) for every configuration.
 
 Regenerate after a deliberate change, and read the diff before committing it::
 
-    .venv/bin/python -m tests.playthrough --write            # every file
-    .venv/bin/python -m tests.playthrough --write NAME ...   # some
+    .venv/bin/python -m tests.support.playthrough --write            # every file
+    .venv/bin/python -m tests.support.playthrough --write NAME ...   # some
 """
 
 import argparse
@@ -30,7 +30,7 @@ from sim.content import load_content
 from sim.render import board_lines, event_text
 from sim.single_game import GameConfig, gateway_text, header_lines, play_stepwise, score_text
 
-GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
+GOLDEN_DIR = pathlib.Path(__file__).parent.parent / "golden"
 FIRST_SHOWN = 5  # the first decisions of a game with all their options...
 EVERY = 10  # ...then every tenth
 WIDTH = 100

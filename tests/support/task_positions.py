@@ -12,7 +12,7 @@ import tomllib
 
 import numpy as np
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # let the tests run without installing the package
     sys.path.insert(0, str(ROOT))
 

@@ -4,12 +4,11 @@ import numpy as np
 
 from core import constants as K
 from core.kernel import play
-from core.layout import CUR, DESTROYED, DISC, DISC_CAP, DISC_N, EV_N, HAND, HAND_CAP, HAND_N, PHASE
-from core.rules.turn import advance, apply_option
+from core.layout import CUR, DESTROYED, DISC, DISC_CAP, DISC_N, HAND, HAND_CAP, HAND_N, PHASE
+from sim import game
 from sim.content import load_content
 from sim.games import batch, resolve_players
 from sim.position import position_from_dict
-from sim.render import board_lines
 
 CONTENT = load_content()
 T = CONTENT.tables
@@ -48,17 +47,12 @@ def planner_decision(s, row):
     """What the planner with parameter row ``row`` decides at ``s`` (a copy is advanced to
     its decision): (options, the row picked, that option, the game's random words after),
     for tests that change hidden cards and expect the same decision."""
-    from core.kernel import workspace
     from core.layout import RNG
-    from core.players.choose import choose
 
-    s = s.copy()
-    opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-    ev = np.zeros((0, K.EV_WIDTH), np.int32)
-    n = advance(s, T, ev, opts)
-    work, wopts, ev0, fwork = workspace()
-    k = choose(s, T, opts, n, K.POL_PLANNER, row, work, wopts, ev0, fwork)
-    return n, int(k), tuple(opts[k]), tuple(s[RNG : RNG + 4])
+    g = game.Game(CONTENT, s.copy(), log_rows=0)
+    g.advance()
+    k = g.decide(K.POL_PLANNER, row)
+    return g.n_options, k, tuple(g.option_rows[k]), tuple(g.state[RNG : RNG + 4])
 
 
 def board_with(pieces):
@@ -70,8 +64,11 @@ def board_with(pieces):
     return [" ".join(r) for r in rows]
 
 
-class Game:
-    """A position under test with its event log and option buffer."""
+class Game(game.Game):
+    """A position under test (sim.game ``Game``) built from test defaults: an empty board,
+    High Form, Imperial against Highland, empty hands. ``s``, ``ev``, ``opts`` and ``n`` are
+    the state row, the log, the option rows and their count, as the scenario tests name them;
+    an option not listed fails as an assertion."""
 
     def __init__(
         self,
@@ -90,41 +87,26 @@ class Game:
         }
         if turn:
             data["turn"] = turn
-        self.s = position_from_dict(data, CONTENT)
-        self.ev = np.zeros((10_000, K.EV_WIDTH), np.int32)
-        self.opts = np.zeros((K.MAX_OPTIONS, K.OPT_WIDTH), np.int32)
-        self.n = 0
+        super().__init__(CONTENT, position_from_dict(data, CONTENT), log_rows=10_000)
+
+    s = property(lambda g: g.state, lambda g, v: setattr(g, "state", v))
+    ev = property(lambda g: g.log, lambda g, v: setattr(g, "log", v))
+    opts = property(lambda g: g.option_rows, lambda g, v: setattr(g, "option_rows", v))
+    n = property(lambda g: g.n_options, lambda g, v: setattr(g, "n_options", v))
 
     def refresh(self):
         """Run automatic steps; returns the pending options as tuples."""
-        self.n = advance(self.s, T, self.ev, self.opts)
-        return self.options()
-
-    def options(self):
-        return [tuple(int(x) for x in row) for row in self.opts[: self.n]]
+        return self.advance()
 
     def act(self, kind, a=0, b=0, c=0):
         """Apply one option (it must be among the pending ones) and advance."""
         row = (kind, a, b, c)
-        matches = [o for o in self.options() if o[0] == kind and o[1:] == row[1:]]
-        assert matches, f"{row} not among options {self.options()[:20]}..."
-        apply_option(self.s, T, self.ev, kind, a, b, c)
-        return self.refresh()
-
-    def board(self):
-        return board_lines(self.s, T)
-
-    def events(self):
-        return self.ev[: self.s[EV_N]]
+        assert row in self.options(), f"{row} not among options {self.options()[:20]}..."
+        return super().act(kind, a, b, c)
 
     def hand_slot(self, seat, card_id):
-        from core.layout import HAND, HAND_CAP, HAND_N
-
-        card = CONTENT.card_index(card_id)
-        for i in range(self.s[HAND_N + seat]):
-            if self.s[HAND + seat * HAND_CAP + i] == card:
-                return i
-        raise AssertionError(f"{card_id} not in seat {seat}'s hand")
+        assert card_id in self.hand(seat), f"{card_id} not in seat {seat}'s hand"
+        return super().hand_slot(seat, card_id)
 
 
 def sq(row, col):

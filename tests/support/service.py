@@ -14,7 +14,7 @@ import time
 
 import httpx2
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -340,3 +340,13 @@ def inprocess_service(data, token: str):
         raise_server_exceptions=False,
     ) as client:
         yield client
+
+
+GOAL = {
+    "goal": {"deck": "everfrost", "band": [0.45, 0.55], "opponents": ["imperial"],
+             "modes": ["high-form"]},
+    "players": {"screen": "greedy", "confirm": ["greedy", "random"]},
+    "edits": {"cards": ["everfrost/war-sled", "everfrost/snow-fox"], "max_candidates": 4},
+    "budget": {"games": 2000, "first_round": 6, "rounds": 2, "confirm_games": 8,
+               "check_games": 2},
+}  # fmt: skip

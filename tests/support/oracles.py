@@ -7,7 +7,7 @@ editing one does not change the engine hash (core/__init__.py) or recompile the 
 from core.constants import LEGENDARY
 from core.jit import njit
 from core.layout import BOARD, BORROW_ENEMY, IMPRO_LEFT, NSQ
-from core.summon.patterns import _add, _emit, count_own, summon_stock_ok
+from core.summon.patterns import add_summon, count_own, emit_summon, summon_stock_ok
 
 
 @njit(cache=True, _nrt=False)
@@ -21,7 +21,7 @@ def reference_summons(s, T, seat, card, slot, opts, n):
     o0 = T.card_or_start[card]
     for o in range(o0, o0 + T.card_or_n[card]):
         for t in range(NSQ):
-            n = _emit(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
+            n = emit_summon(s, T, seat, slot, o, t, rank, own_kind, borrow, impro, opts, n)
     return n
 
 
@@ -64,7 +64,7 @@ def reference_possessed(s, T, seat, colour, card, slot, opts, n):
             if not ok or others > 1 or not summon_stock_ok(s, T, seat, o, t, rank, own_kind):
                 continue
             if others == 0:
-                n = _add(opts, n, slot, o, t)
+                n = add_summon(opts, n, slot, o, t)
             elif other != seat and other != colour and (impro >> other) & 1:
-                n = _add(opts, n, slot + 16 * (other + 1), o, t)
+                n = add_summon(opts, n, slot + 16 * (other + 1), o, t)
     return n

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from sim.app.service.children import kill_leftovers
-from tests.service_support import child_env, free_port
+from tests.support.service import child_env, free_port
 
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")
 START_S = 180.0  # a busy 2-core machine starts a Ray node in 10 to 60 s
