@@ -224,7 +224,7 @@ def _trace_record(summary) -> dict | None:
     }
 
 
-def build_record(study_dir, trace_dir=None, command=None) -> dict:
+def build_record(study_dir, trace_dir=None, command=None, top_two_dir=None) -> dict:
     """The record of the credibility study (and its trace) from their datasets."""
     s = analyze(study_dir)
     m = read_manifest(study_dir)
@@ -257,7 +257,53 @@ def build_record(study_dir, trace_dir=None, command=None) -> dict:
         rec["trace"] = _trace_record(t)
         if rec["trace"]:
             rec["trace"]["worker_seconds"] = worker_seconds(read_manifest(trace_dir))
+    if top_two_dir and rec["trace"]:
+        rec["trace"]["top_two"] = top_two_record(top_two_dir)
+        rec["trace"]["top_two_levels"] = rec["trace"]["top_two"]["verdict"]
     return rec
+
+
+def top_two_record(run_dir) -> dict:
+    """The trace's top two levels decided apart (sim/studies/trace-top-two.toml: the two
+    widest budgets, each in self-play, shared deals, until the stability rule decides): the
+    verdict, the look it stopped at, its cost, and per mode each deck's move from the lower
+    level to the higher one with its own verdict."""
+    m = read_manifest(run_dir)
+    s = analyze(run_dir, allow_incomplete=True)
+    looks = s.get("looks") or {}
+    stopped = looks.get("stopped") or {}
+    played = s["data"]["games"]
+    if m.get("status") != "complete" and not stopped and looks.get("results"):
+        # stopped by hand before deciding: read at its last look, at that look's error
+        stopped = looks["results"][-1]
+        s = analyze(
+            run_dir, allow_incomplete=True, max_games=stopped["games"], alpha=stopped["alpha"]
+        )
+    modes = {}
+    for mode in dict.fromkeys(g["mode"] for g in s["groups"]):
+        r = _mode_record(s, mode)
+        modes[mode] = {k: r.get(k) for k in ("verdict", "players", "games_per_deck", "decks")}
+    return {
+        "study": s["run"]["name"],
+        "players": list(dict.fromkeys(p[0] for p in m["study"]["policies"])),
+        "verdict": s["stability"]["verdict"],
+        "look": stopped.get("look"),
+        "why": stopped.get("why"),
+        "games": s["data"]["games"],
+        "games_played": played,
+        "complete": m.get("status") == "complete",
+        "next_look_games": _next_look_games(looks, stopped, s["data"]["games"]),
+        "worker_seconds": worker_seconds(m),
+        "modes": modes,
+    }
+
+
+def _next_look_games(looks, stopped, games) -> int | None:
+    """The games the study holds at its next look (None when it decided or was at its cap)."""
+    if stopped.get("decided") or not looks.get("looks"):
+        return None
+    after = [n for n in looks["looks"] if n > (stopped.get("games") or 0)]
+    return games * after[0] // stopped["games"] if after and stopped.get("games") else None
 
 
 def _pts(x) -> str:
@@ -365,7 +411,7 @@ def readme_block(rec: dict) -> str:
             "",
             f"**Skill trace** (`sim/studies/credibility-trace.toml`: {t['player']} at "
             f"{t['setting']} {levels}, {t['games']:,} games; its two top levels: "
-            f"{t['top_two_levels']}):",
+            f"{top_two_text(t)}):",
             "",
             "| mode | 2N against N [95%] | balance depends on strength | slope, points per "
             "doubling [95%] |",
@@ -389,6 +435,40 @@ def readme_block(rec: dict) -> str:
     return "\n".join(lines)
 
 
+def top_two_text(t: dict) -> str:
+    """The trace's top two levels in one clause: the trace's own verdict, or the study that
+    played them until decided (its verdict, its look and cost, each mode's decks that moved)."""
+    tt = t.get("top_two")
+    if not tt:
+        return str(t["top_two_levels"])
+    hours = tt["worker_seconds"] / 3600
+    parts = []
+    for mode, m in tt["modes"].items():
+        moved = [
+            f"{d} {_pts(x['delta'])} [{_pts(x['delta_lo'])}, {_pts(x['delta_hi'])}]"
+            for d, x in (m.get("decks") or {}).items()
+            if x.get("verdict") and x["verdict"] != "undetermined" and x["verdict"] != "stable"
+        ]
+        stable = [d for d, x in (m.get("decks") or {}).items() if x.get("verdict") == "stable"]
+        bits = [f"**{m['verdict']}**"]
+        if moved:
+            bits.append("moved: " + ", ".join(moved))
+        if stable:
+            bits.append("stable: " + ", ".join(stable))
+        parts.append(f"{MODE_LABELS.get(mode, mode)} " + "; ".join(bits))
+    stop = f"stopped at look {tt['look']}"
+    if not tt.get("complete") and tt.get("next_look_games"):
+        stop = (
+            f"read at look {tt['look']}, stopped by hand at {tt['games_played']:,} games; "
+            f"its next look needs {tt['next_look_games']:,}"
+        )
+    return (
+        f"**{tt['verdict']}** when played apart (`sim/studies/trace-top-two.toml`, "
+        f"{' and '.join(tt['players'])}, {tt['games']:,} games, {hours:.2f} worker-hours, "
+        f"{stop}): " + " / ".join(parts)
+    )
+
+
 def replace_block(text: str, block: str) -> str:
     """``text`` with its credibility block replaced (ValueError when it has none)."""
     i, j = text.find(BEGIN), text.find(END)
@@ -406,6 +486,11 @@ def main(argv=None) -> int:
         help="re-render the README's block from this record instead of a dataset",
     )
     p.add_argument("--trace", default=None, help="its skill trace's dataset")
+    p.add_argument(
+        "--top-two",
+        default=None,
+        help="the trace's top two levels played until decided (sim/studies/trace-top-two.toml)",
+    )
     p.add_argument(
         "--aa",
         nargs=2,
@@ -430,7 +515,7 @@ def main(argv=None) -> int:
         command = "python -m benchmarks.credibility " + " ".join(
             sys.argv[1:] if argv is None else argv
         )
-        rec = build_record(a.study, a.trace, command)
+        rec = build_record(a.study, a.trace, command, a.top_two)
         if a.aa:
             rec["seat_edge_aa"] = seat_edge_aa(*a.aa)
         pathlib.Path(a.out).write_text(json.dumps(rec, indent=1) + "\n")

@@ -180,7 +180,7 @@ def _deck_rates(d, mode, levels, budgets) -> dict:
     rows = d.rows(
         "SELECT policy, deck, count(*) FILTER (WHERE result = 'win') AS wins, "
         "count(*) FILTER (WHERE result <> 'draw') AS decisive FROM sg "
-        "WHERE mode = ? AND policy = opp_policy AND deck <> opp_deck GROUP BY ALL",
+        "WHERE mode = ? AND policy = opp_policy AND deck <> opp_deck GROUP BY ALL ORDER BY ALL",
         [mode],
     )
     by = {(r["policy"], r["deck"]): r for r in rows}
