@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from sim.app.bench.side_by_side import _git_commit, cli_module
+from sim.app.bench.side_by_side import cli_module, git_commit
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGET_CPU_S = 0.5
@@ -95,8 +95,8 @@ def compare(baseline: str, rounds: int, only=None) -> dict:
     res = {
         "what": "warm CPU seconds of one command in a fresh process (median over rounds)",
         "baseline": baseline,
-        "baseline_commit": _git_commit(baseline),
-        "this_commit": _git_commit(this),
+        "baseline_commit": git_commit(baseline),
+        "this_commit": git_commit(this),
         "rounds": rounds,
         "python": sys.version.split()[0],
         "cpus": os.cpu_count(),

@@ -20,7 +20,7 @@ import os
 import statistics
 import time
 
-from sim.app.bench.side_by_side import Worker, _git_commit, _summary
+from sim.app.bench.side_by_side import Worker, git_commit, ratio_summary
 
 # (name, mode, decks, games per round)
 WORKLOADS = [
@@ -37,8 +37,8 @@ def compare(baseline, this, policy, baseline_policy, rounds, scale=1.0) -> dict:
     this = os.path.abspath(this)
     res = {
         "baseline": baseline,
-        "baseline_commit": _git_commit(baseline),
-        "this_commit": _git_commit(this),
+        "baseline_commit": git_commit(baseline),
+        "this_commit": git_commit(this),
         "policy": policy,
         "baseline_policy": baseline_policy,
         "rounds": rounds,
@@ -70,7 +70,7 @@ def compare(baseline, this, policy, baseline_policy, rounds, scale=1.0) -> dict:
                 "mode": mode,
                 "decks": list(decks),
                 "games_per_round": games,
-                **_summary(ratios),
+                **ratio_summary(ratios),
                 "games_per_cpu_s": round(statistics.median(this_rate), 2),
                 "baseline_games_per_cpu_s": round(statistics.median(base_rate), 2),
                 "same_games": same,

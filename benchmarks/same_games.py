@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-from sim.app.bench.side_by_side import _git_commit, cli_module
+from sim.app.bench.side_by_side import cli_module, git_commit
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -121,8 +121,8 @@ def spec_text(players=None, games=5) -> str:
 def compare(baseline, this=REPO, players=None, games=5) -> dict:
     res = {
         "baseline": str(baseline),
-        "baseline_commit": _git_commit(str(baseline)),
-        "this_commit": _git_commit(str(this)),
+        "baseline_commit": git_commit(str(baseline)),
+        "this_commit": git_commit(str(this)),
         "spec": spec_text(players, games),
         "tables": {},
     }

@@ -176,7 +176,7 @@ def cold_and_warm(root: str, warm_runs: int = 3) -> dict:
     }
 
 
-def _git_commit(root: str) -> str:
+def git_commit(root: str) -> str:
     out = subprocess.run(
         ["git", "-C", root, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     )
@@ -188,7 +188,7 @@ def _git_commit(root: str) -> str:
     return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
-def _summary(ratios: list) -> dict:
+def ratio_summary(ratios: list) -> dict:
     return {
         "ratio": round(statistics.median(ratios), 2),
         "min": round(min(ratios), 2),
@@ -205,8 +205,8 @@ def compare(baseline: str, this: str, rounds: int, quick: bool, compile_rounds: 
     this = os.path.abspath(this)
     res = {
         "baseline": baseline,
-        "baseline_commit": _git_commit(baseline),
-        "this_commit": _git_commit(this),
+        "baseline_commit": git_commit(baseline),
+        "this_commit": git_commit(this),
         "rounds": rounds,
     }
     scale = 10 if quick else 1
@@ -230,7 +230,7 @@ def compare(baseline: str, this: str, rounds: int, quick: bool, compile_rounds: 
                 base_rate.append(b)
                 ratios.append(t / b)
             res[name] = {
-                **_summary(ratios),
+                **ratio_summary(ratios),
                 "actions_per_cpu_s": round(statistics.median(this_rate)),
                 "baseline_actions_per_cpu_s": round(statistics.median(base_rate)),
             }
@@ -250,10 +250,10 @@ def compare(baseline: str, this: str, rounds: int, quick: bool, compile_rounds: 
         warm_cpu.append(t["warm_start_cpu_s"] / b["warm_start_cpu_s"])
         res.setdefault("compile_runs", []).append({"baseline": b, "this": t})
     if compile_rounds:
-        res["cold_compile"] = _summary(cold)
-        res["cold_compile_cpu"] = _summary(cold_cpu)
-        res["warm_start"] = _summary(warm)
-        res["warm_start_cpu"] = _summary(warm_cpu)
+        res["cold_compile"] = ratio_summary(cold)
+        res["cold_compile_cpu"] = ratio_summary(cold_cpu)
+        res["warm_start"] = ratio_summary(warm)
+        res["warm_start_cpu"] = ratio_summary(warm_cpu)
     return res
 
 
