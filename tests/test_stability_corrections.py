@@ -51,7 +51,10 @@ def test_the_comparison_text_and_the_readme_table_say_the_look_level():
         "modes": {},
     }
     block = credibility.readme_block(rec)
-    assert "move sage − planner [95.6%]" in block and "91.1%" in block and "[95%]" not in block
+    assert "move sage − planner [95.6%]" in block and "91.1%" in block
+    # a share's own interval (the first mover's) is a plain 95% one, not a look's test
+    plain = "the first mover's share under the sage [95%]"
+    assert plain in block and "[95%]" not in block.replace(plain, "")
 
 
 # --- F2: per-deck "stable" labels, corrected ------------------------------------------------
