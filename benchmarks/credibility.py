@@ -459,8 +459,8 @@ def top_two_text(t: dict) -> str:
     stop = f"stopped at look {tt['look']}"
     if not tt.get("complete") and tt.get("next_look_games"):
         stop = (
-            f"read at look {tt['look']}, stopped by hand at {tt['games_played']:,} games; "
-            f"its next look needs {tt['next_look_games']:,}"
+            f"read at look {tt['look']} of an unfinished run ({tt['games_played']:,} games "
+            f"played); its next look needs {tt['next_look_games']:,}"
         )
     return (
         f"**{tt['verdict']}** when played apart (`sim/studies/trace-top-two.toml`, "
