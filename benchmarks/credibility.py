@@ -282,7 +282,9 @@ def top_two_record(run_dir) -> dict:
     modes = {}
     for mode in dict.fromkeys(g["mode"] for g in s["groups"]):
         r = _mode_record(s, mode)
-        modes[mode] = {k: r.get(k) for k in ("verdict", "players", "games_per_deck", "decks")}
+        modes[mode] = {
+            k: r.get(k) for k in ("verdict", "players", "games_per_deck", "ended", "decks")
+        }
     return {
         "study": s["run"]["name"],
         "players": list(dict.fromkeys(p[0] for p in m["study"]["policies"])),
@@ -451,6 +453,8 @@ def top_two_text(t: dict) -> str:
         ]
         stable = [d for d, x in (m.get("decks") or {}).items() if x.get("verdict") == "stable"]
         bits = [f"**{m['verdict']}**"]
+        if m.get("ended"):
+            bits.append(f"games ended: {m['ended']}")
         if moved:
             bits.append("moved: " + ", ".join(moved))
         if stable:
