@@ -452,6 +452,16 @@ def top_two_text(t: dict) -> str:
             if x.get("verdict") and x["verdict"] != "undetermined" and x["verdict"] != "stable"
         ]
         stable = [d for d, x in (m.get("decks") or {}).items() if x.get("verdict") == "stable"]
+        open_ = [
+            f"{d} {_pts(x['delta'])} [{_pts(x['delta_lo'])}, {_pts(x['delta_hi'])}]"
+            + (
+                f" (decided at about {x['games_needed']:,} games a deck)"
+                if x.get("games_needed")
+                else ""
+            )
+            for d, x in (m.get("decks") or {}).items()
+            if x.get("verdict") == "undetermined"
+        ]
         bits = [f"**{m['verdict']}**"]
         if m.get("ended"):
             bits.append(f"games ended: {m['ended']}")
@@ -459,8 +469,12 @@ def top_two_text(t: dict) -> str:
             bits.append("moved: " + ", ".join(moved))
         if stable:
             bits.append("stable: " + ", ".join(stable))
+        if open_:  # each one's move, and the games a deck that would decide it at that move
+            bits.append("not yet known: " + ", ".join(open_))
         parts.append(f"{MODE_LABELS.get(mode, mode)} " + "; ".join(bits))
     stop = f"stopped at look {tt['look']}"
+    if "cap" in (tt.get("why") or ""):
+        stop += ", its cap, with a mode undecided"
     if not tt.get("complete") and tt.get("next_look_games"):
         stop = (
             f"read at look {tt['look']} of an unfinished run ({tt['games_played']:,} games "
