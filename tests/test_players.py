@@ -210,7 +210,8 @@ def test_a_profile_round_trips_through_its_file(tmp_path):
         "plans": 3,
         "samples": 0,
         "reply_width": 2,
-    }  # every setting of the planner, its reply-aware step off
+        "leaf_top": 0,
+    }  # every setting of the planner, its reply-aware step and leaf screen off
     assert weights["points"] == 12.5 and weights["material"] == DEFAULT_WEIGHTS["material"]
     code, row = parse_policy("sharp", back)
     assert code == K.POLICY_NAMES.index("planner") and row[0] == 12.5
