@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import constants as K
-from core.players.params import MODEL_STRIDE, PP_MODEL, PP_WIDTH
+from core.players.params import MODEL_STRIDE, PP_MODEL, PP_TAIL, PP_WIDTH
 from core.players.weights import WEIGHT_NAMES
 from sim.player_kinds import BY_CODE, setting_columns
 
@@ -35,8 +35,14 @@ class Player:
 
     @property
     def digest(self) -> str:
-        """16 hex digits of SHA-256 over the code and the row (floats written exactly)."""
-        text = json.dumps([self.code, [float(x) for x in self.params]], separators=(",", ":"))
+        """16 hex digits of SHA-256 over the code and the row (floats written exactly). The
+        row's tail (core.players.params PP_TAIL: settings added later, 0 at their defaults)
+        is left out while it is all 0, so the players that use none of them keep the
+        identities their datasets recorded."""
+        row = [float(x) for x in self.params]
+        if not any(row[PP_TAIL:]):
+            row = row[:PP_TAIL]
+        text = json.dumps([self.code, row], separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def to_json(self) -> dict:
@@ -85,7 +91,9 @@ def changed_parts(old: dict, new: dict) -> list:
     mode."""
     if old["code"] != new["code"]:
         return [f"the player ({_player_name(old)} -> {_player_name(new)})"]
-    a, b = old["params"], new["params"]
+    # a row recorded before the tail (PP_TAIL) holds its settings at their defaults, 0
+    a, b = (list(r) + [0.0] * (PP_WIDTH - PP_TAIL) if len(r) == PP_TAIL else r for r in
+            (old["params"], new["params"]))  # fmt: skip
     if len(a) != len(b):
         return ["the parameter row's layout"]
     weights = [w for i, w in enumerate(WEIGHT_NAMES) if a[i] != b[i]]

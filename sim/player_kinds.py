@@ -23,6 +23,7 @@ from typing import NamedTuple
 from core import constants as K
 from core.players.params import (
     PP_ENDGAME,
+    PP_LEAF_TOP,
     PP_MC_CANDIDATES,
     PP_MC_HORIZON,
     PP_MC_PLAYOUTS,
@@ -33,6 +34,8 @@ from core.players.params import (
     PP_REPLY_SAMPLES,
     PP_REPLY_WIDTH,
     PP_RESTRICT,
+    PP_TAIL,
+    PP_WIDTH,
     RESTRICT_NAMES,
 )
 from core.players.weights import N_WEIGHTS, WEIGHT_NAMES
@@ -221,6 +224,16 @@ KINDS = (
                 16,
             ),  # fmt: skip
             Setting("reply_width", PP_REPLY_WIDTH, 2, "the beam of the reply's search", 1, 32),
+            # the leaf screen (core.players.planner leaf_screen): a cheaper, different search
+            Setting(
+                "leaf_top",
+                PP_LEAF_TOP,
+                0,
+                "of a position's turn-ending options only the N best by the hand-set "
+                "evaluation get the leaf value (0: all)",
+                0,
+                32,
+            ),  # fmt: skip
             RESTRICT,
             # peek=on: the learned leaf value reads the opponents' real hands. A cheating
             # measurement of what hidden information costs (docs/players.md), never a player
@@ -275,7 +288,9 @@ def budgets() -> dict:
 
 def _check_registry():
     """The registry against the engine: one kind per POLICY_NAMES code, each column a setting
-    column of the row held by one key with one default, budgets integer settings."""
+    column of the row held by one key with one default, budgets integer settings; a setting
+    in the row's tail (after the model blocks) encodes its default as 0, so a row using none
+    keeps the identity it had before the tail (sim.games Player.digest)."""
     assert tuple(k.name for k in sorted(KINDS, key=lambda k: k.code)) == K.POLICY_NAMES
     assert [k.code for k in KINDS] == sorted(BY_CODE) and len(BY_NAME) == len(KINDS)
     seen = {}
@@ -283,7 +298,8 @@ def _check_registry():
         assert len(set(k.keys())) == len(k.settings), k.name
         assert not set(k.keys()) & set(WEIGHT_NAMES), k.name
         for s in k.settings:
-            assert N_WEIGHTS <= s.column < PP_MODEL, (k.name, s.key)
+            assert N_WEIGHTS <= s.column < PP_MODEL or PP_TAIL <= s.column, (k.name, s.key)
+            assert s.column < PP_TAIL or s.encode(s.default) == 0.0, (k.name, s.key)
             assert seen.setdefault(s.column, s) == s, f"column {s.column}: two settings"
             if s.named:
                 assert s.default == s.choices[0] and not (s.lo or s.hi), s.key
@@ -292,7 +308,8 @@ def _check_registry():
         if k.budget:
             assert not k.budget_setting().named, k.name
         assert all(not k.setting(key).named for key in k.scaled), k.name
-    assert sorted(seen) == list(range(N_WEIGHTS, PP_MODEL)), "a row column without a setting"
+    columns = list(range(N_WEIGHTS, PP_MODEL)) + list(range(PP_TAIL, PP_WIDTH))
+    assert sorted(seen) == columns, "a row column without a setting"
     assert BY_NAME["greedy"].game_bytes, "greedy's bytes stand in for the kinds not measured"
 
 

@@ -63,6 +63,10 @@ class Profile:
     settings: dict = field(default_factory=dict)
     provenance: dict = field(default_factory=dict)
     models: dict = field(default_factory=dict)
+    # a profile written as another one (sim/profiles/players.toml ``base``): that profile's
+    # name and this one's own table as written, so saving the file keeps it a variant
+    base: str = ""
+    own: dict = field(default_factory=dict)
 
 
 # Each file's validated profiles with a digest of its bytes: a learned network makes the file
@@ -92,11 +96,13 @@ def load_profiles(path=None) -> dict:
 
 def _read_profiles(path) -> dict:
     data = read_document(path, str(path), "TOML", ValueError)  # bounded, one line
+    tables = need_table(data.get("profile", {}), f"{path.name}: profile", ValueError)
     out = {}
-    for name, d in need_table(data.get("profile", {}), f"{path.name}: profile", ValueError).items():
+    for name, d in tables.items():
         where = f"{path.name}: profile {name!r}"
         check_profile_name(name, f"{path.name}: profile name")
-        need_table(d, where, ValueError)
+        own = need_table(d, where, ValueError)
+        d = _with_base(tables, name, own, where)
         player = d.get("player")
         if player not in BY_NAME or not BY_NAME[player].weights:
             tunable = ", ".join(k.name for k in BY_NAME.values() if k.weights)
@@ -123,8 +129,37 @@ def _read_profiles(path) -> dict:
             settings,
             dict(d.get("provenance", {})),
             models,
+            own.get("base", ""),
+            dict(own) if "base" in own else {},
         )
     return out
+
+
+def _with_base(tables: dict, name: str, d: dict, where: str) -> dict:
+    """A profile written as another one (``base``) with its own keys over it: its player,
+    weights, settings and models are the base's unless it names them (a variant such as
+    seer-lean does not copy the seer's network). A base may have a base; no cycles."""
+    seen = [name]
+    while "base" in d:
+        base = d["base"]
+        if not isinstance(base, str) or base not in tables:
+            raise ValueError(f"{where}: 'base' must name another profile of the file")
+        if base in seen:
+            raise ValueError(f"{where}: 'base' goes round in a circle ({' -> '.join(seen)})")
+        seen.append(base)
+        parent = need_table(tables[base], f"{where}: base {base!r}", ValueError)
+        merged = {k: v for k, v in parent.items() if k not in ("about", "provenance")}
+        for k, v in d.items():
+            if k == "base":
+                continue
+            if k in ("weights", "settings") and isinstance(v, dict):
+                merged[k] = {**dict(parent.get(k, {})), **v}
+            else:
+                merged[k] = v
+        if "base" in parent:
+            merged["base"] = parent["base"]
+        d = merged
+    return d
 
 
 def check_profile_name(name, what: str, error=ValueError) -> str:
@@ -206,6 +241,9 @@ def profiles_toml(profiles: dict) -> str:
         "# learn` (sim/app/learn.py); `kalarite players` lists them.",
     ]
     for p in profiles.values():
+        if p.base:  # a variant: its own keys only, over its base's (_with_base)
+            lines += ["", *_table(f"profile.{p.name}", p.own)]
+            continue
         lines += ["", f"[profile.{p.name}]", f"player = {_toml_value(p.player)}"]
         if p.about:
             lines.append(f"about = {_toml_value(p.about)}")

@@ -7,11 +7,11 @@ digests a dataset records) are the ones datasets written before the registry hol
 import pytest
 
 from core import constants as K
-from core.players.params import PP_MODEL
+from core.players.params import PP_LEAF_TOP, PP_MODEL, PP_TAIL, PP_WIDTH
 from core.players.weights import N_WEIGHTS
 from sim.app.cli_help import valid_names
 from sim.app.trace import budgets
-from sim.games import players_digests, players_hash, resolve_players
+from sim.games import changed_parts, players_digests, players_hash, resolve_players
 from sim.player_kinds import BY_NAME, DEFAULT_WEIGHTS, KINDS, setting_columns
 from sim.players import load_profiles, parse_policy, resolve
 from sim.spec import MIN_TRACE_LEVELS
@@ -33,7 +33,8 @@ def _refused(spec: str) -> str:
 
 def test_registry_is_the_engines_players():
     assert tuple(sorted(BY_NAME, key=lambda n: BY_NAME[n].code)) == K.POLICY_NAMES
-    assert list(setting_columns()) == list(range(N_WEIGHTS, PP_MODEL))
+    tail = list(range(PP_TAIL, PP_WIDTH))  # settings added after the identities were pinned
+    assert list(setting_columns()) == list(range(N_WEIGHTS, PP_MODEL)) + tail
 
 
 @pytest.mark.parametrize("kind,setting", SETTINGS, ids=[f"{k.name}-{s.key}" for k, s in SETTINGS])
@@ -161,3 +162,19 @@ def test_player_identities_are_unchanged():
     digests = players_digests(resolve_players(PINNED))
     assert digests == PINNED
     assert players_hash(digests) == "d85a9d32eef18770"
+
+
+def test_a_tail_setting_at_its_default_keeps_the_identity():
+    """A setting of the row's tail (the planner's leaf_top) at its default leaves a player's
+    digest as it was before the tail; off its default it is another player, and an old
+    record of the row (no tail) reads as that setting changed, not as another layout."""
+    specs = ["planner", "planner:leaf_top=0", "seer", "seer:leaf_top=0", "seer:leaf_top=3"]
+    got = players_digests(resolve_players(specs))
+    assert got["planner"] == got["planner:leaf_top=0"] == PINNED["planner"]
+    assert got["seer"] == got["seer:leaf_top=0"] == PINNED["seer"]
+    assert got["seer:leaf_top=3"] != PINNED["seer"]
+    players = resolve_players(["seer", "seer:leaf_top=3"])
+    old = players["seer"].to_json()
+    old["params"] = old["params"][:PP_TAIL]
+    assert changed_parts(old, players["seer:leaf_top=3"].to_json()) == ["leaf_top"]
+    assert players["seer:leaf_top=3"].params[PP_LEAF_TOP] == 3

@@ -210,7 +210,8 @@ def test_a_profile_round_trips_through_its_file(tmp_path):
         "plans": 3,
         "samples": 0,
         "reply_width": 2,
-    }  # every setting of the planner, its reply-aware step off
+        "leaf_top": 0,
+    }  # every setting of the planner, its reply-aware step and leaf screen off
     assert weights["points"] == 12.5 and weights["material"] == DEFAULT_WEIGHTS["material"]
     code, row = parse_policy("sharp", back)
     assert code == K.POLICY_NAMES.index("planner") and row[0] == 12.5
@@ -246,3 +247,26 @@ def test_checked_in_profiles_load_and_parse():
 def test_bad_player_specs_name_the_problem(spec, message):
     with pytest.raises(ValueError, match=message):
         parse_policy(spec)
+
+
+def test_a_profile_built_on_another_takes_its_base_and_keeps_its_own_keys(tmp_path):
+    """``base``: seer-lean is the seer with one setting more, its network not copied; saving
+    the file keeps it a variant; a missing or circular base is one clear error."""
+    path = tmp_path / "p.toml"
+    path.write_text(
+        '[profile.a]\nplayer = "greedy"\nabout = "a"\n[profile.a.weights]\ncentre = 1.0\n'
+        "material = 2.0\n"
+        '[profile.b]\nbase = "a"\nabout = "b"\n[profile.b.weights]\ncentre = 3.0\n'
+    )
+    got = load_profiles(path)
+    assert got["b"].player == "greedy" and got["b"].about == "b"
+    assert got["b"].weights == {"centre": 3.0, "material": 2.0}
+    save_profile(Profile(name="c", player="greedy", weights={"centre": 5.0}), path)
+    assert "[profile.b]\nbase = " in path.read_text()
+    assert load_profiles(path)["b"].weights == got["b"].weights
+    lean, seer = load_profiles()["seer-lean"], load_profiles()["seer"]
+    assert lean.models == seer.models and lean.settings == seer.settings | {"leaf_top": 3}
+    for bad, why in (('"zzz"', "must name another profile"), ('"b"', "round in a circle")):
+        path.write_text(f'[profile.b]\nbase = {bad}\nplayer = "greedy"\n')
+        with pytest.raises(ValueError, match=why):
+            load_profiles(path)

@@ -1,7 +1,7 @@
 """Columns of a seat's player parameter row (sim.players builds the rows): the evaluation
 weights first, then the Monte Carlo and turn planner settings, the restriction of a
-restricted twin, the planner's reply-aware step, and a learned model per mode (sim.learned
-compiles them)."""
+restricted twin, the planner's reply-aware step, a learned model per mode (sim.learned
+compiles them), and the settings added since (the tail: the planner's leaf screen)."""
 
 from core.constants import MODE_NAMES
 from core.players.feature_names import N_FEATURES
@@ -36,7 +36,15 @@ MB_W1 = MB_HIDDEN + 1
 MB_B1 = MB_W1 + MAX_HIDDEN * N_FEATURES
 MB_W2 = MB_B1 + MAX_HIDDEN
 MODEL_STRIDE = MB_W2 + MAX_HIDDEN
-PP_WIDTH = PP_MODEL + len(MODE_NAMES) * MODEL_STRIDE
+PP_TAIL = PP_MODEL + len(MODE_NAMES) * MODEL_STRIDE
+# settings added after the players' identities were pinned go after the model blocks, each 0
+# at its default: a row whose tail is all 0 is digested without it (sim.games Player.digest),
+# so every player that does not use them keeps its identity.
+# The turn planner's leaf screen (core.players.planner): with N > 0, of the options of a
+# position that end the turn only the N best by the hand-set evaluation get the turn-end
+# value (the learned leaf); 0: all of them
+PP_LEAF_TOP = PP_TAIL
+PP_WIDTH = PP_TAIL + 1
 
 # PP_RESTRICT codes: a restricted twin never thaws (frozen), never warps (warp), or lets the
 # Nethervoid Gateway count for nothing in its evaluation (gateway: the learned value reads

@@ -15,6 +15,11 @@ find it. With a learned model in the seat's row for the game's mode (core.player
 finished plans are valued by the model instead; the beam is still pruned by the hand-set
 evaluation, which is cheap to update option by option. Ties between equal plans go to the
 one found first (options in the engine's order), so the planner draws no random numbers.
+
+The leaf screen (``PP_LEAF_TOP`` N > 0, off by default): of a position's options that end
+the turn, only the N best by the hand-set evaluation are valued at the turn's end (the
+learned leaf, on a replay); the others are dropped as plans. Most of the seer's leaves are
+an effect's targets, so this is a cheaper search, a different player (docs/players.md).
 """
 
 from core.constants import MAX_OPTIONS
@@ -30,6 +35,7 @@ from core.players.learned import LEARN_SIZE, forget, has_model
 from core.players.lookahead import advance_turn, begin, copy_row, state_key
 from core.players.params import (
     PP_ENDGAME,
+    PP_LEAF_TOP,
     PP_PLAN_WIDTH,
     PP_REPLY_PLANS,
     PP_REPLY_SAMPLES,
@@ -68,6 +74,8 @@ F_FINALS = F_LEARN + 1  # values of the kept paths (as W_FINAL)
 F_REPLY = F_FINALS + 1  # the reply-aware step's totals per kept path
 FWORK_ROWS = F_REPLY + 1
 PLAN_OFFSET = 2  # steps of the W_PLAN row start after [length, next step]
+MAX_LEAF_TOP = 32  # the leaf screen's limit (sim.player_kinds declares the setting's range)
+ST_CHOSEN = 3  # a status of the leaf screen's own: a finished option that passed the screen
 assert PLAN_OFFSET + MAX_DEPTH * STEP <= STATE_SIZE
 assert 2 * (MAX_PLANS + 1) <= STATE_SIZE and HEAP_MIN < STATE_SIZE
 assert BEAM_KEYS + MAX_WIDTH <= STATE_SIZE
@@ -215,6 +223,34 @@ def best_final(work, fwork, slot0, count):
 
 
 @njit(cache=True, _nrt=False)
+def leaf_screen(s, T, opts, n, vals, stat, top, seat, params, exact, work, wopts, ev0, fwork):
+    """The leaf screen: of the options of ``s`` that end the turn (``stat`` ST_OVER, valued
+    by the hand-set evaluation in ``vals``, not forbidden), the ``top`` best (the first
+    found among equals) are replayed on a copy and valued at the turn's end
+    (core.players.leaf); every other one's value becomes FORBIDDEN (never a plan). The
+    options that do not end the turn are left as they are."""
+    for _ in range(top):
+        best = -1
+        for k in range(n):
+            if stat[k] == ST_OVER and vals[k] != FORBIDDEN:
+                if best < 0 or vals[k] > vals[best]:
+                    best = k
+        if best < 0:
+            break
+        stat[best] = ST_CHOSEN
+    c = work[0]
+    for k in range(n):
+        if stat[k] == ST_CHOSEN:
+            begin(c, s)
+            apply_option(c, T, ev0, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+            advance_turn(c, T, ev0, wopts[0], False)
+            vals[k] = leaf(c, T, seat, params, exact, work, wopts, ev0, fwork)
+            stat[k] = ST_OVER
+        elif stat[k] == ST_OVER:
+            vals[k] = FORBIDDEN
+
+
+@njit(cache=True, _nrt=False)
 def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0, keep):
     """Search the rest of the turn of the seat to move in ``s`` (its ``n`` options listed in
     ``opts``) with a beam of ``width``; a restricted seat (``banned``: core.players.restrict
@@ -234,6 +270,7 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
     order = 0
     # with one plan kept, a finished plan's end key decides nothing (_offer_final): not computed
     want_keys = KEYS_PENDING if keep == 1 else KEYS_ALL
+    top = max(0, min(MAX_LEAF_TOP, int(params[PP_LEAF_TOP])))
     if learned:
         forget(work[W_LEARN])
     # the root: a lookahead copy of s with the game's option list
@@ -256,18 +293,22 @@ def search(s, T, opts, n, params, work, wopts, ev0, fwork, width, banned, slot0,
             # a finished option is valued at the turn's end (core.players.leaf) where the value
             # needs it, on the copy the scoring has just played it on
             at_end = learned or (exact and may_end(st))
+            screen = top > 0 and at_end
             score_options(
                 st, T, bo, bn, w, seat, vals, stat, keys, want_keys, work, wopts, ev0, fwork,
-                params, at_end, exact,
+                params, at_end and not screen, exact,
             )  # fmt: skip
             forbid(st, T, vals, stat, bo, bn, banned, ST_OVER)  # never wins, never grows
+            if screen:
+                leaf_screen(st, T, bo, bn, vals, stat, top, seat, params, exact, work, wopts,
+                            ev0, fwork)  # fmt: skip
             path = work[W_PATH + cur * MAX_WIDTH + b]
             pkey = state_key(st)
             counts[BEAM_KEYS + b] = pkey  # for its children's paths below
             for k in range(bn):
                 v = vals[k]
                 if stat[k] == ST_OVER:
-                    if v == FORBIDDEN:  # a restricted twin's forbidden option
+                    if v == FORBIDDEN:  # forbidden to a twin, or dropped by the leaf screen
                         continue
                     count = _offer_final(
                         work, fwork, slot0, keep, count, order, v, int(keys[k]), path, pkey, bo[k]

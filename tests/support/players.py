@@ -126,3 +126,12 @@ def scramble(s, seat, rng):
         rng.shuffle(cards)
         x[idx] = cards
     return x
+
+
+def decision_options(s, opts):
+    """The options of decision ``s`` listed into ``opts`` (``s`` unchanged), their count."""
+    ev = np.zeros((0, K.EV_WIDTH), np.int32)
+    c = s.copy()
+    n = advance(c, T, ev, opts)
+    assert np.array_equal(c, s) and n >= 2
+    return n
