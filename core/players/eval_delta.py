@@ -73,7 +73,7 @@ from core.players.evaluate import (
 from core.players.summon_reach import WITNESS, hand_bits, summon_witness
 from core.players.task_reach import reads_counters, square_matters
 from core.rules.modes import has_tasks, n_colours
-from core.rules.tasks import task_holds
+from core.rules.tasks import board_sets, no_sets, reads_sets, task_holds_on
 from core.summon.detached import detached_summonable
 from core.summon.patterns import (
     orientation_targets,
@@ -120,11 +120,12 @@ def _prepare_body(s, T, seat, w, ctx, opts):
             wit = summon_witness(s, T, me, card, bits)
         ctx[CX_SLOTS + 2 * slot + 1] = wit
     if has_tasks(s[MODE]) and (w[W_CLAIMABLE] != 0 or w[W_OPP_CLAIMABLE] != 0):
+        sets = board_sets(s)
         for k in range(N_AVAIL):
             t = s[TAVAIL + k]
             if t >= 0:
                 for c in range(n_colours(s)):
-                    ctx[CX_TASKS + t * 4 + c] = 1 if task_holds(s, T, t, c) else 0
+                    ctx[CX_TASKS + t * 4 + c] = 1 if task_holds_on(s, T, t, c, sets) else 0
     ctx[0] = 1
 
 
@@ -263,6 +264,8 @@ def _task_part(c, s, T, seat, w, ctx, changed):
     me = c[COLOUR + seat]
     best = 0
     threat = 0
+    sets = no_sets()
+    ready = False  # the child's board sets, made for the first check that reads them
     for k in range(N_AVAIL):
         t = c[TAVAIL + k]
         if t < 0:
@@ -279,7 +282,13 @@ def _task_part(c, s, T, seat, w, ctx, changed):
                     continue
             elif w[W_OPP_CLAIMABLE] == 0 or threat >= pts:
                 continue
-            holds = task_holds(c, T, t, col) if again else ctx[CX_TASKS + t * 4 + col] == 1
+            if not again:
+                holds = ctx[CX_TASKS + t * 4 + col] == 1
+            else:
+                if not ready and reads_sets(T, t):
+                    sets = board_sets(c)
+                    ready = True
+                holds = task_holds_on(c, T, t, col, sets)
             if holds:
                 if col == me:
                     best = pts
