@@ -3,7 +3,8 @@ of random and planner games, and at positions its options lead to, ``board_sets`
 colour's pieces and the upgraded and legendary ones exactly as ``_side`` and the ranks define
 them square by square; every task for every colour answers the same on the shared sets as
 ``task_holds`` from scratch (and a task that does not ``reads_sets`` the same on any sets);
-``claimable`` is the maximum the task checks give; a placement's sets are the placed board's.
+``claimable`` is the maximum the task checks give; a placement's sets are the placed board's;
+the hand's bitboards and every colour's pieces read from the sets are the summon search's.
 (Same games end to end: tests/test_golden.py and ``benchmarks.same_games``.)"""
 
 import numpy as np
@@ -13,7 +14,9 @@ from core import constants as K
 from core.board.bits import LO_BITS
 from core.constants import COMMON, HEROIC, LEGENDARY
 from core.layout import BOARD, MAX_PLAYERS, N_AVAIL, N_PLAYERS, NSQ, TAVAIL
+from core.players.eval_delta import hand_bits_from_sets
 from core.players.evaluate import best_claimable, claimable
+from core.players.summon_reach import hand_bits
 from core.rules.modes import n_colours
 from core.rules.tasks import (
     board_sets,
@@ -25,6 +28,7 @@ from core.rules.tasks import (
     with_own_piece,
 )
 from core.rules.turn import advance, apply_option
+from core.summon.patterns import occupied_bits
 from tests.support.players import T, positions
 
 GAMES = [  # mode, decks, players, every how many decisions, how many at most
@@ -138,3 +142,14 @@ def test_a_placements_sets_are_the_placed_boards(mode, decks, specs, every, cap)
                 placed = s.copy()
                 placed[BOARD + q] = COMMON + 4 * colour
                 assert with_own_piece(sets, colour, int(q)) == board_sets(placed)
+
+
+@pytest.mark.parametrize("mode,decks,specs,every,cap", GAMES[1:])
+def test_the_hands_bitboards_from_the_sets_are_the_searchs(mode, decks, specs, every, cap):
+    states = _with_children(positions(mode, decks, specs=specs, games=1, every=every, cap=cap))
+    for s in states:
+        sets = board_sets(s)
+        for colour in range(n_colours(s)):
+            bits, occ_lo, occ_hi = hand_bits_from_sets(s, T, colour, sets)
+            assert bits == hand_bits(s, T, colour)
+            assert (occ_lo, occ_hi) == occupied_bits(s, T)

@@ -218,9 +218,18 @@ def board_value_bits(s, T, seat, w, bits):
     other case is ``board_value``. The same counts into the same arithmetic: the same value."""
     if n_colours(s) != 2 or w[W_CENTRE] != 0 or w[W_EXPOSED] != 0:
         return board_value(s, T, seat, w)
+    occ_lo, occ_hi = occupied_bits(s, T)
+    return board_value_occ(s, T, seat, w, bits, occ_lo, occ_hi)
+
+
+@njit(cache=True, _nrt=False)
+def board_value_occ(s, T, seat, w, bits, occ_lo, occ_hi):
+    """``board_value_bits`` given every colour's pieces (``occupied_bits``, (occ_lo,
+    occ_hi)) as well."""
+    if n_colours(s) != 2 or w[W_CENTRE] != 0 or w[W_EXPOSED] != 0:
+        return board_value(s, T, seat, w)
     enter(P_EVAL_BOARD)
     me = s[COLOUR + seat]
-    occ_lo, occ_hi = occupied_bits(s, T)
     mine = popcount(bits[0]) + popcount(bits[1])  # own pieces, rank >= 1, 2, 3
     mine_up = popcount(bits[2]) + popcount(bits[3])
     m3 = popcount(bits[4]) + popcount(bits[5])
