@@ -70,6 +70,7 @@ from core.players.evaluate import (
     pending_value,
     task_formula,
     task_value,
+    task_value_on,
 )
 from core.players.summon_reach import WITNESS, hand_bits, summon_witness
 from core.players.task_reach import reads_counters, square_matters
@@ -260,10 +261,10 @@ def _task_part(c, s, T, seat, w, ctx, changed, sets):
     if c[GAME_OVER] == 1 or not has_tasks(c[MODE]):
         return 0.0
     if changed < 0:
-        return task_value(c, T, seat, w)
+        return task_value_on(c, T, seat, w, sets)
     for k in range(N_AVAIL):
         if c[TAVAIL + k] != s[TAVAIL + k]:
-            return task_value(c, T, seat, w)
+            return task_value_on(c, T, seat, w, sets)
     me = c[COLOUR + seat]
     best = 0
     threat = 0

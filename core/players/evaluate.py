@@ -70,20 +70,25 @@ def best_claimable(s, T, colour):
 def claimable(s, T, me, mine, theirs):
     """``best_claimable`` of colour ``me`` (with ``mine``, else 0) and the highest of its
     opponents' (with ``theirs``, else 0), the board's sets made once for all their checks
-    and only if one needs them. A task no better than the best found already is not
-    checked: the answers are maxima."""
+    (and not at all when no displayed task reads them)."""
+    for k in range(N_AVAIL):
+        t = s[TAVAIL + k]
+        if t >= 0 and reads_sets(T, t):
+            return claimable_on(s, T, me, mine, theirs, board_sets(s))
+    return claimable_on(s, T, me, mine, theirs, no_sets())
+
+
+@njit(cache=True, _nrt=False)
+def claimable_on(s, T, me, mine, theirs, sets):
+    """``claimable`` given the position's ``board_sets``. A task no better than the best
+    found already is not checked: the answers are maxima."""
     best = 0
     threat = 0
-    sets = no_sets()
-    ready = False
     for k in range(N_AVAIL):
         t = s[TAVAIL + k]
         if t < 0:
             continue
         pts = T.task_points[t]
-        if not ready and reads_sets(T, t) and ((mine and best < pts) or (theirs and threat < pts)):
-            sets = board_sets(s)
-            ready = True
         if mine and best < pts and task_holds_on(s, T, t, me, sets):
             best = pts
         if theirs and threat < pts:
@@ -132,6 +137,16 @@ def task_value(s, T, seat, w):
     if s[GAME_OVER] == 1 or not has_tasks(s[MODE]):
         return 0.0
     best, threat = claimable(s, T, s[COLOUR + seat], w[W_CLAIMABLE] != 0, w[W_OPP_CLAIMABLE] != 0)
+    return task_formula(w, best, threat)
+
+
+@njit(cache=True, _nrt=False)
+def task_value_on(s, T, seat, w, sets):
+    """``task_value`` given the position's ``board_sets``."""
+    if s[GAME_OVER] == 1 or not has_tasks(s[MODE]):
+        return 0.0
+    me = s[COLOUR + seat]
+    best, threat = claimable_on(s, T, me, w[W_CLAIMABLE] != 0, w[W_OPP_CLAIMABLE] != 0, sets)
     return task_formula(w, best, threat)
 
 
