@@ -27,6 +27,7 @@ squares of the current child from CX_DIFF.
 import numpy as np
 
 from core.board.bits import LO_BITS, pop_square, popcount
+from core.board.geometry import BM_ONBOARD
 from core.constants import CK_BEING, CK_LEGEND, LEGENDARY
 from core.jit import njit
 from core.jit.profile import (
@@ -64,16 +65,17 @@ from core.players.evaluate import (
     W_OPP_CLAIMABLE,
     W_SUMMONABLE,
     board_value,
-    board_value_bits,
+    board_value_occ,
     hand_value,
     pending_value,
     task_formula,
     task_value,
+    task_value_on,
 )
 from core.players.summon_reach import WITNESS, hand_bits, summon_witness
 from core.players.task_reach import reads_counters, square_matters
 from core.rules.modes import has_tasks, n_colours
-from core.rules.tasks import task_holds
+from core.rules.tasks import board_sets, task_holds_on
 from core.summon.detached import detached_summonable
 from core.summon.patterns import (
     orientation_targets,
@@ -120,11 +122,12 @@ def _prepare_body(s, T, seat, w, ctx, opts):
             wit = summon_witness(s, T, me, card, bits)
         ctx[CX_SLOTS + 2 * slot + 1] = wit
     if has_tasks(s[MODE]) and (w[W_CLAIMABLE] != 0 or w[W_OPP_CLAIMABLE] != 0):
+        sets = board_sets(s)
         for k in range(N_AVAIL):
             t = s[TAVAIL + k]
             if t >= 0:
                 for c in range(n_colours(s)):
-                    ctx[CX_TASKS + t * 4 + c] = 1 if task_holds(s, T, t, c) else 0
+                    ctx[CX_TASKS + t * 4 + c] = 1 if task_holds_on(s, T, t, c, sets) else 0
     ctx[0] = 1
 
 
@@ -252,14 +255,16 @@ def __hand_part_body(c, s, T, seat, w, ctx, opts, better, bits):
 
 
 @njit(cache=True, _nrt=False)
-def _task_part(c, s, T, seat, w, ctx, changed):
+def _task_part(c, s, T, seat, w, ctx, changed, sets):
+    """The task part of ``c`` (``sets``: its ``board_sets``), checking again only the tasks
+    a change may have decided."""
     if c[GAME_OVER] == 1 or not has_tasks(c[MODE]):
         return 0.0
     if changed < 0:
-        return task_value(c, T, seat, w)
+        return task_value_on(c, T, seat, w, sets)
     for k in range(N_AVAIL):
         if c[TAVAIL + k] != s[TAVAIL + k]:
-            return task_value(c, T, seat, w)
+            return task_value_on(c, T, seat, w, sets)
     me = c[COLOUR + seat]
     best = 0
     threat = 0
@@ -279,13 +284,36 @@ def _task_part(c, s, T, seat, w, ctx, changed):
                     continue
             elif w[W_OPP_CLAIMABLE] == 0 or threat >= pts:
                 continue
-            holds = task_holds(c, T, t, col) if again else ctx[CX_TASKS + t * 4 + col] == 1
+            if again:
+                holds = task_holds_on(c, T, t, col, sets)
+            else:
+                holds = ctx[CX_TASKS + t * 4 + col] == 1
             if holds:
                 if col == me:
                     best = pts
                 else:
                     threat = pts
     return task_formula(w, best, threat)
+
+
+@njit(cache=True, _nrt=False)
+def hand_bits_from_sets(c, T, me, sets):
+    """``hand_bits(c, T, me)`` and every colour's pieces (``occupied_bits``) from the
+    position's ``board_sets``: the same words, without passes of their own."""
+    o1l = sets[2 * me]
+    o1h = sets[2 * me + 1]
+    upl, uph, legl, legh = sets[8], sets[9], sets[10], sets[11]
+    occ_lo = sets[0] | sets[2] | sets[4] | sets[6]
+    occ_hi = sets[1] | sets[3] | sets[5] | sets[7]
+    leg = popcount(o1l & legl) + popcount(o1h & legh)
+    pool = popcount(o1l) + popcount(o1h) - leg
+    bits = (
+        o1l, o1h, o1l & upl, o1h & uph, o1l & legl, o1h & legh, upl, uph, legl, legh,
+        T.board_masks[BM_ONBOARD, 0], T.board_masks[BM_ONBOARD, 1], pool, leg,
+    )  # fmt: skip
+    if c[BORROW_ENEMY] == 0 and c[IMPRO_LEFT + me] == 0:
+        return bits + (np.int64(0), np.int64(0)), occ_lo, occ_hi
+    return bits + (occ_lo, occ_hi), occ_lo, occ_hi
 
 
 @njit(cache=True, _nrt=False)
@@ -307,12 +335,13 @@ def _child_value_body(c, s, T, seat, w, ctx, opts):
         )
     changed, better = _diff(c, s, T, me, ctx)
     enter(P_EVAL_BITS)
-    bits = hand_bits(c, T, me)
+    sets = board_sets(c)  # one pass for the hand's bitboards, the board part and the tasks
+    bits, occ_lo, occ_hi = hand_bits_from_sets(c, T, me, sets)
     leave()
     enter(P_EVAL_TASK_PART)
-    tv = _task_part(c, s, T, seat, w, ctx, changed)
+    tv = _task_part(c, s, T, seat, w, ctx, changed, sets)
     leave()
-    v = board_value_bits(c, T, seat, w, bits) + tv
+    v = board_value_occ(c, T, seat, w, bits, occ_lo, occ_hi) + tv
     if w[W_SUMMONABLE] == 0 and w[W_LEGENDS_READY] == 0:
         return v + pending_value(c, seat, w)
     return v + _hand_part(c, s, T, seat, w, ctx, opts, better, bits)

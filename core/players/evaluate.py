@@ -48,7 +48,7 @@ from core.players.weights import (
     W_WIN,
 )
 from core.rules.modes import has_tasks, n_colours
-from core.rules.tasks import task_holds
+from core.rules.tasks import board_sets, no_sets, reads_sets, task_holds_on
 from core.summon.patterns import occupied_bits
 
 
@@ -62,12 +62,41 @@ def _points(s, T, colour, legendary):
 @njit(cache=True, _nrt=False)
 def best_claimable(s, T, colour):
     """Points of the best available task that ``colour`` meets right now (0 if none)."""
-    best = 0
+    best, _ = claimable(s, T, colour, True, False)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def claimable(s, T, me, mine, theirs):
+    """``best_claimable`` of colour ``me`` (with ``mine``, else 0) and the highest of its
+    opponents' (with ``theirs``, else 0), the board's sets made once for all their checks
+    (and not at all when no displayed task reads them)."""
     for k in range(N_AVAIL):
         t = s[TAVAIL + k]
-        if t >= 0 and T.task_points[t] > best and task_holds(s, T, t, colour):
-            best = T.task_points[t]
-    return best
+        if t >= 0 and reads_sets(T, t):
+            return claimable_on(s, T, me, mine, theirs, board_sets(s))
+    return claimable_on(s, T, me, mine, theirs, no_sets())
+
+
+@njit(cache=True, _nrt=False)
+def claimable_on(s, T, me, mine, theirs, sets):
+    """``claimable`` given the position's ``board_sets``. A task no better than the best
+    found already is not checked: the answers are maxima."""
+    best = 0
+    threat = 0
+    for k in range(N_AVAIL):
+        t = s[TAVAIL + k]
+        if t < 0:
+            continue
+        pts = T.task_points[t]
+        if mine and best < pts and task_holds_on(s, T, t, me, sets):
+            best = pts
+        if theirs and threat < pts:
+            for c in range(n_colours(s)):
+                if c != me and task_holds_on(s, T, t, c, sets):
+                    threat = pts
+                    break
+    return best, threat
 
 
 @njit(cache=True, _nrt=False)
@@ -107,13 +136,17 @@ def task_value(s, T, seat, w):
     """The task part: tasks claimable now by the seat and by an opponent (High Form)."""
     if s[GAME_OVER] == 1 or not has_tasks(s[MODE]):
         return 0.0
+    best, threat = claimable(s, T, s[COLOUR + seat], w[W_CLAIMABLE] != 0, w[W_OPP_CLAIMABLE] != 0)
+    return task_formula(w, best, threat)
+
+
+@njit(cache=True, _nrt=False)
+def task_value_on(s, T, seat, w, sets):
+    """``task_value`` given the position's ``board_sets``."""
+    if s[GAME_OVER] == 1 or not has_tasks(s[MODE]):
+        return 0.0
     me = s[COLOUR + seat]
-    best = best_claimable(s, T, me) if w[W_CLAIMABLE] != 0 else 0
-    threat = 0
-    if w[W_OPP_CLAIMABLE] != 0:
-        for c in range(n_colours(s)):
-            if c != me:
-                threat = max(threat, best_claimable(s, T, c))
+    best, threat = claimable_on(s, T, me, w[W_CLAIMABLE] != 0, w[W_OPP_CLAIMABLE] != 0, sets)
     return task_formula(w, best, threat)
 
 
@@ -200,9 +233,18 @@ def board_value_bits(s, T, seat, w, bits):
     other case is ``board_value``. The same counts into the same arithmetic: the same value."""
     if n_colours(s) != 2 or w[W_CENTRE] != 0 or w[W_EXPOSED] != 0:
         return board_value(s, T, seat, w)
+    occ_lo, occ_hi = occupied_bits(s, T)
+    return board_value_occ(s, T, seat, w, bits, occ_lo, occ_hi)
+
+
+@njit(cache=True, _nrt=False)
+def board_value_occ(s, T, seat, w, bits, occ_lo, occ_hi):
+    """``board_value_bits`` given every colour's pieces (``occupied_bits``, (occ_lo,
+    occ_hi)) as well."""
+    if n_colours(s) != 2 or w[W_CENTRE] != 0 or w[W_EXPOSED] != 0:
+        return board_value(s, T, seat, w)
     enter(P_EVAL_BOARD)
     me = s[COLOUR + seat]
-    occ_lo, occ_hi = occupied_bits(s, T)
     mine = popcount(bits[0]) + popcount(bits[1])  # own pieces, rank >= 1, 2, 3
     mine_up = popcount(bits[2]) + popcount(bits[3])
     m3 = popcount(bits[4]) + popcount(bits[5])

@@ -57,7 +57,7 @@ from core.layout import (
     TURN_NO,
     VOID_CELLS,
 )
-from core.players.evaluate import _exposed, _pick, best_claimable
+from core.players.evaluate import _exposed, _pick, claimable
 from core.players.feature_names import (
     F_CENTRE_ME,
     F_CENTRE_OPP,
@@ -566,11 +566,8 @@ def features_memo(s, T, seat, flags, out, mark, memo):
     me = s[COLOUR + seat]
     up_gap, all_gap = _board_part(s, T, me, out)
     if has_tasks(s[MODE]):
-        out[F_CLAIMABLE_ME] = best_claimable(s, T, me)
-        threat = 0
-        for c in range(n_colours(s)):
-            if c != me:
-                threat = max(threat, best_claimable(s, T, c))
+        best, threat = claimable(s, T, me, True, True)  # the board's sets made once for both
+        out[F_CLAIMABLE_ME] = best
         out[F_CLAIMABLE_OPP] = threat
     _hand_part(s, T, seat, me, up_gap, all_gap, out, mark)
     _opponents_part(s, T, seat, me, up_gap, all_gap, out, (flags & FL_PEEK) != 0, memo)

@@ -71,7 +71,7 @@ from core.players.task_reach import common_matters, enemy_piece_ignored, own_pie
 from core.players.weights import N_WEIGHTS
 from core.rules.modes import has_tasks, n_colours
 from core.rules.rng import rand_below
-from core.rules.tasks import task_holds
+from core.rules.tasks import board_sets, no_sets, task_holds_on, with_own_piece
 from core.rules.turn import apply_option
 
 EPS = 1e-9
@@ -152,12 +152,13 @@ def _prepare_placements_body(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain
     for q in range(NSQ):
         gain[q] = 0.0
         mark[q] = 0
+    sets = board_sets(rep) if has_tasks(rep[MODE]) else no_sets()
     if has_tasks(rep[MODE]):
         for k in range(N_AVAIL):
             t = rep[TAVAIL + k]
             if t >= 0:
                 for c in range(n_colours(rep)):
-                    truth[t * 4 + c] = 1.0 if task_holds(rep, T, t, c) else 0.0
+                    truth[t * 4 + c] = 1.0 if task_holds_on(rep, T, t, c, sets) else 0.0
     if w[W_SUMMONABLE] != 0 or w[W_LEGENDS_READY] != 0:
         bits = hand_bits(rep, T, me)
         for slot in range(rep[HAND_N + seat]):
@@ -172,14 +173,15 @@ def _prepare_placements_body(s, T, opts, n, w, seat, rep, copts, ev0, mark, gain
             for q in range(NSQ):
                 if mark[q] == slot + 1:
                     gain[q] += wk
-    v0 -= _square_part(rep, T, seat, w, q0, gain, truth)
+    v0 -= _square_part(rep, T, seat, w, q0, gain, truth, sets)
     return v0, ST_OVER if r == 0 else ST_PENDING
 
 
 @njit(cache=True, _nrt=False)
-def _square_part(rep, T, seat, w, q, gain, truth):
+def _square_part(rep, T, seat, w, q, gain, truth, sets):
     """The part of a placement's value that depends on its square ``q``: summons it makes
-    possible, tasks it decides, the centre, exposure (see core.players.evaluate)."""
+    possible, tasks it decides, the centre, exposure (see core.players.evaluate). ``sets``:
+    the representative's ``board_sets`` (without a piece on q) where it has tasks."""
     me = rep[COLOUR + seat]
     ncol = n_colours(rep)
     code = COMMON + 4 * me
@@ -198,7 +200,12 @@ def _square_part(rep, T, seat, w, q, gain, truth):
                 theirs += 1
         v += w[W_EXPOSED] * (mine - theirs / (ncol - 1))
     if has_tasks(rep[MODE]) and (w[W_CLAIMABLE] != 0 or w[W_OPP_CLAIMABLE] != 0):
-        rep[BOARD + q] = code
+        if rep[BOARD + q] == 0:  # the placed position's sets: one more own common piece
+            sets = with_own_piece(sets, me, q)
+            rep[BOARD + q] = code
+        else:  # (a placement on a taken square would not be the representative's)
+            rep[BOARD + q] = code
+            sets = board_sets(rep)
         mine_best = 0
         threat = 0
         for k in range(N_AVAIL):
@@ -215,12 +222,11 @@ def _square_part(rep, T, seat, w, q, gain, truth):
                 if (mine_best if c == me else threat) >= pts:
                     continue
                 known = truth[t * 4 + c] != 0  # without the piece
-                if not matters:
+                keep = (known and helps) if c == me else ignored
+                if not matters or keep:
                     holds = known
-                elif c == me:
-                    holds = True if known and helps else task_holds(rep, T, t, c)
                 else:
-                    holds = known if ignored else task_holds(rep, T, t, c)
+                    holds = task_holds_on(rep, T, t, c, sets)
                 if holds:
                     if c == me:
                         mine_best = pts
@@ -232,9 +238,10 @@ def _square_part(rep, T, seat, w, q, gain, truth):
 
 
 @njit(cache=True, _nrt=False)
-def placement_value(rep, T, seat, w, q, v0, gain, truth):
-    """Value of placing on ``q`` from the prepared representative (see prepare_placements)."""
-    return v0 + _square_part(rep, T, seat, w, q, gain, truth)
+def placement_value(rep, T, seat, w, q, v0, gain, truth, sets):
+    """Value of placing on ``q`` from the prepared representative (see prepare_placements;
+    ``sets``: its ``board_sets``)."""
+    return v0 + _square_part(rep, T, seat, w, q, gain, truth, sets)
 
 
 @njit(cache=True, _nrt=False)
@@ -257,6 +264,7 @@ def score_options(
     base, rstat = prepare_placements(
         s, T, opts, n, w, seat, rep, wopts[0], ev0, work[3], fwork[0], fwork[F_TRUTH]
     )
+    rsets = board_sets(rep) if rstat >= 0 and has_tasks(rep[MODE]) else no_sets()
     keyed = rstat >= 0 and want_keys != KEYS_NONE
     bh = board_hash(rep) if keyed else 0
     hm = hand_mix(rep) if keyed else 0
@@ -265,7 +273,7 @@ def score_options(
         if rstat >= 0 and opts[k, 0] == OPT_PLACE and opts[k, 1] >= 0:
             enter(P_PLACEMENTS)
             q = opts[k, 1]
-            vals[k] = placement_value(rep, T, seat, w, q, base, fwork[0], fwork[F_TRUTH])
+            vals[k] = placement_value(rep, T, seat, w, q, base, fwork[0], fwork[F_TRUTH], rsets)
             stat[k] = ST_PENDING if rstat == ST_PENDING else ST_UNSURE
             if want_keys != KEYS_NONE:  # the piece on q, through the board's hash only
                 keys[k] = key_with_hand(rep, bh ^ square_hash(q, code), hm)

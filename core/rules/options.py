@@ -79,7 +79,7 @@ from core.rules.frozen import frozen_choice_options, thaw_options
 from core.rules.modes import is_team, n_colours
 from core.rules.piles import hand_card
 from core.rules.scoring import pieces_on_board
-from core.rules.tasks import task_holds
+from core.rules.tasks import board_sets, no_sets, reads_sets, task_holds_on
 from core.rules.warp import is_pending, warp_options
 from core.summon.detached import detached_pickup_ok, detached_summons
 from core.summon.patterns import (
@@ -232,9 +232,16 @@ def free_rows(s, T, opts, n, any_action):
 @njit(cache=True, _nrt=False)
 def claim_options(s, T, opts):
     n = 0
+    sets = no_sets()
+    ready = False  # the board's sets, made once for the checks that read them
     for k in range(3):
         t = s[TAVAIL + k]
-        if t >= 0 and task_holds(s, T, t, s[COLOUR + s[CUR]]):
+        if t < 0:
+            continue
+        if not ready and reads_sets(T, t):
+            sets = board_sets(s)
+            ready = True
+        if task_holds_on(s, T, t, s[COLOUR + s[CUR]], sets):
             n = _opt(opts, n, OPT_CLAIM, t, 0, 0)
     if n > 0:
         n = _opt(opts, n, OPT_NO_CLAIM, 0, 0, 0)

@@ -43,6 +43,7 @@ from core.rules.task_codes import (  # the codes live in a module without numba
 )
 
 SIZE = 9  # board side: square = row * SIZE + col
+assert HEROIC == 2 and LEGENDARY == 3  # board_sets reads the ranks' bits: upgraded = bit 1
 
 
 @njit(cache=True, _nrt=False)
@@ -82,23 +83,93 @@ def _centre(T):
 
 
 @njit(cache=True, _nrt=False)
-def _sets_word(s, seat, start, end):
-    """One word (squares start..end-1) of the sets the board criteria count: the seat's
-    pieces, the enemies' (as ``_side``), upgraded and legendary pieces of every colour.
-    Branch-free, so the compiler can vectorise it."""
-    z = np.int64(0)
-    own, enemy, up, leg = z, z, z, z
-    players = np.int64(s[N_PLAYERS])
+def _planes(s, start, end):
+    """The four bits of the piece codes of squares start..end-1 (at most 32) as four 32-bit
+    words (bit q - start): 32-bit lanes, so the compiler vectorises twice as wide."""
+    z = np.uint32(0)
+    one = np.uint32(1)
+    p0, p1, p2, p3 = z, z, z, z
     for q in range(start, end):
-        b = np.int64(1) << (q - start)
-        code = np.int64(s[BOARD + q])
-        owner = code >> 2
-        occ = np.int64(code != 0)
-        own |= b * (occ & np.int64(owner == seat))
-        enemy |= b * (occ & np.int64(owner != seat) & np.int64(owner < players))
-        up |= b * np.int64((code & 3) >= HEROIC)
-        leg |= b * np.int64((code & 3) == LEGENDARY)
-    return own, enemy, up, leg
+        code = np.uint32(s[BOARD + q])
+        at = np.uint32(q - start)
+        p0 |= (code & one) << at
+        p1 |= ((code >> np.uint32(1)) & one) << at
+        p2 |= ((code >> np.uint32(2)) & one) << at
+        p3 |= ((code >> np.uint32(3)) & one) << at
+    return np.int64(p0), np.int64(p1), np.int64(p2), np.int64(p3)
+
+
+@njit(cache=True, _nrt=False)
+def board_sets(s):
+    """The board as the bitboards every board criterion counts, for every colour at once
+    (one pass over the squares, shared by all the task checks of one position): colour 0..3's
+    pieces, then the upgraded and the legendary pieces, each a (lo, hi) pair
+    (core.board.bits), 12 words. From the bit planes of the codes (rank + 4 * owner)."""
+    a0, a1, a2, a3 = _planes(s, 0, 32)
+    b0, b1, b2, b3 = _planes(s, 32, LO_BITS)
+    l0, l1, l2, l3 = a0 | (b0 << 32), a1 | (b1 << 32), a2 | (b2 << 32), a3 | (b3 << 32)
+    h0, h1, h2, h3 = _planes(s, LO_BITS, NSQ)
+    ol = l0 | l1 | l2 | l3  # a piece: a code other than 0
+    oh = h0 | h1 | h2 | h3
+    return (
+        ol & ~l2 & ~l3, oh & ~h2 & ~h3, ol & l2 & ~l3, oh & h2 & ~h3,
+        ol & ~l2 & l3, oh & ~h2 & h3, ol & l2 & l3, oh & h2 & h3,
+        l1, h1, l0 & l1, h0 & h1,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def no_sets():
+    """``board_sets``' type with nothing in it: for criteria that read no board sets."""
+    z = np.int64(0)
+    return (z, z, z, z, z, z, z, z, z, z, z, z)
+
+
+@njit(cache=True, _nrt=False)
+def with_own_piece(sets, colour, q):
+    """``sets`` with a common piece of ``colour`` added on the empty square ``q``."""
+    lo, hi = _with(sets[2 * colour], sets[2 * colour + 1], q)
+    if colour == 0:
+        return (lo, hi) + sets[2:]
+    if colour == 1:
+        return sets[:2] + (lo, hi) + sets[4:]
+    if colour == 2:
+        return sets[:4] + (lo, hi) + sets[6:]
+    return sets[:6] + (lo, hi) + sets[8:]
+
+
+@njit(cache=True, _nrt=False)
+def own_enemy(s, sets, seat):
+    """The seat's pieces and the enemies' (as ``_side``: every other colour in the game)."""
+    own_l = np.int64(0)
+    own_h = np.int64(0)
+    enemy_l = np.int64(0)
+    enemy_h = np.int64(0)
+    players = s[N_PLAYERS]
+    for c in range(MAX_PLAYERS):
+        if c == seat:
+            own_l = sets[2 * c]
+            own_h = sets[2 * c + 1]
+        elif c < players:
+            enemy_l |= sets[2 * c]
+            enemy_h |= sets[2 * c + 1]
+    return own_l, own_h, enemy_l, enemy_h
+
+
+@njit(cache=True, _nrt=False)
+def reads_sets(T, task):
+    """Does the check of ``task`` count the board's sets (``board_sets``)?"""
+    kind = T.task_kind[task]
+    return (
+        kind == TK_CONQUEST
+        or kind == TK_CENTRAL_DOMINANCE
+        or kind == TK_RAINBOW
+        or kind == TK_LINE_DOMINANCE
+        or kind == TK_SIDE_CHAIN
+        or kind == TK_CORNER_CHAIN
+        or kind == TK_SURROUND
+        or kind == TK_ISOLATION
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -143,10 +214,15 @@ def _with(lo, hi, q):
 @njit(cache=True, _nrt=False)
 def chained(s, T, seat, base, a, b):
     """Is an own piece on region ``base + a`` of ``T.board_masks`` (a side or a cut corner)
-    8-connected through own pieces to one on region ``base + b``? (Grows the reached set, a
-    bitboard (core.board.bits), one king move at a time until it stops changing.)"""
-    own_lo, _, _, _ = _sets_word(s, seat, 0, LO_BITS)
-    own_hi, _, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
+    8-connected through own pieces to one on region ``base + b``?"""
+    own_lo, own_hi, _, _ = own_enemy(s, board_sets(s), seat)
+    return _chained(T, own_lo, own_hi, base, a, b)
+
+
+@njit(cache=True, _nrt=False)
+def _chained(T, own_lo, own_hi, base, a, b):
+    """``chained`` on the seat's pieces (own_lo, own_hi): grows the reached set, a bitboard
+    (core.board.bits), one king move at a time until it stops changing."""
     M = T.board_masks
     lo = own_lo & M[base + a, 0]
     hi = own_hi & M[base + a, 1]
@@ -207,15 +283,27 @@ def _isolated(s, T, seat, p, ring, max_moves):
 
 @njit(cache=True, _nrt=False)
 def task_holds(s, T, task, seat):
+    """Does `seat` meet the condition of task `task` in the single game row `s`?"""
     enter(P_TASKS)
-    r = _task_holds_body(s, T, task, seat)
+    sets = board_sets(s) if reads_sets(T, task) else no_sets()
+    r = _task_holds_body(s, T, task, seat, sets)
     leave()
     return r
 
 
 @njit(cache=True, _nrt=False)
-def _task_holds_body(s, T, task, seat):
-    """Does `seat` meet the condition of task `task` in the single game row `s`?"""
+def task_holds_on(s, T, task, seat, sets):
+    """``task_holds`` with the position's ``board_sets`` made by the caller (once for all the
+    checks of one position; ``no_sets()`` will do for a task that does not ``reads_sets``)."""
+    enter(P_TASKS)
+    r = _task_holds_body(s, T, task, seat, sets)
+    leave()
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _task_holds_body(s, T, task, seat, sets):
+    """``task_holds``: ``sets`` is the position's ``board_sets`` where the criterion reads it."""
     kind = T.task_kind[task]
     a0 = T.task_args[task, 0]
     a1 = T.task_args[task, 1]
@@ -238,8 +326,8 @@ def _task_holds_body(s, T, task, seat):
         return s[SUMMONED_N] >= a0 and onto >= a2 and s[LEGENDS_SUMMONED] >= a3
 
     if kind == TK_CONQUEST or kind == TK_CENTRAL_DOMINANCE or kind == TK_RAINBOW:
-        own_l, enemy_l, up_l, leg_l = _sets_word(s, seat, 0, LO_BITS)
-        own_h, enemy_h, up_h, leg_h = _sets_word(s, seat, LO_BITS, NSQ)
+        own_l, own_h, enemy_l, enemy_h = own_enemy(s, sets, seat)
+        up_l, up_h, leg_l, leg_h = sets[8], sets[9], sets[10], sets[11]
         M = T.board_masks
         if kind == TK_RAINBOW:  # own minus enemy upgraded pieces, on red and on green
             red = _pc(own_l & up_l & M[BM_RED, 0], own_h & up_h & M[BM_RED, 1]) - _pc(
@@ -284,8 +372,7 @@ def _task_holds_body(s, T, task, seat):
 
     if kind == TK_LINE_DOMINANCE:
         # own minus enemy pieces in the row and in the column of each central square
-        own_l, enemy_l, _, _ = _sets_word(s, seat, 0, LO_BITS)
-        own_h, enemy_h, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
+        own_l, own_h, enemy_l, enemy_h = own_enemy(s, sets, seat)
         M = T.board_masks
         for i in range(T.onboard.shape[0]):
             q = T.onboard[i]
@@ -305,15 +392,13 @@ def _task_holds_body(s, T, task, seat):
             return False
         return _diagonal_ok(s, T, seat, c, 1, a0, a1) and _diagonal_ok(s, T, seat, c, 3, a0, a1)
 
-    if kind == TK_SIDE_CHAIN:
-        return chained(s, T, seat, BM_SIDE, 0, 1) or chained(s, T, seat, BM_SIDE, 2, 3)
-
-    if kind == TK_CORNER_CHAIN:
-        return chained(s, T, seat, BM_CORNER, 0, 1) or chained(s, T, seat, BM_CORNER, 2, 3)
+    if kind == TK_SIDE_CHAIN or kind == TK_CORNER_CHAIN:
+        own_l, own_h, _, _ = own_enemy(s, sets, seat)
+        base = BM_SIDE if kind == TK_SIDE_CHAIN else BM_CORNER
+        return _chained(T, own_l, own_h, base, 0, 1) or _chained(T, own_l, own_h, base, 2, 3)
 
     if kind == TK_SURROUND or kind == TK_ISOLATION:
-        own_l, enemy_l, _, _ = _sets_word(s, seat, 0, LO_BITS)
-        own_h, enemy_h, _, _ = _sets_word(s, seat, LO_BITS, NSQ)
+        own_l, own_h, enemy_l, enemy_h = own_enemy(s, sets, seat)
         while enemy_l != 0 or enemy_h != 0:  # each enemy piece, ascending
             p, enemy_l, enemy_h = pop_square(enemy_l, enemy_h)
             if kind == TK_ISOLATION:
