@@ -17,7 +17,9 @@ rounds, with their range). Nothing here is asserted in tests.
 import argparse
 import json
 import os
+import shutil
 import statistics
+import tempfile
 import time
 
 from sim.app.bench.side_by_side import Worker, git_commit, ratio_summary
@@ -32,7 +34,11 @@ WORKLOADS = [
 ]
 
 
-def compare(baseline, this, policy, baseline_policy, rounds, scale=1.0) -> dict:
+def compare(baseline, this, policy, baseline_policy, rounds, scale=1.0, cache="fresh") -> dict:
+    """``cache`` "fresh": each side compiles its kernel into an empty cache folder of its own
+    (as a new user's first run does) and plays one untimed game per workload first; "existing":
+    each side loads whatever its cache already holds. The engine's speed moved 10-20% either
+    way with its cache's history (round 5 in benchmarks/README.md), so fresh is the default."""
     baseline = os.path.abspath(baseline)
     this = os.path.abspath(this)
     res = {
@@ -44,13 +50,18 @@ def compare(baseline, this, policy, baseline_policy, rounds, scale=1.0) -> dict:
         "rounds": rounds,
         "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "load_avg_at_start": os.getloadavg(),
+        "cache": cache,
         "workloads": {},
     }
-    base_w, this_w = Worker(baseline), Worker(this)
+    caches = [tempfile.mkdtemp(prefix="kalarite-speed-") for _ in "ab"] if cache == "fresh" else []
+    base_w, this_w = Worker(baseline, *caches[:1]), Worker(this, *caches[1:])
     same_all = True
     try:
         for name, mode, decks, games in WORKLOADS:
             games = max(2, round(games * scale))
+            if caches:  # the compile (first workload) and first-call costs, untimed
+                base_w.run(mode, baseline_policy, decks, 1, seed=99)
+                this_w.run(mode, policy, decks, 1, seed=99)
             ratios, this_rate, base_rate, same = [], [], [], True
             for r in range(rounds):
                 order = [(base_w, False), (this_w, True)]
@@ -81,6 +92,8 @@ def compare(baseline, this, policy, baseline_policy, rounds, scale=1.0) -> dict:
     finally:
         base_w.close()
         this_w.close()
+        for c in caches:
+            shutil.rmtree(c, ignore_errors=True)
     res["same_games"] = same_all
     res["load_avg_at_end"] = os.getloadavg()
     return res
@@ -109,11 +122,19 @@ def main(argv=None):
     p.add_argument("--baseline-policy", help="the baseline's player (default: --policy)")
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--games-scale", type=float, default=1.0)
+    p.add_argument(
+        "--cache",
+        choices=("fresh", "existing"),
+        default="fresh",
+        help="fresh: each side compiles cold into its own empty cache (default); existing: "
+        "each loads what its cache holds",
+    )
     p.add_argument("--out", help="also write the JSON here")
     a = p.parse_args(argv)
     res = compare(
-        a.baseline, a.this, a.policy, a.baseline_policy or a.policy, a.rounds, a.games_scale
-    )
+        a.baseline, a.this, a.policy, a.baseline_policy or a.policy, a.rounds, a.games_scale,
+        a.cache,
+    )  # fmt: skip
     print(table(res))
     if a.out:
         with open(a.out, "w") as f:

@@ -93,12 +93,43 @@ def test_player_speed_on_one_checkout_plays_identical_games(monkeypatch):
     from benchmarks import player_speed as ps
 
     monkeypatch.setattr(ps, "WORKLOADS", [("hf", "high-form", ("imperial", "highland"), 2)])
-    res = ps.compare(ROOT, ROOT, "planner", "planner", rounds=2)
+    res = ps.compare(ROOT, ROOT, "planner", "planner", rounds=2, cache="existing")
     assert res["same_games"] is True
     w = res["workloads"]["hf"]
     assert w["rounds"] == 2 and w["min"] <= w["ratio"] <= w["max"] and w["same_games"]
     assert w["games_per_cpu_s"] > 0 and len(w["ratios"]) == 2
     assert "| hf (imperial vs highland) |" in ps.table(res)
+
+
+def test_player_speed_compiles_each_side_cold_by_default(monkeypatch):
+    """By default each side gets its own empty kernel cache and one untimed game per workload
+    before the timed rounds (the compile is not timed); the folders are removed after."""
+    import os
+
+    from benchmarks import player_speed as ps
+
+    made, runs = [], []
+
+    class FakeWorker:
+        def __init__(self, root, cache=None):
+            made.append(cache)
+
+        def run(self, mode, policy, decks, games, seed=11):
+            runs.append((games, seed))
+            return {"digest": "d", "cpu_s": 1.0}
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(ps, "Worker", FakeWorker)
+    monkeypatch.setattr(ps, "WORKLOADS", [("hf", "high-form", ("imperial", "highland"), 4)])
+    res = ps.compare(ROOT, ROOT, "planner", "planner", rounds=2)
+    assert res["cache"] == "fresh" and len(made) == 2 and made[0] != made[1] and all(made)
+    assert runs[:2] == [(1, 99), (1, 99)] and len(runs) == 2 + 2 * 2
+    assert not any(os.path.exists(c) for c in made)
+    made.clear()
+    ps.compare(ROOT, ROOT, "planner", "planner", rounds=1, cache="existing")
+    assert made == [None, None]
 
 
 def test_same_games_spec_names_the_players_it_checks():
