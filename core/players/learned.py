@@ -14,7 +14,7 @@ from core.jit import njit
 from core.jit.profile import P_LEARNED, enter, leave
 from core.layout import COLOUR, GAME_OVER, MODE, WINNER
 from core.players.feature_names import FL_GATEWAY_BLIND, FL_PEEK, N_FEATURES
-from core.players.features import MEMO_SIZE, features_memo, forget_memo
+from core.players.features import MEMO_SIZE, features_ref, forget_memo
 from core.players.params import (
     MB_B1,
     MB_COEF,
@@ -28,13 +28,16 @@ from core.players.params import (
     PP_RESTRICT,
     RESTRICT_GATEWAY,
 )
+from core.players.summon_ref import REF_SIZE, forget_ref, prepare_ref
 
 WIN_LOGIT = 40.0  # a game already won (lost): no fitted position comes near
 # the int scratch row of the learned value: square marks of the features, the indices of
-# the nonzero features, the opponents' summon memo (core.players.features)
+# the nonzero features, the opponents' summon memo (core.players.features), the reference
+# position's summon answers (core.players.summon_ref)
 LEARN_IDX = 96
 LEARN_MEMO = LEARN_IDX + N_FEATURES
-LEARN_SIZE = LEARN_MEMO + MEMO_SIZE
+LEARN_REF = LEARN_MEMO + MEMO_SIZE
+LEARN_SIZE = LEARN_REF + REF_SIZE
 
 
 @njit(cache=True, _nrt=False)
@@ -52,8 +55,23 @@ def learned_value(s, T, seat, params, fbuf, mark):
 
 @njit(cache=True, _nrt=False)
 def forget(mark):
-    """A new search: empty the memo in the learned value's scratch row ``mark``."""
-    forget_memo(mark[LEARN_MEMO:LEARN_SIZE])
+    """A new search: empty the memo and the reference in the learned value's scratch row
+    ``mark``."""
+    forget_memo(mark[LEARN_MEMO:LEARN_REF])
+    forget_ref(mark[LEARN_REF:LEARN_SIZE])
+
+
+@njit(cache=True, _nrt=False)
+def refer(s, T, seat, mark):
+    """Make ``s`` the reference of the following learned values' summon checks (the decision
+    whose finished options are being valued; core.players.summon_ref)."""
+    prepare_ref(s, T, seat, mark[LEARN_REF:LEARN_SIZE])
+
+
+@njit(cache=True, _nrt=False)
+def unrefer(mark):
+    """No reference any more: the summon checks from scratch (or the memo)."""
+    forget_ref(mark[LEARN_REF:LEARN_SIZE])
 
 
 @njit(cache=True, _nrt=False)
@@ -140,7 +158,9 @@ def _learned_value_body(s, T, seat, params, fbuf, mark):
     flags = FL_GATEWAY_BLIND if params[PP_RESTRICT] == RESTRICT_GATEWAY else 0
     if params[PP_PEEK] != 0:
         flags |= FL_PEEK
-    features_memo(s, T, seat, flags, fbuf, mark, mark[LEARN_MEMO:LEARN_SIZE])
+    features_ref(
+        s, T, seat, flags, fbuf, mark, mark[LEARN_MEMO:LEARN_REF], mark[LEARN_REF:LEARN_SIZE]
+    )
     return model_logit_sparse(
         params, PP_MODEL + s[MODE] * MODEL_STRIDE, fbuf, mark[LEARN_IDX:LEARN_MEMO]
     )
