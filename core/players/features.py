@@ -467,15 +467,16 @@ def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek, memo, ref):
         blk = p * MEMO_BLOCK
         bits = hand_bits(s, T, c)
         cmp = compare_ref(s, ref[:0] if peek else ref, p, c, bits)
-        kept = memo.shape[0] > 0 and not peek and _memo_applies(s, T, p, c)
         if cmp[0]:  # the reference answers (core.players.summon_ref)
             ready = _pool_ready_ref(s, T, p, c, bits, ref, cmp)
-        elif kept and _memo_holds(s, p, c, memo, blk, bits):
-            ready = memo[blk + MB_READY]
         else:
-            ready = _pool_ready(s, T, p, c, peek, bits)
-            if kept:
-                _memo_store(s, p, c, memo, blk, bits, ready)
+            kept = memo.shape[0] > 0 and not peek and _memo_applies(s, T, p, c)
+            if kept and _memo_holds(s, p, c, memo, blk, bits):
+                ready = memo[blk + MB_READY]
+            else:
+                ready = _pool_ready(s, T, p, c, peek, bits)
+                if kept:
+                    _memo_store(s, p, c, memo, blk, bits, ready)
         if pool > 0:
             threat += share * held * ready / pool
     out[F_HAND_OPP] = hand

@@ -135,12 +135,15 @@ def prepare_ref(s, T, seat, ref):
 @njit(cache=True, _nrt=False)
 def compare_ref(s, ref, p, c, bits):
     """How the leaf ``s``'s bitboards ``bits`` of colour ``c`` (seat ``p``) differ from the
-    reference's: (usable, same, gained, the targets opened for common beings lo, hi, for
-    heroic beings lo, hi). Not usable: no reference for the seat, or not the plain search."""
+    reference's: (usable, same, gained, stock in both, legend stock in both, the targets
+    opened for common beings lo, hi, for heroic beings lo, hi). Not usable: no reference
+    for the seat, or not the plain search."""
     blk = 1 + p * REF_BLOCK
     z = np.int64(0)
     if ref.shape[0] == 0 or ref[0] == 0 or ref[blk + RB_VALID] == 0 or not plain_search(s, c):
-        return False, False, False, z, z, z, z
+        return False, False, False, False, False, z, z, z, z
+    stock = ref[blk + RB_STOCK] == 1 and s[STOCK + c] > 0
+    lstock = ref[blk + RB_LSTOCK] == 1 and s[LSTOCK + c] > 0
     r = blk + RB_BITS
     same = True
     for i in range(N_REF_WORDS):
@@ -148,28 +151,21 @@ def compare_ref(s, ref, p, c, bits):
             same = False
             break
     if same:
-        return True, True, False, z, z, z, z
+        return True, True, False, stock, lstock, z, z, z, z
     gained = (
         (bits[0] & ~_word(ref, r)) | (bits[1] & ~_word(ref, r + 2))
         | (bits[2] & ~_word(ref, r + 4)) | (bits[3] & ~_word(ref, r + 6))
         | (bits[4] & ~_word(ref, r + 8)) | (bits[5] & ~_word(ref, r + 10))
     )  # fmt: skip
     if gained != 0:
-        return True, False, True, z, z, z, z
+        return True, False, True, stock, lstock, z, z, z, z
     # opened targets: an upgraded piece gone (an empty-target pattern may enter), an own
     # piece no longer above the being's rank (an own-target pattern may take it)
     cl = (_word(ref, r + 12) & ~bits[6]) | (_word(ref, r + 4) & ~bits[2])
     ch = (_word(ref, r + 14) & ~bits[7]) | (_word(ref, r + 6) & ~bits[3])
     hl = (_word(ref, r + 16) & ~bits[8]) | (_word(ref, r + 8) & ~bits[4])
     hh = (_word(ref, r + 18) & ~bits[9]) | (_word(ref, r + 10) & ~bits[5])
-    return True, False, False, cl, ch, hl, hh
-
-
-@njit(cache=True, _nrt=False)
-def _stock_held(s, ref, blk, c, legendary):
-    if legendary:
-        return ref[blk + RB_LSTOCK] == 1 and s[LSTOCK + c] > 0
-    return ref[blk + RB_STOCK] == 1 and s[STOCK + c] > 0
+    return True, False, False, stock, lstock, cl, ch, hl, hh
 
 
 @njit(cache=True, _nrt=False)
@@ -191,7 +187,7 @@ def ref_summonable(s, T, ref, p, c, i, deck, card, bits, cmp):
     """``slot_summonable(s, T, c, card, bits)`` for seat ``p``'s hand slot ``i`` (deck card
     ``i`` with ``deck``), from the reference where it answers (``cmp``: ``compare_ref``'s
     result; ``bits``: the leaf's ``hand_bits`` of ``c``)."""
-    usable, same, gained, cl, ch, hl, hh = cmp
+    usable, same, gained, stock, lstock, cl, ch, hl, hh = cmp
     if not usable:
         return slot_summonable(s, T, c, card, bits)
     blk = 1 + p * REF_BLOCK
@@ -200,9 +196,8 @@ def ref_summonable(s, T, ref, p, c, i, deck, card, bits, cmp):
     packed = ref[blk + (RB_DECK if deck else RB_HAND) + i]
     rank = T.card_rank[card]
     if (
-        (packed >> CARD_SHIFT) != card
-        or T.card_det_n[card] > 0
-        or not _stock_held(s, ref, blk, c, rank == LEGENDARY)
+        (packed >> CARD_SHIFT) != card  # a detached pattern's card is not recorded
+        or not (lstock if rank == LEGENDARY else stock)
     ):
         return slot_summonable(s, T, c, card, bits)
     wit = (packed & ((1 << CARD_SHIFT) - 1)) - 2
