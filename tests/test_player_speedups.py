@@ -11,7 +11,14 @@ from core.constants import COMMON, OPT_PLACE
 from core.kernel import workspace
 from core.layout import BOARD, COLOUR, CUR, STATE_SIZE
 from core.players.feature_names import N_FEATURES
-from core.players.features import MB_VALID, MEMO_BLOCK, MEMO_SIZE, features, features_memo
+from core.players.features import (
+    MB_VALID,
+    MEMO_BLOCK,
+    MEMO_SIZE,
+    features,
+    features_memo,
+    features_ref,
+)
 from core.players.greedy import KEYS_ALL, ST_OVER, placement_shortcut, score_options
 from core.players.leaf import leaf
 from core.players.learned import LEARN_SIZE, has_model, model_logit, model_logit_sparse
@@ -28,6 +35,7 @@ from core.players.planner import (
 )
 from core.players.reply import STEP
 from core.players.restrict import NO_BAN
+from core.players.summon_ref import REF_SIZE, prepare_ref
 from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
 from tests.support.harness import player_rows
@@ -217,3 +225,46 @@ def test_a_placements_key_is_the_key_of_the_placed_position(mode, decks):
             r[BOARD + wopts[2, k, 1]] = code
             assert keys[k] == state_key(r)
     assert placed >= 100
+
+
+REF_DUELS = DUELS + [
+    ("deathmatch", ("nethervoid", "everfrost")),
+    ("high-form", ("sylvan", "imperial")),
+]
+
+
+@pytest.mark.parametrize("mode,decks", REF_DUELS)
+def test_the_reference_gives_the_features_from_scratch_at_every_leaf(mode, decks):
+    """Every finished option of decisions of seer and sage games, its features with the
+    summon checks derived from the decision (core.players.summon_ref) and from an unrelated
+    earlier decision, against the features from scratch, bit for bit."""
+    states = positions(mode, decks, specs=("seer", "sage"), games=2, every=1, cap=160)
+    work, wopts, ev0, _ = workspace()
+    ref = np.zeros(REF_SIZE, np.int32)
+    other = np.zeros(REF_SIZE, np.int32)
+    memo = np.zeros(MEMO_SIZE, np.int32)
+    mark = np.zeros(81, np.int32)
+    leaves = 0
+    moved = 0
+    for i, s in enumerate(states):
+        seat = int(s[CUR])
+        n = _list(s, wopts)
+        prepare_ref(s, T, seat, ref)
+        prepare_ref(states[max(0, i - 7)], T, seat, other)
+        for k in range(n):
+            c = work[0]
+            begin(c, s)
+            o = wopts[2, k]
+            apply_option(c, T, ev0, o[0], o[1], o[2], o[3])
+            if advance_turn(c, T, ev0, wopts[0], False) != 0:
+                continue
+            leaves += 1
+            moved += not np.array_equal(c[BOARD : BOARD + 81], s[BOARD : BOARD + 81])
+            plain = np.full(N_FEATURES, 7.0)
+            features(c, T, seat, 0, plain, mark)
+            for r in (ref, other):
+                fast = np.full(N_FEATURES, -7.0)
+                features_ref(c, T, seat, 0, fast, mark, memo, r)
+                assert plain.tobytes() == fast.tobytes()
+    print("leaves", leaves, "with a changed board", moved)
+    assert leaves >= 100 and moved >= leaves // 4

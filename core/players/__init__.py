@@ -19,6 +19,7 @@ of the option list, so every player plays by the same rules.
 - ``eval_delta``: the evaluation of many options' positions, reusing the decision's own.
 - ``summon_reach``: the evaluation's summon questions: can a card be summoned, which single
   placement would make it summonable.
+- ``summon_ref``: the learned leaf's summon checks derived from the scored decision's own.
 - ``task_reach``: the squares a High Form task condition reads (the greedy placement shortcut).
 - ``params``: the columns of a seat's parameter row (weights, then search settings).
 - ``features``: a position's feature vector (the positions table, the learned value);

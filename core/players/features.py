@@ -125,6 +125,7 @@ from core.players.feature_names import (
     NO_DISTANCE,
 )
 from core.players.summon_reach import hand_bits, placement_completions, slot_summonable
+from core.players.summon_ref import compare_ref, ref_summonable
 from core.rules.modes import has_tasks, n_colours
 from core.rules.scoring import target_score
 
@@ -261,10 +262,11 @@ def _opp_seats_share(s, me):
 
 
 @njit(cache=True, _nrt=False)
-def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark):
+def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark, ref):
     """My hand: summonable beings and legends, my flare's halves, warps, Gateway cards,
-    the pending being and how far it is from summonable."""
+    the pending being and how far it is from summonable (``ref``: core.players.summon_ref)."""
     bits = hand_bits(s, T, me)
+    cmp = compare_ref(s, ref, seat, me, bits)
     summonable = 0
     legends = 0
     flare_up = 0
@@ -282,7 +284,9 @@ def _hand_part(s, T, seat, me, up_gap, all_gap, out, mark):
             if card != s[PENDING + seat]:
                 warps += T.card_has_warp[card]
             gate_cards += T.card_gateway_ref[card]
-        if (kind == CK_BEING or kind == CK_LEGEND) and slot_summonable(s, T, me, card, bits):
+        if (kind == CK_BEING or kind == CK_LEGEND) and ref_summonable(
+            s, T, ref, seat, me, slot, False, card, bits, cmp
+        ):
             if kind == CK_BEING:
                 summonable += 1
             else:
@@ -335,6 +339,21 @@ def _pool_ready(s, T, p, c, peek, bits):
     for i in range(0 if peek else s[DECK_CNT + p]):
         card = s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]
         ready += 1 if slot_summonable(s, T, c, card, bits) else 0
+    return ready
+
+
+@njit(cache=True, _nrt=False)
+def _pool_ready_ref(s, T, p, c, bits, ref, cmp):
+    """``_pool_ready`` (no peek) with the checks derived from the reference ``ref``."""
+    ready = 0
+    for k in range(s[HAND_N + p]):
+        card = s[HAND + p * HAND_CAP + k]
+        if T.card_kind[card] == CK_BEING and card != s[PENDING + p]:
+            ready += 1 if ref_summonable(s, T, ref, p, c, k, False, card, bits, cmp) else 0
+    h = s[DECK_HEAD + p]
+    for i in range(s[DECK_CNT + p]):
+        card = s[DECK + p * DECK_CAP + (h + i) % DECK_CAP]
+        ready += 1 if ref_summonable(s, T, ref, p, c, i, True, card, bits, cmp) else 0
     return ready
 
 
@@ -418,7 +437,7 @@ def forget_memo(memo):
 
 
 @njit(cache=True, _nrt=False)
-def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek, memo):
+def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek, memo, ref):
     """What the opponents show: hand sizes, decks, stored frozen effects, pending beings,
     and, in expectation over the cards they may hold, their flares and summonable beings.
     ``peek`` (a cheating measurement only, never for balance figures): their real hand."""
@@ -447,13 +466,17 @@ def _opponents_part(s, T, seat, me, up_gap, all_gap, out, peek, memo):
         pool = held + (0 if peek else s[DECK_CNT + p])
         blk = p * MEMO_BLOCK
         bits = hand_bits(s, T, c)
-        kept = memo.shape[0] > 0 and not peek and _memo_applies(s, T, p, c)
-        if kept and _memo_holds(s, p, c, memo, blk, bits):
-            ready = memo[blk + MB_READY]
+        cmp = compare_ref(s, ref[:0] if peek else ref, p, c, bits)
+        if cmp[0]:  # the reference answers (core.players.summon_ref)
+            ready = _pool_ready_ref(s, T, p, c, bits, ref, cmp)
         else:
-            ready = _pool_ready(s, T, p, c, peek, bits)
-            if kept:
-                _memo_store(s, p, c, memo, blk, bits, ready)
+            kept = memo.shape[0] > 0 and not peek and _memo_applies(s, T, p, c)
+            if kept and _memo_holds(s, p, c, memo, blk, bits):
+                ready = memo[blk + MB_READY]
+            else:
+                ready = _pool_ready(s, T, p, c, peek, bits)
+                if kept:
+                    _memo_store(s, p, c, memo, blk, bits, ready)
         if pool > 0:
             threat += share * held * ready / pool
     out[F_HAND_OPP] = hand
@@ -560,6 +583,14 @@ def features_memo(s, T, seat, flags, out, mark, memo):
     """``features`` with the opponents' summon memo in ``memo`` (MEMO_SIZE ints, emptied by
     ``forget_memo`` when the tables change; an empty array: none). Same result, bit for bit
     (tests/test_player_speedups.py)."""
+    features_ref(s, T, seat, flags, out, mark, memo, memo[:0])
+
+
+@njit(cache=True, _nrt=False)
+def features_ref(s, T, seat, flags, out, mark, memo, ref):
+    """``features_memo`` with the summon checks derived from a reference position where it
+    answers (``ref``: core.players.summon_ref REF_SIZE ints, or empty). Same result, bit for
+    bit (tests/test_player_speedups.py)."""
     gateway_blind = (flags & FL_GATEWAY_BLIND) != 0
     for k in range(N_FEATURES):
         out[k] = 0.0
@@ -569,8 +600,8 @@ def features_memo(s, T, seat, flags, out, mark, memo):
         best, threat = claimable(s, T, me, True, True)  # the board's sets made once for both
         out[F_CLAIMABLE_ME] = best
         out[F_CLAIMABLE_OPP] = threat
-    _hand_part(s, T, seat, me, up_gap, all_gap, out, mark)
-    _opponents_part(s, T, seat, me, up_gap, all_gap, out, (flags & FL_PEEK) != 0, memo)
+    _hand_part(s, T, seat, me, up_gap, all_gap, out, mark, ref)
+    _opponents_part(s, T, seat, me, up_gap, all_gap, out, (flags & FL_PEEK) != 0, memo, ref)
     out[F_END_TRIGGERED] = 1 if s[END_SEAT] >= 0 else 0
     out[F_TURN] = s[TURN_NO]
     f = s[FROZEN + seat]

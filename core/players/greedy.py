@@ -55,7 +55,7 @@ from core.players.evaluate import (
     _exposed,
     evaluate,
 )
-from core.players.leaf import leaf
+from core.players.leaf import leaf, refer_leaves, unrefer_leaves
 from core.players.lookahead import (
     advance_turn,
     begin,
@@ -257,8 +257,11 @@ def score_options(
     ``exact``), taken on the copy it was played on; without it, the evaluation like every
     other option. The child evaluations' context (eval_delta.prepare) is made when the first
     of them needs it: a position whose options all end the turn valued ``at_end`` (an
-    effect's targets, most of the seer's leaves) needs none."""
+    effect's targets, most of the seer's leaves) needs none. The learned leaves of a
+    decision with several options take its summon answers as their reference
+    (core.players.summon_ref), made at the first of them."""
     rep = work[2]
+    referred = False
     ctx = work[W_CTX]
     prepared = False
     base, rstat = prepare_placements(
@@ -289,12 +292,16 @@ def score_options(
             elif want_keys == KEYS_PENDING:
                 keys[k] = 0
             if r == 0 and at_end:
+                if not referred and n - k >= 2:
+                    referred = refer_leaves(s, T, seat, params, work)
                 vals[k] = leaf(c, T, seat, params, exact, work, wopts, ev0, fwork)
             else:
                 if not prepared:
                     prepare(s, T, seat, w, ctx, wopts[0])
                     prepared = True
                 vals[k] = child_value(c, s, T, seat, w, ctx, wopts[0])
+    if referred:
+        unrefer_leaves(work)
 
 
 @njit(cache=True, _nrt=False)

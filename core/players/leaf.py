@@ -8,7 +8,7 @@ instead of the planner playing that option again on a fresh copy to value it.
 from core.jit import njit
 from core.players.endgame import finish_game
 from core.players.evaluate import evaluate
-from core.players.learned import has_model, learned_value
+from core.players.learned import has_model, learned_value, refer, unrefer
 from core.players.weights import N_WEIGHTS
 
 # rows of the players' buffers the learned value uses (core.players.planner assigns the
@@ -27,3 +27,19 @@ def leaf(c, T, seat, params, exact, work, wopts, ev0, fwork):
     if has_model(c, params):
         return learned_value(c, T, seat, params, fwork[F_LEARN], work[W_LEARN])
     return evaluate(c, T, seat, params[:N_WEIGHTS], wopts[0])
+
+
+@njit(cache=True, _nrt=False)
+def refer_leaves(s, T, seat, params, work):
+    """The decision ``s`` becomes the reference of the learned leaves valued next (its
+    finished options: core.players.summon_ref); ``unrefer_leaves`` when they are done.
+    Returns whether it did (the seat's row holds a model for the mode)."""
+    if has_model(s, params):
+        refer(s, T, seat, work[W_LEARN])
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def unrefer_leaves(work):
+    unrefer(work[W_LEARN])
