@@ -23,7 +23,7 @@ from core.players.greedy import KEYS_ALL, ST_OVER, placement_shortcut, score_opt
 from core.players.leaf import leaf
 from core.players.learned import LEARN_SIZE, has_model, model_logit, model_logit_sparse
 from core.players.lookahead import advance_turn, begin, state_key
-from core.players.params import MODEL_STRIDE, PP_ENDGAME, PP_MODEL
+from core.players.params import MB_HIDDEN, MODEL_STRIDE, PP_ENDGAME, PP_MODEL
 from core.players.planner import (
     HEAP_MIN,
     MAX_PLANS,
@@ -39,7 +39,7 @@ from core.players.summon_ref import REF_SIZE, prepare_ref
 from core.players.weights import N_WEIGHTS
 from core.rules.turn import apply_option
 from tests.support.harness import player_rows
-from tests.support.players import T, positions
+from tests.support.players import T, decision_options, positions
 
 DUELS = [
     ("high-form", ("etherweave", "nethervoid")),
@@ -75,7 +75,16 @@ def test_the_sparse_network_gives_the_reference_logit_bit_for_bit():
     idx = np.zeros(N_FEATURES, np.int32)
     states = positions("deathmatch", ("nethervoid", "everfrost"), games=1, every=2, cap=60)
     mark = np.zeros(81, np.int32)
-    for row in params:
+    rows = list(params)
+    for hidden in (13, 3):  # the units past the last eight, one by one
+        cut = params[0].copy()
+        for mode in (0, 1, 2, 3):
+            b = PP_MODEL + mode * MODEL_STRIDE
+            if cut[b] != 0 and cut[b + MB_HIDDEN] > hidden:
+                cut[b + MB_HIDDEN] = hidden
+        assert not np.array_equal(cut, params[0])  # the seer has more units than that
+        rows.append(cut)
+    for row in rows:
         for mode in (0, 1, 2, 3):
             b = PP_MODEL + mode * MODEL_STRIDE
             if row[b] == 0:
@@ -103,7 +112,7 @@ def test_a_finished_option_is_valued_as_a_fresh_replay_values_it(mode, decks):
         row = params[int(s[CUR])]
         assert has_model(s, row)
         exact = row[PP_ENDGAME] != 0
-        n = _list(s, wopts)
+        n = decision_options(s, wopts[2])
         w = row[:N_WEIGHTS]
         vals, stat, keys = fwork[1], fwork[2], fwork[3]
         score_options(
@@ -123,18 +132,6 @@ def test_a_finished_option_is_valued_as_a_fresh_replay_values_it(mode, decks):
             v = leaf(c, T, s[CUR], row, exact, work2, wopts2, ev0, fwork2)
             assert v == vals[k]
     assert finished >= 20
-
-
-def _list(s, wopts):
-    """The options of ``s`` (a decision of the game) into ``wopts[2]``."""
-    from core import constants as K
-    from core.rules.turn import advance
-
-    ev = np.zeros((0, K.EV_WIDTH), np.int32)
-    c = s.copy()
-    n = advance(c, T, ev, wopts[2])
-    assert np.array_equal(c, s) and n >= 2
-    return n
 
 
 assert LEARN_SIZE > MEMO_SIZE
@@ -187,7 +184,7 @@ def test_the_plan_is_the_same_without_the_finished_options_keys(mode, decks):
     work, wopts, ev0, fwork = workspace()
     for s in states:
         row = params[int(s[CUR])]
-        n = _list(s, wopts)
+        n = decision_options(s, wopts[2])
         opts = wopts[2].copy()
         plans = []
         for keep in (1, MAX_PLANS):
@@ -208,7 +205,7 @@ def test_a_placements_key_is_the_key_of_the_placed_position(mode, decks):
     placed = 0
     for s in states:
         row = params[int(s[CUR])]
-        n = _list(s, wopts)
+        n = decision_options(s, wopts[2])
         vals, stat, keys = fwork[1], fwork[2], fwork[3]
         score_options(
             s, T, wopts[2], n, row[:N_WEIGHTS], s[CUR], vals, stat, keys, KEYS_ALL, work, wopts,
@@ -248,7 +245,7 @@ def test_the_reference_gives_the_features_from_scratch_at_every_leaf(mode, decks
     moved = 0
     for i, s in enumerate(states):
         seat = int(s[CUR])
-        n = _list(s, wopts)
+        n = decision_options(s, wopts[2])
         prepare_ref(s, T, seat, ref)
         prepare_ref(states[max(0, i - 7)], T, seat, other)
         for k in range(n):

@@ -96,8 +96,8 @@ def model_logit_sparse(params, b, x, idx):
     """``model_logit``, bit for bit, faster: the zero features are skipped (a finite weight
     times zero adds a signed zero, which changes no sum that is then compared or passed on
     except in the sign of an exact zero, and -0.0 == 0.0 everywhere it is read), and eight
-    (then four) hidden units are summed side by side, each in the reference's order (``idx``: int
-    scratch of N_FEATURES)."""
+    hidden units are summed side by side (the rest one by one), each in the reference's order
+    (``idx``: int scratch of N_FEATURES)."""
     nz = 0
     for k in range(N_FEATURES):
         if x[k] != 0.0:
@@ -112,31 +112,6 @@ def model_logit_sparse(params, b, x, idx):
     while j + 8 <= h:
         v = _eight_units(params, b, x, idx, nz, j, v)
         j += 8
-    while j + 4 <= h:
-        w0 = b + MB_W1 + j * N_FEATURES
-        w1 = w0 + N_FEATURES
-        w2 = w1 + N_FEATURES
-        w3 = w2 + N_FEATURES
-        a0 = params[b + MB_B1 + j]
-        a1 = params[b + MB_B1 + j + 1]
-        a2 = params[b + MB_B1 + j + 2]
-        a3 = params[b + MB_B1 + j + 3]
-        for i in range(nz):
-            k = idx[i]
-            xk = x[k]
-            a0 += params[w0 + k] * xk
-            a1 += params[w1 + k] * xk
-            a2 += params[w2 + k] * xk
-            a3 += params[w3 + k] * xk
-        if a0 > 0.0:
-            v += params[b + MB_W2 + j] * a0
-        if a1 > 0.0:
-            v += params[b + MB_W2 + j + 1] * a1
-        if a2 > 0.0:
-            v += params[b + MB_W2 + j + 2] * a2
-        if a3 > 0.0:
-            v += params[b + MB_W2 + j + 3] * a3
-        j += 4
     while j < h:
         a = params[b + MB_B1 + j]
         w = b + MB_W1 + j * N_FEATURES
