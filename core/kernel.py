@@ -340,7 +340,7 @@ def _turn_end_position(s, T, opts, k, c, copts, ev0, row, mark):
     return True
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=True, wide_inlining=True)
 def play_games(
     T,
     mode,

@@ -107,3 +107,51 @@ def test_a_closure_in_a_kernel_is_refused_at_compile_time_not_miscompiled():
 
     with pytest.raises(Exception, match="make_function"):
         with_closure(2)
+
+
+def _middling_callee():
+    """A kernel costing LLVM's inliner far more than its default budget and far less than
+    the wide one: a chain of dependent array reads and arithmetic."""
+    lines = ["def middling(a, i):", "    x = a[i]"]
+    for k in range(40):
+        lines.append(f"    x = (x ^ a[(i + x + {k}) & 7]) * {2 * k + 3} + {k}")
+    lines.append("    return x")
+    scope = {}
+    exec("\n".join(lines), scope)
+    return J.njit(scope["middling"])
+
+
+def _calls_to(kernel, callee_name):
+    (ir,) = kernel.inspect_llvm().values()
+    return sum(1 for line in ir.splitlines() if " call " in line and callee_name in line)
+
+
+def test_a_kernel_marked_wide_inlining_inlines_what_the_default_budget_calls():
+    middling = _middling_callee()
+
+    def default_first(a):
+        return middling(a, 1) + middling(a, 2)
+
+    def wide(a):
+        return middling(a, 1) + middling(a, 2)
+
+    def default_after(a):
+        return middling(a, 1) + middling(a, 2)
+
+    # marked by qualified name: the three names differ
+    default_first, wide = J.njit(default_first), J.njit(wide, wide_inlining=True)
+    a = np.arange(8, dtype=np.int64)
+    assert default_first(a) == wide(a)
+    default_after = J.njit(default_after)  # compiled after the wide one
+    assert default_after(a) == wide(a)
+    assert _calls_to(default_first, "middling") >= 2  # the default budget keeps the calls
+    assert _calls_to(wide, "middling") == 0  # the wide one inlines both
+    assert _calls_to(default_after, "middling") >= 2  # and the default is back after it
+    assert J.WIDE_INLINE_THRESHOLD > J.DEFAULT_INLINE_THRESHOLD
+
+
+def test_the_kernel_that_plays_games_is_marked_wide_inlining():
+    from core.kernel import play_games, play_games_checked
+
+    assert play_games.py_func.__qualname__ in J._wide_inlining
+    assert play_games_checked.py_func.__qualname__ not in J._wide_inlining

@@ -35,15 +35,22 @@ pass by pass): function types remember their resolutions (``_function_call_type`
 kernels compile through ``pipeline``, and link-only code gets the lightest per-function LLVM
 passes (``LinkOnlyLibrary._optimize_functions``).
 
-This module patches numba in five places, each checked by ``tests/test_jit.py`` or the
+Wide inlining: with the engine linked flat into one module, LLVM's default inlining budget
+left the players' hot layers as separate calls (each array passed as seven values); the
+kernels that play whole games (``njit(..., wide_inlining=True)``) are optimised with a wider
+one (``WIDE_INLINE_THRESHOLD``), every other module with LLVM's default for -O3.
+
+This module patches numba in six places, each checked by ``tests/test_jit.py`` or the
 golden replays and pinned by the numba versions in pyproject:
 ``CPUCodeLibrary.add_linking_library`` (flat linking), ``CPUCodeLibrary._finalize_final_module``
-(private copies), ``TargetConfig.values`` / ``__hash__`` (the same results, computed faster)
-and ``BaseFunction.get_call_type`` (the same results, remembered).
+(private copies), ``CPUCodeLibrary._optimize_final_module`` (wide inlining),
+``TargetConfig.values`` / ``__hash__`` (the same results, computed faster) and
+``BaseFunction.get_call_type`` (the same results, remembered).
 """
 
 import sys
 
+import llvmlite.binding as llvm
 import numba
 from numba.core import compiler, sigutils, types, typing
 from numba.core import event as ev
@@ -218,6 +225,46 @@ def _finalize_final_module(self):
 
 CPUCodeLibrary._finalize_final_module = _finalize_final_module
 
+# LLVM's inlining budget (its ``-inline-threshold``, a cost in instructions): LLVM's own for
+# -O3 everywhere, and a wider one for the kernels that play whole games (``njit(...,
+# wide_inlining=True)``). With everything linked flat into one module, the default left the
+# players' hot layers (the leaf's features and network, the child evaluations, the option
+# scoring) as separate calls, each passing every array as seven values; with the wider budget
+# LLVM inlines them into their callers (benchmarks/README.md, issue 46 round 6: the seer
+# 1.30-1.34x at 10,000 for about 24 s more of cold compile; 30,000 gave 1.32-1.42x for 180 s
+# more). Inlining never changes a result (no fast-math: the same operations in the same order).
+DEFAULT_INLINE_THRESHOLD = 250  # LLVM's for -O3 (InlineConstants::OptAggressiveThreshold)
+DEFAULT_INLINE_COLD_THRESHOLD = 45  # its default for cold callees
+WIDE_INLINE_THRESHOLD = 10_000
+_wide_inlining = set()  # the qualified names of the kernels compiled with the wider budget
+
+
+def _set_inline_threshold(threshold):
+    """LLVM reads its inliner options when numba builds a pass pipeline (a fresh one for each
+    module it optimises), so setting them around one module's optimisation scopes them to it.
+    Both are always given explicitly: LLVM takes the cold threshold from its own option only
+    when the threshold was never given."""
+    llvm.set_option("", f"-inline-threshold={threshold}")
+    llvm.set_option("", f"-inlinecold-threshold={DEFAULT_INLINE_COLD_THRESHOLD}")
+
+
+_set_inline_threshold(DEFAULT_INLINE_THRESHOLD)
+_plain_optimize_final_module = CPUCodeLibrary._optimize_final_module
+
+
+def _optimize_final_module(self):
+    """numba's, with the wider inlining budget for the kernels marked ``wide_inlining``."""
+    if self.name not in _wide_inlining:
+        return _plain_optimize_final_module(self)
+    _set_inline_threshold(WIDE_INLINE_THRESHOLD)
+    try:
+        return _plain_optimize_final_module(self)
+    finally:
+        _set_inline_threshold(DEFAULT_INLINE_THRESHOLD)
+
+
+CPUCodeLibrary._optimize_final_module = _optimize_final_module
+
 
 class _LinkKey:
     """Stands for a link-only kernel where numba keys an implementation by its entry point."""
@@ -303,12 +350,16 @@ class OneVersionDispatcher(CPUDispatcher):
             self._link_only[canon] = cres
 
 
-def njit(fn=None, *, cache=False, **options):
-    """numba.njit with OneVersionDispatcher (plain Python under NUMBA_DISABLE_JIT=1)."""
+def njit(fn=None, *, cache=False, wide_inlining=False, **options):
+    """numba.njit with OneVersionDispatcher (plain Python under NUMBA_DISABLE_JIT=1);
+    ``wide_inlining``: optimise this kernel with the wider inlining budget (for kernels Python
+    calls to play whole games; see WIDE_INLINE_THRESHOLD)."""
 
     def wrap(f):
         if numba.config.DISABLE_JIT:
             return f
+        if wide_inlining:
+            _wide_inlining.add(f.__qualname__)
         targetoptions = {**options, "nopython": True, "boundscheck": None}
         d = OneVersionDispatcher(
             py_func=f, locals={}, targetoptions=targetoptions, pipeline_class=EnginePipeline
