@@ -31,9 +31,10 @@ from cluster import progress as plain_progress
 from cluster.driver import Driver, RunFailed, chunk_jobs
 from cluster.session import RayStartError  # noqa: F401  (re-exported: the runner's errors)
 from cluster.until import play_looks
+from results.looks import chunk_size_for_looks
 from results.looks import plan as plan_looks
 from results.store import DatasetStore, dataset_info, stored_deals
-from sim.chunking import choose_chunk_size
+from sim.chunking import MAX_CHUNKS, choose_chunk_size, count_chunks
 from sim.study_size import DiskSpaceError, big_study_warning, check_free_disk
 
 
@@ -149,8 +150,10 @@ def run_study(
     matchups = study.matchups()
     info = dataset_info(study, content)  # the players are resolved here, once
     size = choose_chunk_size(matchups, chunk_size or study.chunk_size)
-    if study.until and not (chunk_size or study.chunk_size):  # a chunk within the first look
-        size = min(size, plan_looks(study.games)[0])
+    if study.until and not (chunk_size or study.chunk_size):  # chunks that end on the looks
+        aligned = chunk_size_for_looks(size, study.games)
+        within = min(size, plan_looks(study.games)[0])
+        size = aligned if count_chunks(matchups, aligned) <= MAX_CHUNKS else within
     store = DatasetStore.prepare(out, info, matchups, size, overwrite=overwrite)
     missing = None
     if store.resume:

@@ -205,6 +205,37 @@ def test_a_study_stops_at_the_first_look_that_decides(reference):
     assert figures(out) == fig
 
 
+def test_chunks_end_on_the_looks_where_a_size_near_the_automatic_one_allows():
+    assert looks.chunk_size_for_looks(110, 1600) == 100  # looks 200, 400, 800: 100 ends on each
+    assert looks.chunk_size_for_looks(300, 1600) == 200  # never past the first look
+    assert looks.chunk_size_for_looks(97, 800) == 50  # looks 100, 200, 400
+    assert looks.chunk_size_for_looks(110, 1000) == 110  # looks 125, 250, 500: only 25 ends
+    assert looks.chunk_size_for_looks(50, 60) == 8  # looks 8, 15, 30: the first look's size
+    assert looks.chunk_size_for_looks(1, 800) == 1
+    for size in range(1, 260, 7):
+        for cap in (20, 60, 800, 1000, 1600, 3001):
+            got = looks.chunk_size_for_looks(size, cap)
+            first = looks.plan(cap)[0]
+            assert 1 <= got <= min(size, first)
+            ends = all(n % got == 0 for n in looks.plan(cap)[:-1])
+            assert ends or got == min(size, first)
+
+
+def test_a_study_whose_automatic_chunk_straddles_a_look_plays_nothing_past_the_stop(
+    reference, tmp_path, monkeypatch
+):
+    import cluster.runner as runner
+
+    monkeypatch.setattr(runner, "choose_chunk_size", lambda *a, **k: 60)  # looks of 100, 200...
+    out = tmp_path / "aligned"
+    summary = run_study(study(), CONTENT, out, workers=0, progress=False)
+    stop = reference[1]["stopped"]
+    assert summary.stopped == stop
+    assert read_manifest(out)["chunk_size"] == 50
+    assert summary.games_played == 6 * stop["games"]  # no game past the stop (60: 6 x 20 more)
+    assert figures(out) == reference[1]
+
+
 def test_until_is_checked_before_anything_is_played(tmp_path):
     with pytest.raises(StudyError, match="needs two players each in self-play"):
         study(policies="random")
