@@ -72,15 +72,19 @@ from core.players.evaluate import (
     task_value,
     task_value_on,
 )
-from core.players.summon_reach import WITNESS, hand_bits, summon_witness
+from core.players.summon_reach import (
+    ALL_SQUARES,
+    WITNESS,
+    fits_through,
+    hand_bits,
+    summon_witness,
+)
 from core.players.task_reach import reads_counters, square_matters
 from core.rules.modes import has_tasks, n_colours
 from core.rules.tasks import board_sets, task_holds_on
 from core.summon.detached import detached_summonable
 from core.summon.patterns import (
-    orientation_targets,
     pattern_fits,
-    pieces_suffice,
     summon_stock_ok,
 )
 
@@ -188,15 +192,7 @@ def _fits_now_body(T, card, bits):
     the stock not empty? Asked of a card that did not fit in the decision's position: any fit
     now goes through a square that got better (see the module's docstring), so this is the
     search through those squares, on the summon search's bitboards."""
-    rank = T.card_rank[card]
-    o0 = T.card_or_start[card]
-    if not pieces_suffice(T, bits, o0):
-        return False
-    for o in range(o0, o0 + T.card_or_n[card]):
-        lo, hi = orientation_targets(T, bits, o, rank)
-        if lo != 0 or hi != 0:
-            return True
-    return False
+    return fits_through(T, card, bits, ALL_SQUARES, ALL_SQUARES)
 
 
 @njit(cache=True, _nrt=False)

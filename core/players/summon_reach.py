@@ -31,6 +31,7 @@ from core.layout import (
 from core.summon.detached import detached_summonable
 from core.summon.patterns import (
     occupied_bits,
+    orientation_targets,
     own_bits,
     pieces_suffice,
     short_targets,
@@ -42,6 +43,24 @@ from core.summon.patterns import (
 from core.summon.void_cells import void_summonable
 
 WITNESS = 128  # a witness is orientation * WITNESS + target square
+ALL_SQUARES = -1  # a target mask of every square, for fits_through
+
+
+@njit(cache=True, _nrt=False)
+def fits_through(T, card, bits, xl, xh):
+    """Does some orientation of ``card`` fit the seat's pieces (``bits``: ``hand_bits``) with
+    its target among the squares ``xl``/``xh`` (ALL_SQUARES: any)? The search of a card that
+    did not fit in a recorded position, through the squares that changed since (the child
+    evaluations, core.players.eval_delta; the learned leaf's reference, summon_ref)."""
+    rank = T.card_rank[card]
+    o0 = T.card_or_start[card]
+    if not pieces_suffice(T, bits, o0):
+        return False
+    for o in range(o0, o0 + T.card_or_n[card]):
+        lo, hi = orientation_targets(T, bits, o, rank)
+        if (lo & xl) != 0 or (hi & xh) != 0:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)

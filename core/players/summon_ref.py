@@ -54,8 +54,14 @@ from core.layout import (
     STOCK,
     VOID_CELLS,
 )
-from core.players.summon_reach import WITNESS, hand_bits, slot_summonable, summon_witness
-from core.summon.patterns import orientation_targets, pattern_fits, pieces_suffice
+from core.players.summon_reach import (
+    WITNESS,
+    fits_through,
+    hand_bits,
+    slot_summonable,
+    summon_witness,
+)
+from core.summon.patterns import pattern_fits
 
 RB_VALID = 0
 RB_STOCK = 1
@@ -169,20 +175,6 @@ def compare_ref(s, ref, p, c, bits):
 
 
 @njit(cache=True, _nrt=False)
-def _fits_in(T, card, bits, xl, xh):
-    """Does some orientation of ``card`` fit with its target among ``xl``/``xh``?"""
-    rank = T.card_rank[card]
-    o0 = T.card_or_start[card]
-    if not pieces_suffice(T, bits, o0):
-        return False
-    for o in range(o0, o0 + T.card_or_n[card]):
-        lo, hi = orientation_targets(T, bits, o, rank)
-        if (lo & xl) != 0 or (hi & xh) != 0:
-            return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
 def ref_summonable(s, T, ref, p, c, i, deck, card, bits, cmp):
     """``slot_summonable(s, T, c, card, bits)`` for seat ``p``'s hand slot ``i`` (deck card
     ``i`` with ``deck``), from the reference where it answers (``cmp``: ``compare_ref``'s
@@ -212,7 +204,7 @@ def ref_summonable(s, T, ref, p, c, i, deck, card, bits, cmp):
     if gained:
         return summon_witness(s, T, c, card, bits) >= 0
     if rank == COMMON:
-        return (cl | ch) != 0 and _fits_in(T, card, bits, cl, ch)
+        return (cl | ch) != 0 and fits_through(T, card, bits, cl, ch)
     if rank == HEROIC:
-        return (hl | hh) != 0 and _fits_in(T, card, bits, hl, hh)
+        return (hl | hh) != 0 and fits_through(T, card, bits, hl, hh)
     return False
