@@ -44,6 +44,7 @@ WORKLOADS = [
     ("mc_high_form_base", "high-form", "mc", ("imperial", "highland"), 20),
     ("seer_high_form_base", "high-form", "seer", ("imperial", "highland"), 10),
     ("seer_deathmatch_expansion", "deathmatch", "seer", ("nethervoid", "everfrost"), 10),
+    ("seer_high_form_expansion", "high-form", "seer", ("etherweave", "nethervoid"), 10),
 ]
 
 WORKER = (

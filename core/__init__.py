@@ -64,9 +64,15 @@ ENGINE_HASH = engine_hash()
 _root = os.environ.get("KALARITE_NUMBA_CACHE") or str(
     pathlib.Path.home() / ".cache" / "kalarite" / "numba"
 )
-# a profiled build (core.jit.profile) has timers compiled in: its own cache
+# a profiled build (core.jit.profile) has timers compiled in, an index-checked build
+# (core.jit.indexing) numba's bounds checks: each its own cache
 _flavour = "-profile" if os.environ.get("KALARITE_PROFILE", "") == "1" else ""
+if os.environ.get("KALARITE_INDEX_CHECK", "") == "1":
+    _flavour += "-indexcheck"
+    os.environ["NUMBA_BOUNDSCHECK"] = "1"  # numba reads it at its import
 CACHE_DIR = os.path.join(_root, ENGINE_HASH + _flavour)
 os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR  # numba reads it at its import
 if "numba" in sys.modules:  # numba was imported first: tell it directly
     sys.modules["numba"].config.CACHE_DIR = CACHE_DIR
+    if _flavour.endswith("-indexcheck"):
+        sys.modules["numba"].config.BOUNDSCHECK = 1

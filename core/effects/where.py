@@ -255,7 +255,7 @@ def _in_union(s, T, i, q, seat, inc):
     if inc == 0:
         return True
     ref = _ref(s)
-    d = T.dist[ref, q]
+    d = T.dist[ref, q] if ref >= 0 else -1  # no reference square: no distance applies
     if (inc & R_BEING) and q == s[EFF_BEING_SQ]:
         return True
     if (inc & R_MARKED) and _mark_at(s, T, q, MARK):

@@ -8,6 +8,8 @@
   headers), registered when this package is imported.
 - ``profile``: the phase timers ``benchmarks/profile.py`` reads (empty functions unless
   KALARITE_PROFILE=1 builds them in, into a cache of their own).
+- ``indexing``: array indices in the kernels without Python's negative-index wraparound, and
+  the index-checked build (KALARITE_INDEX_CHECK=1) that proves the kernels never need it.
 
 One version per kernel: numba compiles a separate version of a function for every
 combination of argument types, and a constant argument counts as its own type
@@ -45,7 +47,9 @@ golden replays and pinned by the numba versions in pyproject:
 ``CPUCodeLibrary.add_linking_library`` (flat linking), ``CPUCodeLibrary._finalize_final_module``
 (private copies), ``CPUCodeLibrary._optimize_final_module`` (wide inlining),
 ``TargetConfig.values`` / ``__hash__`` (the same results, computed faster) and
-``BaseFunction.get_call_type`` (the same results, remembered).
+``BaseFunction.get_call_type`` (the same results, remembered). ``core.jit.indexing`` patches
+two more (``fix_integer_index``, the lowering pass's ``run_pass``) and, in the index-checked
+build only, two others (``do_boundscheck``, ``Lower.lower_inst``): tests/test_index_check.py.
 """
 
 import sys

@@ -14,6 +14,8 @@ Dropped:
 Kept: SSA reconstruction (without it a name assigned two constants, ``err = 0`` then
 ``err = ERR_POLICY``, fails to type) and every pass before typing that rewrites constants.
 The overloads numba compiles for numpy functions keep numba's own pipeline.
+Changed: the lowering is ``EngineLowering`` (core.jit.indexing), array indices without
+Python's negative-index wraparound.
 """
 
 from numba.core.compiler import CompilerBase
@@ -22,7 +24,6 @@ from numba.core.typed_passes import (
     AnnotateTypes,
     InlineOverloads,
     IRLegalization,
-    NativeLowering,
     NoPythonBackend,
     NopythonTypeInference,
     PreLowerStripPhis,
@@ -39,6 +40,8 @@ from numba.core.untyped_passes import (
     RewriteSemanticConstants,
     TranslateByteCode,
 )
+
+from core.jit.indexing import EngineLowering
 
 
 class EnginePipeline(CompilerBase):
@@ -64,7 +67,7 @@ class EnginePipeline(CompilerBase):
         pm.add_pass(InlineOverloads, "inline overloaded functions")
         pm.add_pass(IRLegalization, "ensure IR is legal prior to lowering")
         pm.add_pass(AnnotateTypes, "annotate types")
-        pm.add_pass(NativeLowering, "native lowering")
+        pm.add_pass(EngineLowering, "native lowering, no index wraparound")
         pm.add_pass(NoPythonBackend, "nopython mode backend")
         pm.finalize()
         return [pm]
