@@ -67,12 +67,13 @@ _root = os.environ.get("KALARITE_NUMBA_CACHE") or str(
 # a profiled build (core.jit.profile) has timers compiled in, an index-checked build
 # (core.jit.indexing) numba's bounds checks: each its own cache
 _flavour = "-profile" if os.environ.get("KALARITE_PROFILE", "") == "1" else ""
-if os.environ.get("KALARITE_INDEX_CHECK", "") == "1":
+INDEX_CHECK = os.environ.get("KALARITE_INDEX_CHECK", "") == "1"  # core.jit.indexing reads it
+if INDEX_CHECK:
     _flavour += "-indexcheck"
     os.environ["NUMBA_BOUNDSCHECK"] = "1"  # numba reads it at its import
 CACHE_DIR = os.path.join(_root, ENGINE_HASH + _flavour)
 os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR  # numba reads it at its import
 if "numba" in sys.modules:  # numba was imported first: tell it directly
     sys.modules["numba"].config.CACHE_DIR = CACHE_DIR
-    if _flavour.endswith("-indexcheck"):
+    if INDEX_CHECK:
         sys.modules["numba"].config.BOUNDSCHECK = 1

@@ -27,9 +27,10 @@ from numba.core import cgutils, lowering, types
 from numba.core.compiler_machinery import register_pass
 from numba.core.typed_passes import BaseNativeLowering, NativeLowering
 
-INDEX_CHECK = os.environ.get("KALARITE_INDEX_CHECK", "") == "1"
+from core import INDEX_CHECK
+
 _engine_lowering = [False]
-_where = [""]  # the index-checked build: the engine line being lowered
+_where = [None]  # the index-checked build: the location of the instruction being lowered
 _numba_fix_integer_index = arrayobj.fix_integer_index
 _numba_run_lowering = BaseNativeLowering.run_pass
 
@@ -70,7 +71,8 @@ def _do_boundscheck(context, builder, ind, dimlen, axis=None):
     index-checked build only)."""
     if not _engine_lowering[0]:
         return _numba_do_boundscheck(context, builder, ind, dimlen, axis)
-    msg = f"index out of bounds (axis {axis}) at {_where[0]}"
+    loc = _where[0]
+    msg = f"index out of bounds (axis {axis}) at {os.path.relpath(loc.filename)}:{loc.line}"
     for bad in (
         builder.icmp_signed(">=", ind, dimlen),
         builder.icmp_signed("<", ind, ind.type(0)),
@@ -80,8 +82,7 @@ def _do_boundscheck(context, builder, ind, dimlen, axis=None):
 
 
 def _lower_inst(self, inst):
-    loc = inst.loc
-    _where[0] = f"{os.path.relpath(loc.filename)}:{loc.line}"
+    _where[0] = inst.loc  # formatted only where an index is checked
     return _numba_lower_inst(self, inst)
 
 
